@@ -1,0 +1,66 @@
+// SQL for agents and tokens. Parameterized constants only.
+
+const AGENT_COLUMNS = `a.id, a.name, a.kind, a.write_scopes, a.read_scopes, a.created_at, a.disabled_at`;
+
+export const INSERT_AGENT = `
+  insert into agents (name, kind, write_scopes, read_scopes)
+  values ($1::text, $2::text, $3::text[], $4::text[])
+  on conflict (name) do nothing
+  returning id, name, kind, write_scopes, read_scopes, created_at, disabled_at`;
+
+export const SELECT_AGENT_BY_NAME = `
+  select ${AGENT_COLUMNS} from agents a where a.name = $1::text`;
+
+export const LIST_AGENTS = `
+  select ${AGENT_COLUMNS},
+         (select count(*) from agent_tokens t
+           where t.agent_id = a.id and t.revoked_at is null
+             and (t.expires_at is null or t.expires_at > now()))::int as active_tokens
+    from agents a
+   order by a.name`;
+
+export const COUNT_AGENTS = `select count(*)::int as n from agents`;
+
+export const SET_AGENT_DISABLED = `
+  update agents a set disabled_at = case when $2::boolean then coalesce(a.disabled_at, now()) else null end
+   where a.name = $1::text
+  returning ${AGENT_COLUMNS}`;
+
+export const SET_AGENT_SCOPES = `
+  update agents a set write_scopes = $2::text[], read_scopes = $3::text[]
+   where a.name = $1::text
+  returning ${AGENT_COLUMNS}`;
+
+export const INSERT_TOKEN = `
+  insert into agent_tokens (agent_id, token_hash, hint, expires_at)
+  values ($1::bigint, $2::text, $3::text, $4::timestamptz)
+  returning id, agent_id, hint, created_at, expires_at, revoked_at, last_used_at`;
+
+const TOKEN_COLUMNS = `t.id, a.name as agent, t.hint, t.created_at, t.expires_at, t.revoked_at, t.last_used_at`;
+
+export const LIST_TOKENS = `
+  select ${TOKEN_COLUMNS}
+    from agent_tokens t join agents a on a.id = t.agent_id
+   where ($1::text is null or a.name = $1::text)
+   order by t.id`;
+
+export const REVOKE_TOKEN = `
+  update agent_tokens t set revoked_at = coalesce(t.revoked_at, now())
+    from agents a
+   where t.id = $1::bigint and a.id = t.agent_id
+  returning ${TOKEN_COLUMNS}`;
+
+// The hot path of every request: one indexed lookup by hash. `now()` comes from
+// the database so that expiry does not depend on each replica's clock.
+export const VERIFY_TOKEN = `
+  select t.id as token_id, t.expires_at, t.revoked_at, t.last_used_at,
+         (t.expires_at is not null and t.expires_at <= now()) as expired,
+         (t.last_used_at is null or t.last_used_at < now() - interval '60 seconds') as stale_last_used,
+         a.id as agent_id, a.name, a.kind, a.write_scopes, a.read_scopes, a.disabled_at
+    from agent_tokens t join agents a on a.id = t.agent_id
+   where t.token_hash = $1::text`;
+
+// Written at most once a minute per token, not on every request.
+export const TOUCH_TOKEN = `
+  update agent_tokens set last_used_at = now()
+   where id = $1::bigint and (last_used_at is null or last_used_at < now() - interval '60 seconds')`;

@@ -1,0 +1,197 @@
+// Agents and tokens: creation, listing, disabling, revocation, verification.
+import type { Database, Queryable } from "../db/database.js";
+import { conflict, invalid, notFound } from "../errors.js";
+import type { Caller } from "./caller.js";
+import * as sql from "./sql.js";
+import { generateToken, hashToken, looksLikeToken, tokenHint } from "./tokens.js";
+
+export interface Agent {
+  id: number;
+  name: string;
+  kind: "agent" | "human";
+  writeScopes: string[];
+  readScopes: string[];
+  createdAt: Date;
+  disabledAt: Date | null;
+}
+
+export interface TokenRecord {
+  id: number;
+  agent: string;
+  hint: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+interface AgentRow {
+  id: number;
+  name: string;
+  kind: "agent" | "human";
+  write_scopes: string[];
+  read_scopes: string[];
+  created_at: Date;
+  disabled_at: Date | null;
+}
+
+interface TokenRow {
+  id: number;
+  agent: string;
+  hint: string;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+}
+
+const toAgent = (r: AgentRow): Agent => ({
+  id: r.id,
+  name: r.name,
+  kind: r.kind,
+  writeScopes: r.write_scopes,
+  readScopes: r.read_scopes,
+  createdAt: r.created_at,
+  disabledAt: r.disabled_at,
+});
+
+const toToken = (r: TokenRow): TokenRecord => ({
+  id: r.id,
+  agent: r.agent,
+  hint: r.hint,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  revokedAt: r.revoked_at,
+  lastUsedAt: r.last_used_at,
+});
+
+export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+export const SCOPE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+export function validateAgentName(name: string): string {
+  if (!AGENT_NAME_PATTERN.test(name)) {
+    throw invalid(`Agent name "${name}" is not valid: use 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit (e.g. blog-writer).`);
+  }
+  return name;
+}
+
+export function validateScopes(scopes: string[], what = "scope"): string[] {
+  for (const s of scopes) {
+    if (s !== "*" && !SCOPE_PATTERN.test(s)) {
+      throw invalid(`${what} "${s}" is not valid: use 1-64 lowercase letters, digits, "_" or "-" (e.g. blog, deploy), or "*" for every scope.`);
+    }
+  }
+  return [...new Set(scopes)];
+}
+
+export interface NewAgent {
+  name: string;
+  kind: "agent" | "human";
+  writeScopes: string[];
+  readScopes?: string[];
+}
+
+export async function createAgent(db: Queryable, input: NewAgent): Promise<Agent> {
+  validateAgentName(input.name);
+  const write = validateScopes(input.writeScopes, "Scope");
+  const read = validateScopes(input.readScopes ?? [], "Read scope");
+  const r = await db.query<AgentRow>(sql.INSERT_AGENT, [input.name, input.kind, write, read]);
+  const row = r.rows[0];
+  if (!row) throw conflict(`An agent named "${input.name}" already exists.`);
+  return toAgent(row);
+}
+
+export async function getAgent(db: Queryable, name: string): Promise<Agent> {
+  const row = (await db.query<AgentRow>(sql.SELECT_AGENT_BY_NAME, [name])).rows[0];
+  if (!row) throw notFound(`No agent named "${name}". List agents with: agent-memory agent list`);
+  return toAgent(row);
+}
+
+export async function listAgents(db: Queryable): Promise<Array<Agent & { activeTokens: number }>> {
+  const r = await db.query<AgentRow & { active_tokens: number }>(sql.LIST_AGENTS);
+  return r.rows.map((row) => ({ ...toAgent(row), activeTokens: row.active_tokens }));
+}
+
+export async function countAgents(db: Queryable): Promise<number> {
+  return (await db.query<{ n: number }>(sql.COUNT_AGENTS)).rows[0]?.n ?? 0;
+}
+
+export async function setAgentDisabled(db: Queryable, name: string, disabled: boolean): Promise<Agent> {
+  const row = (await db.query<AgentRow>(sql.SET_AGENT_DISABLED, [name, disabled])).rows[0];
+  if (!row) throw notFound(`No agent named "${name}".`);
+  return toAgent(row);
+}
+
+export async function setAgentScopes(db: Queryable, name: string, writeScopes: string[], readScopes: string[]): Promise<Agent> {
+  const row = (
+    await db.query<AgentRow>(sql.SET_AGENT_SCOPES, [name, validateScopes(writeScopes, "Scope"), validateScopes(readScopes, "Read scope")])
+  ).rows[0];
+  if (!row) throw notFound(`No agent named "${name}".`);
+  return toAgent(row);
+}
+
+export async function issueToken(db: Queryable, agentName: string, expiresAt: Date | null): Promise<{ token: string; record: TokenRecord; agent: Agent }> {
+  const agent = await getAgent(db, agentName);
+  if (agent.disabledAt) throw conflict(`Agent "${agentName}" is disabled; enable it before issuing tokens.`);
+  if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid("The expiry must be in the future.");
+  const token = generateToken();
+  const r = await db.query<Omit<TokenRow, "agent">>(sql.INSERT_TOKEN, [agent.id, hashToken(token), tokenHint(token), expiresAt]);
+  return { token, record: toToken({ ...r.rows[0]!, agent: agent.name }), agent };
+}
+
+export async function listTokens(db: Queryable, agentName?: string): Promise<TokenRecord[]> {
+  if (agentName !== undefined) await getAgent(db, agentName);
+  return (await db.query<TokenRow>(sql.LIST_TOKENS, [agentName ?? null])).rows.map(toToken);
+}
+
+export async function revokeToken(db: Queryable, id: number): Promise<TokenRecord> {
+  const row = (await db.query<TokenRow>(sql.REVOKE_TOKEN, [id])).rows[0];
+  if (!row) throw notFound(`No token with id ${id}. List tokens with: agent-memory token list`);
+  return toToken(row);
+}
+
+export type TokenRejection = "malformed" | "unknown" | "revoked" | "expired" | "agent_disabled";
+
+export type TokenCheck =
+  | { ok: true; caller: Caller; expiresAt: Date | null; touch: boolean }
+  | { ok: false; reason: TokenRejection };
+
+interface VerifyRow {
+  token_id: number;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  expired: boolean;
+  stale_last_used: boolean;
+  agent_id: number;
+  name: string;
+  kind: "agent" | "human";
+  write_scopes: string[];
+  read_scopes: string[];
+  disabled_at: Date | null;
+}
+
+export async function checkToken(db: Queryable, token: string): Promise<TokenCheck> {
+  if (!looksLikeToken(token)) return { ok: false, reason: "malformed" };
+  const row = (await db.query<VerifyRow>(sql.VERIFY_TOKEN, [hashToken(token)])).rows[0];
+  if (!row) return { ok: false, reason: "unknown" };
+  if (row.revoked_at) return { ok: false, reason: "revoked" };
+  if (row.expired) return { ok: false, reason: "expired" };
+  if (row.disabled_at) return { ok: false, reason: "agent_disabled" };
+  return {
+    ok: true,
+    touch: row.stale_last_used,
+    expiresAt: row.expires_at,
+    caller: {
+      agentId: row.agent_id,
+      name: row.name,
+      kind: row.kind,
+      writeScopes: row.write_scopes,
+      readScopes: row.read_scopes,
+      tokenId: row.token_id,
+    },
+  };
+}
+
+export async function touchToken(db: Database, tokenId: number): Promise<void> {
+  await db.query(sql.TOUCH_TOKEN, [tokenId]);
+}

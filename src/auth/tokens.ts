@@ -1,0 +1,24 @@
+// Token secrets: 32 random bytes, base64url, behind a recognisable prefix (so
+// secret scanners and humans can spot a leaked one). Stored only as sha256: the
+// secret is high-entropy, so a fast hash is enough and lookup by hash needs no
+// timing-sensitive comparison.
+import { createHash, randomBytes } from "node:crypto";
+
+export const TOKEN_PREFIX = "amk_";
+const TOKEN_PATTERN = /^amk_[A-Za-z0-9_-]{43}$/;
+
+export function generateToken(): string {
+  return TOKEN_PREFIX + randomBytes(32).toString("base64url");
+}
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+export function looksLikeToken(value: string): boolean {
+  return TOKEN_PATTERN.test(value);
+}
+
+export function tokenHint(token: string): string {
+  return `${token.slice(0, TOKEN_PREFIX.length + 4)}…`;
+}

@@ -1,0 +1,47 @@
+// The token verifier behind the SDK's requireBearerAuth: one indexed lookup per
+// request (so a revoked token is refused immediately, on every replica). Every
+// rejection looks the same to the client; the reason goes only to metrics.
+import { InvalidTokenError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { Logger } from "pino";
+import type { Database } from "../db/database.js";
+import type { Metrics } from "../metrics.js";
+import { checkToken, touchToken } from "./store.js";
+
+// requireBearerAuth insists on a numeric expiry; tokens without one get a
+// horizon that only matters to the middleware's own check.
+const NO_EXPIRY_HORIZON_SECONDS = 365 * 24 * 3600;
+
+export const REJECTED_TOKEN_MESSAGE = "Invalid or expired token";
+
+export function createTokenVerifier(deps: { db: Database; metrics: Metrics; logger: Logger }): OAuthTokenVerifier {
+  return {
+    async verifyAccessToken(token: string): Promise<AuthInfo> {
+      let result;
+      try {
+        result = await checkToken(deps.db, token);
+      } catch (error) {
+        deps.logger.error({ err: error }, "token lookup failed");
+        throw new ServerError("The memory database is unreachable right now; retry in a few seconds.");
+      }
+      if (!result.ok) {
+        deps.metrics.authFailures.inc({ reason: result.reason });
+        throw new InvalidTokenError(REJECTED_TOKEN_MESSAGE);
+      }
+      if (result.touch) {
+        touchToken(deps.db, result.caller.tokenId).catch((error) => deps.logger.warn({ err: error }, "could not record token use"));
+      }
+      const expiresAt = result.expiresAt
+        ? Math.floor(result.expiresAt.getTime() / 1000)
+        : Math.floor(Date.now() / 1000) + NO_EXPIRY_HORIZON_SECONDS;
+      return {
+        token,
+        clientId: result.caller.name,
+        scopes: result.caller.writeScopes,
+        expiresAt,
+        extra: { caller: result.caller },
+      };
+    },
+  };
+}

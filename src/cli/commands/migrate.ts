@@ -1,0 +1,31 @@
+// migrate: apply pending migrations and exit (for deploy pipelines that migrate
+// before rolling out replicas).
+import type { Command } from "commander";
+import { loadConfig } from "../../config.js";
+import { migrate } from "../../db/migrate.js";
+import { describeDatabase, openDatabase } from "../../db/open.js";
+import type { Output } from "../output.js";
+import { action } from "../run.js";
+
+export function registerMigrateCommand(program: Command): void {
+  program
+    .command("migrate")
+    .description("apply pending database migrations and exit")
+    .option("--json", "print one JSON object")
+    .action(
+      action(async (out: Output) => {
+        const config = loadConfig();
+        const db = await openDatabase(config);
+        try {
+          const report = await migrate(db);
+          out.result({ database: describeDatabase(config), applied: report.applied, schemaVersion: report.current }, () =>
+            report.applied.length
+              ? `Applied ${report.applied.length} migration(s) to ${describeDatabase(config)}:\n${report.applied.map((m) => `  ${m}`).join("\n")}`
+              : `${describeDatabase(config)} is up to date (schema version ${report.current}).`,
+          );
+        } finally {
+          await db.close();
+        }
+      }),
+    );
+}

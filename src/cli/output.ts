@@ -1,0 +1,52 @@
+// CLI output: human text by default, exactly one JSON object on stdout with
+// --json (scripts parse it). Errors go to stderr, and in --json mode also as
+// {"error": …} on stdout so a script always gets one parseable object.
+import { DomainError } from "../errors.js";
+
+export const ExitCode = { OK: 0, FAILURE: 1, USAGE: 2 } as const;
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export interface Output {
+  json: boolean;
+  /** Print the command's result: `data` with --json, `text()` otherwise. */
+  result(data: unknown, text: () => string): void;
+}
+
+export function createOutput(json: boolean): Output {
+  return {
+    json,
+    result(data, text) {
+      process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${text()}\n`);
+    },
+  };
+}
+
+/** Reports a failed command and returns the exit code to use. */
+export function reportError(error: unknown, json: boolean): number {
+  let code: string;
+  let exit: number;
+  let message: string;
+  if (error instanceof UsageError) {
+    [code, exit, message] = ["usage", ExitCode.USAGE, error.message];
+  } else if (error instanceof DomainError) {
+    [code, exit, message] = [error.code, error.code === "invalid" ? ExitCode.USAGE : ExitCode.FAILURE, error.message];
+  } else {
+    [code, exit, message] = ["error", ExitCode.FAILURE, error instanceof Error ? error.message : String(error)];
+  }
+  process.stderr.write(`error: ${message}\n`);
+  if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  return exit;
+}
+
+/** A plain text table: a header row and padded columns. */
+export function table(headers: string[], rows: string[][]): string {
+  if (rows.length === 0) return "(none)";
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  return [line(headers), ...rows.map(line)].join("\n");
+}
+
+export const iso = (d: Date | null | undefined): string => (d ? d.toISOString() : "");

@@ -1,0 +1,159 @@
+// The one place that reads the environment. Everything else receives a Config.
+// Parsing fails fast with a message naming each bad variable, so a typo in a
+// deployment shows up at start-up rather than as odd behaviour later.
+import * as z from "zod/v4";
+
+const DEFAULT_PORT = 8080;
+
+const intFrom = (name: string, def: number, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === "") return def;
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: "custom", message: `${name} must be a whole number from ${min} to ${max}, got "${raw}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const listFrom = () =>
+  z
+    .string()
+    .optional()
+    .transform((raw) =>
+      (raw ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0),
+    );
+
+const boolFrom = (name: string, def: boolean) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === "") return def;
+      if (/^(1|true|yes|on)$/i.test(raw)) return true;
+      if (/^(0|false|no|off)$/i.test(raw)) return false;
+      ctx.addIssue({ code: "custom", message: `${name} must be true or false, got "${raw}"` });
+      return z.NEVER;
+    });
+
+const EnvSchema = z.object({
+  HOST: z.string().trim().min(1).optional().default("127.0.0.1"),
+  PORT: intFrom("PORT", DEFAULT_PORT, 0, 65535),
+  PUBLIC_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || v === "" || /^https?:\/\/[^\s]+$/.test(v), {
+      message: "PUBLIC_URL must be an http(s) URL such as https://memory.example.com",
+    }),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || v === "" || /^postgres(ql)?:\/\//.test(v), {
+      message: "DATABASE_URL must start with postgres:// or postgresql://",
+    }),
+  AGENT_MEMORY_DATA_DIR: z.string().trim().min(1).optional().default("./.agent-memory"),
+  DB_POOL_MAX: intFrom("DB_POOL_MAX", 10, 1, 1000),
+  DB_CONNECT_TIMEOUT_MS: intFrom("DB_CONNECT_TIMEOUT_MS", 5000, 100, 600_000),
+  DB_STATEMENT_TIMEOUT_MS: intFrom("DB_STATEMENT_TIMEOUT_MS", 10_000, 100, 3_600_000),
+  DB_LOCK_TIMEOUT_MS: intFrom("DB_LOCK_TIMEOUT_MS", 3000, 10, 600_000),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
+  MAX_BODY_BYTES: intFrom("MAX_BODY_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
+  ALLOWED_ORIGINS: listFrom(),
+  ALLOWED_HOSTS: listFrom(),
+  TRUST_PROXY: z.string().trim().optional().default(""),
+  RATE_LIMIT_PER_MINUTE: intFrom("RATE_LIMIT_PER_MINUTE", 0, 0, 1_000_000),
+  AUTH_FAILURES_PER_MINUTE: intFrom("AUTH_FAILURES_PER_MINUTE", 30, 0, 1_000_000),
+  METRICS_TOKEN: z.string().optional().default(""),
+  FACT_BODY_MAX_CHARS: intFrom("FACT_BODY_MAX_CHARS", 16_000, 100, 1_000_000),
+  GRAPH_TEXT_MAX_CHARS: intFrom("GRAPH_TEXT_MAX_CHARS", 4096, 100, 1_000_000),
+  SHUTDOWN_TIMEOUT_MS: intFrom("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
+  FIRST_START_OWNER: boolFrom("FIRST_START_OWNER", true),
+});
+
+export interface Config {
+  host: string;
+  port: number;
+  /** The URL agents use to reach /mcp, when it differs from http://host:port (proxies). */
+  publicUrl: string | undefined;
+  /** Postgres connection string; undefined means the embedded database. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  db: {
+    poolMax: number;
+    connectTimeoutMs: number;
+    statementTimeoutMs: number;
+    lockTimeoutMs: number;
+  };
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  maxBodyBytes: number;
+  allowedOrigins: string[];
+  allowedHosts: string[];
+  /** Express "trust proxy" setting: "" (off), "true", a hop count or a list of subnets. */
+  trustProxy: string;
+  /** Tool calls per token per minute; 0 = unlimited. */
+  rateLimitPerMinute: number;
+  /** Failed authentications per client address per minute; 0 = unlimited. */
+  authFailuresPerMinute: number;
+  /** When set, GET /metrics needs `Authorization: Bearer <this>`. */
+  metricsToken: string | undefined;
+  limits: {
+    factBodyMaxChars: number;
+    graphTextMaxChars: number;
+  };
+  shutdownTimeoutMs: number;
+  /** Create the `owner` agent and print its token when the database has no agents. */
+  firstStartOwner: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const key = issue.path.join(".");
+      return issue.code === "custom" || issue.message.includes(key) ? `- ${issue.message}` : `- ${key}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}\nSee .env.example for every setting and its default.`);
+  }
+  const e = parsed.data;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, "") : undefined,
+    databaseUrl: e.DATABASE_URL || undefined,
+    dataDir: e.AGENT_MEMORY_DATA_DIR,
+    db: {
+      poolMax: e.DB_POOL_MAX,
+      connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+      lockTimeoutMs: e.DB_LOCK_TIMEOUT_MS,
+    },
+    logLevel: e.LOG_LEVEL,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    allowedOrigins: e.ALLOWED_ORIGINS,
+    allowedHosts: e.ALLOWED_HOSTS,
+    trustProxy: e.TRUST_PROXY,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
+    metricsToken: e.METRICS_TOKEN || undefined,
+    limits: {
+      factBodyMaxChars: e.FACT_BODY_MAX_CHARS,
+      graphTextMaxChars: e.GRAPH_TEXT_MAX_CHARS,
+    },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    firstStartOwner: e.FIRST_START_OWNER,
+  };
+}

@@ -1,0 +1,52 @@
+// One small interface over both backends (a pg pool or the embedded PGlite), so
+// capability stores never know which one runs underneath.
+
+export interface QueryResult<R> {
+  rows: R[];
+  /** Rows inserted, updated or deleted (0 for plain selects on some backends). */
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /** Overrides the configured lock_timeout for this transaction. */
+  lockTimeoutMs?: number;
+  /** Overrides the configured statement_timeout for this transaction. */
+  statementTimeoutMs?: number;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
+export interface Database extends Queryable {
+  readonly kind: "postgres" | "pglite";
+  /**
+   * Runs `work` inside BEGIN … COMMIT with lock_timeout and statement_timeout set
+   * locally, so a stuck lock or a slow statement fails the transaction instead of
+   * hanging the caller. Any throw rolls everything back.
+   */
+  transaction<T>(work: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  poolStats(): PoolStats;
+  close(): Promise<void>;
+}
+
+export interface DatabaseTimeouts {
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+}
+
+/** The SET LOCAL prelude of every transaction. Only integers from validated config reach it. */
+export function transactionPrelude(defaults: DatabaseTimeouts, options: TransactionOptions = {}): string {
+  const lock = Math.trunc(options.lockTimeoutMs ?? defaults.lockTimeoutMs);
+  const statement = Math.trunc(options.statementTimeoutMs ?? defaults.statementTimeoutMs);
+  return `set local lock_timeout = ${lock}; set local statement_timeout = ${statement}`;
+}

@@ -1,0 +1,40 @@
+// Postgres SQLSTATE codes the service reacts to, by name.
+export const PgCode = {
+  UNIQUE_VIOLATION: "23505",
+  FOREIGN_KEY_VIOLATION: "23503",
+  CHECK_VIOLATION: "23514",
+  NOT_NULL_VIOLATION: "23502",
+  SERIALIZATION_FAILURE: "40001",
+  DEADLOCK_DETECTED: "40P01",
+  LOCK_NOT_AVAILABLE: "55P03",
+  QUERY_CANCELED: "57014",
+  ADMIN_SHUTDOWN: "57P01",
+  CRASH_SHUTDOWN: "57P02",
+  CANNOT_CONNECT_NOW: "57P03",
+  RAISE_EXCEPTION: "P0001",
+  INSUFFICIENT_PRIVILEGE: "42501",
+} as const;
+
+export function pgCode(error: unknown): string | undefined {
+  if (typeof error === "object" && error !== null && "code" in error) {
+    const code = (error as { code: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+const CONNECTION_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"]);
+
+/** True when the database could not be reached or dropped the connection: worth retrying later. */
+export function isConnectionError(error: unknown): boolean {
+  const code = pgCode(error);
+  if (code && (code.startsWith("08") || code === PgCode.ADMIN_SHUTDOWN || code === PgCode.CRASH_SHUTDOWN || code === PgCode.CANNOT_CONNECT_NOW)) {
+    return true;
+  }
+  if (typeof error === "object" && error !== null && "code" in error) {
+    const sysCode = (error as { code: unknown }).code;
+    if (typeof sysCode === "string" && CONNECTION_ERROR_CODES.has(sysCode)) return true;
+  }
+  const message = error instanceof Error ? error.message : "";
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/i.test(message);
+}

@@ -1,0 +1,52 @@
+// Chooses the backend from config: Postgres when DATABASE_URL is set, otherwise
+// the embedded database in the data folder.
+import { mkdir } from "node:fs/promises";
+import type { Config } from "../config.js";
+import type { Database } from "./database.js";
+import { lockDataDir } from "./lock-data-dir.js";
+import { openPglite } from "./pglite.js";
+import { openPostgres } from "./postgres.js";
+
+export interface OpenOptions {
+  onIdleError?: (error: Error) => void;
+}
+
+export async function openDatabase(config: Config, options: OpenOptions = {}): Promise<Database> {
+  const timeouts = { statementTimeoutMs: config.db.statementTimeoutMs, lockTimeoutMs: config.db.lockTimeoutMs };
+  if (config.databaseUrl) {
+    return openPostgres({
+      ...timeouts,
+      connectionString: config.databaseUrl,
+      poolMax: config.db.poolMax,
+      connectTimeoutMs: config.db.connectTimeoutMs,
+      onIdleError: options.onIdleError,
+    });
+  }
+  await mkdir(config.dataDir, { recursive: true });
+  const unlock = await lockDataDir(config.dataDir);
+  let db: Database;
+  try {
+    db = await openPglite({ ...timeouts, dataDir: config.dataDir });
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      await unlock();
+    },
+  };
+}
+
+/** Where the data lives, for log lines and the start-up banner. Never prints a password. */
+export function describeDatabase(config: Config): string {
+  if (!config.databaseUrl) return `embedded Postgres (PGlite) in ${config.dataDir}`;
+  try {
+    const url = new URL(config.databaseUrl);
+    return `Postgres at ${url.hostname}:${url.port || "5432"}${url.pathname}`;
+  } catch {
+    return "Postgres (DATABASE_URL)";
+  }
+}

@@ -1,0 +1,89 @@
+// The Postgres backend: a pg pool. Used whenever DATABASE_URL is set.
+import pg from "pg";
+import type { Database, DatabaseTimeouts, PoolStats, Queryable, QueryResult, TransactionOptions } from "./database.js";
+import { transactionPrelude } from "./database.js";
+
+const INT8_OID = 20;
+
+// Row ids and counts are int8; at the sizes this service handles they fit a JS
+// number, and PGlite returns them as numbers too, so both backends agree.
+const types = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === INT8_OID && format !== "binary") return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as "text");
+  },
+};
+
+export interface PostgresOptions extends DatabaseTimeouts {
+  connectionString: string;
+  poolMax: number;
+  connectTimeoutMs: number;
+  applicationName?: string;
+  /** Called when an idle pooled connection breaks (e.g. the server restarted). */
+  onIdleError?: (error: Error) => void;
+}
+
+export function openPostgres(options: PostgresOptions): Database {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolMax,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    // Session defaults for statements outside explicit transactions.
+    statement_timeout: options.statementTimeoutMs,
+    lock_timeout: options.lockTimeoutMs,
+    // A transaction left open by a crashed request must not hold locks forever.
+    idle_in_transaction_session_timeout: Math.max(options.statementTimeoutMs * 2, 10_000),
+    application_name: options.applicationName ?? "agent-memory",
+    types,
+  });
+  // Without a listener, an idle client losing its connection (database restart)
+  // would crash the process. The pool discards that client by itself.
+  pool.on("error", (error) => options.onIdleError?.(error));
+
+  const asResult = <R>(r: pg.QueryResult): QueryResult<R> => ({ rows: r.rows as R[], rowCount: r.rowCount ?? 0 });
+
+  return {
+    kind: "postgres",
+    async query<R>(sql: string, params?: readonly unknown[]) {
+      return asResult<R>(await pool.query(sql, params as unknown[] | undefined));
+    },
+    async exec(sql: string) {
+      await pool.query(sql);
+    },
+    async transaction<T>(work: (tx: Queryable) => Promise<T>, txOptions?: TransactionOptions): Promise<T> {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query(`begin; ${transactionPrelude(options, txOptions)}`);
+        const tx: Queryable = {
+          async query<R>(sql: string, params?: readonly unknown[]) {
+            return asResult<R>(await client.query(sql, params as unknown[] | undefined));
+          },
+          async exec(sql: string) {
+            await client.query(sql);
+          },
+        };
+        const result = await work(tx);
+        await client.query("commit");
+        return result;
+      } catch (error) {
+        try {
+          await client.query("rollback");
+        } catch (rollbackError) {
+          // The connection itself is gone: make the pool drop it.
+          broken = rollbackError as Error;
+        }
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    poolStats(): PoolStats {
+      return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.poolMax };
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// createApp builds the Express app without listening, so tests drive it with
+// supertest and main() decides where it listens.
+import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
+import express, { type Express, type RequestHandler } from "express";
+import type { AppDeps } from "../app-deps.js";
+import { authFailureLimit, bearerAuth, perTokenLimit } from "./auth.js";
+import { errorHandler } from "./error-handler.js";
+import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
+import { requestLogging } from "./logging.js";
+import { mcpPostHandler, methodNotAllowed } from "./mcp-route.js";
+import { healthz, metricsEndpoint, readyz } from "./ops.js";
+import { originCheck } from "./origin.js";
+
+const LOCALHOST_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+
+/** Hosts accepted in the Host header: explicit config, or localhost names for a localhost bind. */
+export function allowedHostnames(host: string, configured: string[]): string[] | undefined {
+  if (configured.length > 0) return configured;
+  if (["127.0.0.1", "localhost", "::1"].includes(host)) return LOCALHOST_NAMES;
+  return undefined;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const { config, metrics } = deps;
+  const app = express();
+  app.disable("x-powered-by");
+  if (config.trustProxy) app.set("trust proxy", parseTrustProxy(config.trustProxy));
+
+  app.use(requestLogging(deps.logger));
+  app.use((req, res, next) => {
+    res.on("finish", () => metrics.httpRequests.inc({ route: routeLabel(req.path), status: String(res.statusCode) }));
+    next();
+  });
+
+  // While shutting down, requests on kept-alive connections are refused so the
+  // load balancer retries them elsewhere; in-flight ones finish normally.
+  app.use((req, res, next) => {
+    if (!deps.isShuttingDown?.() || req.path === "/healthz") return next();
+    res.setHeader("Connection", "close");
+    res.setHeader("Retry-After", "1");
+    sendJsonRpcError(res, 503, JsonRpcCode.SERVER_ERROR, "The server is shutting down; retry on another replica or in a moment.");
+  });
+
+  app.get("/healthz", healthz);
+  app.get("/readyz", readyz(deps));
+  app.get("/metrics", metricsEndpoint(deps));
+
+  // DNS-rebinding protection: a page on evil.example resolving to 127.0.0.1 sends
+  // Host: evil.example, which is refused here.
+  const hosts = allowedHostnames(config.host, config.allowedHosts);
+  const mcpGuards: RequestHandler[] = [];
+  if (hosts) mcpGuards.push(hostHeaderValidation(hosts));
+  mcpGuards.push(originCheck(config.allowedOrigins));
+
+  const failureLimit = authFailureLimit(deps);
+  const tokenLimit = perTokenLimit(deps);
+  app.post(
+    "/mcp",
+    ...mcpGuards,
+    ...(failureLimit ? [failureLimit] : []),
+    bearerAuth(deps),
+    ...(tokenLimit ? [tokenLimit] : []),
+    express.json({ limit: config.maxBodyBytes }),
+    mcpPostHandler(deps),
+  );
+  app.get("/mcp", ...mcpGuards, methodNotAllowed);
+  app.delete("/mcp", ...mcpGuards, methodNotAllowed);
+  app.all("/mcp", ...mcpGuards, methodNotAllowed);
+
+  app.use((_req, res) => {
+    res.status(404).json({ error: "not_found", error_description: "Unknown path. MCP is served at POST /mcp; ops at /healthz, /readyz, /metrics." });
+  });
+  app.use(errorHandler(config.maxBodyBytes));
+  return app;
+}
+
+function routeLabel(path: string): string {
+  return ["/mcp", "/healthz", "/readyz", "/metrics"].includes(path) ? path : "other";
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}

@@ -1,0 +1,53 @@
+// Authentication middleware for /mcp: the SDK's requireBearerAuth with our token
+// verifier, a per-address limit on failed attempts (brute force), and an optional
+// per-token rate limit.
+import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
+import type { RequestHandler } from "express";
+import { rateLimit } from "express-rate-limit";
+import type { AppDeps } from "../app-deps.js";
+import { createTokenVerifier } from "../auth/verifier.js";
+import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
+
+export function bearerAuth(deps: AppDeps): RequestHandler {
+  const sdkMiddleware = requireBearerAuth({ verifier: createTokenVerifier(deps) });
+  return (req, res, next) => {
+    // The SDK answers a missing header itself; count it here so metrics see every rejection.
+    if (!req.headers.authorization) deps.metrics.authFailures.inc({ reason: "missing" });
+    return sdkMiddleware(req, res, next);
+  };
+}
+
+/** Counts only refused authentications (401) per client address. */
+export function authFailureLimit(deps: AppDeps): RequestHandler | undefined {
+  const limit = deps.config.authFailuresPerMinute;
+  if (limit === 0) return undefined;
+  return rateLimit({
+    windowMs: 60_000,
+    limit,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
+    skipSuccessfulRequests: true,
+    handler(_req, res) {
+      deps.metrics.rateLimited.inc({ limit: "auth_failures" });
+      sendJsonRpcError(res, 429, JsonRpcCode.SERVER_ERROR, "Too many failed authentication attempts from this address; wait a minute and check your token.");
+    },
+  });
+}
+
+/** Tool calls per token per minute, when RATE_LIMIT_PER_MINUTE is set. */
+export function perTokenLimit(deps: AppDeps): RequestHandler | undefined {
+  const limit = deps.config.rateLimitPerMinute;
+  if (limit === 0) return undefined;
+  return rateLimit({
+    windowMs: 60_000,
+    limit,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    keyGenerator: (req) => `token:${(req.auth?.extra?.caller as { tokenId?: number } | undefined)?.tokenId ?? "none"}`,
+    handler(_req, res) {
+      deps.metrics.rateLimited.inc({ limit: "per_token" });
+      sendJsonRpcError(res, 429, JsonRpcCode.SERVER_ERROR, `Rate limit reached: at most ${limit} requests per minute per token. Slow down and retry after the Retry-After delay.`);
+    },
+  });
+}

@@ -1,0 +1,39 @@
+// POST /mcp: stateless Streamable HTTP. A fresh McpServer and transport per
+// request (the SDK forbids reusing either across requests), so any replica can
+// answer any call and nothing leaks between clients.
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { Request, RequestHandler, Response } from "express";
+import type { AppDeps } from "../app-deps.js";
+import { createMcpServer } from "../mcp/server.js";
+import type { RequestTrace } from "../mcp/tool.js";
+import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
+
+export function mcpPostHandler(deps: AppDeps): RequestHandler {
+  return async (req: Request, res: Response) => {
+    // Tools read the caller from authInfo; the trace lets the request log line
+    // name the tools that ran.
+    if (req.auth) {
+      const trace: RequestTrace = { requestId: String(req.id), tools: [] };
+      req.auth.extra = { ...req.auth.extra, trace };
+    }
+    const server = createMcpServer(deps);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } catch (error) {
+      req.log.error({ err: error }, "MCP request failed");
+      sendJsonRpcError(res, 500, JsonRpcCode.INTERNAL_ERROR, "Internal server error.");
+    }
+  };
+}
+
+/** GET (SSE stream) and DELETE (session end) have no meaning without sessions. */
+export const methodNotAllowed: RequestHandler = (_req, res) => {
+  res.setHeader("Allow", "POST");
+  sendJsonRpcError(res, 405, JsonRpcCode.SERVER_ERROR, "Method not allowed: this server is stateless; send MCP messages with POST.");
+};

@@ -1,0 +1,41 @@
+// Operations endpoints: liveness, readiness, Prometheus metrics.
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { RequestHandler } from "express";
+import type { AppDeps } from "../app-deps.js";
+import { migrationsPending } from "../db/migrate.js";
+
+export const healthz: RequestHandler = (_req, res) => {
+  res.json({ status: "ok" });
+};
+
+export function readyz(deps: AppDeps): RequestHandler {
+  return async (_req, res) => {
+    try {
+      const pending = await migrationsPending(deps.db, deps.expectedMigrations);
+      if (pending > 0) {
+        res.status(503).json({ status: "unavailable", reason: `${pending} database migration(s) not applied yet`, database: deps.db.kind });
+        return;
+      }
+      res.json({ status: "ready", database: deps.db.kind });
+    } catch (error) {
+      deps.logger.warn({ err: error }, "readiness check failed");
+      res.status(503).json({ status: "unavailable", reason: "database unreachable", database: deps.db.kind });
+    }
+  };
+}
+
+const digest = (s: string) => createHash("sha256").update(s).digest();
+
+export function metricsEndpoint(deps: AppDeps): RequestHandler {
+  const expected = deps.config.metricsToken ? digest(`Bearer ${deps.config.metricsToken}`) : undefined;
+  return async (req, res) => {
+    // Comparing fixed-length digests keeps the check constant-time.
+    if (expected && !timingSafeEqual(digest(req.headers.authorization ?? ""), expected)) {
+      res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
+      res.status(401).json({ error: "unauthorized", error_description: "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>." });
+      return;
+    }
+    res.setHeader("Content-Type", deps.metrics.registry.contentType);
+    res.send(await deps.metrics.registry.metrics());
+  };
+}

@@ -1,0 +1,78 @@
+// Each test file gets its own database: a clone of the migrated template on the
+// real Postgres server, or a fresh in-memory PGlite. Store tests run on both.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { inject } from "vitest";
+import type { Database } from "../../src/db/database.js";
+import { migrate } from "../../src/db/migrate.js";
+import { openPglite } from "../../src/db/pglite.js";
+import { openPostgres } from "../../src/db/postgres.js";
+import { adminUrl, databaseUrl } from "./pg-urls.js";
+
+export type Backend = "postgres" | "pglite";
+export const BACKENDS: Backend[] = ["postgres", "pglite"];
+
+export interface TestDatabase {
+  db: Database;
+  /** Connection string (postgres only). */
+  url: string | undefined;
+  name: string;
+  /** Opens another independent pool on the same database (postgres only). */
+  openPool(poolMax?: number): Database;
+  drop(): Promise<void>;
+}
+
+export const TEST_TIMEOUTS = { statementTimeoutMs: 30_000, lockTimeoutMs: 10_000 };
+
+async function adminQuery(sql: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A fresh empty database (no schema) on the Postgres server. */
+export async function createEmptyPostgresDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name = `am_empty_${inject("runId")}_${randomBytes(4).toString("hex")}`;
+  await adminQuery(`create database ${name}`);
+  return { name, url: databaseUrl(name), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
+}
+
+export async function createTestDatabase(backend: Backend, options: { poolMax?: number } = {}): Promise<TestDatabase> {
+  if (backend === "pglite") {
+    const db = await openPglite({ ...TEST_TIMEOUTS, dataDir: undefined });
+    await migrate(db);
+    return {
+      db,
+      url: undefined,
+      name: "pglite",
+      openPool() {
+        throw new Error("PGlite is a single connection");
+      },
+      drop: () => db.close(),
+    };
+  }
+  const name = `am_test_${inject("runId")}_${randomBytes(4).toString("hex")}`;
+  await adminQuery(`create database ${name} template ${inject("templateDatabase")}`);
+  const url = databaseUrl(name);
+  const pools: Database[] = [];
+  const openPool = (poolMax = options.poolMax ?? 10) => {
+    const db = openPostgres({ ...TEST_TIMEOUTS, connectionString: url, poolMax, connectTimeoutMs: 5000 });
+    pools.push(db);
+    return db;
+  };
+  const db = openPool();
+  return {
+    db,
+    url,
+    name,
+    openPool,
+    async drop() {
+      await Promise.all(pools.map((p) => p.close().catch(() => undefined)));
+      await adminQuery(`drop database if exists ${name} with (force)`);
+    },
+  };
+}

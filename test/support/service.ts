@@ -1,0 +1,67 @@
+// A real service on a real port, with a real MCP client per agent.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createAgent, issueToken } from "../../src/auth/store.js";
+import { loadConfig, type Config } from "../../src/config.js";
+import type { Database } from "../../src/db/database.js";
+import { createLogger } from "../../src/logger.js";
+import { startService, type RunningService } from "../../src/serve.js";
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    PORT: "0",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    FIRST_START_OWNER: "false",
+    AUTH_FAILURES_PER_MINUTE: "0",
+    ...overrides,
+  });
+}
+
+export async function startTestService(db: Database, env: Record<string, string> = {}): Promise<RunningService> {
+  const config = testConfig(env);
+  return startService(config, { logger: createLogger(config.logLevel), print: () => undefined, db });
+}
+
+export interface TestAgent {
+  name: string;
+  token: string;
+}
+
+export async function addAgent(
+  db: Database,
+  name: string,
+  options: { kind?: "agent" | "human"; scopes?: string[]; readScopes?: string[] } = {},
+): Promise<TestAgent> {
+  await createAgent(db, { name, kind: options.kind ?? "agent", writeScopes: options.scopes ?? ["shared"], readScopes: options.readScopes ?? [] });
+  const { token } = await issueToken(db, name, null);
+  return { name, token };
+}
+
+export async function connectClient(mcpUrl: string, token: string, name = "test"): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  const client = new Client({ name, version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+export function textOf(result: unknown): string {
+  const r = result as CallToolResult;
+  return r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+}
+
+/** Calls a tool and returns its structuredContent, failing with the text if it was an error. */
+export async function callOk<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
+  return result.structuredContent as T;
+}
+
+/** Calls a tool that must fail and returns its error text. */
+export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  if (!result.isError) throw new Error(`${name} was expected to fail but returned: ${textOf(result)}`);
+  return textOf(result);
+}
