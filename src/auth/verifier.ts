@@ -13,9 +13,17 @@ import { checkToken, touchToken } from "./store.js";
 // horizon that only matters to the middleware's own check.
 const NO_EXPIRY_HORIZON_SECONDS = 365 * 24 * 3600;
 
-export const REJECTED_TOKEN_MESSAGE = "Invalid or expired token";
+export const REJECTED_TOKEN_MESSAGE = "The bearer token is not valid (unknown, revoked or expired, or its agent is disabled). Ask an operator for a new token.";
 
-export function createTokenVerifier(deps: { db: Database; metrics: Metrics; logger: Logger }): OAuthTokenVerifier {
+export interface VerifierDeps {
+  db: Database;
+  metrics: Metrics;
+  logger: Logger;
+  /** Called when the token could not be checked at all (database down), before the 500. */
+  onUnavailable?: () => void;
+}
+
+export function createTokenVerifier(deps: VerifierDeps): OAuthTokenVerifier {
   return {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
       let result;
@@ -23,6 +31,7 @@ export function createTokenVerifier(deps: { db: Database; metrics: Metrics; logg
         result = await checkToken(deps.db, token);
       } catch (error) {
         deps.logger.error({ err: error }, "token lookup failed");
+        deps.onUnavailable?.();
         throw new ServerError("The memory database is unreachable right now; retry in a few seconds.");
       }
       if (!result.ok) {

@@ -9,11 +9,13 @@ import { createTokenVerifier } from "../auth/verifier.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 
 export function bearerAuth(deps: AppDeps): RequestHandler {
-  const sdkMiddleware = requireBearerAuth({ verifier: createTokenVerifier(deps) });
   return (req, res, next) => {
     // The SDK answers a missing header itself; count it here so metrics see every rejection.
     if (!req.headers.authorization) deps.metrics.authFailures.inc({ reason: "missing" });
-    return sdkMiddleware(req, res, next);
+    // Built per request (a closure, cheap) so that a database outage can add
+    // Retry-After to the SDK's 500 answer.
+    const verifier = createTokenVerifier({ ...deps, onUnavailable: () => res.setHeader("Retry-After", "2") });
+    return requireBearerAuth({ verifier })(req, res, next);
   };
 }
 

@@ -65,3 +65,34 @@ export async function callError(client: Client, name: string, args: Record<strin
   if (!result.isError) throw new Error(`${name} was expected to fail but returned: ${textOf(result)}`);
   return textOf(result);
 }
+
+/** The Express app alone (for supertest), with its log lines captured for inspection. */
+export async function createTestApp(db: Database, env: Record<string, string> = {}) {
+  const { createApp } = await import("../../src/http/app.js");
+  const { createMetrics } = await import("../../src/metrics.js");
+  const { loadMigrations } = await import("../../src/db/migrate.js");
+  const { Writable } = await import("node:stream");
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logLines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+      done();
+    },
+  });
+  const config = testConfig({ LOG_LEVEL: "debug", ...env });
+  const deps = {
+    config,
+    db,
+    logger: createLogger(config.logLevel, sink),
+    metrics: createMetrics(() => db.poolStats()),
+    expectedMigrations: (await loadMigrations()).length,
+  };
+  return { app: createApp(deps), deps, logLines };
+}
+
+/** A JSON-RPC tools/call body as an MCP client would POST it. */
+export function toolCallBody(name: string, args: Record<string, unknown> = {}, id = 1) {
+  return { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
+}
+
+export const MCP_HEADERS = { Accept: "application/json, text/event-stream", "Content-Type": "application/json" };

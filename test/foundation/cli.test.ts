@@ -1,0 +1,197 @@
+// The real CLI as a process, against a real database.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningService } from "../../src/serve.js";
+import { onlyJson, runCli, startServe } from "../support/cli.js";
+import { createEmptyPostgresDatabase, createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { callOk, connectClient, startTestService } from "../support/service.js";
+
+describe("agent and token management on Postgres", () => {
+  let tdb: TestDatabase;
+  let service: RunningService;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase("postgres");
+    service = await startTestService(tdb.db);
+    env = { DATABASE_URL: tdb.url! };
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await tdb?.drop();
+  });
+
+  it("agent add --json prints the agent and a token that works at once", async () => {
+    const added = await runCli(["agent", "add", "deployer", "--scopes", "shared,deploy", "--read-scopes", "blog", "--json"], env);
+    expect(added.code).toBe(0);
+    const out = onlyJson<{ agent: { name: string; kind: string; scopes: string[]; readScopes: string[] }; token: string }>(added);
+    expect(out.agent).toMatchObject({ name: "deployer", kind: "agent", scopes: ["shared", "deploy"], readScopes: ["blog"] });
+    expect(out.token).toMatch(/^amk_/);
+    const client = await connectClient(service.mcpUrl, out.token);
+    expect(await callOk(client, "whoami")).toMatchObject({ name: "deployer", writeScopes: ["deploy", "shared"] });
+    await client.close();
+  });
+
+  it("human text output by default", async () => {
+    const added = await runCli(["agent", "add", "alice", "--kind", "human"], env);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/Created human "alice"/);
+    expect(added.stdout).toMatch(/amk_[A-Za-z0-9_-]{43}/);
+    const list = await runCli(["agent", "list"], env);
+    expect(list.stdout).toMatch(/^NAME\s+KIND\s+SCOPES/m);
+    expect(list.stdout).toMatch(/^alice\s+human/m);
+  });
+
+  it("token issue, list and revoke: a revoked token is refused immediately", async () => {
+    await runCli(["agent", "add", "writer", "--no-token", "--json"], env);
+    const issued = onlyJson<{ token: string; tokenInfo: { id: number; expiresAt: string } }>(await runCli(["token", "issue", "writer", "--expires-in", "30d", "--json"], env));
+    const days = (Date.parse(issued.tokenInfo.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThan(30.1);
+
+    const client = await connectClient(service.mcpUrl, issued.token);
+    expect(await callOk(client, "whoami")).toMatchObject({ name: "writer" });
+
+    const listed = onlyJson<{ tokens: Array<{ id: number; hint: string; agent: string }> }>(await runCli(["token", "list", "writer", "--json"], env));
+    expect(listed.tokens).toHaveLength(1);
+    expect(listed.tokens[0]).toMatchObject({ id: issued.tokenInfo.id, agent: "writer" });
+    expect(JSON.stringify(listed)).not.toContain(issued.token.slice(8));
+
+    const revoked = await runCli(["token", "revoke", String(issued.tokenInfo.id), "--json"], env);
+    expect(revoked.code).toBe(0);
+    expect(onlyJson<{ token: { revokedAt: string } }>(revoked).token.revokedAt).toBeTruthy();
+    await expect(client.callTool({ name: "whoami", arguments: {} })).rejects.toThrow(/invalid_token/);
+  });
+
+  it("agent disable shuts out every token of the agent; enable lets them back in", async () => {
+    const out = onlyJson<{ token: string }>(await runCli(["agent", "add", "temp-bot", "--json"], env));
+    expect((await runCli(["agent", "disable", "temp-bot", "--json"], env)).code).toBe(0);
+    await expect(connectClient(service.mcpUrl, out.token)).rejects.toThrow(/invalid_token/);
+    expect((await runCli(["agent", "enable", "temp-bot"], env)).code).toBe(0);
+    const client = await connectClient(service.mcpUrl, out.token);
+    expect(await callOk(client, "whoami")).toMatchObject({ name: "temp-bot" });
+    await client.close();
+  });
+
+  it("bad arguments: a clear message and exit code 2 (one JSON object with --json)", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["agent", "add", "Bad Name"], /Agent name "Bad Name" is not valid/],
+      [["agent", "add", "robot", "--kind", "robot"], /--kind must be "agent" or "human"/],
+      [["agent", "add", "scoped", "--scopes", "Not Valid"], /Scope "Not Valid" is not valid/],
+      [["token", "issue", "writer", "--expires-in", "soon"], /--expires-in must be a positive duration/],
+      [["token", "revoke", "abc"], /Token id must be a number/],
+      [["agent", "frobnicate"], /unknown command/],
+      [["agent", "add"], /missing required argument/],
+      [["token", "list", "--bogus"], /unknown option/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args, env);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr, args.join(" ")).toMatch(message);
+      const j = await runCli([...args, "--json"], env);
+      expect(j.code).toBe(2);
+      expect(onlyJson<{ error: { message: string } }>(j).error.message).toMatch(message);
+    }
+  });
+
+  it("not found and conflicts exit 1 with a message", async () => {
+    const missing = await runCli(["token", "issue", "nobody"], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/No agent named "nobody"/);
+    const dup = await runCli(["agent", "add", "alice", "--json"], env);
+    expect(dup.code).toBe(1);
+    expect(onlyJson<{ error: { code: string } }>(dup).error.code).toBe("conflict");
+  });
+});
+
+describe("migrate", () => {
+  it("applies every migration to an empty database, then reports it up to date", async () => {
+    const empty = await createEmptyPostgresDatabase();
+    try {
+      const first = onlyJson<{ applied: string[]; schemaVersion: number }>(await runCli(["migrate", "--json"], { DATABASE_URL: empty.url }));
+      expect(first.applied.length).toBe(first.schemaVersion);
+      expect(first.applied[0]).toBe("000001_agents");
+      const second = await runCli(["migrate"], { DATABASE_URL: empty.url });
+      expect(second.code).toBe(0);
+      expect(second.stdout).toMatch(/is up to date/);
+    } finally {
+      await empty.drop();
+    }
+  });
+
+  it("reports a bad configuration with exit code 1 and the variable to fix", async () => {
+    const r = await runCli(["migrate"], { PORT: "http" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/PORT must be a whole number/);
+  });
+});
+
+describe("serve on the embedded database (no DATABASE_URL)", () => {
+  let dataDir: string;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), "am-serve-"));
+  });
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("first start creates owner, prints its token and the claude line; SIGTERM exits 0", async () => {
+    const serve = startServe({ AGENT_MEMORY_DATA_DIR: dataDir });
+    const mcpUrl = await serve.ready;
+    expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    await new Promise((r) => setTimeout(r, 50));
+    const banner = serve.stderr();
+    const token = /^\s+(amk_[A-Za-z0-9_-]{43})$/m.exec(banner)?.[1];
+    expect(token).toBeTruthy();
+    expect(banner).toContain(`claude mcp add --transport http agent-memory ${mcpUrl} --header "Authorization: Bearer ${token}"`);
+    // The token is printed for the human, never logged.
+    expect(serve.stdout()).not.toContain(token!);
+
+    const client = await connectClient(mcpUrl, token!);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain("whoami");
+    expect(await callOk(client, "whoami")).toMatchObject({ name: "owner", kind: "human", writeScopes: ["*"] });
+    await client.close();
+
+    // The embedded database belongs to the running server: the CLI says so instead of corrupting it.
+    const busy = await runCli(["agent", "list"], { AGENT_MEMORY_DATA_DIR: dataDir });
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toMatch(/in use by another agent-memory process/);
+
+    serve.child.kill("SIGTERM");
+    expect(await serve.exited).toBe(0);
+  });
+
+  it("later starts print only the URL, and the CLI manages the stopped database", async () => {
+    const added = onlyJson<{ token: string }>(await runCli(["agent", "add", "bot", "--json"], { AGENT_MEMORY_DATA_DIR: dataDir }));
+    const serve = startServe({ AGENT_MEMORY_DATA_DIR: dataDir });
+    const mcpUrl = await serve.ready;
+    expect(serve.stderr()).not.toMatch(/amk_/);
+    const client = await connectClient(mcpUrl, added.token);
+    expect(await callOk(client, "whoami")).toMatchObject({ name: "bot" });
+    await client.close();
+    serve.child.kill("SIGINT");
+    expect(await serve.exited).toBe(0);
+  });
+});
+
+describe("serve on Postgres (DATABASE_URL)", () => {
+  it("migrates, serves and reports the database in /readyz", async () => {
+    const empty = await createEmptyPostgresDatabase();
+    const serve = startServe({ DATABASE_URL: empty.url });
+    try {
+      const mcpUrl = await serve.ready;
+      const ready = await fetch(mcpUrl.replace(/\/mcp$/, "/readyz"));
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: "ready", database: "postgres" });
+      expect(serve.stderr()).toMatch(/database: Postgres at 127\.0\.0\.1:5432\//);
+      expect(serve.stderr()).toMatch(/amk_/);
+    } finally {
+      serve.child.kill("SIGTERM");
+      expect(await serve.exited).toBe(0);
+      await empty.drop();
+    }
+  });
+});

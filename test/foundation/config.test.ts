@@ -1,0 +1,62 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config.js";
+
+const envExample = readFileSync(new URL("../../.env.example", import.meta.url), "utf8");
+const exampleKeys = new Set(
+  envExample
+    .split("\n")
+    .map((l) => /^([A-Z][A-Z0-9_]*)=/.exec(l)?.[1])
+    .filter((k): k is string => Boolean(k)),
+);
+
+describe("configuration", () => {
+  it("defaults bind to 127.0.0.1 and use the embedded database", () => {
+    const c = loadConfig({});
+    expect(c.host).toBe("127.0.0.1");
+    expect(c.port).toBe(8080);
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.dataDir).toBe("./.agent-memory");
+    expect(c.maxBodyBytes).toBe(1024 * 1024);
+    expect(c.rateLimitPerMinute).toBe(0);
+  });
+
+  it("fails fast with a message naming each bad variable", () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x", LOG_LEVEL: "loud", FIRST_START_OWNER: "maybe" });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/PORT must be a whole number from 0 to 65535, got "eighty"/);
+    expect(message).toMatch(/DATABASE_URL must start with postgres:\/\//);
+    expect(message).toMatch(/LOG_LEVEL/);
+    expect(message).toMatch(/FIRST_START_OWNER must be true or false/);
+  });
+
+  it("parses lists, numbers and flags", () => {
+    const c = loadConfig({ ALLOWED_ORIGINS: " https://a.example , https://b.example ", PORT: "9000", FIRST_START_OWNER: "no", METRICS_TOKEN: "s3cret" });
+    expect(c.allowedOrigins).toEqual(["https://a.example", "https://b.example"]);
+    expect(c.port).toBe(9000);
+    expect(c.firstStartOwner).toBe(false);
+    expect(c.metricsToken).toBe("s3cret");
+  });
+
+  it("documents every setting in .env.example, and .env.example holds only real settings", () => {
+    const source = readFileSync(new URL("../../src/config.ts", import.meta.url), "utf8");
+    const schemaKeys = [...source.matchAll(/^\s{2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]!);
+    expect(schemaKeys.length).toBeGreaterThan(15);
+    for (const key of schemaKeys) expect(exampleKeys, `${key} missing from .env.example`).toContain(key);
+    // The example's values are the defaults: loading it as an environment changes nothing.
+    const fromExample = Object.fromEntries(
+      envExample
+        .split("\n")
+        .map((l) => /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(l))
+        .filter((m): m is RegExpExecArray => m !== null && m[1] !== "POSTGRES_PASSWORD")
+        .map((m) => [m[1]!, m[2]!]),
+    );
+    expect(loadConfig(fromExample)).toEqual(loadConfig({}));
+  });
+});

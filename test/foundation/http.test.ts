@@ -1,0 +1,228 @@
+// The HTTP edge with supertest: authentication, transport rules, limits, ops.
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent, issueToken, revokeToken, setAgentDisabled } from "../../src/auth/store.js";
+import { openPostgres } from "../../src/db/postgres.js";
+import { createTestDatabase, TEST_TIMEOUTS, type TestDatabase } from "../support/databases.js";
+import { createTestApp, MCP_HEADERS, toolCallBody } from "../support/service.js";
+
+let tdb: TestDatabase;
+let token: string;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase("postgres");
+  await createAgent(tdb.db, { name: "writer", kind: "agent", writeScopes: ["shared"] });
+  token = (await issueToken(tdb.db, "writer", null)).token;
+});
+afterAll(async () => {
+  await tdb?.drop();
+});
+
+const whoami = () => toolCallBody("whoami");
+
+describe("authentication on POST /mcp", () => {
+  it("a valid token reaches whoami with the right identity", async () => {
+    const { app } = await createTestApp(tdb.db);
+    const res = await request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${token}`).send(whoami());
+    expect(res.status).toBe(200);
+    expect(res.body.result.structuredContent).toMatchObject({ name: "writer", kind: "agent" });
+    expect(res.headers["x-request-id"]).toBeTruthy();
+  });
+
+  it("answers every bad credential with the same 401 and WWW-Authenticate, revealing nothing", async () => {
+    const { app, deps } = await createTestApp(tdb.db);
+    const revoked = await issueToken(tdb.db, "writer", null);
+    await revokeToken(tdb.db, revoked.record.id);
+    const expired = await issueToken(tdb.db, "writer", new Date(Date.now() + 60_000));
+    await tdb.db.query("update agent_tokens set created_at = now() - interval '2 hours', expires_at = now() - interval '1 hour' where id = $1", [expired.record.id]);
+    await createAgent(tdb.db, { name: "gone", kind: "agent", writeScopes: ["shared"] });
+    const disabled = await issueToken(tdb.db, "gone", null);
+    await setAgentDisabled(tdb.db, "gone", true);
+
+    const cases: Array<[string, string | undefined]> = [
+      ["missing", undefined],
+      ["malformed", "Bearer not-a-token"],
+      ["unknown", `Bearer amk_${"x".repeat(43)}`],
+      ["revoked", `Bearer ${revoked.token}`],
+      ["expired", `Bearer ${expired.token}`],
+      ["agent_disabled", `Bearer ${disabled.token}`],
+      ["wrong scheme", `Basic ${token}`],
+    ];
+    const bodies = new Set<string>();
+    for (const [label, header] of cases) {
+      const req = request(app).post("/mcp").set(MCP_HEADERS);
+      if (header) req.set("Authorization", header);
+      const res = await req.send(whoami());
+      expect(res.status, label).toBe(401);
+      expect(res.headers["www-authenticate"], label).toMatch(/^Bearer error="invalid_token"/);
+      expect(JSON.stringify(res.body)).not.toMatch(/writer|gone/);
+      if (!["missing", "wrong scheme"].includes(label)) bodies.add(JSON.stringify(res.body));
+    }
+    // Unknown, revoked, expired and disabled are indistinguishable to the caller.
+    expect(bodies.size).toBe(1);
+    const metrics = await deps.metrics.registry.getSingleMetricAsString("agent_memory_auth_failures_total");
+    for (const reason of ["missing", "malformed", "unknown", "revoked", "expired", "agent_disabled"]) {
+      expect(metrics).toContain(`reason="${reason}"`);
+    }
+  });
+
+  it("limits failed attempts per client address (brute force)", async () => {
+    const { app } = await createTestApp(tdb.db, { AUTH_FAILURES_PER_MINUTE: "3" });
+    for (let i = 0; i < 3; i++) {
+      const res = await request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer amk_${"y".repeat(43)}`).send(whoami());
+      expect(res.status).toBe(401);
+    }
+    const blocked = await request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${token}`).send(whoami());
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error.message).toMatch(/Too many failed authentication attempts/);
+  });
+
+  it("successful calls do not count towards the failure limit", async () => {
+    const { app } = await createTestApp(tdb.db, { AUTH_FAILURES_PER_MINUTE: "2" });
+    for (let i = 0; i < 5; i++) {
+      const res = await request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${token}`).send(whoami());
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it("limits calls per token when RATE_LIMIT_PER_MINUTE is set", async () => {
+    const { app } = await createTestApp(tdb.db, { RATE_LIMIT_PER_MINUTE: "2" });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push((await request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${token}`).send(whoami())).status);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+});
+
+describe("transport rules", () => {
+  // Returns a function: a supertest request is a thenable and would run if awaited.
+  const post = async (env: Record<string, string> = {}) => {
+    const { app } = await createTestApp(tdb.db, env);
+    return () => request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${token}`);
+  };
+
+  it("answers GET and DELETE with 405", async () => {
+    const { app } = await createTestApp(tdb.db);
+    for (const method of ["get", "delete"] as const) {
+      const res = await request(app)[method]("/mcp").set("Authorization", `Bearer ${token}`);
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toBe("POST");
+      expect(res.body.jsonrpc).toBe("2.0");
+    }
+  });
+
+  it("refuses a foreign Host header on a localhost bind (DNS rebinding)", async () => {
+    const res = await (await post())().set("Host", "evil.example:8080").send(whoami());
+    expect(res.status).toBe(403);
+    const ok = await (await post())().set("Host", "localhost:8080").send(whoami());
+    expect(ok.status).toBe(200);
+  });
+
+  it("refuses a present but disallowed Origin with 403 and accepts allowed ones", async () => {
+    const denied = await (await post())().set("Origin", "https://evil.example").send(whoami());
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.message).toMatch(/ALLOWED_ORIGINS/);
+    const allowed = await (await post({ ALLOWED_ORIGINS: "https://app.example" }))().set("Origin", "https://app.example").send(whoami());
+    expect(allowed.status).toBe(200);
+  });
+
+  it("answers an oversized body with a JSON-RPC error, not an HTML page", async () => {
+    const big = toolCallBody("whoami", { padding: "x".repeat(3000) });
+    const res = await (await post({ MAX_BODY_BYTES: "2048" }))().send(big);
+    expect(res.status).toBe(413);
+    expect(res.headers["content-type"]).toMatch(/application\/json/);
+    expect(res.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    expect(res.body.error.message).toMatch(/2048-byte limit/);
+  });
+
+  it("answers malformed JSON with a JSON-RPC parse error", async () => {
+    const res = await (await post())().set("Content-Type", "application/json").send('{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32700);
+  });
+
+  it("requires the Accept header of Streamable HTTP", async () => {
+    const { app } = await createTestApp(tdb.db);
+    const res = await request(app).post("/mcp").set("Content-Type", "application/json").set("Accept", "text/html").set("Authorization", `Bearer ${token}`).send(whoami());
+    expect(res.status).toBe(406);
+  });
+
+  it("never writes the token or the Authorization header to the log", async () => {
+    const { app, logLines } = await createTestApp(tdb.db);
+    await request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${token}`).send(whoami());
+    await request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", "Bearer amk_leakcheckleakcheckleakcheckleakcheckleakche").send(whoami());
+    const all = logLines.join("\n");
+    expect(logLines.length).toBeGreaterThan(0);
+    expect(all).not.toContain(token);
+    expect(all).not.toContain(token.slice(4, 20));
+    expect(all).not.toContain("leakcheck");
+    expect(all.toLowerCase()).not.toContain("authorization");
+    const line = logLines.map((l) => JSON.parse(l)).find((l) => l.agent === "writer");
+    expect(line).toMatchObject({ agent: "writer", tools: ["whoami"], outcome: "ok", res: { statusCode: 200 } });
+    expect(line.req.id).toBeTruthy();
+    expect(typeof line.responseTime).toBe("number");
+  });
+});
+
+describe("ops endpoints", () => {
+  it("/healthz and /readyz answer 200 when the database is up", async () => {
+    const { app } = await createTestApp(tdb.db);
+    expect((await request(app).get("/healthz")).body).toEqual({ status: "ok" });
+    const ready = await request(app).get("/readyz");
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: "ready", database: "postgres" });
+  });
+
+  it("/readyz answers 503 with a reason when the database is unreachable", async () => {
+    const unreachable = openPostgres({ ...TEST_TIMEOUTS, connectionString: "postgres://postgres@127.0.0.1:1/none", poolMax: 1, connectTimeoutMs: 500 });
+    try {
+      const { app } = await createTestApp(unreachable);
+      const res = await request(app).get("/readyz");
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ status: "unavailable", reason: "database unreachable" });
+      expect((await request(app).get("/healthz")).status).toBe(200);
+      // A tool call during the outage is refused clearly and retryably, not hung.
+      const call = await request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${token}`).send(whoami());
+      expect(call.status).toBe(500);
+      expect(call.body.error_description).toMatch(/unreachable.*retry/);
+      expect(call.headers["retry-after"]).toBe("2");
+    } finally {
+      await unreachable.close();
+    }
+  });
+
+  it("/readyz answers 503 while migrations are missing", async () => {
+    const { app, deps } = await createTestApp(tdb.db);
+    deps.expectedMigrations += 1;
+    const res = await request(app).get("/readyz");
+    expect(res.status).toBe(503);
+    expect(res.body.reason).toMatch(/1 database migration/);
+  });
+
+  it("/metrics counts tool calls by tool and outcome, with latency and pool gauges", async () => {
+    const { app } = await createTestApp(tdb.db);
+    await request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${token}`).send(whoami());
+    const res = await request(app).get("/metrics");
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/text\/plain/);
+    expect(res.text).toMatch(/agent_memory_tool_calls_total\{tool="whoami",outcome="ok"\} 1/);
+    expect(res.text).toMatch(/agent_memory_tool_duration_seconds_bucket\{le="[^"]+",tool="whoami"\}/);
+    expect(res.text).toMatch(/agent_memory_db_pool_connections\{state="max"\} 10/);
+    expect(res.text).toMatch(/agent_memory_process_resident_memory_bytes/);
+  });
+
+  it("/metrics can require its own token", async () => {
+    const { app } = await createTestApp(tdb.db, { METRICS_TOKEN: "metrics-secret" });
+    expect((await request(app).get("/metrics")).status).toBe(401);
+    expect((await request(app).get("/metrics").set("Authorization", `Bearer ${token}`)).status).toBe(401);
+    expect((await request(app).get("/metrics").set("Authorization", "Bearer metrics-secret")).status).toBe(200);
+  });
+
+  it("answers unknown paths with a JSON 404", async () => {
+    const { app } = await createTestApp(tdb.db);
+    const res = await request(app).get("/nope");
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe("not_found");
+  });
+});
