@@ -4,11 +4,12 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Request, RequestHandler, Response } from "express";
 import type { AppDeps } from "../app-deps.js";
-import { createMcpServer } from "../mcp/server.js";
+import { createMcpServerFactory } from "../mcp/server.js";
 import type { RequestTrace } from "../mcp/tool.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 
 export function mcpPostHandler(deps: AppDeps): RequestHandler {
+  const createMcpServer = createMcpServerFactory(deps);
   return async (req: Request, res: Response) => {
     // Tools read the caller from authInfo; the trace lets the request log line
     // name the tools that ran.
@@ -16,7 +17,7 @@ export function mcpPostHandler(deps: AppDeps): RequestHandler {
       const trace: RequestTrace = { requestId: String(req.id), tools: [] };
       req.auth.extra = { ...req.auth.extra, trace };
     }
-    const server = createMcpServer(deps);
+    const server = createMcpServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on("close", () => {
       void transport.close();
