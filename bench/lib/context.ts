@@ -1,0 +1,19 @@
+// What every benchmark section receives.
+import type { BenchService } from "./service.js";
+
+export interface BenchAgent {
+  name: string;
+  token: string;
+}
+
+export interface BenchContext {
+  quick: boolean;
+  service: BenchService;
+  /** Agents created through the real CLI: writers for each scope and a human reviewer. */
+  agents: { writers: BenchAgent[]; reviewer: BenchAgent };
+  /** The trivial-tool floor, once measured (ms, sequential p50), for ratio columns. */
+  floor?: { p50: number; p99: number; perSecond: Record<number, number> };
+  /** Every figure, keyed by section, written to the JSON report. */
+  results: Record<string, unknown>;
+  log(line: string): void;
+}

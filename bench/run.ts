@@ -1,0 +1,99 @@
+// npm run bench [-- --quick] [-- --facts 100000] [-- --graph-sizes 1000,10000,50000]
+//
+// Starts the service as its own process against a fresh Postgres database, drives
+// it only through real MCP clients over HTTP with real tokens (agents made by the
+// real CLI), prints tables and writes every figure to bench/results/*.json.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import type { BenchAgent, BenchContext } from "./lib/context.js";
+import { createDatabase, startBenchService } from "./lib/service.js";
+import { benchFloor } from "./sections/floor.js";
+
+const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
+  floor: benchFloor,
+};
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    sections: { type: "string", default: Object.keys(SECTIONS).join(",") },
+    facts: { type: "string" },
+    "graph-sizes": { type: "string" },
+    "database-url": { type: "string" },
+    out: { type: "string" },
+  },
+});
+
+const quick = values.quick!;
+const baseUrl = values["database-url"] ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+
+function cliAgent(databaseUrl: string, name: string, args: string[]): BenchAgent {
+  const out = execFileSync(process.execPath, [CLI, "agent", "add", name, ...args, "--json"], {
+    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" },
+  }).toString();
+  const parsed = JSON.parse(out) as { token: string };
+  return { name, token: parsed.token };
+}
+
+async function versions(databaseUrl: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const pgVersion = (await client.query<{ v: string }>("select version() as v")).rows[0]!.v;
+  await client.end();
+  // The SDK's package.json is not in its exports map; read it from disk.
+  const sdk = JSON.parse(readFileSync(fileURLToPath(new URL("../node_modules/@modelcontextprotocol/sdk/package.json", import.meta.url)), "utf8")) as { version: string };
+  return { node: process.version, sdk: sdk.version, postgres: pgVersion, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, platform: `${os.platform()} ${os.release()}` };
+}
+
+async function main() {
+  const started = new Date();
+  const dbName = `am_bench_${process.pid}`;
+  const database = await createDatabase(baseUrl, dbName);
+  console.log(`agent-memory benchmark${quick ? " (quick)" : ""}: database ${dbName}`);
+  const writers = [
+    cliAgent(database.url, "bench-writer-a", ["--scopes", "shared,team-a"]),
+    cliAgent(database.url, "bench-writer-b", ["--scopes", "shared,team-b"]),
+    cliAgent(database.url, "bench-writer-c", ["--scopes", "shared,team-a,team-b"]),
+    cliAgent(database.url, "bench-writer-d", ["--scopes", "shared"]),
+  ];
+  const reviewer = cliAgent(database.url, "bench-reviewer", ["--kind", "human", "--scopes", "*"]);
+  const service = await startBenchService(database.url, { DB_POOL_MAX: "20" });
+  const results: Record<string, unknown> = {};
+  const ctx: BenchContext = { quick, service, agents: { writers, reviewer }, results, log: (l) => console.log(l) };
+  const rss: number[] = [];
+  const rssTimer = setInterval(() => rss.push(service.rssMiB()), 500);
+  try {
+    const env = await versions(database.url);
+    console.log(`node ${env.node}, SDK ${env.sdk}, ${env.cpus} CPUs (${env.cpuModel}), ${env.postgres.split(",")[0]}`);
+    for (const name of values.sections!.split(",")) {
+      const section = SECTIONS[name.trim()];
+      if (!section) throw new Error(`unknown section "${name}"; known: ${Object.keys(SECTIONS).join(", ")}`);
+      await section(ctx);
+    }
+    const peak = service.peakRssMiB();
+    console.log(`\nService RSS: start ${rss[0]?.toFixed(0) ?? "?"} MiB, end ${service.rssMiB().toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB (target ≤ 250)`);
+    const report = {
+      date: started.toISOString(),
+      durationSeconds: (Date.now() - started.getTime()) / 1000,
+      quick,
+      environment: env,
+      serviceRssMiB: { start: rss[0], end: service.rssMiB(), peak },
+      results,
+    };
+    const out = values.out ?? fileURLToPath(new URL(`./results/bench-${started.toISOString().replace(/[:.]/g, "-")}.json`, import.meta.url));
+    mkdirSync(fileURLToPath(new URL("./results/", import.meta.url)), { recursive: true });
+    writeFileSync(out, JSON.stringify(report, null, 2));
+    console.log(`Figures written to ${out}`);
+  } finally {
+    clearInterval(rssTimer);
+    await service.stop();
+    await database.drop();
+  }
+}
+
+await main();
