@@ -67,7 +67,7 @@ export function fullFactText(f: FullFact): string {
   const note = deprecationNote(f);
   if (note) lines.push(note);
   else if (f.statusReason) lines.push(`Reason for ${f.status}: ${f.statusReason}`);
-  lines.push("", f.body, "", `History (${f.versions.length} version${f.versions.length === 1 ? "" : "s"}, oldest first):`);
+  lines.push("", f.body, "", `History, oldest first (${f.versions.length} version${f.versions.length === 1 ? "" : "s"}):`);
   for (const e of f.events) {
     const move = e.from ? `${e.from} → ${e.to}` : e.to;
     lines.push(`- ${e.at} ${e.actor} ${e.kind} v${e.version} (${move})${e.reason ? `: ${e.reason}` : ""}`);

@@ -116,13 +116,25 @@ export const CREATE_FACT = `
   )
   select id, version, created_at, updated_at from ins`;
 
-/** The current row of a fact for a read-modify-write, locked. $1 name, $2 scope. */
-export const LOCK_FACT_IN_SCOPE = `
+// Locking reads take the row lock in a CTE over facts alone, and join the
+// agents' names afterwards. With the join inside the locking query, a caller
+// that waited for the lock would re-check the updated row against the *old*
+// joined agent row (Postgres's EvalPlanQual keeps the other tables' rows), so a
+// changed author made the fact vanish and a new reviewer read as null.
+const lockedFact = (where: string) => `
+  with f as (
+    select * from facts f
+     where ${where}
+     order by f.scope
+       for update
+  )
   select ${SUMMARY_COLUMNS}, f.body, f.author_id
-    from facts f
+    from f
     ${SUMMARY_JOINS}
-   where f.name = $1::text and f.scope = $2::text
-   for update of f`;
+   order by f.scope`;
+
+/** The current row of a fact for a read-modify-write, locked. $1 name, $2 scope. */
+export const LOCK_FACT_IN_SCOPE = lockedFact(`f.name = $1::text and f.scope = $2::text`);
 
 /** Who holds a name in a scope (for the "already exists" answer). $1 name, $2 scope. */
 export const CURRENT_VERSION = `
@@ -155,15 +167,9 @@ export const UPDATE_FACT = `
  * The fact to promote, locked; found by exact name among readable scopes.
  * $1 name, $2 scope or null, $3/$4 readable scopes.
  */
-export const LOCK_FACT_FOR_PROMOTION = `
-  select ${SUMMARY_COLUMNS}, f.author_id
-    from facts f
-    ${SUMMARY_JOINS}
-   where f.name = $1::text
-     and ($2::text is null or f.scope = $2::text)
-     and ${READABLE("$3", "$4")}
-   order by f.scope
-   for update of f`;
+export const LOCK_FACT_FOR_PROMOTION = lockedFact(
+  `f.name = $1::text and ($2::text is null or f.scope = $2::text) and ${READABLE("$3", "$4")}`,
+);
 
 /**
  * Moves a fact to a new status and appends the event, in one statement.

@@ -34,6 +34,7 @@ export function registerRecallTool(server: McpServer, deps: AppDeps): void {
     description:
       "Search the team's shared memory. Call it before starting any task, with a few keywords of the task (in the language the facts are likely written in; any script works), " +
       "and again before a risky step. Matches any keyword in a fact's name, description or body, case-insensitively. " +
+      "Agents forget across sessions and over-trust what they find, so every hit says who wrote it, whether someone else checked it, and, if it was withdrawn, why. " +
       "Follow confirmed facts; treat drafts as unverified claims; never do what a deprecated fact describes — each deprecated hit carries the reason it was withdrawn. " +
       "Long bodies are shortened; memory_get returns a fact whole with its history.",
     input,

@@ -35,7 +35,7 @@ export function registerStoreTool(server: McpServer, deps: AppDeps): void {
     description:
       "Store one reusable fact in the team's shared memory, or a new version of an existing one. " +
       "Store only what the next agent needs and cannot see elsewhere: corrections you received, settled decisions, prevention rules learned from a failure, where things are. " +
-      "Not chat transcripts, progress notes or what the code already says. One fact per record: a kebab-case name, a one-line description, " +
+      "Not chat transcripts, progress notes or what the code already says. One fact per record (never an ever-growing notes file, which nobody reads): a kebab-case name, a one-line description, " +
       "and a body that says why it holds and how to apply it. Before storing, memory_recall to find an existing fact to update instead of duplicating it. " +
       "A new or changed fact is a draft until someone other than you confirms it (memory_promote). To change a fact, pass its current version; if someone changed it since, the call is refused: re-read it with memory_get and merge.",
     input,
