@@ -1,6 +1,7 @@
 // Shared setup for facts tests: agents as Callers (for store tests) and a
 // compact way to store facts.
 import type { Caller } from "../../src/auth/caller.js";
+import { DomainError } from "../../src/errors.js";
 import { checkToken } from "../../src/auth/store.js";
 import type { Database } from "../../src/db/database.js";
 import { storeFact, type StoreInput } from "../../src/facts/store.js";
@@ -42,4 +43,15 @@ export async function counts(db: Database): Promise<{ facts: number; versions: n
             (select count(*)::int from fact_events) as events`,
   );
   return r.rows[0]!;
+}
+
+/** Awaits a call that must fail with a DomainError and returns it. */
+export async function domainError(work: Promise<unknown>): Promise<DomainError> {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error("expected a DomainError, but the call succeeded");
 }
