@@ -1,0 +1,94 @@
+// The human-readable side of facts answers: what a model reads. It states the
+// status of every fact so that a draft is never mistaken for a reviewed fact,
+// and shows why a deprecated fact was withdrawn.
+import type { FactSummary, FullFact } from "./model.js";
+import type { ListResult, RecallResult } from "./read.js";
+import { RECALL_BODY_CHARS } from "./rules.js";
+import type { PromoteResult, StoreResult } from "./store.js";
+
+const indent = (text: string, prefix = "   ") =>
+  text
+    .split("\n")
+    .map((line) => (line.length ? prefix + line : line))
+    .join("\n");
+
+/** "[CONFIRMED] name (scope shared, project, v2 by deployer, updated …; confirmed by reviewer)" */
+export function headline(f: FactSummary): string {
+  const promoted = f.statusBy ? `; ${f.status} by ${f.statusBy} at ${f.statusAt}` : f.status === "draft" ? "; not reviewed yet" : "";
+  return `[${f.status.toUpperCase()}] ${f.name} (scope ${f.scope}, ${f.type}, v${f.version} by ${f.author}, updated ${f.updatedAt}${promoted})`;
+}
+
+function deprecationNote(f: FactSummary): string | undefined {
+  return f.status === "deprecated" ? `WITHDRAWN — do not apply. Reason: ${f.statusReason ?? "(none given)"}` : undefined;
+}
+
+export function recallText(keywords: string[], r: RecallResult): string {
+  const quoted = keywords.map((k) => JSON.stringify(k.trim())).join(", ");
+  if (r.total === 0) {
+    return `No facts match ${quoted} in the scopes you can read. If you learn something reusable during this task, store it with memory_store.`;
+  }
+  const head =
+    `${r.total} fact${r.total === 1 ? "" : "s"} match ${quoted}` +
+    (r.truncated ? ` (showing the first ${r.hits.length}; narrow the keywords, filter by type, status or scope, or raise limit up to 50).` : ".") +
+    " Confirmed facts were reviewed by someone other than their author; drafts are unverified; deprecated facts are kept so that nobody repeats them.";
+  const hits = r.hits.map((h, i) => {
+    const lines = [`${i + 1}. ${headline(h)}`, indent(h.description)];
+    const note = deprecationNote(h);
+    if (note) lines.push(indent(note));
+    lines.push(indent(h.body));
+    if (h.bodyTruncated) {
+      lines.push(indent(`[body shortened: first ${RECALL_BODY_CHARS} of ${h.bodyChars} characters shown; memory_get with name "${h.name}" and scope "${h.scope}" returns it whole]`));
+    }
+    return lines.join("\n");
+  });
+  return [head, ...hits].join("\n\n");
+}
+
+export function storeText(r: StoreResult): string {
+  const f = r.fact;
+  switch (r.outcome) {
+    case "created":
+      return `Stored "${f.name}" in scope ${f.scope} as a draft (version 1, by you). Someone else must review it: another agent or a human confirms it with memory_promote.`;
+    case "updated":
+      return `Stored version ${f.version} of "${f.name}" in scope ${f.scope} as a draft (version ${r.previousVersion} stays in its history). Changed content needs a fresh review: someone other than you confirms it with memory_promote.`;
+    case "unchanged":
+      return `"${f.name}" in scope ${f.scope} already has exactly this content at version ${f.version} (${f.status}); nothing was changed.`;
+  }
+}
+
+export function promoteText(r: PromoteResult): string {
+  const f = r.fact;
+  const tail = r.to === "confirmed" ? "It now ranks above drafts in memory_recall." : "It stays visible in memory_recall, marked deprecated with your reason.";
+  return `"${f.name}" (scope ${f.scope}, version ${f.version} by ${f.author}) moved from ${r.from} to ${r.to} by ${r.actor} at ${r.at}. Reason: ${r.reason}\n${tail}`;
+}
+
+export function fullFactText(f: FullFact): string {
+  const lines = [headline(f), f.description];
+  const note = deprecationNote(f);
+  if (note) lines.push(note);
+  else if (f.statusReason) lines.push(`Reason for ${f.status}: ${f.statusReason}`);
+  lines.push("", f.body, "", `History, oldest first (${f.versions.length} version${f.versions.length === 1 ? "" : "s"}):`);
+  for (const e of f.events) {
+    const move = e.from ? `${e.from} → ${e.to}` : e.to;
+    lines.push(`- ${e.at} ${e.actor} ${e.kind} v${e.version} (${move})${e.reason ? `: ${e.reason}` : ""}`);
+  }
+  if (f.versions.length > 1) {
+    lines.push("", "Earlier versions:");
+    for (const v of f.versions.slice(0, -1).reverse()) {
+      lines.push(`- v${v.version} by ${v.author} at ${v.at} (${v.type}): ${v.description}`, indent(v.body, "    "));
+    }
+  }
+  return lines.join("\n");
+}
+
+export function listText(r: ListResult, reviewable: boolean): string {
+  if (r.facts.length === 0) {
+    return reviewable ? "No drafts are waiting for your review." : "No facts match these filters in the scopes you can read.";
+  }
+  const head = reviewable
+    ? `${r.facts.length} draft${r.facts.length === 1 ? "" : "s"} you may review (newest first). Read one with memory_get, then confirm or deprecate it with memory_promote and a reason.`
+    : `${r.facts.length} fact${r.facts.length === 1 ? "" : "s"}, most recently changed first.`;
+  const items = r.facts.map((f) => `- ${headline(f)}\n  ${f.description}`);
+  const more = r.nextCursor ? [`More: call memory_list again with cursor "${r.nextCursor}" and the same filters.`] : [];
+  return [head, ...items, ...more].join("\n");
+}

@@ -1,0 +1,22 @@
+// Answers shared by several facts operations. A fact in a scope the caller
+// cannot read gets exactly the answer of a fact that does not exist: the text
+// depends only on the request and the caller's own scopes, never on the data.
+import { type Caller, describeScopes, readableScopes } from "../auth/caller.js";
+import { conflict, invalid, notFound } from "../errors.js";
+
+export function missingFact(caller: Caller, name: string, scope: string | undefined) {
+  const where = scope !== undefined ? `in scope "${scope}"` : `in the scopes you can read (${describeScopes(readableScopes(caller))})`;
+  return notFound(`No fact named "${name}" ${where}. Names are exact: find facts with memory_recall (keywords) or memory_list.`);
+}
+
+export function ambiguousFact(name: string, scopes: string[]) {
+  return invalid(`"${name}" exists in several scopes you can read: ${scopes.join(", ")}. Pass scope to choose one.`, { scopes });
+}
+
+export function staleVersion(name: string, scope: string, given: number, current: { version: number; author: string; updatedAt: string }) {
+  return conflict(
+    `version ${given} of "${name}" in scope "${scope}" is not the current one: the current version is ${current.version}, stored by ${current.author} at ${current.updatedAt}. ` +
+      `Read it with memory_get, merge your change into it, and call again with version: ${current.version}.`,
+    { currentVersion: current.version, author: current.author },
+  );
+}

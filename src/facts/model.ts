@@ -1,0 +1,88 @@
+// What a fact looks like to callers, and how database rows become that.
+import type { FactStatus, FactType } from "./rules.js";
+
+export interface FactSummary {
+  name: string;
+  scope: string;
+  type: FactType;
+  status: FactStatus;
+  description: string;
+  /** Author of the current version. */
+  author: string;
+  version: number;
+  createdAt: string;
+  /** When the current version was stored. */
+  updatedAt: string;
+  /** Who moved the current version to its status (null for a draft). */
+  statusBy: string | null;
+  statusAt: string | null;
+  /** Why (the deprecation reason for a deprecated fact). */
+  statusReason: string | null;
+  bodyChars: number;
+}
+
+export interface FactVersion {
+  version: number;
+  description: string;
+  type: FactType;
+  body: string;
+  author: string;
+  at: string;
+}
+
+export interface FactEvent {
+  kind: "created" | "updated" | "confirmed" | "deprecated";
+  version: number;
+  actor: string;
+  at: string;
+  from: FactStatus | null;
+  to: FactStatus;
+  reason: string | null;
+}
+
+export interface FullFact extends FactSummary {
+  body: string;
+  versions: FactVersion[];
+  events: FactEvent[];
+}
+
+export interface SummaryRow {
+  id: number;
+  scope: string;
+  name: string;
+  description: string;
+  type: FactType;
+  status: FactStatus;
+  version: number;
+  author: string;
+  created_at: Date;
+  updated_at: Date;
+  status_by: string | null;
+  status_at: Date | null;
+  status_reason: string | null;
+  body_chars: number;
+}
+
+/** Timestamps leave the service as ISO strings (UTC, millisecond precision). */
+export const isoTime = (d: Date | string): string => (d instanceof Date ? d : new Date(d)).toISOString();
+
+export function toSummary(r: SummaryRow): FactSummary {
+  return {
+    name: r.name,
+    scope: r.scope,
+    type: r.type,
+    status: r.status,
+    description: r.description,
+    author: r.author,
+    version: r.version,
+    createdAt: isoTime(r.created_at),
+    updatedAt: isoTime(r.updated_at),
+    statusBy: r.status_by,
+    statusAt: r.status_at ? isoTime(r.status_at) : null,
+    statusReason: r.status_reason,
+    bodyChars: r.body_chars,
+  };
+}
+
+/** The stable address of a fact, also its MCP resource URI. */
+export const factUri = (scope: string, name: string): string => `memory://facts/${scope}/${name}`;

@@ -1,0 +1,169 @@
+// Reading facts: recall by keywords, get one whole with its history, list a
+// page. Each is a single query; the caller's readable scopes filter in SQL.
+import * as z from "zod/v4";
+import { assertCanRead, type Caller, readableScopes, writableScopes } from "../auth/caller.js";
+import { validateAgentName } from "../auth/store.js";
+import type { Queryable } from "../db/database.js";
+import { invalid } from "../errors.js";
+import { decodeCursor, encodeCursor } from "../paging.js";
+import { ambiguousFact, missingFact } from "./messages.js";
+import { type FactEvent, type FactSummary, type FactVersion, type FullFact, isoTime, type SummaryRow, toSummary } from "./model.js";
+import { type FactStatus, type FactType, keywordPatterns, RECALL_BODY_CHARS, validateName, validateScope } from "./rules.js";
+import * as sql from "./sql.js";
+
+export const RECALL_DEFAULT_LIMIT = 10;
+export const RECALL_MAX_LIMIT = 50;
+export const LIST_DEFAULT_LIMIT = 20;
+export const LIST_MAX_LIMIT = 100;
+
+export interface RecallInput {
+  keywords: string[];
+  type?: FactType | undefined;
+  status?: FactStatus | undefined;
+  scope?: string | undefined;
+  limit?: number | undefined;
+}
+
+export interface RecallHit extends FactSummary {
+  /** The body, or its first RECALL_BODY_CHARS characters when bodyTruncated. */
+  body: string;
+  bodyTruncated: boolean;
+  /** Where a keyword matched; name/description hits rank first. */
+  matchedIn: "name_or_description" | "body";
+}
+
+export interface RecallResult {
+  hits: RecallHit[];
+  /** How many facts matched in all (before the limit). */
+  total: number;
+  /** True when more facts matched than were returned. */
+  truncated: boolean;
+}
+
+export async function recallFacts(db: Queryable, caller: Caller, input: RecallInput): Promise<RecallResult> {
+  const patterns = keywordPatterns(input.keywords);
+  const scope = optionalReadableScope(caller, input.scope);
+  const limit = boundedLimit(input.limit, RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT);
+  const readable = readableScopes(caller);
+  const rows = (
+    await db.query<SummaryRow & { body: string; head_hit: boolean; total: number }>(sql.RECALL, [
+      patterns,
+      readable.all,
+      readable.scopes,
+      input.type ?? null,
+      input.status ?? null,
+      scope ?? null,
+      limit,
+      RECALL_BODY_CHARS,
+    ])
+  ).rows;
+  const total = rows[0]?.total ?? 0;
+  return {
+    hits: rows.map((r) => ({
+      ...toSummary(r),
+      body: r.body,
+      bodyTruncated: r.body_chars > RECALL_BODY_CHARS,
+      matchedIn: r.head_hit ? "name_or_description" : "body",
+    })),
+    total,
+    truncated: total > rows.length,
+  };
+}
+
+interface JsonVersion extends Omit<FactVersion, "at"> {
+  at: string;
+}
+interface JsonEvent extends Omit<FactEvent, "at"> {
+  at: string;
+}
+
+export async function getFact(db: Queryable, caller: Caller, input: { name: string; scope?: string | undefined }): Promise<FullFact> {
+  const name = validateName(input.name);
+  const scope = input.scope === undefined ? undefined : validateScope(input.scope);
+  const readable = readableScopes(caller);
+  const rows = (
+    await db.query<SummaryRow & { body: string; versions: JsonVersion[]; events: JsonEvent[] }>(sql.GET_FACT, [
+      name,
+      scope ?? null,
+      readable.all,
+      readable.scopes,
+    ])
+  ).rows;
+  const row = rows[0];
+  if (!row) throw missingFact(caller, name, scope);
+  if (rows.length > 1) throw ambiguousFact(name, rows.map((r) => r.scope));
+  return {
+    ...toSummary(row),
+    body: row.body,
+    // json_agg renders timestamps in Postgres's ISO form; normalise like every other time.
+    versions: row.versions.map((v) => ({ ...v, at: isoTime(v.at) })),
+    events: row.events.map((e) => ({ ...e, at: isoTime(e.at) })),
+  };
+}
+
+export interface ListInput {
+  status?: FactStatus | undefined;
+  type?: FactType | undefined;
+  scope?: string | undefined;
+  author?: string | undefined;
+  reviewable?: boolean | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+export interface ListResult {
+  facts: FactSummary[];
+  /** Pass back as cursor for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+const CursorSchema = z.object({ s: z.number().int().positive() });
+
+export async function listFacts(db: Queryable, caller: Caller, input: ListInput): Promise<ListResult> {
+  if (input.reviewable && input.status !== undefined && input.status !== "draft") {
+    throw invalid(`reviewable: true lists drafts waiting for review; omit status or pass status: "draft" (got "${input.status}").`);
+  }
+  const scope = optionalReadableScope(caller, input.scope);
+  const author = input.author === undefined ? undefined : validateAgentName(input.author);
+  const limit = boundedLimit(input.limit, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT);
+  const after = decodeCursor(input.cursor, CursorSchema);
+  const readable = readableScopes(caller);
+  const writable = writableScopes(caller);
+  // One row more than asked tells whether another page exists.
+  const rows = (
+    await db.query<SummaryRow & { change_seq: number }>(sql.LIST_FACTS, [
+      readable.all,
+      readable.scopes,
+      input.status ?? null,
+      input.type ?? null,
+      scope ?? null,
+      author ?? null,
+      input.reviewable ?? false,
+      caller.agentId,
+      writable.all,
+      writable.scopes,
+      after?.s ?? null,
+      limit + 1,
+    ])
+  ).rows;
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    facts: page.map(toSummary),
+    nextCursor: rows.length > limit && last ? encodeCursor({ s: last.change_seq }) : null,
+  };
+}
+
+/** An explicit scope filter must be one the caller may read (this says nothing about any fact). */
+function optionalReadableScope(caller: Caller, scope: string | undefined): string | undefined {
+  if (scope === undefined) return undefined;
+  validateScope(scope);
+  assertCanRead(caller, scope);
+  return scope;
+}
+
+function boundedLimit(limit: number | undefined, def: number, max: number): number {
+  if (limit === undefined) return def;
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) throw invalid(`limit must be a whole number from 1 to ${max}, got ${limit}.`);
+  return limit;
+}

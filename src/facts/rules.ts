@@ -1,0 +1,139 @@
+// The rules of a fact, checked before anything touches the database, with
+// messages that tell the agent exactly what to fix. The database repeats the
+// essential ones as constraints (sql/000002_facts.sql).
+import { invalid } from "../errors.js";
+import { SCOPE_PATTERN } from "../auth/store.js";
+
+export const FACT_TYPES = ["feedback", "project", "reference"] as const;
+export const FACT_STATUSES = ["draft", "confirmed", "deprecated"] as const;
+export const PROMOTION_TARGETS = ["confirmed", "deprecated"] as const;
+
+export type FactType = (typeof FACT_TYPES)[number];
+export type FactStatus = (typeof FACT_STATUSES)[number];
+export type PromotionTarget = (typeof PROMOTION_TARGETS)[number];
+
+export const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export const NAME_MAX_CHARS = 64;
+export const DESCRIPTION_MAX_CHARS = 200;
+export const REASON_MAX_CHARS = 2000;
+export const KEYWORD_MAX_CHARS = 200;
+export const MAX_KEYWORDS = 10;
+/** Recall shortens bodies to this many characters to keep an answer bounded. */
+export const RECALL_BODY_CHARS = 1000;
+
+// Line breaks and other control characters (C0, DEL, C1, and the Unicode line
+// and paragraph separators), the same set the database refuses.
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+
+/**
+ * Length in characters (Unicode code points), as Postgres's char_length counts
+ * it: 200 Japanese characters or emoji are 200, not 400 UTF-16 units.
+ */
+export function charCount(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // A high surrogate followed by a low one is a single character.
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+const blank = (s: string) => s.trim().length === 0;
+
+export function validateName(name: string): string {
+  if (!NAME_PATTERN.test(name) || name.length > NAME_MAX_CHARS) {
+    throw invalid(
+      `name "${name}" is not valid: use a kebab-case slug of lowercase letters and digits joined by single hyphens, at most ${NAME_MAX_CHARS} characters (e.g. deploy-needs-migrations).`,
+    );
+  }
+  return name;
+}
+
+export function validateScope(scope: string): string {
+  if (!SCOPE_PATTERN.test(scope)) {
+    throw invalid(`scope "${scope}" is not valid: a scope is 1-64 lowercase letters, digits, "_" or "-" (e.g. shared, blog). Call whoami to see yours.`);
+  }
+  return scope;
+}
+
+export function validateType(type: string): FactType {
+  if (!(FACT_TYPES as readonly string[]).includes(type)) {
+    throw invalid(`type "${type}" is not valid: use feedback (a correction someone gave), project (a decision or rule about the work) or reference (where something is).`);
+  }
+  return type as FactType;
+}
+
+export function validateDescription(description: string): string {
+  if (blank(description)) throw invalid("description is empty: give a one-line summary of the fact (1-200 characters).");
+  if (CONTROL_CHARS.test(description)) {
+    throw invalid("description must be a single line: remove line breaks and control characters; put details in the body.");
+  }
+  const n = charCount(description);
+  if (n > DESCRIPTION_MAX_CHARS) {
+    throw invalid(`description is ${n} characters; the limit is ${DESCRIPTION_MAX_CHARS}. Shorten it to one line and move details into the body.`);
+  }
+  return description;
+}
+
+export function validateBody(body: string, maxChars: number): string {
+  if (blank(body)) throw invalid("body is empty: say why the fact holds and how to apply it.");
+  const n = charCount(body);
+  if (n > maxChars) {
+    throw invalid(`body is ${n} characters; the limit is ${maxChars}. Keep one fact per record: split it into several facts or cut what the code already says.`);
+  }
+  return body;
+}
+
+export function validateReason(reason: string): string {
+  if (blank(reason)) throw invalid("reason is empty: say why you confirm or deprecate this fact (1-2000 characters).");
+  const n = charCount(reason);
+  if (n > REASON_MAX_CHARS) throw invalid(`reason is ${n} characters; the limit is ${REASON_MAX_CHARS}.`);
+  return reason;
+}
+
+export function validateVersion(version: number | undefined): number | undefined {
+  if (version !== undefined && (!Number.isInteger(version) || version < 1)) {
+    throw invalid(`version must be a whole number of at least 1 (the current version shown by memory_get), got ${version}.`);
+  }
+  return version;
+}
+
+/**
+ * Keywords become ILIKE patterns `%keyword%`. Wildcards and the escape
+ * character are escaped so that "50%" or "snake_case" match literally.
+ * Returns the patterns (deduplicated, case-insensitively).
+ */
+export function keywordPatterns(keywords: string[]): string[] {
+  if (keywords.length < 1 || keywords.length > MAX_KEYWORDS) {
+    throw invalid(`keywords: give 1-${MAX_KEYWORDS} keywords, got ${keywords.length}.`);
+  }
+  const seen = new Set<string>();
+  const patterns: string[] = [];
+  keywords.forEach((raw, i) => {
+    if (CONTROL_CHARS.test(raw)) {
+      throw invalid(`keywords[${i}] contains a line break or control character: each keyword is a single line of text; pass several keywords instead.`);
+    }
+    const keyword = raw.trim();
+    if (keyword.length === 0) throw invalid(`keywords[${i}] is empty: give a word or short phrase to search for.`);
+    if (charCount(keyword) > KEYWORD_MAX_CHARS) throw invalid(`keywords[${i}] is longer than ${KEYWORD_MAX_CHARS} characters: use a few words.`);
+    const folded = keyword.toLowerCase();
+    if (seen.has(folded)) return;
+    seen.add(folded);
+    patterns.push(`%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  });
+  return patterns;
+}
+
+/** The lifecycle: which promotions are allowed from which status. */
+export function transitionAllowed(from: FactStatus, to: PromotionTarget): boolean {
+  return (from === "draft" && (to === "confirmed" || to === "deprecated")) || (from === "confirmed" && to === "deprecated");
+}
+
+export const ALLOWED_TRANSITIONS_TEXT = "draft → confirmed, draft → deprecated, confirmed → deprecated";

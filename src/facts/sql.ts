@@ -1,0 +1,197 @@
+// SQL for facts. Parameterized constants only; the caller's readable scopes
+// always come in as ($all::boolean, $scopes::text[]) from the authenticated
+// agent, never from a tool argument alone.
+
+// Must match the expression of the facts_search_trgm index exactly, or the
+// planner cannot use it.
+const SEARCH_TEXT = `(f.name || E'\\n' || f.description || E'\\n' || f.body)`;
+const HEAD_TEXT = `(f.name || E'\\n' || f.description)`;
+
+const READABLE = (all: string, scopes: string) => `(${all}::boolean or f.scope = any(${scopes}::text[]))`;
+
+// Status order for ranking: reviewed facts first, withdrawn ones last.
+const STATUS_RANK = `case f.status when 'confirmed' then 0 when 'draft' then 1 else 2 end`;
+
+/** Columns every fact answer carries (no body). */
+const SUMMARY_COLUMNS = `
+  f.id, f.scope, f.name, f.description, f.type, f.status, f.version,
+  a.name as author, f.created_at, f.updated_at,
+  sb.name as status_by, f.status_at, f.status_reason, char_length(f.body) as body_chars`;
+
+const SUMMARY_JOINS = `
+  join agents a on a.id = f.author_id
+  left join agents sb on sb.id = f.status_by_id`;
+
+/**
+ * recall in one round trip. The inner query finds, ranks, counts (window over
+ * every match) and cuts; only the rows kept are joined back for their
+ * (shortened) bodies and names, so long bodies of cut rows are never copied.
+ * $1 patterns, $2/$3 readable scopes, $4 type, $5 status, $6 scope, $7 limit, $8 body chars.
+ */
+export const RECALL = `
+  with hits as (
+    select f.id,
+           ${HEAD_TEXT} ilike any($1::text[]) as head_hit,
+           ${STATUS_RANK} as status_rank,
+           f.updated_at,
+           count(*) over () as total
+      from facts f
+     where ${SEARCH_TEXT} ilike any($1::text[])
+       and ${READABLE("$2", "$3")}
+       and ($4::text is null or f.type = $4::text)
+       and ($5::text is null or f.status = $5::text)
+       and ($6::text is null or f.scope = $6::text)
+     order by head_hit desc, status_rank, f.updated_at desc, f.id desc
+     limit $7::int
+  )
+  select ${SUMMARY_COLUMNS},
+         left(f.body, $8::int) as body,
+         h.head_hit, h.total
+    from hits h
+    join facts f on f.id = h.id
+    ${SUMMARY_JOINS}
+   order by h.head_hit desc, h.status_rank, h.updated_at desc, h.id desc`;
+
+/**
+ * One fact with its whole history, in one round trip. Several rows mean the
+ * name exists in several readable scopes (the caller must choose).
+ * $1 name, $2 scope or null, $3/$4 readable scopes.
+ */
+export const GET_FACT = `
+  select ${SUMMARY_COLUMNS}, f.body,
+         (select coalesce(json_agg(json_build_object(
+                   'version', v.version, 'description', v.description, 'type', v.type,
+                   'body', v.body, 'author', va.name, 'at', v.created_at) order by v.version), '[]'::json)
+            from fact_versions v join agents va on va.id = v.author_id
+           where v.fact_id = f.id) as versions,
+         (select coalesce(json_agg(json_build_object(
+                   'kind', e.kind, 'version', e.version, 'actor', ea.name, 'at', e.at,
+                   'from', e.from_status, 'to', e.to_status, 'reason', e.reason) order by e.id), '[]'::json)
+            from fact_events e join agents ea on ea.id = e.actor_id
+           where e.fact_id = f.id) as events
+    from facts f
+    ${SUMMARY_JOINS}
+   where f.name = $1::text
+     and ($2::text is null or f.scope = $2::text)
+     and ${READABLE("$3", "$4")}
+   order by f.scope`;
+
+/**
+ * A page of facts, most recently changed first (keyset on change_seq).
+ * $1/$2 readable, $3 status, $4 type, $5 scope, $6 author name,
+ * $7 reviewable, $8 caller id, $9/$10 writable scopes, $11 before change_seq, $12 limit.
+ */
+export const LIST_FACTS = `
+  select ${SUMMARY_COLUMNS}, f.change_seq
+    from facts f
+    ${SUMMARY_JOINS}
+   where ${READABLE("$1", "$2")}
+     and ($3::text is null or f.status = $3::text)
+     and ($4::text is null or f.type = $4::text)
+     and ($5::text is null or f.scope = $5::text)
+     and ($6::text is null or a.name = $6::text)
+     and (not $7::boolean
+          or (f.status = 'draft' and f.author_id <> $8::bigint and ($9::boolean or f.scope = any($10::text[]))))
+     and ($11::bigint is null or f.change_seq < $11::bigint)
+   order by f.change_seq desc
+   limit $12::int`;
+
+/**
+ * Inserts a new fact as draft version 1 with its first version and "created"
+ * event, in one statement. No row back means the name is taken in that scope.
+ * $1 scope, $2 name, $3 description, $4 type, $5 body, $6 author id.
+ */
+export const CREATE_FACT = `
+  with ins as (
+    insert into facts (scope, name, description, type, body, status, version, author_id)
+    values ($1::text, $2::text, $3::text, $4::text, $5::text, 'draft', 1, $6::bigint)
+    on conflict (name, scope) do nothing
+    returning id, version, description, type, body, author_id, created_at, updated_at
+  ), ver as (
+    insert into fact_versions (fact_id, version, description, type, body, author_id, created_at)
+    select id, version, description, type, body, author_id, created_at from ins
+  ), ev as (
+    insert into fact_events (fact_id, version, kind, actor_id, at, from_status, to_status)
+    select id, version, 'created', author_id, created_at, null, 'draft' from ins
+  )
+  select id, version, created_at, updated_at from ins`;
+
+// Locking reads take the row lock in a CTE over facts alone, and join the
+// agents' names afterwards. With the join inside the locking query, a caller
+// that waited for the lock would re-check the updated row against the *old*
+// joined agent row (Postgres's EvalPlanQual keeps the other tables' rows), so a
+// changed author made the fact vanish and a new reviewer read as null.
+const lockedFact = (where: string) => `
+  with f as (
+    select * from facts f
+     where ${where}
+     order by f.scope
+       for update
+  )
+  select ${SUMMARY_COLUMNS}, f.body, f.author_id
+    from f
+    ${SUMMARY_JOINS}
+   order by f.scope`;
+
+/** The current row of a fact for a read-modify-write, locked. $1 name, $2 scope. */
+export const LOCK_FACT_IN_SCOPE = lockedFact(`f.name = $1::text and f.scope = $2::text`);
+
+/** Who holds a name in a scope (for the "already exists" answer). $1 name, $2 scope. */
+export const CURRENT_VERSION = `
+  select f.version, f.status, a.name as author, f.updated_at
+    from facts f join agents a on a.id = f.author_id
+   where f.name = $1::text and f.scope = $2::text`;
+
+/**
+ * Stores the next version as a draft, with its version row and "updated" event.
+ * $1 id, $2 description, $3 type, $4 body, $5 author id, $6 previous status.
+ */
+export const UPDATE_FACT = `
+  with upd as (
+    update facts
+       set version = version + 1, status = 'draft', description = $2::text, type = $3::text, body = $4::text,
+           author_id = $5::bigint, updated_at = now(), change_seq = nextval('fact_change_seq'),
+           status_by_id = null, status_at = null, status_reason = null
+     where id = $1::bigint
+    returning id, version, description, type, body, author_id, created_at, updated_at
+  ), ver as (
+    insert into fact_versions (fact_id, version, description, type, body, author_id, created_at)
+    select id, version, description, type, body, author_id, updated_at from upd
+  ), ev as (
+    insert into fact_events (fact_id, version, kind, actor_id, at, from_status, to_status)
+    select id, version, 'updated', author_id, updated_at, $6::text, 'draft' from upd
+  )
+  select id, version, created_at, updated_at from upd`;
+
+/**
+ * The fact to promote, locked; found by exact name among readable scopes.
+ * $1 name, $2 scope or null, $3/$4 readable scopes.
+ */
+export const LOCK_FACT_FOR_PROMOTION = lockedFact(
+  `f.name = $1::text and ($2::text is null or f.scope = $2::text) and ${READABLE("$3", "$4")}`,
+);
+
+/**
+ * Moves a fact to a new status and appends the event, in one statement.
+ * $1 id, $2 to status, $3 actor id, $4 reason, $5 from status.
+ */
+export const PROMOTE_FACT = `
+  with upd as (
+    update facts
+       set status = $2::text, status_by_id = $3::bigint, status_reason = $4::text, status_at = now(),
+           change_seq = nextval('fact_change_seq')
+     where id = $1::bigint
+    returning id, version, status_at
+  ), ev as (
+    insert into fact_events (fact_id, version, kind, actor_id, at, from_status, to_status, reason)
+    select id, version, $2::text, $3::bigint, status_at, $5::text, $2::text, $4::text from upd
+  )
+  select id, version, status_at from upd`;
+
+/** Who could confirm instead of the author: active agents that may write the scope. $1 author id, $2 scope. */
+export const POSSIBLE_REVIEWERS = `
+  select name, kind from agents
+   where disabled_at is null and id <> $1::bigint
+     and ('*' = any(write_scopes) or $2::text = any(write_scopes))
+   order by kind desc, name
+   limit 6`;

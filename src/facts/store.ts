@@ -1,0 +1,184 @@
+// Writing facts: storing versions and promoting them through the lifecycle.
+// Read-modify-write happens in one transaction with the fact row locked, so
+// racing agents serialize and the loser sees the winner's result.
+import { assertCanWrite, type Caller, readableScopes, SHARED_SCOPE } from "../auth/caller.js";
+import type { Database } from "../db/database.js";
+import { conflict, forbidden, notFound } from "../errors.js";
+import { ambiguousFact, missingFact, staleVersion } from "./messages.js";
+import { type FactSummary, isoTime, type SummaryRow, toSummary } from "./model.js";
+import {
+  ALLOWED_TRANSITIONS_TEXT,
+  charCount,
+  type FactStatus,
+  type FactType,
+  type PromotionTarget,
+  transitionAllowed,
+  validateBody,
+  validateDescription,
+  validateName,
+  validateReason,
+  validateScope,
+  validateType,
+  validateVersion,
+} from "./rules.js";
+import * as sql from "./sql.js";
+
+export interface StoreInput {
+  name: string;
+  description: string;
+  type: FactType;
+  body: string;
+  scope?: string | undefined;
+  version?: number | undefined;
+}
+
+export interface StoreResult {
+  /** "unchanged": the content equals the current version, which stays as it is (status included). */
+  outcome: "created" | "updated" | "unchanged";
+  fact: FactSummary;
+  previousVersion: number | null;
+}
+
+export interface FactLimits {
+  bodyMaxChars: number;
+}
+
+interface WrittenRow {
+  id: number;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+type LockedRow = SummaryRow & { body: string; author_id: number };
+
+export async function storeFact(db: Database, caller: Caller, input: StoreInput, limits: FactLimits): Promise<StoreResult> {
+  const name = validateName(input.name);
+  const scope = validateScope(input.scope ?? SHARED_SCOPE);
+  const type = validateType(input.type);
+  const description = validateDescription(input.description);
+  const body = validateBody(input.body, limits.bodyMaxChars);
+  const version = validateVersion(input.version);
+  assertCanWrite(caller, scope);
+
+  // The answer for a version just written: a draft by the caller.
+  const written = (row: WrittenRow): FactSummary => ({
+    name,
+    scope,
+    type,
+    status: "draft",
+    description,
+    author: caller.name,
+    version: row.version,
+    createdAt: isoTime(row.created_at),
+    updatedAt: isoTime(row.updated_at),
+    statusBy: null,
+    statusAt: null,
+    statusReason: null,
+    bodyChars: charCount(body),
+  });
+
+  if (version === undefined) {
+    // One statement: the unique (name, scope) key decides between racing creators.
+    const created = (await db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId])).rows[0];
+    if (created) return { outcome: "created", fact: written(created), previousVersion: null };
+    const current = (await db.query<{ version: number; status: string; author: string; updated_at: Date }>(sql.CURRENT_VERSION, [name, scope])).rows[0];
+    throw conflict(
+      `A fact named "${name}" already exists in scope "${scope}": version ${current?.version ?? "?"} by ${current?.author ?? "?"} (${current?.status ?? "?"}). ` +
+        `To change it, read it with memory_get and call memory_store again with version: ${current?.version ?? "?"}; to record a different fact, choose another name.`,
+      { currentVersion: current?.version, author: current?.author },
+    );
+  }
+
+  return db.transaction(async (tx) => {
+    const row = (await tx.query<LockedRow>(sql.LOCK_FACT_IN_SCOPE, [name, scope])).rows[0];
+    if (!row) {
+      throw notFound(`No fact named "${name}" in scope "${scope}" to update with version ${version}. To create it, call memory_store without version.`);
+    }
+    if (row.version !== version) {
+      throw staleVersion(name, scope, version, { version: row.version, author: row.author, updatedAt: isoTime(row.updated_at) });
+    }
+    // Storing identical content again is a retry, not a change: it must not
+    // undo a review by turning a confirmed fact back into a draft.
+    if (row.description === description && row.type === type && row.body === body) {
+      return { outcome: "unchanged" as const, fact: toSummary(row), previousVersion: null };
+    }
+    const updated = (await tx.query<WrittenRow>(sql.UPDATE_FACT, [row.id, description, type, body, caller.agentId, row.status])).rows[0]!;
+    return { outcome: "updated" as const, fact: written(updated), previousVersion: row.version };
+  });
+}
+
+export interface PromoteInput {
+  name: string;
+  to: PromotionTarget;
+  reason: string;
+  scope?: string | undefined;
+  version?: number | undefined;
+}
+
+export interface PromoteResult {
+  fact: FactSummary;
+  from: FactStatus;
+  to: PromotionTarget;
+  reason: string;
+  actor: string;
+  at: string;
+}
+
+export async function promoteFact(db: Database, caller: Caller, input: PromoteInput): Promise<PromoteResult> {
+  const name = validateName(input.name);
+  const scope = input.scope === undefined ? undefined : validateScope(input.scope);
+  const reason = validateReason(input.reason);
+  const version = validateVersion(input.version);
+  const readable = readableScopes(caller);
+
+  return db.transaction(async (tx) => {
+    // Exact name only, and only where the caller may read: an unreadable fact
+    // gets the same answer as a missing one.
+    const rows = (await tx.query<LockedRow>(sql.LOCK_FACT_FOR_PROMOTION, [name, scope ?? null, readable.all, readable.scopes])).rows;
+    const row = rows[0];
+    if (!row) throw missingFact(caller, name, scope);
+    if (rows.length > 1) throw ambiguousFact(name, rows.map((r) => r.scope));
+    assertCanWrite(caller, row.scope);
+    if (version !== undefined && row.version !== version) {
+      throw staleVersion(name, row.scope, version, { version: row.version, author: row.author, updatedAt: isoTime(row.updated_at) });
+    }
+    if (!transitionAllowed(row.status, input.to)) {
+      const already =
+        row.status === input.to ? ` It is already ${row.status}${row.status_by ? ` (by ${row.status_by} at ${isoTime(row.status_at!)})` : ""}.` : "";
+      throw conflict(
+        `memory_promote cannot move "${name}" (scope ${row.scope}, version ${row.version}) from ${row.status} to ${input.to}.${already} ` +
+          `Allowed: ${ALLOWED_TRANSITIONS_TEXT}. A deprecated fact comes back only as a new version stored with memory_store, which starts again as a draft.`,
+        { status: row.status },
+      );
+    }
+    if (input.to === "confirmed" && row.author_id === caller.agentId) {
+      throw forbidden(await selfApprovalMessage(tx, row));
+    }
+    const done = (await tx.query<{ version: number; status_at: Date }>(sql.PROMOTE_FACT, [row.id, input.to, caller.agentId, reason, row.status])).rows[0]!;
+    const at = isoTime(done.status_at);
+    return {
+      fact: { ...toSummary(row), status: input.to, statusBy: caller.name, statusAt: at, statusReason: reason },
+      from: row.status,
+      to: input.to,
+      reason,
+      actor: caller.name,
+      at,
+    };
+  });
+}
+
+async function selfApprovalMessage(tx: Pick<Database, "query">, row: LockedRow): Promise<string> {
+  const reviewers = (await tx.query<{ name: string; kind: string }>(sql.POSSIBLE_REVIEWERS, [row.author_id, row.scope])).rows;
+  const who =
+    reviewers.length === 0
+      ? `No other active agent may write scope "${row.scope}" yet; an administrator can grant one with: agent-memory agent scopes <name> --scopes ${row.scope}.`
+      : `Agents who may confirm it: ${reviewers
+          .slice(0, 5)
+          .map((r) => (r.kind === "human" ? `${r.name} (human)` : r.name))
+          .join(", ")}${reviewers.length > 5 ? ", …" : ""} — any agent or human other than you with write access to scope "${row.scope}".`;
+  return (
+    `You (${row.author}) wrote version ${row.version} of "${row.name}", so you may not confirm it: a fact is confirmed only by someone other than its author. ` +
+    `${who} They find it with memory_list reviewable: true. You may still deprecate your own fact if it is wrong.`
+  );
+}

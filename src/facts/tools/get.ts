@@ -1,0 +1,32 @@
+// memory_get: one fact whole, with every version and every review.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { AppDeps } from "../../app-deps.js";
+import { defineTool } from "../../mcp/tool.js";
+import { fullFactText } from "../format.js";
+import { factUri } from "../model.js";
+import { getFact } from "../read.js";
+import { fullFactSchema, nameField, READ_ONLY, scopeField, uriField } from "./schemas.js";
+
+const input = {
+  name: nameField,
+  scope: scopeField.optional().describe("The fact's scope; needed only when the name exists in several scopes you can read."),
+};
+
+const output = { fact: fullFactSchema, uri: uriField };
+
+export function registerGetTool(server: McpServer, deps: AppDeps): void {
+  defineTool(server, deps, {
+    name: "memory_get",
+    title: "Get a fact with its history",
+    description:
+      "Read one fact by its exact name: the whole body, its current status and version, and its history — every version (who wrote what, when) and every confirmation or deprecation (who, when, why). " +
+      "Call it when a recalled body was shortened, before updating a fact (you need its current version), and before confirming or deprecating one.",
+    input,
+    output,
+    annotations: READ_ONLY,
+    async run(args, { caller }) {
+      const fact = await getFact(deps.db, caller, args);
+      return { text: fullFactText(fact), structured: { fact, uri: factUri(fact.scope, fact.name) } };
+    },
+  });
+}

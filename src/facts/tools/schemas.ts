@@ -1,0 +1,88 @@
+// Zod shapes shared by the facts tools. Built once at module load: the server
+// is created per request (stateless HTTP), so nothing here is rebuilt per call.
+import * as z from "zod/v4";
+import { FACT_STATUSES, FACT_TYPES, MAX_KEYWORDS } from "../rules.js";
+
+export const nameField = z
+  .string()
+  .describe("The fact's exact name: a kebab-case slug such as deploy-needs-migrations (lowercase letters and digits joined by single hyphens, at most 64 characters).");
+
+export const scopeField = z
+  .string()
+  .describe('A scope you may use (see whoami), e.g. "shared" or "blog". Facts in scopes you cannot read are invisible to you.');
+
+export const typeField = z
+  .enum(FACT_TYPES)
+  .describe("feedback: a correction or preference someone gave; project: a decision or rule about the work; reference: where something is or how to reach it.");
+
+export const statusField = z
+  .enum(FACT_STATUSES)
+  .describe("draft: stored but not reviewed; confirmed: reviewed by someone other than its author; deprecated: found wrong or obsolete, kept with the reason.");
+
+export const versionField = z
+  .number()
+  .int()
+  .describe("The current version number, as shown by memory_get or memory_recall. It must still be current, or the call is refused (someone changed the fact since you read it).");
+
+export const keywordsField = z
+  .array(z.string().describe("One word or short phrase, single line; matched as a substring, case-insensitively, in any language."))
+  .min(1)
+  .max(MAX_KEYWORDS)
+  .describe(`1-${MAX_KEYWORDS} keywords; a fact matches if any keyword occurs in its name, description or body.`);
+
+const iso = z.string().describe("ISO 8601 time, UTC.");
+
+export const summaryShape = {
+  name: z.string(),
+  scope: z.string(),
+  type: z.enum(FACT_TYPES),
+  status: z.enum(FACT_STATUSES),
+  description: z.string(),
+  author: z.string().describe("Author of the current version."),
+  version: z.number().int(),
+  createdAt: iso,
+  updatedAt: iso.describe("When the current version was stored."),
+  statusBy: z.string().nullable().describe("Who confirmed or deprecated the current version; null for a draft."),
+  statusAt: iso.nullable(),
+  statusReason: z.string().nullable().describe("Why it was confirmed or deprecated. For a deprecated fact: why it must not be applied."),
+  bodyChars: z.number().int().describe("Length of the whole body in characters."),
+};
+
+export const summarySchema = z.object(summaryShape);
+
+export const recallHitSchema = z.object({
+  ...summaryShape,
+  body: z.string().describe("The body; only its start when bodyTruncated."),
+  bodyTruncated: z.boolean().describe("True when the body was shortened; memory_get returns it whole."),
+  matchedIn: z.enum(["name_or_description", "body"]).describe("Where a keyword matched; name/description hits rank first."),
+});
+
+export const versionSchema = z.object({
+  version: z.number().int(),
+  description: z.string(),
+  type: z.enum(FACT_TYPES),
+  body: z.string(),
+  author: z.string(),
+  at: iso,
+});
+
+export const eventSchema = z.object({
+  kind: z.enum(["created", "updated", "confirmed", "deprecated"]),
+  version: z.number().int(),
+  actor: z.string(),
+  at: iso,
+  from: z.enum(FACT_STATUSES).nullable(),
+  to: z.enum(FACT_STATUSES),
+  reason: z.string().nullable(),
+});
+
+export const fullFactSchema = z.object({
+  ...summaryShape,
+  body: z.string(),
+  versions: z.array(versionSchema).describe("Every stored version, oldest first (the last is the current one)."),
+  events: z.array(eventSchema).describe("Every creation, new version, confirmation and deprecation, oldest first."),
+});
+
+export const uriField = z.string().describe("The fact's MCP resource URI (memory://facts/{scope}/{name}).");
+
+export const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } as const;

@@ -1,0 +1,49 @@
+// memory_store: record a reusable fact, or a new version of one.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import * as z from "zod/v4";
+import type { AppDeps } from "../../app-deps.js";
+import { defineTool } from "../../mcp/tool.js";
+import { storeText } from "../format.js";
+import { factUri } from "../model.js";
+import { storeFact } from "../store.js";
+import { nameField, scopeField, summarySchema, typeField, uriField, versionField } from "./schemas.js";
+
+const input = {
+  name: nameField,
+  description: z
+    .string()
+    .describe("One line, 1-200 characters, stating the fact itself (e.g. \"Run database migrations before deploying the API\"). Recall matches it first."),
+  type: typeField,
+  body: z
+    .string()
+    .describe("Why the fact holds and how to apply it: the evidence or incident behind it and what to do. Non-empty; at most the server's limit (16,000 characters by default)."),
+  scope: scopeField.optional().describe('Scope to store the fact in; one you may write. Default "shared".'),
+  version: versionField.optional().describe("Omit to create a new fact. To change an existing fact, pass its current version (from memory_get); a stale version is refused."),
+};
+
+const output = {
+  outcome: z.enum(["created", "updated", "unchanged"]).describe("unchanged: the content equals the current version, which was left as it is."),
+  fact: summarySchema,
+  previousVersion: z.number().int().nullable().describe("The version this call replaced (null when created)."),
+  uri: uriField,
+};
+
+export function registerStoreTool(server: McpServer, deps: AppDeps): void {
+  defineTool(server, deps, {
+    name: "memory_store",
+    title: "Store a fact",
+    description:
+      "Store one reusable fact in the team's shared memory, or a new version of an existing one. " +
+      "Store only what the next agent needs and cannot see elsewhere: corrections you received, settled decisions, prevention rules learned from a failure, where things are. " +
+      "Not chat transcripts, progress notes or what the code already says. One fact per record (never an ever-growing notes file, which nobody reads): a kebab-case name, a one-line description, " +
+      "and a body that says why it holds and how to apply it. Before storing, memory_recall to find an existing fact to update instead of duplicating it. " +
+      "A new or changed fact is a draft until someone other than you confirms it (memory_promote). To change a fact, pass its current version; if someone changed it since, the call is refused: re-read it with memory_get and merge.",
+    input,
+    output,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    async run(args, { caller }) {
+      const result = await storeFact(deps.db, caller, args, { bodyMaxChars: deps.config.limits.factBodyMaxChars });
+      return { text: storeText(result), structured: { ...result, uri: factUri(result.fact.scope, result.fact.name) } };
+    },
+  });
+}

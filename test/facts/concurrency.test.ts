@@ -1,0 +1,136 @@
+// Races on real Postgres through the real HTTP endpoint, many clients at once:
+// promotions serialize, optimistic concurrency lets exactly one writer win,
+// and concurrent creations all land.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningService } from "../../src/serve.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { addAgent, callOk, connectClient, startTestService, textOf } from "../support/service.js";
+
+interface Outcome {
+  agent: string;
+  ok: boolean;
+  text: string;
+}
+
+describe("facts under concurrency (Postgres, HTTP)", () => {
+  let tdb: TestDatabase;
+  let service: RunningService;
+  let author: Client;
+  const racers: Array<{ name: string; client: Client }> = [];
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase("postgres");
+    service = await startTestService(tdb.db);
+    const a = await addAgent(tdb.db, "author");
+    author = await connectClient(service.mcpUrl, a.token);
+    for (let i = 0; i < 20; i++) {
+      const agent = await addAgent(tdb.db, `racer-${String(i).padStart(2, "0")}`);
+      racers.push({ name: agent.name, client: await connectClient(service.mcpUrl, agent.token) });
+    }
+  });
+  afterAll(async () => {
+    await Promise.all([author, ...racers.map((r) => r.client)].map((c) => c?.close()));
+    await service?.stop();
+    await tdb?.drop();
+  });
+
+  /** All racers call at once; returns who succeeded and what the others were told. */
+  async function race(args: (racer: number) => { name: string; arguments: Record<string, unknown> }): Promise<Outcome[]> {
+    return Promise.all(
+      racers.map(async ({ name, client }, i) => {
+        const result = (await client.callTool(args(i))) as CallToolResult;
+        return { agent: name, ok: !result.isError, text: textOf(result) };
+      }),
+    );
+  }
+
+  async function events(name: string) {
+    return (
+      await tdb.db.query<{ kind: string; from_status: string | null; to_status: string; actor: string }>(
+        `select e.kind, e.from_status, e.to_status, a.name as actor
+           from fact_events e join facts f on f.id = e.fact_id join agents a on a.id = e.actor_id
+          where f.name = $1 order by e.id`,
+        [name],
+      )
+    ).rows;
+  }
+
+  const draft = (name: string) => callOk(author, "memory_store", { name, description: `race ${name}`, type: "project", body: "b" });
+
+  it("20 clients confirming the same draft: exactly one transition, then exactly one deprecation", async () => {
+    await draft("contested-draft");
+    const confirms = await race(() => ({ name: "memory_promote", arguments: { name: "contested-draft", to: "confirmed", reason: "checked" } }));
+    const confirmedBy = confirms.filter((o) => o.ok);
+    expect(confirmedBy).toHaveLength(1);
+    for (const o of confirms.filter((o) => !o.ok)) expect(o.text).toContain(`already confirmed (by ${confirmedBy[0]!.agent}`);
+
+    const deprecations = await race(() => ({ name: "memory_promote", arguments: { name: "contested-draft", to: "deprecated", reason: "obsolete" } }));
+    const deprecatedBy = deprecations.filter((o) => o.ok);
+    expect(deprecatedBy).toHaveLength(1);
+    for (const o of deprecations.filter((o) => !o.ok)) expect(o.text).toContain("from deprecated to deprecated");
+
+    expect(await events("contested-draft")).toEqual([
+      { kind: "created", from_status: null, to_status: "draft", actor: "author" },
+      { kind: "confirmed", from_status: "draft", to_status: "confirmed", actor: confirmedBy[0]!.agent },
+      { kind: "deprecated", from_status: "confirmed", to_status: "deprecated", actor: deprecatedBy[0]!.agent },
+    ]);
+  });
+
+  it("20 clients confirming and deprecating at once: the history is one consistent chain", async () => {
+    await draft("mixed-race");
+    const outcomes = await race((i) => ({
+      name: "memory_promote",
+      arguments: { name: "mixed-race", to: i % 2 === 0 ? "confirmed" : "deprecated", reason: `racer ${i}` },
+    }));
+    const wins = outcomes.filter((o) => o.ok).length;
+    const history = await events("mixed-race");
+    // Either draft→confirmed→deprecated (two winners) or draft→deprecated (one).
+    expect(history).toHaveLength(1 + wins);
+    expect([1, 2]).toContain(wins);
+    for (let i = 1; i < history.length; i++) expect(history[i]!.from_status).toBe(history[i - 1]!.to_status);
+    expect(history[history.length - 1]!.to_status).toBe("deprecated");
+    const row = (await tdb.db.query<{ status: string }>("select status from facts where name = 'mixed-race'")).rows[0];
+    expect(row?.status).toBe("deprecated");
+  });
+
+  it("20 clients updating with the same version: exactly one wins, the others are told the current version and its author", async () => {
+    await draft("hot-fact");
+    const outcomes = await race((i) => ({
+      name: "memory_store",
+      arguments: { name: "hot-fact", description: "race hot-fact", type: "project", body: `edit by racer ${i}`, version: 1 },
+    }));
+    const winners = outcomes.filter((o) => o.ok);
+    expect(winners).toHaveLength(1);
+    const losers = outcomes.filter((o) => !o.ok);
+    expect(losers).toHaveLength(19);
+    for (const o of losers) expect(o.text).toContain(`the current version is 2, stored by ${winners[0]!.agent}`);
+    const versions = await tdb.db.query<{ version: number }>(
+      "select v.version from fact_versions v join facts f on f.id = v.fact_id where f.name = 'hot-fact' order by v.version",
+    );
+    expect(versions.rows.map((r) => r.version)).toEqual([1, 2]);
+  });
+
+  it("500 concurrent stores of distinct facts from 10 agents: all 500 are there", async () => {
+    const writers = racers.slice(0, 10);
+    const results = await Promise.all(
+      Array.from({ length: 500 }, (_, i) => {
+        const { client } = writers[i % writers.length]!;
+        return client.callTool({
+          name: "memory_store",
+          arguments: { name: `bulk-fact-${i}`, description: `bulk fact ${i}`, type: "reference", body: `body ${i}` },
+        }) as Promise<CallToolResult>;
+      }),
+    );
+    expect(results.filter((r) => r.isError).map(textOf)).toEqual([]);
+    const r = await tdb.db.query<{ facts: number; versions: number; events: number; authors: number }>(
+      `select count(*)::int as facts,
+              (select count(*)::int from fact_versions v join facts f2 on f2.id = v.fact_id where f2.name like 'bulk-fact-%') as versions,
+              (select count(*)::int from fact_events e join facts f3 on f3.id = e.fact_id where f3.name like 'bulk-fact-%') as events,
+              count(distinct author_id)::int as authors
+         from facts where name like 'bulk-fact-%'`,
+    );
+    expect(r.rows[0]).toEqual({ facts: 500, versions: 500, events: 500, authors: 10 });
+  });
+});

@@ -1,0 +1,86 @@
+// Recall must not scan every fact for a keyword of three or more characters:
+// with a few thousand facts and fresh statistics, the planner picks the
+// trigram index on its own (no planner settings are forced here).
+//
+// "Fresh statistics" means VACUUM ANALYZE, not ANALYZE alone: a GIN index keeps
+// its own statistics (entry and page counts) in its metapage, and only VACUUM
+// (or building the index on a full table) refreshes them. The migration builds
+// the index on an empty table, so until the first (auto)vacuum the planner
+// prices the index as if every keyword hit all of it. On Postgres autovacuum
+// runs after the first ~1,000 inserts; PGlite has no autovacuum.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keywordPatterns, RECALL_BODY_CHARS } from "../../src/facts/rules.js";
+import * as sql from "../../src/facts/sql.js";
+import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { addCaller, fact, store } from "./helpers.js";
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  Plans?: PlanNode[];
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+const FACTS = 4000;
+const WORDS = (
+  "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike oscar papa romeo sierra tango victor " +
+  "server client build cache worker token scope memory review agent human ledger graph entity relation observation " +
+  "schema index table column insert update delete select plan cost page tuple heap search store version history event"
+).split(" ");
+
+describe.each(BACKENDS)("recall query plan on %s", (backend) => {
+  let tdb: TestDatabase;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase(backend);
+    const writer = await addCaller(tdb.db, "writer", { scopes: ["shared", "team"] });
+    // Bulk rows of word-like text straight into the table (the history tables
+    // play no part in recall).
+    await tdb.db.query(
+      `insert into facts (scope, name, description, type, body, author_id)
+       select case when i % 2 = 0 then 'shared' else 'team' end, 'generated-' || i,
+              (select string_agg(w[1 + ((i * 7 + k * 13) % array_length(w, 1))], ' ') from generate_series(1, 8) as k),
+              'project',
+              (select string_agg(w[1 + ((i * 31 + k * 17 + k * k) % array_length(w, 1))] || (i % 997), ' ') from generate_series(1, 60) as k),
+              $1::bigint
+         from generate_series(1, ${FACTS}) as i, (select $2::text[] as w) as words`,
+      [writer.agentId, WORDS],
+    );
+    await store(tdb.db, writer, fact("deploy-needs-migrations", { description: "本番デプロイの前にマイグレーションを実行する" }));
+    await tdb.db.query("vacuum analyze facts");
+  });
+  afterAll(async () => {
+    await tdb?.drop();
+  });
+
+  async function plan(keywords: string[], readable: { all: boolean; scopes: string[] }, scope: string | null = null): Promise<PlanNode[]> {
+    const params = [keywordPatterns(keywords), readable.all, readable.scopes, null, null, scope, 10, RECALL_BODY_CHARS];
+    const r = await tdb.db.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> | string }>(`explain (format json) ${sql.RECALL}`, params);
+    const raw = r.rows[0]!["QUERY PLAN"];
+    const parsed = typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: PlanNode }>) : raw;
+    return nodes(parsed[0]!.Plan);
+  }
+
+  const cases: Array<[string, string[], { all: boolean; scopes: string[] }, string | null]> = [
+    ["one ASCII keyword, all scopes", ["migrations"], { all: true, scopes: [] }, null],
+    ["several keywords, some scopes", ["deploy", "rollback", "queue"], { all: false, scopes: ["shared"] }, null],
+    ["a long keyword (many trigrams)", ["database-migration-checklist-before-release"], { all: true, scopes: [] }, null],
+    ["a Japanese keyword with a scope filter", ["マイグレーション"], { all: false, scopes: ["shared", "team"] }, "shared"],
+  ];
+
+  it.each(cases)("%s: bitmap scan of the trigram index, no sequential scan of facts", async (_what, keywords, readable, scope) => {
+    const all = await plan(keywords, readable, scope);
+    const summary = all.map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` on ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` using ${n["Index Name"]}` : ""}`);
+    expect(summary, summary.join("\n")).toContain("Bitmap Index Scan using facts_search_trgm");
+    expect(summary.filter((s) => s.startsWith("Seq Scan on facts")), summary.join("\n")).toEqual([]);
+  });
+
+  it("really finds the fact through that plan", async () => {
+    const r = await tdb.db.query<{ name: string; total: number }>(sql.RECALL, [keywordPatterns(["マイグレーション"]), true, [], null, null, null, 10, RECALL_BODY_CHARS]);
+    expect(r.rows.map((row) => [row.name, row.total])).toEqual([["deploy-needs-migrations", 1]]);
+  });
+});

@@ -1,0 +1,57 @@
+// Shared setup for facts tests: agents as Callers (for store tests) and a
+// compact way to store facts.
+import type { Caller } from "../../src/auth/caller.js";
+import { DomainError } from "../../src/errors.js";
+import { checkToken } from "../../src/auth/store.js";
+import type { Database } from "../../src/db/database.js";
+import { storeFact, type StoreInput } from "../../src/facts/store.js";
+import { addAgent } from "../support/service.js";
+
+export const LIMITS = { bodyMaxChars: 16_000 };
+
+/** Creates an agent and returns it as the service would see it after authentication. */
+export async function addCaller(
+  db: Database,
+  name: string,
+  options: { kind?: "agent" | "human"; scopes?: string[]; readScopes?: string[] } = {},
+): Promise<Caller & { token: string }> {
+  const agent = await addAgent(db, name, options);
+  const check = await checkToken(db, agent.token);
+  if (!check.ok) throw new Error(`token for ${name} was refused: ${check.reason}`);
+  return { ...check.caller, token: agent.token };
+}
+
+export function fact(name: string, overrides: Partial<StoreInput> = {}): StoreInput {
+  return {
+    name,
+    description: `About ${name}`,
+    type: "project",
+    body: `Why ${name} holds, and how to apply it.`,
+    ...overrides,
+  };
+}
+
+export async function store(db: Database, caller: Caller, input: StoreInput) {
+  return storeFact(db, caller, input, LIMITS);
+}
+
+/** Counts rows of the facts tables, to prove that a refused call wrote nothing. */
+export async function counts(db: Database): Promise<{ facts: number; versions: number; events: number }> {
+  const r = await db.query<{ facts: number; versions: number; events: number }>(
+    `select (select count(*)::int from facts) as facts,
+            (select count(*)::int from fact_versions) as versions,
+            (select count(*)::int from fact_events) as events`,
+  );
+  return r.rows[0]!;
+}
+
+/** Awaits a call that must fail with a DomainError and returns it. */
+export async function domainError(work: Promise<unknown>): Promise<DomainError> {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error("expected a DomainError, but the call succeeded");
+}
