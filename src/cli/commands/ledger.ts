@@ -1,0 +1,77 @@
+// ledger verify | export
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import type { Command } from "commander";
+import { exportLedger, verifyLedger } from "../../ledger/audit.js";
+import { eventJson, type LedgerEvent } from "../../ledger/event.js";
+import { withDatabase } from "../context.js";
+import { ExitCode, UsageError, type Output } from "../output.js";
+import { action } from "../run.js";
+
+export function registerLedgerCommands(program: Command): void {
+  const ledger = program.command("ledger").description("audit the handoff ledger of external actions");
+
+  ledger
+    .command("verify")
+    .description("walk the hash chain; exit 0 with the row count when intact, exit 1 at the first broken link")
+    .option("--json", "print one JSON object")
+    .action(async (...args: unknown[]) => {
+      let broken = false;
+      await action(async (out: Output) => {
+        const report = await withDatabase((db) => verifyLedger(db));
+        broken = !report.ok;
+        out.result(report, () =>
+          report.ok
+            ? `ok: ${report.rows} ledger event(s), chain intact. Last hash: ${report.lastHash}`
+            : `BROKEN at event #${report.broken!.seq}: ${report.broken!.problem}. ${report.rows} event(s) before it verified.`,
+        );
+      })(...args);
+      // action() sets exit code 0 after a normal run; a broken chain is a failure.
+      if (broken) process.exitCode = ExitCode.FAILURE;
+    });
+
+  ledger
+    .command("export")
+    .description("write every ledger event as JSON Lines (one per line, in order, with hashes) to stdout or a file")
+    .option("--output <file>", "write to this file instead of stdout (replaced only once the export is complete)")
+    .option("--json", "print a one-object summary (needs --output: without it stdout carries the JSON Lines)")
+    .action(
+      action(async (out: Output, opts: { output?: string }) => {
+        if (out.json && !opts.output) throw new UsageError("--json needs --output <file>: without it, stdout carries the exported JSON Lines.");
+        if (!opts.output) {
+          await withDatabase((db) => exportLedger(db, (event) => writeLine(process.stdout, event)));
+          return;
+        }
+        // Written next to the target and renamed at the end: a failed export never
+        // leaves a truncated file under the name of a complete one.
+        const file = opts.output;
+        const partial = `${file}.partial`;
+        const stream = createWriteStream(partial);
+        let streamError: Error | undefined;
+        stream.on("error", (error) => (streamError = error));
+        try {
+          const summary = await withDatabase((db) =>
+            exportLedger(db, (event) => {
+              if (streamError) throw streamError;
+              return writeLine(stream, event);
+            }),
+          );
+          stream.end();
+          await once(stream, "finish");
+          if (streamError) throw streamError;
+          await rename(partial, file);
+          out.result({ file, ...summary }, () => `Exported ${summary.rows} ledger event(s) to ${file} (last seq ${summary.lastSeq}, last hash ${summary.lastHash}).`);
+        } catch (error) {
+          stream.destroy();
+          await rm(partial, { force: true });
+          throw error;
+        }
+      }),
+    );
+}
+
+/** One JSON object per line; waits for 'drain' so a large ledger streams instead of piling up in memory. */
+async function writeLine(stream: NodeJS.WritableStream, event: LedgerEvent): Promise<void> {
+  if (!stream.write(`${JSON.stringify(eventJson(event))}\n`)) await once(stream, "drain");
+}
