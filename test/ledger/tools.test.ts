@@ -27,7 +27,9 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     const w = await addAgent(tdb.db, "blog-writer", { scopes: ["blog"] });
     const d = await addAgent(tdb.db, "deployer", { scopes: ["deploy"] });
     const r = await addAgent(tdb.db, "alice", { kind: "human", scopes: ["shared"] });
-    [writer, deployer, reviewer] = await Promise.all([w, d, r].map((a) => connectClient(service.mcpUrl, a.token)));
+    writer = await connectClient(service.mcpUrl, w.token);
+    deployer = await connectClient(service.mcpUrl, d.token);
+    reviewer = await connectClient(service.mcpUrl, r.token);
   });
   afterAll(async () => {
     await Promise.all([writer, deployer, reviewer].map((c) => c?.close()));
