@@ -4,7 +4,7 @@ import type { Claim, ExecutedRecord } from "./chain.js";
 import type { LedgerEvent } from "./event.js";
 import type { LedgerKey } from "./validate.js";
 
-export const keyText = (key: LedgerKey): string => `${key.action} on ${JSON.stringify(key.target)}`;
+export const keyText = (key: LedgerKey): string => `${key.action} for ${JSON.stringify(key.target)}`;
 
 const secondsLeft = (until: Date, now: Date): number => Math.max(0, Math.ceil((until.getTime() - now.getTime()) / 1000));
 

@@ -8,7 +8,7 @@ import { conflict, forbidden, notFound } from "../errors.js";
 import { encodeCursor, decodeCursor } from "../paging.js";
 import { type Actor, appendEvent, type Claim, claimExpired, type ExecutedRecord, type KeyState, type KeyStateRow, lockKey, toKeyState } from "./chain.js";
 import { type EventKind, type EventRow, type LedgerEvent, toEvent } from "./event.js";
-import { refusals } from "./format.js";
+import { keyText, refusals } from "./format.js";
 import * as sql from "./sql.js";
 import {
   type LedgerKey,
@@ -115,7 +115,7 @@ export async function recordLedger(
   } catch (error) {
     // Only reachable if something bypassed the chain-head lock: the unique index still holds.
     if (pgCode(error) === PgCode.UNIQUE_VIOLATION) {
-      throw conflict(`Refused: ${key.action} on ${JSON.stringify(key.target)} was recorded at the same moment by someone else. Call ledger_check to see the record.`);
+      throw conflict(`Refused: ${keyText(key)} was recorded at the same moment by someone else. Call ledger_check to see the record.`);
     }
     throw error;
   }

@@ -39,7 +39,7 @@ describe("ledger races on real Postgres across two replicas", () => {
     const winner = winners[0]!.agent;
     const losers = results.filter((r) => r.result.isError);
     expect(losers).toHaveLength(RACERS - 1);
-    for (const l of losers) expect(textOf(l.result)).toMatch(new RegExp(`^Refused: publish_qiita on "race-claim" is claimed by ${winner} until`));
+    for (const l of losers) expect(textOf(l.result)).toMatch(new RegExp(`^Refused: publish_qiita for "race-claim" is claimed by ${winner} until`));
 
     const claims = await tdb.db.query<{ holder: string }>("select holder from ledger_claims where action = 'publish_qiita' and target = 'race-claim'");
     expect(claims.rows).toEqual([{ holder: winner }]);
@@ -55,7 +55,7 @@ describe("ledger races on real Postgres across two replicas", () => {
     expect(refusals).toHaveLength(RACERS - 1);
     for (const r of refusals) {
       expect(textOf(r.result)).toMatch(
-        new RegExp(`^Refused: a second record of the same action is not allowed\\. deploy-prod on "race-record" was executed by ${winner} .* Evidence: https://ci\\.example/${winner}\\.`),
+        new RegExp(`^Refused: a second record of the same action is not allowed\\. deploy-prod for "race-record" was executed by ${winner} .* Evidence: https://ci\\.example/${winner}\\.`),
       );
     }
     const rows = await tdb.db.query<{ actor: string }>("select actor from ledger_events where kind = 'executed' and action = 'deploy-prod' and target = 'race-record'");

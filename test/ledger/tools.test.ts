@@ -57,7 +57,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
   it("runs the full check → claim → execute → record → check loop across agents", async () => {
     const key = { action: "publish_qiita", target: "article-42" };
     const first = await call(writer, "ledger_check", key);
-    expect(textOf(first)).toMatch(/^NOT_EXECUTED: publish_qiita on "article-42" has no record\. Call ledger_claim/);
+    expect(textOf(first)).toMatch(/^NOT_EXECUTED: publish_qiita for "article-42" has no record\. Call ledger_claim/);
     expect(first.structuredContent).toEqual({ status: "NOT_EXECUTED", ...key, record: null, claim: null });
 
     const claim = await callOk<{ event: string; claim: { holder: string; yours: boolean; expired: boolean } }>(writer, "ledger_claim", { ...key, ttl_seconds: 300 });
@@ -67,26 +67,26 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     const mine = await call(writer, "ledger_check", key);
     expect(textOf(mine)).toMatch(/^CLAIMED: .* claimed by you until .*Execute it, then call ledger_record/);
     const theirs = await call(deployer, "ledger_check", key);
-    expect(textOf(theirs)).toMatch(/^CLAIMED: publish_qiita on "article-42" is claimed by blog-writer until \S+ \(\d+ s left\)\. Do not execute it/);
+    expect(textOf(theirs)).toMatch(/^CLAIMED: publish_qiita for "article-42" is claimed by blog-writer until \S+ \(\d+ s left\)\. Do not execute it/);
     expect(theirs.structuredContent).toMatchObject({ status: "CLAIMED", claim: { holder: "blog-writer", yours: false } });
 
-    expect(await callError(deployer, "ledger_claim", key)).toMatch(/^Refused: publish_qiita on "article-42" is claimed by blog-writer until/);
+    expect(await callError(deployer, "ledger_claim", key)).toMatch(/^Refused: publish_qiita for "article-42" is claimed by blog-writer until/);
 
     // … the writer publishes the article, then records it at once.
     const recorded = await call(writer, "ledger_record", { ...key, evidence: "https://qiita.com/blog-writer/items/42", note: "first publish" });
     expect(recorded.isError).toBeFalsy();
-    expect(textOf(recorded)).toMatch(/^Recorded: publish_qiita on "article-42" was executed by blog-writer at .* Your claim is closed\.$/);
+    expect(textOf(recorded)).toMatch(/^Recorded: publish_qiita for "article-42" was executed by blog-writer at .* Your claim is closed\.$/);
     expect(recorded.structuredContent).toMatchObject({ idempotent: false, closedClaim: true, record: { actor: "blog-writer", evidence: "https://qiita.com/blog-writer/items/42" } });
 
     const done = await call(reviewer, "ledger_check", key);
     expect(textOf(done)).toMatch(
-      /^EXECUTED: publish_qiita on "article-42" was executed by blog-writer at \S+ \(ledger #\d+\)\. Evidence: https:\/\/qiita\.com\/blog-writer\/items\/42\. Note: first publish\. Do not execute it again\.$/,
+      /^EXECUTED: publish_qiita for "article-42" was executed by blog-writer at \S+ \(ledger #\d+\)\. Evidence: https:\/\/qiita\.com\/blog-writer\/items\/42\. Note: first publish\. Do not execute it again\.$/,
     );
     expect(done.structuredContent).toMatchObject({ status: "EXECUTED", claim: null, record: { actor: "blog-writer", note: "first publish" } });
 
-    expect(await callError(deployer, "ledger_claim", key)).toMatch(/^Refused: publish_qiita on "article-42" was executed by blog-writer .* Do not execute it again\.$/);
+    expect(await callError(deployer, "ledger_claim", key)).toMatch(/^Refused: publish_qiita for "article-42" was executed by blog-writer .* Do not execute it again\.$/);
     expect(await callError(deployer, "ledger_record", { ...key, evidence: "https://qiita.com/deployer/items/1" })).toMatch(
-      /^Refused: a second record of the same action is not allowed\. publish_qiita on "article-42" was executed by blog-writer/,
+      /^Refused: a second record of the same action is not allowed\. publish_qiita for "article-42" was executed by blog-writer/,
     );
   });
 
@@ -144,7 +144,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     expect(check.structuredContent).toMatchObject({ status: "NOT_EXECUTED", claim: { holder: "deployer", expired: true } });
 
     const taken = await call(writer, "ledger_claim", key);
-    expect(textOf(taken)).toMatch(/^Took over call-paid-api on "translate:doc-9" until \S+ \(ledger #\d+\): the claim of deployer expired at /);
+    expect(textOf(taken)).toMatch(/^Took over call-paid-api for "translate:doc-9" until \S+ \(ledger #\d+\): the claim of deployer expired at /);
     expect(taken.structuredContent).toMatchObject({ event: "taken_over", previousHolder: "deployer", claim: { holder: "blog-writer" } });
 
     expect(await callError(deployer, "ledger_record", { ...key, evidence: "https://api.example/jobs/9" })).toMatch(/only blog-writer may record it/);
@@ -157,7 +157,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     await callOk(deployer, "ledger_claim", key);
     expect(await callError(writer, "ledger_release", { ...key, reason: "mine now" })).toMatch(/^Refused: .* claimed by deployer .* only the holder can release it/);
     const released = await call(deployer, "ledger_release", { ...key, reason: "smoke tests failed before deploying" });
-    expect(textOf(released)).toMatch(/^Released your claim on deploy-staging on "build-77" \(ledger #\d+\)\. Reason: smoke tests failed before deploying$/);
+    expect(textOf(released)).toMatch(/^Released your claim on deploy-staging for "build-77" \(ledger #\d+\)\. Reason: smoke tests failed before deploying$/);
     expect(await callError(deployer, "ledger_release", { ...key, reason: "again" })).toMatch(/^Nothing to release: you hold no claim/);
     expect((await callOk<{ event: string }>(writer, "ledger_claim", key)).event).toBe("claimed");
   });

@@ -40,7 +40,15 @@ export function registerLedgerCommands(program: Command): void {
       action(async (out: Output, opts: { output?: string }) => {
         if (out.json && !opts.output) throw new UsageError("--json needs --output <file>: without it, stdout carries the exported JSON Lines.");
         if (!opts.output) {
-          await withDatabase((db) => exportLedger(db, (event) => writeLine(process.stdout, event)));
+          const lines = jsonLines(process.stdout);
+          try {
+            await withDatabase((db) => exportLedger(db, lines.write));
+          } catch (error) {
+            // The reader went away (e.g. piped into head): stop quietly, like other Unix tools.
+            if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw error;
+          } finally {
+            lines.detach();
+          }
           return;
         }
         // Written next to the target and renamed at the end: a failed export never
@@ -48,18 +56,11 @@ export function registerLedgerCommands(program: Command): void {
         const file = opts.output;
         const partial = `${file}.partial`;
         const stream = createWriteStream(partial);
-        let streamError: Error | undefined;
-        stream.on("error", (error) => (streamError = error));
+        const lines = jsonLines(stream);
         try {
-          const summary = await withDatabase((db) =>
-            exportLedger(db, (event) => {
-              if (streamError) throw streamError;
-              return writeLine(stream, event);
-            }),
-          );
+          const summary = await withDatabase((db) => exportLedger(db, lines.write));
           stream.end();
           await once(stream, "finish");
-          if (streamError) throw streamError;
           await rename(partial, file);
           out.result({ file, ...summary }, () => `Exported ${summary.rows} ledger event(s) to ${file} (last seq ${summary.lastSeq}, last hash ${summary.lastHash}).`);
         } catch (error) {
@@ -71,7 +72,22 @@ export function registerLedgerCommands(program: Command): void {
     );
 }
 
-/** One JSON object per line; waits for 'drain' so a large ledger streams instead of piling up in memory. */
-async function writeLine(stream: NodeJS.WritableStream, event: LedgerEvent): Promise<void> {
-  if (!stream.write(`${JSON.stringify(eventJson(event))}\n`)) await once(stream, "drain");
+/**
+ * One JSON object per line. Waits for 'drain', so a large ledger streams instead
+ * of piling up in memory; a stream error (disk full, closed pipe) is kept and
+ * thrown by the next write rather than crashing the process.
+ */
+function jsonLines(stream: NodeJS.WritableStream) {
+  let failure: Error | undefined;
+  const onError = (error: Error) => (failure = error);
+  stream.on("error", onError);
+  return {
+    async write(event: LedgerEvent): Promise<void> {
+      if (failure) throw failure;
+      if (!stream.write(`${JSON.stringify(eventJson(event))}\n`)) await once(stream, "drain");
+    },
+    detach() {
+      stream.off("error", onError);
+    },
+  };
 }
