@@ -1,37 +1,23 @@
 // `agent-memory ledger verify | export`, run as the built CLI in a child process.
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { eventHash } from "../../src/ledger/event.js";
 import { claimLedger, recordLedger, releaseLedger } from "../../src/ledger/store.js";
+import { CLI_PATH, onlyJson, runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-
-const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 describe("agent-memory ledger verify and export", () => {
   let tdb: TestDatabase;
   let dir: string;
 
-  const cli = (args: string[]): Promise<Run> =>
-    new Promise((resolve) => {
-      execFile(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: tdb.url!, LOG_LEVEL: "silent" } }, (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      });
-    });
+  const cli = (args: string[]) => runCli(args, { DATABASE_URL: tdb.url! });
 
   beforeAll(async () => {
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" first (npm test does).`);
+    if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run "npm run build" first (npm test does).`);
     tdb = await createTestDatabase("postgres");
     dir = await mkdtemp(join(tmpdir(), "am-ledger-cli-"));
     const a = await createAgent(tdb.db, { name: "blog-writer", kind: "agent", writeScopes: ["shared"] });
@@ -54,7 +40,7 @@ describe("agent-memory ledger verify and export", () => {
     expect(text).toMatchObject({ code: 0, stderr: "" });
     expect(text.stdout).toMatch(/^ok: 5 ledger event\(s\), chain intact\. Last hash: [0-9a-f]{64}\n$/);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ ok: true, rows: 5, lastSeq: 5, lastHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(onlyJson(json)).toEqual({ ok: true, rows: 5, lastSeq: 5, lastHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
   });
 
   it("export: JSON Lines in seq order on stdout, every hash recomputable", async () => {
@@ -87,12 +73,12 @@ describe("agent-memory ledger verify and export", () => {
       cli(["ledger", "export", "--json"]),
     ]);
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ file, rows: 5, lastSeq: 5, lastHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(onlyJson(run)).toEqual({ file, rows: 5, lastSeq: 5, lastHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(await readFile(file, "utf8")).toBe(stdoutExport.stdout);
     expect(existsSync(`${file}.partial`)).toBe(false);
 
     expect(usage.code).toBe(2);
-    expect(JSON.parse(usage.stdout)).toEqual({ error: { code: "usage", message: expect.stringMatching(/--json needs --output/) } });
+    expect(onlyJson(usage)).toEqual({ error: { code: "usage", message: expect.stringMatching(/--json needs --output/) } });
   });
 
   it("verify: exit 1 naming the first broken link after a superuser edits a row with the trigger disabled", async () => {
@@ -104,6 +90,6 @@ describe("agent-memory ledger verify and export", () => {
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^BROKEN at event #2: event #2 does not match its hash: its content was changed after it was written\. 1 event\(s\) before it verified\.\n$/);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, rows: 1, broken: { seq: 2 } });
+    expect(onlyJson(json)).toMatchObject({ ok: false, rows: 1, broken: { seq: 2 } });
   });
 });
