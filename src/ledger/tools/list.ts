@@ -7,7 +7,7 @@ import { EVENT_KINDS } from "../event.js";
 import { eventLine } from "../format.js";
 import { listLedger } from "../store.js";
 import { LIMITS } from "../validate.js";
-import { eventJson, eventShape } from "./shapes.js";
+import { eventShape, listEventJson } from "./shapes.js";
 
 export function registerLedgerListTool(server: McpServer, deps: AppDeps): void {
   defineTool(server, deps, {
@@ -37,7 +37,7 @@ export function registerLedgerListTool(server: McpServer, deps: AppDeps): void {
       const text =
         (lines.length ? `${lines.length} ledger event(s), newest first:\n${lines.join("\n")}` : "No ledger events match.") +
         (page.nextCursor ? `\nMore: call again with cursor "${page.nextCursor}".` : "");
-      return { text, structured: { events: page.events.map(eventJson), nextCursor: page.nextCursor } };
+      return { text, structured: { events: page.events.map(listEventJson), nextCursor: page.nextCursor } };
     },
   });
 }

@@ -79,7 +79,7 @@ export const claimJson = (c: Claim, now: Date, agentId: number): z.infer<typeof 
   yours: c.holderId === agentId,
 });
 
-export const eventJson = (e: LedgerEvent): z.infer<typeof eventShape> => ({
+export const listEventJson = (e: LedgerEvent): z.infer<typeof eventShape> => ({
   seq: e.seq,
   kind: e.kind,
   action: e.action,
