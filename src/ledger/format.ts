@@ -1,0 +1,65 @@
+// The sentences agents read: answers and refusals of the ledger tools. Each says
+// what is true and what to do next.
+import type { Claim, ExecutedRecord } from "./chain.js";
+import type { LedgerEvent } from "./event.js";
+import type { LedgerKey } from "./validate.js";
+
+export const keyText = (key: LedgerKey): string => `${key.action} for ${JSON.stringify(key.target)}`;
+
+const secondsLeft = (until: Date, now: Date): number => Math.max(0, Math.ceil((until.getTime() - now.getTime()) / 1000));
+
+export function executedText(r: ExecutedRecord): string {
+  return (
+    `${keyText(r)} was executed by ${r.actor} at ${r.at.toISOString()} (ledger #${r.seq}). Evidence: ${r.evidence}` +
+    (r.note ? `. Note: ${r.note}` : "")
+  );
+}
+
+export function claimText(claim: Claim, now: Date, you: boolean): string {
+  return `${keyText(claim)} is claimed by ${you ? "you" : claim.holder} until ${claim.expiresAt.toISOString()} (${secondsLeft(claim.expiresAt, now)} s left)`;
+}
+
+export const checkTexts = {
+  executed: (r: ExecutedRecord) => `EXECUTED: ${executedText(r)}. Do not execute it again.`,
+  claimedByYou: (c: Claim, now: Date) =>
+    `CLAIMED: ${claimText(c, now, true)}. Execute it, then call ledger_record with the evidence URL (or ledger_release if you give up).`,
+  claimedByOther: (c: Claim, now: Date) =>
+    `CLAIMED: ${claimText(c, now, false)}. Do not execute it; check again after the claim ends.`,
+  notExecuted: (key: LedgerKey, expired: Claim | null) =>
+    `NOT_EXECUTED: ${keyText(key)} has no record. Call ledger_claim before executing it.` +
+    (expired ? ` (A claim by ${expired.holder} expired at ${expired.expiresAt.toISOString()}; it can be taken over.)` : ""),
+};
+
+export const refusals = {
+  alreadyExecuted: (r: ExecutedRecord) => `Refused: ${executedText(r)}. Do not execute it again.`,
+  claimedByOther: (c: Claim, now: Date) =>
+    `Refused: ${claimText(c, now, false)}. Do not execute it; check again after ${c.expiresAt.toISOString()}, or ask ${c.holder}.`,
+  recordWhileClaimed: (c: Claim, now: Date) =>
+    `Refused: ${claimText(c, now, false)}; only ${c.holder} may record it until then. Nothing was written.`,
+  secondRecord: (r: ExecutedRecord) =>
+    `Refused: a second record of the same action is not allowed. ${executedText(r)}. Nothing was written.`,
+  releaseExecuted: (r: ExecutedRecord) => `Nothing to release: ${executedText(r)}.`,
+  releaseOthers: (c: Claim, now: Date) => `Refused: ${claimText(c, now, false)}; only the holder can release it.`,
+  releaseNone: (key: LedgerKey) => `Nothing to release: you hold no claim on ${keyText(key)}.`,
+};
+
+export function claimGrantedText(kind: "claimed" | "renewed" | "taken_over", claim: Claim, seq: number, previous: Claim | null): string {
+  const until = `until ${claim.expiresAt.toISOString()} (ledger #${seq})`;
+  const head =
+    kind === "renewed"
+      ? `Renewed your claim on ${keyText(claim)} ${until}.`
+      : kind === "taken_over"
+        ? `Took over ${keyText(claim)} ${until}: the claim of ${previous?.holder} expired at ${previous?.expiresAt.toISOString()}.`
+        : `Claimed ${keyText(claim)} ${until}.`;
+  return `${head} Execute it now, then call ledger_record with the evidence URL; if you give up, call ledger_release.`;
+}
+
+export function eventLine(e: LedgerEvent): string {
+  const details = [
+    e.evidence ? `evidence ${e.evidence}` : "",
+    e.claimExpiresAt ? `until ${e.claimExpiresAt.toISOString()}` : "",
+    e.note ? `note: ${e.note}` : "",
+    e.reason ? `reason: ${e.reason}` : "",
+  ].filter((s) => s !== "");
+  return `#${e.seq} ${e.at.toISOString()} ${e.kind} ${keyText(e)} by ${e.actor}${details.length ? ` (${details.join("; ")})` : ""}`;
+}

@@ -1,0 +1,79 @@
+// SQL of the ledger. Parameterized constants only.
+import { EVENT_COLUMNS } from "./event.js";
+
+/** Locks the chain head and reads one key's state under that lock (see the migration). */
+export const LOCK_HEAD_AND_READ_KEY = `select * from am_ledger_lock_head($1::text, $2::text)`;
+
+// Parameters shared by the append statements:
+// $1 seq, $2 kind, $3 action, $4 target, $5 actor_id, $6 actor, $7 at,
+// $8 evidence, $9 note, $10 reason, $11 claim_expires_at, $12 prev_hash, $13 hash.
+// The head update reads from the insert, so it runs after it and both commit or neither.
+const APPEND_EVENT = `
+  appended as (
+    insert into ledger_events (seq, kind, action, target, actor_id, actor, at, evidence, note, reason, claim_expires_at, prev_hash, hash)
+    values ($1::bigint, $2::text, $3::text, $4::text, $5::bigint, $6::text, $7::timestamptz,
+            $8::text, $9::text, $10::text, $11::timestamptz, $12::text, $13::text)
+    returning seq, hash),
+  head as (
+    update ledger_chain_head h set last_seq = a.seq, last_hash = a.hash
+      from appended a
+    returning h.last_seq)`;
+
+/** Append a claim event and make the caller the holder ($14 = claimed_at). */
+export const APPEND_AND_SET_CLAIM = `
+  with ${APPEND_EVENT},
+  claim as (
+    insert into ledger_claims (action, target, holder_id, holder, claimed_at, expires_at)
+    values ($3::text, $4::text, $5::bigint, $6::text, $14::timestamptz, $11::timestamptz)
+    on conflict (action, target) do update
+      set holder_id = excluded.holder_id, holder = excluded.holder,
+          claimed_at = excluded.claimed_at, expires_at = excluded.expires_at
+    returning 1)
+  select (select last_seq from head) as seq`;
+
+/** Append an executed or released event and close the key's claim, if any. */
+export const APPEND_AND_DROP_CLAIM = `
+  with ${APPEND_EVENT},
+  dropped as (
+    delete from ledger_claims c where c.action = $3::text and c.target = $4::text
+    returning 1)
+  select (select last_seq from head) as seq`;
+
+/** ledger_check: a plain read, no lock (a later claim or record decides under the lock). */
+export const READ_KEY = `
+  select date_trunc('milliseconds', clock_timestamp()) as now_at,
+         e.seq as exec_seq, e.actor_id as exec_actor_id, e.actor as exec_actor, e.at as exec_at,
+         e.evidence as exec_evidence, e.note as exec_note, e.hash as exec_hash,
+         c.holder_id as claim_holder_id, c.holder as claim_holder,
+         c.claimed_at as claim_claimed_at, c.expires_at as claim_expires_at
+    from (select 1) as one
+    left join ledger_events e on e.action = $1::text and e.target = $2::text and e.kind = 'executed'
+    left join ledger_claims c on c.action = $1::text and c.target = $2::text`;
+
+/** ledger_list: newest first, keyset on seq. A null parameter means "no filter". */
+export const LIST_EVENTS = `
+  select ${EVENT_COLUMNS}
+    from ledger_events e
+   where ($1::text is null or e.action = $1::text)
+     and ($2::text is null or e.target = $2::text)
+     and ($3::text is null or e.actor = $3::text)
+     and ($4::timestamptz is null or e.at >= $4::timestamptz)
+     and ($5::text is null or e.kind = $5::text)
+     and ($6::bigint is null or e.seq < $6::bigint)
+   order by e.seq desc
+   limit $7::int`;
+
+export const READ_HEAD = `select last_seq, last_hash from ledger_chain_head`;
+
+/** verify and export walk the chain in seq order, one batch at a time. */
+export const EVENTS_AFTER = `
+  select ${EVENT_COLUMNS}
+    from ledger_events e
+   where e.seq > $1::bigint and e.seq <= $2::bigint
+   order by e.seq
+   limit $3::int`;
+
+/** Rows the chain head does not account for (forged inserts). One snapshot for both reads. */
+export const EVENTS_BEYOND_HEAD = `
+  select count(*)::int as n from ledger_events e
+   where e.seq > (select h.last_seq from ledger_chain_head h)`;

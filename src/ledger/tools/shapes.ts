@@ -1,0 +1,93 @@
+// Input fields and output shapes shared by the ledger tools, and the mapping
+// from store results to structured answers.
+import * as z from "zod/v4";
+import type { Claim, ExecutedRecord } from "../chain.js";
+import { EVENT_KINDS, type LedgerEvent } from "../event.js";
+import { LIMITS } from "../validate.js";
+
+// Lengths and formats are checked by the store (validate.ts) so that refusals
+// name the field and say what to fix; the schema only gives the types.
+export const keyInput = {
+  action: z
+    .string()
+    .describe(
+      `The external operation, as a snake_case or kebab-case identifier (e.g. publish_qiita, deploy-prod); at most ${LIMITS.keyMaxChars} characters, upper case is folded to lower case.`,
+    ),
+  target: z
+    .string()
+    .describe(`What the operation applies to (article id, URL, environment…): 1-${LIMITS.keyMaxChars} characters, case-sensitive, trimmed.`),
+};
+
+const iso = z.string().describe("ISO 8601 time (UTC).");
+
+export const recordShape = z
+  .object({
+    seq: z.number().int().describe("Position in the ledger."),
+    action: z.string(),
+    target: z.string(),
+    actor: z.string().describe("The agent that executed and recorded it."),
+    at: iso,
+    evidence: z.string().describe("URL where the result can be seen."),
+    note: z.string().nullable(),
+    hash: z.string().describe("This record's link in the tamper-evident hash chain."),
+  })
+  .describe("The executed record.");
+
+export const claimShape = z
+  .object({
+    action: z.string(),
+    target: z.string(),
+    holder: z.string().describe("The agent holding the claim."),
+    claimedAt: iso,
+    expiresAt: iso,
+    expired: z.boolean().describe("True once expiresAt has passed: another agent may take the claim over."),
+    yours: z.boolean().describe("True when you hold it."),
+  })
+  .describe("The current claim on this action and target.");
+
+export const eventShape = z.object({
+  seq: z.number().int(),
+  kind: z.enum(EVENT_KINDS).describe("claimed, renewed, released, taken_over (an expired claim taken by another agent) or executed."),
+  action: z.string(),
+  target: z.string(),
+  actor: z.string(),
+  at: iso,
+  evidence: z.string().nullable(),
+  note: z.string().nullable(),
+  reason: z.string().nullable(),
+  claimExpiresAt: z.string().nullable().describe("For claim events: until when the claim holds."),
+});
+
+export const recordJson = (r: ExecutedRecord): z.infer<typeof recordShape> => ({
+  seq: r.seq,
+  action: r.action,
+  target: r.target,
+  actor: r.actor,
+  at: r.at.toISOString(),
+  evidence: r.evidence,
+  note: r.note,
+  hash: r.hash,
+});
+
+export const claimJson = (c: Claim, now: Date, agentId: number): z.infer<typeof claimShape> => ({
+  action: c.action,
+  target: c.target,
+  holder: c.holder,
+  claimedAt: c.claimedAt.toISOString(),
+  expiresAt: c.expiresAt.toISOString(),
+  expired: c.expiresAt.getTime() <= now.getTime(),
+  yours: c.holderId === agentId,
+});
+
+export const listEventJson = (e: LedgerEvent): z.infer<typeof eventShape> => ({
+  seq: e.seq,
+  kind: e.kind,
+  action: e.action,
+  target: e.target,
+  actor: e.actor,
+  at: e.at.toISOString(),
+  evidence: e.evidence,
+  note: e.note,
+  reason: e.reason,
+  claimExpiresAt: e.claimExpiresAt ? e.claimExpiresAt.toISOString() : null,
+});

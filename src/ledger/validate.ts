@@ -1,0 +1,141 @@
+// Input rules of the ledger, checked before anything touches the database so a
+// bad call is refused with a message naming the field and nothing is written.
+// The migration's check constraints hold the same rules as a backstop.
+import { invalid } from "../errors.js";
+
+export const LIMITS = {
+  keyMaxChars: 200,
+  evidenceMaxChars: 2048,
+  noteMaxChars: 2000,
+  reasonMaxChars: 1000,
+  ttlMinSeconds: 10,
+  ttlMaxSeconds: 86_400,
+  ttlDefaultSeconds: 600,
+  listDefault: 20,
+  listMax: 200,
+} as const;
+
+const ACTION_PATTERN = /^[a-z0-9]+([_-][a-z0-9]+)*$/;
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+// Postgres text cannot hold NUL or unpaired UTF-16 surrogates; the driver would
+// replace or refuse them, and a stored value that differs from the hashed one
+// would break the chain. Refused up front instead.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function assertStorable(field: string, text: string): void {
+  if (UNSTORABLE.test(text)) throw invalid(`${field} contains a NUL character or a broken Unicode sequence; send plain UTF-8 text.`);
+}
+
+export interface LedgerKey {
+  action: string;
+  target: string;
+}
+
+/**
+ * Actions are folded to lower case: `Deploy-Prod` and `deploy-prod` are the same
+ * action, so a change of spelling can never make an executed action look new.
+ */
+export function normalizeAction(raw: string): string {
+  const action = raw.trim().toLowerCase();
+  if (action === "") throw invalid("action must not be empty: name the operation, e.g. publish_qiita or deploy-prod.");
+  if (chars(action) > LIMITS.keyMaxChars) throw invalid(`action is ${chars(action)} characters; the limit is ${LIMITS.keyMaxChars}.`);
+  if (!ACTION_PATTERN.test(action)) {
+    throw invalid(
+      `action "${action}" is not a snake_case or kebab-case identifier: use letters, digits and single "_" or "-" between words (e.g. publish_qiita, deploy-prod).`,
+    );
+  }
+  return action;
+}
+
+/** Targets are case-sensitive (ids, URLs); only surrounding blanks are removed. */
+export function normalizeTarget(raw: string): string {
+  const target = raw.trim();
+  if (target === "") throw invalid("target must not be empty: name what the action applies to, e.g. an article id or an environment.");
+  if (chars(target) > LIMITS.keyMaxChars) throw invalid(`target is ${chars(target)} characters; the limit is ${LIMITS.keyMaxChars}.`);
+  if (CONTROL_CHARS.test(target)) throw invalid("target must not contain control characters (line breaks, tabs…).");
+  assertStorable("target", target);
+  return target;
+}
+
+export function normalizeKey(input: { action: string; target: string }): LedgerKey {
+  return { action: normalizeAction(input.action), target: normalizeTarget(input.target) };
+}
+
+/**
+ * Evidence is where anyone can see the result: an absolute http(s) URL. Stored in
+ * its parsed form (URL.href), so an identical retry compares equal. Credentials
+ * in the URL are refused: the ledger can never be edited to remove them.
+ */
+export function normalizeEvidence(raw: string): string {
+  const text = raw.trim();
+  const hint = "evidence must be an absolute http:// or https:// URL where the result can be seen (e.g. https://qiita.com/you/items/abc123)";
+  if (text === "") throw invalid(`${hint}; it is empty.`);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw invalid(`${hint}; "${clip(text)}" is not an absolute URL.`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid(`${hint}; "${clip(text)}" uses ${url.protocol}.`);
+  if (url.hostname === "") throw invalid(`${hint}; "${clip(text)}" has no host.`);
+  if (url.username !== "" || url.password !== "") throw invalid("evidence must not contain a user name or password: the ledger keeps it forever.");
+  if (url.href.length > LIMITS.evidenceMaxChars) throw invalid(`evidence is ${url.href.length} characters; the limit is ${LIMITS.evidenceMaxChars}.`);
+  return url.href;
+}
+
+/** An optional free text: blank means absent. */
+export function normalizeNote(raw: string | undefined): string | null {
+  const note = raw?.trim() ?? "";
+  if (note === "") return null;
+  assertStorable("note", note);
+  if (chars(note) > LIMITS.noteMaxChars) throw invalid(`note is ${chars(note)} characters; the limit is ${LIMITS.noteMaxChars}.`);
+  return note;
+}
+
+export function normalizeReason(raw: string): string {
+  const reason = raw.trim();
+  if (reason === "") throw invalid("reason must not be empty: say why you give up the claim (it goes into the ledger).");
+  assertStorable("reason", reason);
+  if (chars(reason) > LIMITS.reasonMaxChars) throw invalid(`reason is ${chars(reason)} characters; the limit is ${LIMITS.reasonMaxChars}.`);
+  return reason;
+}
+
+export function normalizeTtl(raw: number | undefined): number {
+  const ttl = raw ?? LIMITS.ttlDefaultSeconds;
+  if (!Number.isInteger(ttl) || ttl < LIMITS.ttlMinSeconds || ttl > LIMITS.ttlMaxSeconds) {
+    throw invalid(`ttl_seconds must be a whole number from ${LIMITS.ttlMinSeconds} to ${LIMITS.ttlMaxSeconds}, got ${raw}.`);
+  }
+  return ttl;
+}
+
+export function normalizeLimit(raw: number | undefined): number {
+  const limit = raw ?? LIMITS.listDefault;
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.listMax) {
+    throw invalid(`limit must be a whole number from 1 to ${LIMITS.listMax}, got ${raw}.`);
+  }
+  return limit;
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/i;
+
+/** `since`: an ISO 8601 date or date-time with an explicit zone (a bare date means 00:00 UTC). */
+export function parseSince(raw: string | undefined): Date | null {
+  if (raw === undefined) return null;
+  const text = raw.trim();
+  const time = ISO_TIME.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(time)) {
+    throw invalid(`since must be an ISO 8601 time with a zone, e.g. 2025-06-01T09:00:00Z or 2025-06-01, got "${clip(text)}".`);
+  }
+  return new Date(time);
+}
+
+/** Characters as Postgres counts them (code points, not UTF-16 units). */
+function chars(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+function clip(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

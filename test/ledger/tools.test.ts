@@ -1,0 +1,180 @@
+// The ledger tools through real MCP clients over HTTP, several agents at once.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningService } from "../../src/serve.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { addAgent, callError, callOk, connectClient, startTestService, textOf } from "../support/service.js";
+import { countEvents, expireClaim } from "./support.js";
+
+const LEDGER_TOOLS = ["ledger_check", "ledger_claim", "ledger_record", "ledger_release", "ledger_list"];
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+describe("ledger tools over real HTTP with real MCP clients", () => {
+  let tdb: TestDatabase;
+  let service: RunningService;
+  let writer: Client;
+  let deployer: Client;
+  let reviewer: Client;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase("postgres");
+    service = await startTestService(tdb.db);
+    // The ledger is team-wide: scopes do not matter, so the agents get different ones.
+    const w = await addAgent(tdb.db, "blog-writer", { scopes: ["blog"] });
+    const d = await addAgent(tdb.db, "deployer", { scopes: ["deploy"] });
+    const r = await addAgent(tdb.db, "alice", { kind: "human", scopes: ["shared"] });
+    writer = await connectClient(service.mcpUrl, w.token);
+    deployer = await connectClient(service.mcpUrl, d.token);
+    reviewer = await connectClient(service.mcpUrl, r.token);
+  });
+  afterAll(async () => {
+    await Promise.all([writer, deployer, reviewer].map((c) => c?.close()));
+    await service?.stop();
+    await tdb?.drop();
+  });
+
+  it("lists the five ledger tools with output schemas and honest annotations", async () => {
+    const { tools } = await writer.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (const name of LEDGER_TOOLS) {
+      const tool = byName.get(name);
+      expect(tool?.outputSchema, name).toBeDefined();
+      expect(tool?.annotations?.openWorldHint, name).toBe(false);
+      expect(tool?.description, name).toMatch(/ledger|Call this/);
+      expect(Object.keys(tool?.inputSchema.properties ?? {}), name).not.toContain("actor_id");
+    }
+    expect(byName.get("ledger_check")?.annotations?.readOnlyHint).toBe(true);
+    expect(byName.get("ledger_list")?.annotations?.readOnlyHint).toBe(true);
+    expect(byName.get("ledger_claim")?.annotations?.readOnlyHint).toBe(false);
+    expect(byName.get("ledger_record")?.annotations?.idempotentHint).toBe(true);
+    expect(byName.get("ledger_check")?.description).toMatch(/before any external operation/);
+  });
+
+  it("runs the full check → claim → execute → record → check loop across agents", async () => {
+    const key = { action: "publish_qiita", target: "article-42" };
+    const first = await call(writer, "ledger_check", key);
+    expect(textOf(first)).toMatch(/^NOT_EXECUTED: publish_qiita for "article-42" has no record\. Call ledger_claim/);
+    expect(first.structuredContent).toEqual({ status: "NOT_EXECUTED", ...key, record: null, claim: null });
+
+    const claim = await callOk<{ event: string; claim: { holder: string; yours: boolean; expired: boolean } }>(writer, "ledger_claim", { ...key, ttl_seconds: 300 });
+    expect(claim.event).toBe("claimed");
+    expect(claim.claim).toMatchObject({ holder: "blog-writer", yours: true, expired: false });
+
+    const mine = await call(writer, "ledger_check", key);
+    expect(textOf(mine)).toMatch(/^CLAIMED: .* claimed by you until .*Execute it, then call ledger_record/);
+    const theirs = await call(deployer, "ledger_check", key);
+    expect(textOf(theirs)).toMatch(/^CLAIMED: publish_qiita for "article-42" is claimed by blog-writer until \S+ \(\d+ s left\)\. Do not execute it/);
+    expect(theirs.structuredContent).toMatchObject({ status: "CLAIMED", claim: { holder: "blog-writer", yours: false } });
+
+    expect(await callError(deployer, "ledger_claim", key)).toMatch(/^Refused: publish_qiita for "article-42" is claimed by blog-writer until/);
+
+    // … the writer publishes the article, then records it at once.
+    const recorded = await call(writer, "ledger_record", { ...key, evidence: "https://qiita.com/blog-writer/items/42", note: "first publish" });
+    expect(recorded.isError).toBeFalsy();
+    expect(textOf(recorded)).toMatch(/^Recorded: publish_qiita for "article-42" was executed by blog-writer at .* Your claim is closed\.$/);
+    expect(recorded.structuredContent).toMatchObject({ idempotent: false, closedClaim: true, record: { actor: "blog-writer", evidence: "https://qiita.com/blog-writer/items/42" } });
+
+    const done = await call(reviewer, "ledger_check", key);
+    expect(textOf(done)).toMatch(
+      /^EXECUTED: publish_qiita for "article-42" was executed by blog-writer at \S+ \(ledger #\d+\)\. Evidence: https:\/\/qiita\.com\/blog-writer\/items\/42\. Note: first publish\. Do not execute it again\.$/,
+    );
+    expect(done.structuredContent).toMatchObject({ status: "EXECUTED", claim: null, record: { actor: "blog-writer", note: "first publish" } });
+
+    expect(await callError(deployer, "ledger_claim", key)).toMatch(/^Refused: publish_qiita for "article-42" was executed by blog-writer .* Do not execute it again\.$/);
+    expect(await callError(deployer, "ledger_record", { ...key, evidence: "https://qiita.com/deployer/items/1" })).toMatch(
+      /^Refused: a second record of the same action is not allowed\. publish_qiita for "article-42" was executed by blog-writer/,
+    );
+  });
+
+  it("answers an identical retry after a lost response as success, with the same record", async () => {
+    const args = { action: "publish_zenn", target: "post-7", evidence: "https://zenn.dev/w/articles/7" };
+    const first = await callOk<{ record: { seq: number; hash: string } }>(writer, "ledger_record", args);
+    const before = await countEvents(tdb.db);
+    const retry = await call(writer, "ledger_record", args);
+    expect(retry.isError).toBeFalsy();
+    expect(textOf(retry)).toMatch(/^Already recorded with the same evidence; nothing new was written\./);
+    expect(retry.structuredContent).toMatchObject({ idempotent: true, record: first.record });
+    expect(await countEvents(tdb.db)).toBe(before);
+  });
+
+  it("takes the actor from the token, never from the arguments", async () => {
+    const recorded = await callOk<{ record: { actor: string } }>(deployer, "ledger_record", {
+      action: "deploy-prod",
+      target: "v2.0.0",
+      evidence: "https://ci.example/runs/200",
+      actor: "alice",
+    });
+    expect(recorded.record.actor).toBe("deployer");
+  });
+
+  it.each([
+    ["ftp://files.example/report", /^evidence must be an absolute http:\/\/ or https:\/\/ URL .* uses ftp:/],
+    ["javascript:alert(1)", /^evidence must be an absolute http:\/\/ or https:\/\/ URL .* uses javascript:/],
+    ["/items/relative", /^evidence must be an absolute http:\/\/ or https:\/\/ URL .* is not an absolute URL/],
+    ["", /^evidence must be an absolute http:\/\/ or https:\/\/ URL .* it is empty/],
+  ])("refuses evidence %j and writes nothing", async (evidence, message) => {
+    const before = await countEvents(tdb.db);
+    expect(await callError(writer, "ledger_record", { action: "publish_note", target: "n-1", evidence })).toMatch(message);
+    expect(await countEvents(tdb.db)).toBe(before);
+  });
+
+  it("refuses bad keys and ttl naming the field", async () => {
+    const before = await countEvents(tdb.db);
+    expect(await callError(writer, "ledger_claim", { action: "publish qiita", target: "x" })).toMatch(/^action "publish qiita" is not a snake_case/);
+    expect(await callError(writer, "ledger_claim", { action: "publish", target: " " })).toMatch(/^target must not be empty/);
+    expect(await callError(writer, "ledger_claim", { action: "publish", target: "x", ttl_seconds: 5 })).toMatch(/expected number to be >=10 at ttl_seconds/);
+    expect(await callError(writer, "ledger_claim", { action: "publish", target: "x", ttl_seconds: 86_401 })).toMatch(/ttl_seconds/);
+    expect(await callError(writer, "ledger_check", { action: "publish" })).toMatch(/target/);
+    expect(await callError(writer, "ledger_list", { limit: 500 })).toMatch(/limit/);
+    expect(await countEvents(tdb.db)).toBe(before);
+  });
+
+  it("lets another agent take over an expired claim, and refuses the old holder's record afterwards", async () => {
+    const key = { action: "call-paid-api", target: "translate:doc-9" };
+    await callOk(deployer, "ledger_claim", { ...key, ttl_seconds: 10 });
+    expect(await callError(writer, "ledger_claim", key)).toMatch(/claimed by deployer/);
+    await expireClaim(tdb.db, key.action, key.target);
+
+    const check = await call(writer, "ledger_check", key);
+    expect(textOf(check)).toMatch(/^NOT_EXECUTED: .* \(A claim by deployer expired at \S+; it can be taken over\.\)$/);
+    expect(check.structuredContent).toMatchObject({ status: "NOT_EXECUTED", claim: { holder: "deployer", expired: true } });
+
+    const taken = await call(writer, "ledger_claim", key);
+    expect(textOf(taken)).toMatch(/^Took over call-paid-api for "translate:doc-9" until \S+ \(ledger #\d+\): the claim of deployer expired at /);
+    expect(taken.structuredContent).toMatchObject({ event: "taken_over", previousHolder: "deployer", claim: { holder: "blog-writer" } });
+
+    expect(await callError(deployer, "ledger_record", { ...key, evidence: "https://api.example/jobs/9" })).toMatch(/only blog-writer may record it/);
+    const renewed = await callOk<{ event: string }>(writer, "ledger_claim", { ...key, ttl_seconds: 60 });
+    expect(renewed.event).toBe("renewed");
+  });
+
+  it("releases one's own claim with a reason, so another agent can claim at once", async () => {
+    const key = { action: "deploy-staging", target: "build-77" };
+    await callOk(deployer, "ledger_claim", key);
+    expect(await callError(writer, "ledger_release", { ...key, reason: "mine now" })).toMatch(/^Refused: .* claimed by deployer .* only the holder can release it/);
+    const released = await call(deployer, "ledger_release", { ...key, reason: "smoke tests failed before deploying" });
+    expect(textOf(released)).toMatch(/^Released your claim on deploy-staging for "build-77" \(ledger #\d+\)\. Reason: smoke tests failed before deploying$/);
+    expect(await callError(deployer, "ledger_release", { ...key, reason: "again" })).toMatch(/^Nothing to release: you hold no claim/);
+    expect((await callOk<{ event: string }>(writer, "ledger_claim", key)).event).toBe("claimed");
+  });
+
+  it("lists the team's history newest first, filtered and paged", async () => {
+    const page1 = await call(reviewer, "ledger_list", { limit: 2 });
+    const s1 = page1.structuredContent as { events: Array<{ seq: number }>; nextCursor: string | null };
+    expect(s1.events).toHaveLength(2);
+    expect(s1.events[0]!.seq).toBeGreaterThan(s1.events[1]!.seq);
+    expect(textOf(page1)).toMatch(/^2 ledger event\(s\), newest first:\n#\d+ \S+ \w+ .* by /);
+    const page2 = await callOk<{ events: Array<{ seq: number }> }>(reviewer, "ledger_list", { limit: 2, cursor: s1.nextCursor });
+    expect(page2.events[0]!.seq).toBeLessThan(s1.events[1]!.seq);
+
+    const released = await callOk<{ events: Array<{ kind: string; actor: string; reason: string }> }>(reviewer, "ledger_list", { actor: "deployer", kind: "released" });
+    expect(released.events).toEqual([expect.objectContaining({ kind: "released", actor: "deployer", reason: "smoke tests failed before deploying" })]);
+    const executed = await callOk<{ events: Array<{ target: string }> }>(reviewer, "ledger_list", { kind: "executed", action: "publish_qiita" });
+    expect(executed.events.map((e) => e.target)).toEqual(["article-42"]);
+    expect(await callError(reviewer, "ledger_list", { since: "last week" })).toMatch(/^since must be an ISO 8601 time/);
+  });
+});
