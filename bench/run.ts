@@ -9,12 +9,18 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
+import { createAgent, issueToken } from "../src/auth/store.js";
+import { openPostgres } from "../src/db/postgres.js";
 import type { BenchAgent, BenchContext } from "./lib/context.js";
 import { createDatabase, startBenchService } from "./lib/service.js";
+import { benchFacts } from "./sections/facts.js";
 import { benchFloor } from "./sections/floor.js";
+import { benchLedger } from "./sections/ledger.js";
 
 const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   floor: benchFloor,
+  facts: benchFacts,
+  ledger: benchLedger,
 };
 
 const { values } = parseArgs({
@@ -40,6 +46,22 @@ function cliAgent(databaseUrl: string, name: string, args: string[]): BenchAgent
   return { name, token: parsed.token };
 }
 
+/** Fifty agents for the race tests, made with the store functions (the CLI would take half a minute). */
+async function createRacers(databaseUrl: string, n: number): Promise<BenchAgent[]> {
+  const db = openPostgres({ connectionString: databaseUrl, poolMax: 2, connectTimeoutMs: 5000, statementTimeoutMs: 10_000, lockTimeoutMs: 3000 });
+  try {
+    const racers: BenchAgent[] = [];
+    for (let i = 0; i < n; i++) {
+      const name = `bench-racer-${i}`;
+      await createAgent(db, { name, kind: "agent", writeScopes: ["shared"] });
+      racers.push({ name, token: (await issueToken(db, name, null)).token });
+    }
+    return racers;
+  } finally {
+    await db.close();
+  }
+}
+
 async function versions(databaseUrl: string) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -62,9 +84,12 @@ async function main() {
     cliAgent(database.url, "bench-writer-d", ["--scopes", "shared"]),
   ];
   const reviewer = cliAgent(database.url, "bench-reviewer", ["--kind", "human", "--scopes", "*"]);
+  const racers = await createRacers(database.url, 50);
   const service = await startBenchService(database.url, { DB_POOL_MAX: "20" });
   const results: Record<string, unknown> = {};
-  const ctx: BenchContext = { quick, service, agents: { writers, reviewer }, results, log: (l) => console.log(l) };
+  const factsCount = Number(values.facts ?? (quick ? 2000 : 100_000));
+  const graphSizes = (values["graph-sizes"] ?? (quick ? "200,1000" : "1000,10000,50000")).split(",").map(Number);
+  const ctx: BenchContext = { quick, factsCount, graphSizes, service, agents: { writers, reviewer, racers }, results, log: (l) => console.log(l) };
   const rss: number[] = [];
   const rssTimer = setInterval(() => rss.push(service.rssMiB()), 500);
   try {

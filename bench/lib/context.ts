@@ -8,9 +8,13 @@ export interface BenchAgent {
 
 export interface BenchContext {
   quick: boolean;
+  /** How many facts the facts section loads. */
+  factsCount: number;
+  /** Entity counts for the side-by-side graph runs. */
+  graphSizes: number[];
   service: BenchService;
   /** Agents created through the real CLI: writers for each scope and a human reviewer. */
-  agents: { writers: BenchAgent[]; reviewer: BenchAgent };
+  agents: { writers: BenchAgent[]; reviewer: BenchAgent; racers: BenchAgent[] };
   /** The trivial-tool floor, once measured (ms, sequential p50), for ratio columns. */
   floor?: { p50: number; p99: number; perSecond: Record<number, number> };
   /** Every figure, keyed by section, written to the JSON report. */

@@ -1,0 +1,80 @@
+// Realistic-looking facts in English, Japanese and Korean, generated
+// deterministically, with known keyword frequencies:
+// - every fact names one "area" (about 200 per language), so an area keyword hits
+//   about N / 600 facts;
+// - RARE_WORD appears in exactly RARE_COUNT facts; ABSENT_WORD in none.
+
+export const RARE_WORD = "flamingo";
+export const RARE_COUNT = 10;
+export const ABSENT_WORD = "zyxwvutsrq";
+
+const EN_A = ["billing", "login", "search", "checkout", "invoice", "upload", "export", "payment", "profile", "report", "audit", "cache", "queue", "webhook", "backup", "email", "sitemap", "gateway", "scheduler", "importer"];
+const EN_B = ["service", "batch job", "dashboard", "API", "worker", "cron", "pipeline", "database", "frontend", "proxy"];
+const JA_A = ["決済", "認証", "検索", "注文", "請求", "画像", "通知", "在庫", "会員", "集計", "監査", "配信", "予約", "翻訳", "広告", "問合せ", "帳票", "配送", "ポイント", "記事"];
+const JA_B = ["サービス", "バッチ", "画面", "API", "基盤", "ワーカー", "定期処理", "データベース", "管理画面", "連携"];
+const KO_A = ["결제", "인증", "검색", "주문", "청구", "이미지", "알림", "재고", "회원", "집계", "감사", "배포", "예약", "번역", "광고", "문의", "보고서", "배송", "포인트", "기사"];
+const KO_B = ["서비스", "배치", "화면", "API", "기반", "워커", "정기작업", "데이터베이스", "관리화면", "연동"];
+
+const TYPES = ["feedback", "project", "reference"] as const;
+
+export interface GeneratedFact {
+  name: string;
+  description: string;
+  type: (typeof TYPES)[number];
+  body: string;
+  scope: string;
+  lang: "en" | "ja" | "ko";
+}
+
+/** A small deterministic PRNG (mulberry32), so every run loads the same corpus. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+
+export function area(lang: "en" | "ja" | "ko", i: number): string {
+  const [a, b] = lang === "en" ? [EN_A, EN_B] : lang === "ja" ? [JA_A, JA_B] : [KO_A, KO_B];
+  return lang === "en" ? `${a[i % 20]} ${b[Math.floor(i / 20) % 10]}` : `${a[i % 20]}${b[Math.floor(i / 20) % 10]}`;
+}
+
+/** The i-th fact of a corpus of `total` facts; writers' scopes rotate shared/team-a/team-b. */
+export function generateFact(i: number, total: number): GeneratedFact {
+  const r = rng(i + 1);
+  const lang = (["en", "ja", "ko"] as const)[i % 3]!;
+  const where = area(lang, Math.floor(i / 3) % 200);
+  const tool = pick(r, ["migrate", "lint", "smoke tests", "a dry run", "the canary", "a backup", "the load test"]);
+  const rare = i % Math.max(1, Math.floor(total / RARE_COUNT)) === 7 && i < total ? ` (${RARE_WORD})` : "";
+  const type = pick(r, TYPES);
+  const scope = pick(r, ["shared", "shared", "team-a", "team-b"]);
+  const n = Math.floor(r() * 900) + 100;
+  let description: string;
+  let body: string;
+  if (lang === "en") {
+    description = `Run ${tool} before every change to the ${where}${rare}`;
+    body =
+      `Why: incident ${n} happened when the ${where} was changed without ${tool}; recovery took ${Math.floor(r() * 90) + 5} minutes and ${Math.floor(r() * 40) + 2} customers noticed. ` +
+      `How to apply: before any change to the ${where}, run ${tool}, wait for it to pass, and link its output in the change request. ` +
+      `If ${tool} is unavailable, ask the owner of the ${where} before going ahead. This rule was agreed in review ${n + 17}.`;
+  } else if (lang === "ja") {
+    description = `${where}を変更する前に必ず${tool}を実行する${rare}`;
+    body =
+      `理由: ${where}を${tool}なしで変更した障害${n}では、復旧に${Math.floor(r() * 90) + 5}分かかり、${Math.floor(r() * 40) + 2}件の問い合わせがあった。` +
+      `適用方法: ${where}への変更の前に${tool}を実行し、成功を確認してから変更依頼に結果を貼ること。` +
+      `${tool}が使えない場合は${where}の担当者に確認してから進める。レビュー${n + 17}で合意した。`;
+  } else {
+    description = `${where} 변경 전에는 반드시 ${tool}을 실행한다${rare}`;
+    body =
+      `이유: ${tool} 없이 ${where}를 변경한 장애 ${n}에서 복구에 ${Math.floor(r() * 90) + 5}분이 걸렸고 문의가 ${Math.floor(r() * 40) + 2}건 있었다. ` +
+      `적용 방법: ${where} 변경 전에 ${tool}을 실행하고 성공을 확인한 뒤 변경 요청에 결과를 첨부한다. ` +
+      `${tool}을 쓸 수 없으면 ${where} 담당자에게 먼저 확인한다. 리뷰 ${n + 17}에서 합의했다.`;
+  }
+  return { name: `fact-${i}-${lang}`, description, type, body, scope, lang };
+}

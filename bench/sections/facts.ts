@@ -1,0 +1,113 @@
+// Facts at scale: load N facts through memory_store (16 clients, 4 agents, three
+// scopes, English/Japanese/Korean), then time recall, store, promote and get, and
+// show that recall's plan uses the trigram index.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import pg from "pg";
+import { RECALL } from "../../src/facts/sql.js";
+import { call, connect, timeConcurrent, timeSequential, type Throughput } from "../lib/clients.js";
+import type { BenchContext } from "../lib/context.js";
+import { ABSENT_WORD, area, generateFact, RARE_WORD } from "../lib/corpus.js";
+import type { Summary } from "../lib/stats.js";
+import { printTable } from "../lib/table.js";
+
+export async function benchFacts(ctx: BenchContext): Promise<void> {
+  const total = ctx.factsCount;
+  const [a, b, c, d] = ctx.agents.writers as [typeof ctx.agents.writers[0], typeof ctx.agents.writers[0], typeof ctx.agents.writers[0], typeof ctx.agents.writers[0]];
+  const writerFor = (scope: string, i: number) => (scope === "team-a" ? [a, c] : scope === "team-b" ? [b, c] : [a, b, c, d])[i % (scope === "shared" ? 4 : 2)]!;
+  const clientsByAgent = new Map<string, Client[]>();
+  for (const w of [a, b, c, d]) clientsByAgent.set(w.name, await Promise.all(Array.from({ length: 4 }, () => connect(ctx.service.mcpUrl, w.token))));
+
+  // Load: 16 workers (4 per agent); each takes the next fact whose scope its agent may write.
+  ctx.log(`\nLoading ${total.toLocaleString("en-US")} facts through memory_store (16 clients)…`);
+  const t0 = performance.now();
+  let next = 0;
+  let lastReport = t0;
+  const store = async (i: number) => {
+    const f = generateFact(i, total);
+    const w = writerFor(f.scope, i);
+    const pool = clientsByAgent.get(w.name)!;
+    await call(pool[i % pool.length]!, "memory_store", { name: f.name, description: f.description, type: f.type, body: f.body, scope: f.scope });
+  };
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= total) return;
+        await store(i);
+        if (process.stderr.isTTY && performance.now() - lastReport > 2000) {
+          lastReport = performance.now();
+          process.stderr.write(`\r  ${i.toLocaleString("en-US")} / ${total.toLocaleString("en-US")}`);
+        }
+      }
+    }),
+  );
+  if (process.stderr.isTTY) process.stderr.write("\r");
+  const loadSeconds = (performance.now() - t0) / 1000;
+  ctx.log(`Loaded in ${loadSeconds.toFixed(1)} s (${Math.round(total / loadSeconds)} stores/s). VACUUM ANALYZE facts (what autovacuum does after a bulk load)…`);
+  const admin = new pg.Client({ connectionString: ctx.service.databaseUrl });
+  await admin.connect();
+  await admin.query("vacuum analyze facts");
+
+  const reader = await connect(ctx.service.mcpUrl, c.token); // reads shared, team-a, team-b
+  const n = ctx.quick ? 60 : 500;
+  const recall = (keywords: string[]) => () => call(reader, "memory_recall", { keywords });
+  const hitsOf = async (keywords: string[]) => ((await call(reader, "memory_recall", { keywords })).structuredContent as { total: number }).total;
+  const keywordSets: Array<[string, string[]]> = [
+    [`rare keyword (${RARE_WORD})`, [RARE_WORD]],
+    [`no match (${ABSENT_WORD})`, [ABSENT_WORD]],
+    // CJK keywords stay out of the labels: they would break the table's alignment.
+    ["Japanese keyword", [area("ja", 3)]],
+    ["Korean keyword", [area("ko", 5)]],
+    ["three keywords", [area("en", 1), area("en", 2), area("en", 3)]],
+  ];
+  const latency: Record<string, Summary & { hits: number }> = {};
+  for (const [label, keywords] of keywordSets) {
+    const hits = await hitsOf(keywords);
+    await timeSequential(reader, Math.min(50, n), recall(keywords));
+    latency[`memory_recall: ${label}`] = { ...(await timeSequential(reader, n, recall(keywords))), hits };
+  }
+
+  // Writes and reads of single facts, sequentially from one client each.
+  let k = 0;
+  latency["memory_store (new)"] = { ...(await timeSequential(reader, n, () => call(reader, "memory_store", { name: `bench-new-${k++}`, description: "A new fact stored by the benchmark", type: "project", body: "Why: measuring. How to apply: ignore.", scope: "team-a" }))), hits: 0 };
+  k = 0;
+  latency["memory_store (update)"] = { ...(await timeSequential(reader, n, () => call(reader, "memory_store", { name: `bench-new-${k++}`, description: "A new fact stored by the benchmark, second version", type: "project", body: "Why: measuring updates. How to apply: ignore.", scope: "team-a", version: 1 }))), hits: 0 };
+  const reviewer = await connect(ctx.service.mcpUrl, ctx.agents.reviewer.token);
+  k = 0;
+  latency["memory_promote"] = { ...(await timeSequential(reviewer, n, () => call(reviewer, "memory_promote", { name: `bench-new-${k++}`, scope: "team-a", to: "confirmed", reason: "benchmark review" }))), hits: 0 };
+  k = 0;
+  latency["memory_get"] = { ...(await timeSequential(reader, n, () => call(reader, "memory_get", { name: generateFact((k++ * 7919) % total, total).name }))), hits: 0 };
+
+  const floor = ctx.floor?.p50 ?? NaN;
+  printTable(
+    `Facts at ${total.toLocaleString("en-US")} (ms, sequential, one client)`,
+    ["call", "hits", "p50", "p95", "p99", "p50 ÷ floor"],
+    Object.entries(latency).map(([label, s]) => [label, label.startsWith("memory_recall") ? String(s.hits) : "", s.p50, s.p95, s.p99, s.p50 / floor]),
+  );
+
+  // Recall throughput with the rare keyword (a realistic, selective search).
+  const throughput: Throughput[] = [];
+  for (const clients of [1, 4, 16]) {
+    const pool = await Promise.all(Array.from({ length: clients }, () => connect(ctx.service.mcpUrl, c.token)));
+    throughput.push(await timeConcurrent(pool, ctx.quick ? 200 : 4000, (cl, i) => call(cl, "memory_recall", { keywords: [i % 2 ? RARE_WORD : area("ja", i % 200)] })));
+    await Promise.all(pool.map((p) => p.close()));
+  }
+  printTable(
+    "memory_recall throughput",
+    ["clients", "calls/s", "p50 ms", "p99 ms", "whoami calls/s", "ratio"],
+    throughput.map((t) => [String(t.clients), t.perSecond, t.latency.p50, t.latency.p99, ctx.floor?.perSecond[t.clients] ?? NaN, t.perSecond / (ctx.floor?.perSecond[t.clients] ?? NaN)]),
+  );
+
+  // The plan of the recall query for the rare keyword, with the service's own SQL.
+  const plan = await admin.query<{ "QUERY PLAN": string }>(`explain ${RECALL}`, [[`%${RARE_WORD}%`], false, ["shared", "team-a", "team-b"], null, null, null, 10, 1000]);
+  const planLines = plan.rows.map((r) => r["QUERY PLAN"]);
+  const usesIndex = planLines.some((l) => /Bitmap Index Scan on facts_search_trgm/.test(l));
+  const seqScan = planLines.some((l) => /Seq Scan on facts/.test(l));
+  ctx.log(`\nRecall plan (${usesIndex && !seqScan ? "uses the trigram index, no sequential scan of facts" : "WARNING: not using the index"}):\n${planLines.map((l) => `  ${l}`).join("\n")}`);
+  await admin.end();
+
+  for (const pool of clientsByAgent.values()) await Promise.all(pool.map((p) => p.close()));
+  await reader.close();
+  await reviewer.close();
+  ctx.results.facts = { total, keywords: Object.fromEntries(keywordSets), loadSeconds, storesPerSecond: total / loadSeconds, latency, throughput, plan: planLines, usesIndex: usesIndex && !seqScan };
+}
