@@ -2,6 +2,7 @@
 // this file only wires them.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { AppDeps } from "../app-deps.js";
+import { registerGraphTools } from "../graph/index.js";
 import { registerWhoamiTool } from "../whoami/tool.js";
 import { SERVER_INSTRUCTIONS } from "./instructions.js";
 import { SERVICE_VERSION } from "../version.js";
@@ -12,5 +13,6 @@ export function createMcpServer(deps: AppDeps): McpServer {
     { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {} } },
   );
   registerWhoamiTool(server, deps);
+  registerGraphTools(server, deps);
   return server;
 }
