@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { SERVICE_VERSION } from "../version.js";
 import { registerAgentCommands } from "./commands/agent.js";
+import { registerGraphCommands } from "./commands/graph.js";
 import { registerMigrateCommand } from "./commands/migrate.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerTokenCommands } from "./commands/token.js";
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerAgentCommands(program);
   registerTokenCommands(program);
+  registerGraphCommands(program);
   // Subcommands inherit exitOverride only when set before they are added.
   for (const c of allCommands(program)) c.exitOverride();
   return program;

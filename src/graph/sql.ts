@@ -28,6 +28,16 @@ export const CREATE_ENTITIES = `
   )
   select c.name, (select count(*) from observations)::int as observations_added from created c`;
 
+// Import: the entities alone ($1 scope, $2 names, $3 types, $4 agent id); their
+// observations follow once every entity of the batch, new or not, is locked.
+export const INSERT_ENTITIES = `
+  insert into graph_entities (scope, name, entity_type, created_by)
+  select $1::text, n.name, n.entity_type, $4::bigint
+  from unnest($2::text[], $3::text[]) with ordinality as n(name, entity_type, ord)
+  order by n.ord
+  on conflict (scope, am_graph_key(name)) do nothing
+  returning name`;
+
 // $1 scope, $2 from, $3 to, $4 relation types, $5 agent id.
 export const CREATE_RELATIONS = `
   insert into graph_relations (scope, from_name, to_name, relation_type, created_by)
