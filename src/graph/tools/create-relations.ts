@@ -7,6 +7,10 @@ import { json } from "../format.js";
 import { RelationSchema, scopeField } from "../schemas.js";
 import { createRelations } from "../write-store.js";
 
+// Built once: the SDK wraps these shapes for every request's server.
+const input = { relations: z.array(RelationSchema), scope: scopeField };
+const output = { relations: z.array(RelationSchema) };
+
 export function registerCreateRelationsTool(server: McpServer, deps: AppDeps): void {
   defineTool(server, deps, {
     name: "create_relations",
@@ -16,8 +20,8 @@ export function registerCreateRelationsTool(server: McpServer, deps: AppDeps): v
       '(from "Alice", relationType "works_at", to "Acme"). Existing relations are skipped; the answer lists only those actually ' +
       "created. Endpoints are entity names; as in the reference memory server, a relation is accepted even when an endpoint " +
       "entity does not exist (yet), so create the entities too.",
-    input: { relations: z.array(RelationSchema), scope: scopeField },
-    output: { relations: z.array(RelationSchema) },
+    input,
+    output,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(input, { caller }) {
       const created = await createRelations(deps.db, graphWriter(deps, caller, input.scope), input.relations);

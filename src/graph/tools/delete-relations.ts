@@ -8,6 +8,10 @@ import { deleteRelations } from "../write-store.js";
 
 const MESSAGE = "Relations deleted successfully";
 
+// Built once: the SDK wraps these shapes for every request's server.
+const input = { relations: z.array(RelationSchema).describe("An array of relations to delete"), scope: scopeField };
+const output = deleteOutput;
+
 export function registerDeleteRelationsTool(server: McpServer, deps: AppDeps): void {
   defineTool(server, deps, {
     name: "delete_relations",
@@ -15,8 +19,8 @@ export function registerDeleteRelationsTool(server: McpServer, deps: AppDeps): v
     description:
       "Delete multiple relations from the knowledge graph. A relation goes only when from, to and relationType all match " +
       "exactly; relations that do not exist are ignored.",
-    input: { relations: z.array(RelationSchema).describe("An array of relations to delete"), scope: scopeField },
-    output: deleteOutput,
+    input,
+    output,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     async run(input, { caller }) {
       const deleted = await deleteRelations(deps.db, graphWriter(deps, caller, input.scope).scope, input.relations);

@@ -7,6 +7,10 @@ import { readGraph } from "../read-store.js";
 import { pagedGraphOutput, pagingFields, scopeField } from "../schemas.js";
 import { DEFAULT_PAGE_LIMIT } from "../validate.js";
 
+// Built once: the SDK wraps these shapes for every request's server.
+const input = { scope: scopeField, ...pagingFields };
+const output = pagedGraphOutput;
+
 export function registerReadGraphTool(server: McpServer, deps: AppDeps): void {
   defineTool(server, deps, {
     name: "read_graph",
@@ -15,8 +19,8 @@ export function registerReadGraphTool(server: McpServer, deps: AppDeps): void {
       "Read the entire knowledge graph: entities with their observations, and relations. Prefer search_nodes or open_nodes when " +
       `you look for something specific. Large graphs come in pages of at most ${DEFAULT_PAGE_LIMIT} entities (see limit); ` +
       "when the answer says truncated, call again with offset = nextOffset.",
-    input: { scope: scopeField, ...pagingFields },
-    output: pagedGraphOutput,
+    input,
+    output,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(input, { caller }) {
       const page = await readGraph(deps.db, readableGraph(caller, input.scope), input);
