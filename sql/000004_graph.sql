@@ -83,6 +83,28 @@ create index graph_entities_name_trgm on graph_entities using gin (name gin_trgm
 create index graph_entities_type_trgm on graph_entities using gin (entity_type gin_trgm_ops) with (gin_pending_list_limit = 1024);
 create index graph_observations_content_trgm on graph_observations using gin (content gin_trgm_ops) with (gin_pending_list_limit = 1024);
 
+-- The ids of entities whose name, type or an observation matches an ILIKE
+-- pattern (search_nodes). The planner underrates the CPU cost of ILIKE and, on
+-- small or freshly loaded tables (GIN pending lists inflate index cost
+-- estimates), prefers reading every row to the trigram indexes. For a pattern
+-- with at least one trigram the index is never the worse choice, so this
+-- function plans its query with sequential scans off; each branch has one ILIKE
+-- and nothing else, so its only index path is that column's trigram index. The
+-- service calls it only for queries of three or more characters.
+create function am_graph_match(pattern text) returns setof bigint
+  language sql stable strict parallel safe
+  -- Searches usually match a few entities; the default estimate (1000 rows)
+  -- would talk the planner into reading all entities to join them.
+  rows 10
+  set enable_seqscan = off
+  as $$
+    select id from graph_entities where name ilike $1
+    union
+    select id from graph_entities where entity_type ilike $1
+    union
+    select entity_id from graph_observations where content ilike $1
+  $$;
+
 -- Paging a scope's graph in insertion order (read_graph, export).
 create index graph_entities_scope_id on graph_entities (scope, id);
 create index graph_relations_scope_id on graph_relations (scope, id);

@@ -47,14 +47,34 @@ export const CREATE_RELATIONS = `
   on conflict (scope, am_graph_key(from_name), am_graph_key(to_name), am_graph_key(relation_type)) do nothing
   returning from_name, to_name, relation_type`;
 
-// $1 scope, $2 names. Row locks keep a concurrent delete_entities from removing
-// an entity between this check and the insert of its observations; taking them
-// in id order keeps two such calls from deadlocking each other.
-export const LOCK_ENTITIES_BY_NAME = `
-  select id, name from graph_entities
-  where scope = $1::text and am_graph_key(name) = any(am_graph_keys($2::text[]))
-  order by id
-  for update`;
+// add_observations in one statement: $1 scope, $2 the distinct entity names,
+// $3/$4 (entity name, content) pairs in input order, $5 agent id. The named
+// entities are row-locked first (in id order, so two calls cannot deadlock
+// each other); a concurrent delete_entities then waits, or wins and the entity
+// counts as missing. Unless every name was found nothing is inserted, and the
+// caller reports the missing one. Already-present texts are skipped by the
+// unique index in input order, so the first occurrence wins.
+export const ADD_OBSERVATIONS = `
+  with locked as materialized (
+    select id, name from graph_entities
+    where scope = $1::text and am_graph_key(name) = any(am_graph_keys($2::text[]))
+    order by id
+    for update
+  ), complete as (
+    select count(*) = cardinality($2::text[]) as ok from locked
+  ), inserted as (
+    insert into graph_observations (entity_id, content, created_by)
+    select l.id, o.content, $5::bigint
+    from unnest($3::text[], $4::text[]) with ordinality as o(entity_name, content, ord)
+    join locked l on l.name = o.entity_name
+    where (select ok from complete)
+    order by o.ord
+    on conflict (entity_id, am_graph_key(content)) do nothing
+    returning entity_id, content
+  )
+  select
+    (select coalesce(json_agg(json_build_object('id', id, 'name', name)), '[]'::json) from locked) as entities,
+    (select coalesce(json_agg(json_build_array(entity_id, content)), '[]'::json) from inserted) as inserted`;
 
 // Import only needs the entity to stay put, not to exclude other writers.
 export const KEY_SHARE_ENTITIES_BY_NAME = `
@@ -109,73 +129,103 @@ export const DELETE_RELATIONS = `
     and am_graph_key(r.to_name) = am_graph_key(d.to_name)
     and am_graph_key(r.relation_type) = am_graph_key(d.relation_type)`;
 
-const ENTITY_COLUMNS = `e.id, e.name, e.entity_type, e.created_at, a.name as created_by`;
-
 export const COUNT_ENTITIES = `select count(*)::int as n from graph_entities where scope = $1::text`;
 
-// $1 scope, $2 limit, $3 offset: a page of the scope's entities in insertion order.
+// read_graph ($1 scope, $2 limit, $3 offset): a page of the scope's entities in insertion order.
 export const PAGE_ENTITIES = `
-  select ${ENTITY_COLUMNS}
-  from graph_entities e join agents a on a.id = e.created_by
+  select e.id, e.name, e.entity_type
+  from graph_entities e
   where e.scope = $1::text
   order by e.id
   limit $2::int offset $3::int`;
 
-// $1 scope, $2 names: the entities that exist, in insertion order (as the reference).
-export const ENTITIES_BY_NAME = `
-  select ${ENTITY_COLUMNS}
-  from graph_entities e join agents a on a.id = e.created_by
-  where e.scope = $1::text and am_graph_key(e.name) = any(am_graph_keys($2::text[]))
-  order by e.id`;
-
-// Reads run in one snapshot, so entities, observations and relations agree.
+// Reads of several statements run in one snapshot, so entities, observations and relations agree.
 export const READ_SNAPSHOT = `set transaction isolation level repeatable read, read only`;
 
-// The planner underrates the CPU cost of ILIKE and, on small or freshly loaded
-// tables, prefers reading every row to the trigram indexes; for patterns with at
-// least one trigram the index is never the worse choice, so searches of three or
-// more characters switch sequential scans off for their (read-only) transaction.
-export const PREFER_INDEXES = `set local enable_seqscan = off`;
+// search_nodes and open_nodes are one statement each (one round trip, one
+// snapshot): the page of entities, then JSON built by Postgres in the
+// reference's key order. Timestamps in the form of JS toISOString().
+const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-// Each branch has one ILIKE and nothing else, so its only index path is the
-// trigram index of that column; the scope is checked on the way out. $2 is an
-// escaped '%…%' pattern.
-const MATCHED_IDS = `
+const OBSERVATIONS_JSON = `coalesce((select json_agg(o.content order by o.id) from graph_observations o where o.entity_id = p.id), '[]'::json)`;
+
+const ENTITIES_JSON = `coalesce((select json_agg(json_build_object(
+    'name', p.name, 'entityType', p.entity_type, 'observations', ${OBSERVATIONS_JSON}) order by p.id) from page p), '[]'::json)`;
+
+const ENTITIES_WITH_PROVENANCE_JSON = `coalesce((select json_agg(json_build_object(
+    'name', p.name, 'entityType', p.entity_type, 'observations', ${OBSERVATIONS_JSON},
+    'createdBy', p.created_by, 'createdAt', ${ISO("p.created_at")},
+    'observationsMeta', coalesce((select json_agg(json_build_object('createdBy', a.name, 'createdAt', ${ISO("o.created_at")}) order by o.id)
+      from graph_observations o join agents a on a.id = o.created_by where o.entity_id = p.id), '[]'::json)) order by p.id) from page p), '[]'::json)`;
+
+// Relations with at least one endpoint among the page's entities (the reference's rule).
+const RELATIONS_OF_PAGE = `
+  from graph_relations r join agents a on a.id = r.created_by
+  where r.scope = $1::text
+    and (am_graph_key(r.from_name) = any(array(select am_graph_key(p.name) from page p))
+      or am_graph_key(r.to_name) = any(array(select am_graph_key(p.name) from page p)))`;
+
+const RELATIONS_JSON = `coalesce((select json_agg(json_build_object(
+    'from', r.from_name, 'to', r.to_name, 'relationType', r.relation_type) order by r.id) ${RELATIONS_OF_PAGE}), '[]'::json)`;
+
+const RELATIONS_WITH_PROVENANCE_JSON = `coalesce((select json_agg(json_build_object(
+    'from', r.from_name, 'to', r.to_name, 'relationType', r.relation_type,
+    'createdBy', a.name, 'createdAt', ${ISO("r.created_at")}) order by r.id) ${RELATIONS_OF_PAGE}), '[]'::json)`;
+
+// $1 scope, $2 names: the entities that exist, in insertion order (as the reference), with provenance.
+export const OPEN_NODES = `
+  with page as materialized (
+    select e.id, e.name, e.entity_type, e.created_at, a.name as created_by
+    from graph_entities e join agents a on a.id = e.created_by
+    where e.scope = $1::text and am_graph_key(e.name) = any(am_graph_keys($2::text[]))
+  )
+  select ${ENTITIES_WITH_PROVENANCE_JSON} as entities, ${RELATIONS_WITH_PROVENANCE_JSON} as relations`;
+
+// Queries of three or more characters go through am_graph_match (trigram
+// indexes, see sql/000004_graph.sql); shorter ones have no trigram to look up,
+// so the planner is left to read the tables as it sees fit. $2 is an escaped
+// '%…%' pattern.
+const MATCH_INDEXED = `select id from am_graph_match($2::text) as m(id)`;
+const MATCH_SHORT = `
   select id from graph_entities where name ilike $2::text
   union
   select id from graph_entities where entity_type ilike $2::text
   union
   select entity_id from graph_observations where content ilike $2::text`;
 
-// $1 scope, $2 pattern, $3 limit, $4 offset. `total` counts every match before the page.
-export const SEARCH_ENTITIES = `
-  with matched(id) as (${MATCHED_IDS})
-  select ${ENTITY_COLUMNS}, count(*) over ()::int as total
-  from matched m
-  join graph_entities e on e.id = m.id
-  join agents a on a.id = e.created_by
-  where e.scope = $1::text
-  order by e.id
-  limit $3::int offset $4::int`;
+// $1 scope, $2 pattern, $3 limit, $4 offset. `total` counts every match before
+// the page (null when the page is past the last match: see COUNT_SEARCH).
+const searchNodes = (match: string) => `
+  with page as materialized (
+    select e.id, e.name, e.entity_type, count(*) over () as total
+    from (${match}) as m(id) join graph_entities e on e.id = m.id
+    where e.scope = $1::text
+    order by e.id
+    limit $3::int offset $4::int
+  )
+  select (select total from page limit 1)::int as total, ${ENTITIES_JSON} as entities, ${RELATIONS_JSON} as relations`;
 
-// The total when the requested page is past the last match.
-export const COUNT_SEARCH = `
-  with matched(id) as (${MATCHED_IDS})
-  select count(*)::int as n from matched m join graph_entities e on e.id = m.id where e.scope = $1::text`;
+export const SEARCH_NODES = searchNodes(MATCH_INDEXED);
+export const SEARCH_NODES_SHORT = searchNodes(MATCH_SHORT);
+
+const countSearch = (match: string) => `
+  select count(*)::int as n from (${match}) as m(id) join graph_entities e on e.id = m.id where e.scope = $1::text`;
+export const COUNT_SEARCH = countSearch(MATCH_INDEXED);
+export const COUNT_SEARCH_SHORT = countSearch(MATCH_SHORT);
 
 // $1 entity ids: their observations in insertion order.
 export const OBSERVATIONS_OF = `
-  select o.entity_id, o.content, o.created_at, a.name as created_by
-  from graph_observations o join agents a on a.id = o.created_by
+  select o.entity_id, o.content
+  from graph_observations o
   where o.entity_id = any($1::bigint[])
   order by o.entity_id, o.id`;
 
-const RELATION_COLUMNS = `r.id, r.from_name, r.to_name, r.relation_type, r.created_at, a.name as created_by`;
+const RELATION_COLUMNS = `r.id, r.from_name, r.to_name, r.relation_type`;
 
 // $1 scope: every relation, in insertion order (read_graph of a whole graph).
 export const ALL_RELATIONS = `
   select ${RELATION_COLUMNS}
-  from graph_relations r join agents a on a.id = r.created_by
+  from graph_relations r
   where r.scope = $1::text
   order by r.id`;
 
@@ -184,7 +234,7 @@ export const ALL_RELATIONS = `
 // paging through the whole graph returns every relation).
 export const RELATIONS_TOUCHING = `
   select ${RELATION_COLUMNS}
-  from graph_relations r join agents a on a.id = r.created_by
+  from graph_relations r
   where r.scope = $1::text
     and (am_graph_key(r.from_name) = any(am_graph_keys($2::text[]))
       or am_graph_key(r.to_name) = any(am_graph_keys($2::text[]))

@@ -2,7 +2,7 @@
 // its size: batches go to Postgres as parallel arrays. Duplicates are settled by
 // the unique indexes (`on conflict do nothing`), never by read-then-insert, so
 // concurrent agents neither lose writes nor create twins.
-import type { Database, Queryable } from "../db/database.js";
+import type { Queryable } from "../db/database.js";
 import { pgCode, PgCode } from "../db/errors.js";
 import { notFound } from "../errors.js";
 import * as sql from "./sql.js";
@@ -91,47 +91,49 @@ export async function createRelations(db: Queryable, writer: GraphWriter, relati
 }
 
 /**
- * Appends observations to existing entities. Every named entity must exist: the
- * entities are row-locked first and a missing one fails the whole call before
- * anything is written (the reference fails the same way, with the same words).
+ * Appends observations to existing entities, in one statement. Every named
+ * entity must exist: a missing one fails the whole call and nothing is written
+ * (the reference fails the same way, with the same words).
  */
-export async function addObservations(db: Database, writer: GraphWriter, items: ObservationInput[]): Promise<AddedObservations[]> {
+export async function addObservations(db: Queryable, writer: GraphWriter, items: ObservationInput[]): Promise<AddedObservations[]> {
   validateObservations(items, writer.maxChars);
   if (items.length === 0) return [];
   const names = [...new Set(items.map((o) => o.entityName))];
-  return withDeadlockRetry(() =>
-    db.transaction(async (tx) => {
-      const locked = await tx.query<{ id: number; name: string }>(sql.LOCK_ENTITIES_BY_NAME, [writer.scope, names]);
-      const idOf = new Map(locked.rows.map((row) => [row.name, row.id]));
-      const missing = names.find((n) => !idOf.has(n));
-      if (missing !== undefined) {
-        throw notFound(
-          `Entity with name ${missing} not found (scope "${writer.scope}"). Create it with create_entities first; nothing was written.`,
-          { entityName: missing },
-        );
-      }
-      const ids: number[] = [];
-      const contents: string[] = [];
-      for (const o of items) {
-        for (const c of o.contents) {
-          ids.push(idOf.get(o.entityName)!);
-          contents.push(c);
-        }
-      }
-      const inserted = await tx.query<{ entity_id: number; content: string }>(sql.INSERT_OBSERVATIONS, [ids, contents, writer.agentId]);
-      // A text inserted now belongs to the first item that carried it, as the
-      // reference, which checks each item against what the earlier ones added.
-      const fresh = new Set(inserted.rows.map((row) => JSON.stringify([row.entity_id, row.content])));
-      return items.map((o) => {
-        const added: string[] = [];
-        for (const c of o.contents) {
-          const key = JSON.stringify([idOf.get(o.entityName), c]);
-          if (fresh.delete(key)) added.push(c);
-        }
-        return { entityName: o.entityName, addedObservations: added };
-      });
-    }),
+  const pairNames: string[] = [];
+  const pairContents: string[] = [];
+  for (const o of items) {
+    for (const c of o.contents) {
+      pairNames.push(o.entityName);
+      pairContents.push(c);
+    }
+  }
+  const r = await withDeadlockRetry(() =>
+    db.query<{ entities: Array<{ id: number; name: string }>; inserted: Array<[number, string]> }>(sql.ADD_OBSERVATIONS, [
+      writer.scope,
+      names,
+      pairNames,
+      pairContents,
+      writer.agentId,
+    ]),
   );
+  const { entities, inserted } = r.rows[0]!;
+  const idOf = new Map(entities.map((e) => [e.name, e.id]));
+  const missing = names.find((n) => !idOf.has(n));
+  if (missing !== undefined) {
+    throw notFound(`Entity with name ${missing} not found (scope "${writer.scope}"). Create it with create_entities first; nothing was written.`, {
+      entityName: missing,
+    });
+  }
+  // A text inserted now belongs to the first item that carried it, as in the
+  // reference, which checks each item against what the earlier ones added.
+  const fresh = new Set(inserted.map(([id, content]) => JSON.stringify([id, content])));
+  return items.map((o) => {
+    const added: string[] = [];
+    for (const c of o.contents) {
+      if (fresh.delete(JSON.stringify([idOf.get(o.entityName), c]))) added.push(c);
+    }
+    return { entityName: o.entityName, addedObservations: added };
+  });
 }
 
 export interface DeletedCounts {
