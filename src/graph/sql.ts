@@ -258,6 +258,3 @@ export const EXPORT_RELATIONS = `
   where r.scope = $1::text and r.id > $2::bigint
   order by r.id
   limit $3::int`;
-
-// The agent an import is attributed to.
-export const AGENT_BY_NAME = `select id, name, kind, write_scopes, read_scopes from agents where name = $1::text`;

@@ -94,8 +94,10 @@ export async function importGraph(db: Database, writer: GraphWriter, lines: Asyn
     relations = [];
     onProgress?.(report);
   };
-  for await (const line of lines) {
+  for await (const raw of lines) {
     report.lines++;
+    // Editors on some systems start a UTF-8 file with a byte-order mark.
+    const line = report.lines === 1 ? raw.replace(/^\uFEFF/, "") : raw;
     if (line.trim() === "") continue;
     let parsed;
     try {

@@ -103,7 +103,7 @@ describe("graph import/export CLI", () => {
       JSON.stringify({ type: "entity", name: "kept", entityType: "other", observations: ["two"] }),
       JSON.stringify({ type: "entity", name: "long", entityType: "t", observations: ["x".repeat(5000)] }),
     ];
-    await writeFile(older, lines.join("\n"));
+    await writeFile(older, `\uFEFF${lines.join("\r\n")}\r\n`);
     const report = await cliJson<{ invalid: Array<{ line: number; error: string }> } & Record<string, unknown>>("graph", "import", older, "--scope", "team", "--as", "importer");
     expect(report).toMatchObject({
       lines: 8,

@@ -92,4 +92,32 @@ describe("graph writes under concurrency (postgres)", () => {
     }
     expect(new Set(entity.observationsMeta.map((m) => m.createdBy)).size).toBe(10);
   });
+
+  it("overlapping batches in opposite orders: every name created exactly once, no call fails", async () => {
+    const names = Array.from({ length: 200 }, (_, i) => `overlap-${i}`);
+    // Opposite orders can deadlock on the unique index; the loser is retried.
+    const batches = [names, [...names].reverse()];
+    const answers = await Promise.all(
+      batches.map((batch, c) => callOk<Created>(clients[c]!, "create_entities", { entities: batch.map((name) => ({ name, entityType: "overlap", observations: [name] })) })),
+    );
+    const created = answers.flatMap((a) => a.entities.map((e) => e.name));
+    expect(created.sort()).toEqual([...names].sort());
+    expect(await count("select count(*)::int as n from graph_entities where entity_type = 'overlap'")).toBe(200);
+    expect(await count("select count(*)::int as n from graph_observations o join graph_entities e on e.id = o.entity_id where e.entity_type = 'overlap'")).toBe(200);
+  });
+
+  it("add_observations racing delete_entities: each add either lands on a live entity or says it is missing", async () => {
+    const names = Array.from({ length: 20 }, (_, i) => `doomed-${i}`);
+    await callOk(clients[0]!, "create_entities", { entities: names.map((name) => ({ name, entityType: "doomed", observations: [] })) });
+    const adds = names.map((name, i) => clients[1 + (i % 9)]!.callTool({ name: "add_observations", arguments: { observations: [{ entityName: name, contents: ["last words"] }] } }));
+    const deletes = names.map((name, i) => callOk(clients[10 + (i % 10)]!, "delete_entities", { entityNames: [name] }));
+    const results = await Promise.all(adds);
+    await Promise.all(deletes);
+    for (const r of results) {
+      if (r.isError) expect((r.content as Array<{ text: string }>)[0]!.text).toMatch(/^Entity with name doomed-\d+ not found/);
+    }
+    // Whatever landed went with its entity: nothing is left behind.
+    expect(await count("select count(*)::int as n from graph_entities where entity_type = 'doomed'")).toBe(0);
+    expect(await count("select count(*)::int as n from graph_observations where content = 'last words'")).toBe(0);
+  });
 });
