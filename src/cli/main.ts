@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { SERVICE_VERSION } from "../version.js";
 import { registerAgentCommands } from "./commands/agent.js";
+import { registerGraphCommands } from "./commands/graph.js";
 import { registerLedgerCommands } from "./commands/ledger.js";
 import { registerMigrateCommand } from "./commands/migrate.js";
 import { registerServeCommand } from "./commands/serve.js";
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerAgentCommands(program);
   registerTokenCommands(program);
   registerLedgerCommands(program);
+  registerGraphCommands(program);
   // Subcommands inherit exitOverride only when set before they are added.
   for (const c of allCommands(program)) c.exitOverride();
   return program;

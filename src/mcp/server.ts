@@ -10,6 +10,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { AppDeps } from "../app-deps.js";
 import { registerFactsTools } from "../facts/index.js";
+import { registerGraphTools } from "../graph/index.js";
 import { registerLedgerTools } from "../ledger/index.js";
 import { SERVICE_VERSION } from "../version.js";
 import { registerWhoamiTool } from "../whoami/tool.js";
@@ -19,6 +20,7 @@ function registerCapabilities(server: McpServer, deps: AppDeps): void {
   registerWhoamiTool(server, deps);
   registerFactsTools(server, deps);
   registerLedgerTools(server, deps);
+  registerGraphTools(server, deps);
 }
 
 // registerTool is generic and registerResource overloaded; their arguments are

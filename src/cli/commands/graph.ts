@@ -1,0 +1,126 @@
+// graph import FILE | graph export [FILE]: move a knowledge graph in and out in
+// the reference server's memory.jsonl format.
+import { createReadStream, createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { once } from "node:events";
+import type { Writable } from "node:stream";
+import type { Command } from "commander";
+import { getAgent } from "../../auth/store.js";
+import { assertCanWrite } from "../../auth/caller.js";
+import { loadConfig } from "../../config.js";
+import { conflict } from "../../errors.js";
+import { exportGraph, importGraph, type ImportReport } from "../../graph/transfer.js";
+import { resolveScope } from "../../graph/validate.js";
+import { withDatabase } from "../context.js";
+import { UsageError, type Output } from "../output.js";
+import { action } from "../run.js";
+
+const DEFAULT_IMPORT_AGENT = "owner";
+const PROGRESS_EVERY_MS = 250;
+
+export function registerGraphCommands(program: Command): void {
+  const graph = program.command("graph").description("import or export the knowledge graph (the memory.jsonl format of @modelcontextprotocol/server-memory)");
+
+  graph
+    .command("import")
+    .description("import a memory.jsonl (or older memory.json) file; safe to repeat: what is already there is skipped")
+    .argument("<file>", "the reference server's memory file")
+    .option("--scope <scope>", "graph scope to import into", "shared")
+    .option("--as <agent>", "agent recorded as the creator of what is imported", DEFAULT_IMPORT_AGENT)
+    .option("--json", "print one JSON object")
+    .action(
+      action(async (out: Output, file: string, opts: { scope: string; as: string }) => {
+        const scope = resolveScope(opts.scope);
+        const maxChars = loadConfig().limits.graphTextMaxChars;
+        const input = createReadStream(file, { encoding: "utf8" });
+        await once(input, "open").catch((error: NodeJS.ErrnoException) => {
+          throw new UsageError(`Cannot read ${file}: ${error.code === "ENOENT" ? "no such file" : error.message}.`);
+        });
+        const progress = process.stderr.isTTY ? progressLine() : undefined;
+        const report = await withDatabase(async (db) => {
+          const agent = await getAgent(db, opts.as).catch(() => {
+            throw new UsageError(`No agent named "${opts.as}" to record as the creator: pass --as AGENT (see: agent-memory agent list).`);
+          });
+          if (agent.disabledAt) throw conflict(`Agent "${agent.name}" is disabled; enable it or pass another --as AGENT.`);
+          assertCanWrite({ agentId: agent.id, name: agent.name, kind: agent.kind, writeScopes: agent.writeScopes, readScopes: agent.readScopes, tokenId: 0 }, scope);
+          const lines = createInterface({ input, crlfDelay: Infinity });
+          return importGraph(db, { scope, agentId: agent.id, maxChars }, lines, progress?.update);
+        }).finally(() => input.destroy());
+        progress?.done();
+        out.result({ file, scope, as: opts.as, ...report }, () => importSummary(file, scope, opts.as, report));
+      }),
+    );
+
+  graph
+    .command("export")
+    .description("write the graph as memory.jsonl, to FILE or to standard output")
+    .argument("[file]", "where to write (replaced atomically); omit or - for standard output")
+    .option("--scope <scope>", "graph scope to export", "shared")
+    .option("--json", "print one JSON object (needs FILE: the graph itself goes to standard output otherwise)")
+    .action(
+      action(async (out: Output, file: string | undefined, opts: { scope: string; json?: boolean }) => {
+        const scope = resolveScope(opts.scope);
+        const toStdout = file === undefined || file === "-";
+        if (toStdout && opts.json) throw new UsageError("--json needs FILE: without it the graph itself is written to standard output.");
+        const report = await withDatabase(async (db) => {
+          if (toStdout) return exportGraph(db, scope, (chunk) => writeChunk(process.stdout, chunk));
+          // Like the reference's saveGraph: a temp file beside the target, renamed over it when complete.
+          const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
+          const stream = createWriteStream(temp, { encoding: "utf8" });
+          try {
+            const result = await exportGraph(db, scope, (chunk) => writeChunk(stream, chunk));
+            stream.end();
+            await once(stream, "finish");
+            await rename(temp, file);
+            return result;
+          } catch (error) {
+            stream.destroy();
+            await rm(temp, { force: true });
+            throw error;
+          }
+        });
+        if (toStdout) {
+          process.stderr.write(`Exported ${report.entities} entities and ${report.relations} relations from scope "${scope}".\n`);
+          return;
+        }
+        out.result({ file, scope, ...report }, () => `Exported ${report.entities} entities and ${report.relations} relations from scope "${scope}" to ${file}.`);
+      }),
+    );
+}
+
+async function writeChunk(stream: Writable, chunk: string): Promise<void> {
+  if (!stream.write(chunk)) await once(stream, "drain");
+}
+
+function progressLine() {
+  let last = 0;
+  const show = (r: ImportReport) =>
+    process.stderr.write(`\r  line ${r.lines}: ${r.entities.created} entities and ${r.relations.created} relations created, ${r.invalidCount} invalid lines`);
+  return {
+    update(r: ImportReport) {
+      const now = Date.now();
+      if (now - last < PROGRESS_EVERY_MS) return;
+      last = now;
+      show(r);
+    },
+    done() {
+      if (last) process.stderr.write("\n");
+    },
+  };
+}
+
+function importSummary(file: string, scope: string, as: string, r: ImportReport): string {
+  const lines = [
+    `Imported ${file} into scope "${scope}" as ${as} (${r.lines} lines):`,
+    `  entities:     ${r.entities.created} created, ${r.entities.existing} already present`,
+    `  observations: ${r.observations.added} added, ${r.observations.existing} already present`,
+    `  relations:    ${r.relations.created} created, ${r.relations.existing} already present`,
+    `  invalid lines: ${r.invalidCount}`,
+  ];
+  for (const bad of r.invalid.slice(0, 20)) lines.push(`    line ${bad.line}: ${bad.error}`);
+  if (r.invalidCount > 20) lines.push(`    … and ${r.invalidCount - 20} more (all listed, up to 1000, with --json)`);
+  return lines.join("\n");
+}

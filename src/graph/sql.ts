@@ -1,0 +1,260 @@
+// The knowledge graph's SQL: fixed strings with typed parameters. Batches travel
+// as parallel arrays through unnest(), so a call costs one or a few round trips
+// whatever its size. Names are matched through am_graph_key() (SHA-256 of the
+// text), the expression the unique indexes are built on (see sql/000004_graph.sql).
+
+// $1 scope, $2 names, $3 types, $4 agent id, $5 observation → entity ordinal
+// (1-based position in $2), $6 observation contents. Rows are inserted in input
+// order so ids (and so read order) follow the caller's order. Existing names are
+// skipped by the unique index; only the new entities get observations.
+export const CREATE_ENTITIES = `
+  with input as (
+    select n.name, n.entity_type, n.ord
+    from unnest($2::text[], $3::text[]) with ordinality as n(name, entity_type, ord)
+  ), created as (
+    insert into graph_entities (scope, name, entity_type, created_by)
+    select $1::text, i.name, i.entity_type, $4::bigint from input i order by i.ord
+    on conflict (scope, am_graph_key(name)) do nothing
+    returning id, name
+  ), observations as (
+    insert into graph_observations (entity_id, content, created_by)
+    select c.id, o.content, $4::bigint
+    from unnest($5::int[], $6::text[]) with ordinality as o(entity_ord, content, ord)
+    join input i on i.ord = o.entity_ord
+    join created c on c.name = i.name
+    order by o.ord
+    on conflict (entity_id, am_graph_key(content)) do nothing
+    returning 1
+  )
+  select c.name, (select count(*) from observations)::int as observations_added from created c`;
+
+// Import: the entities alone ($1 scope, $2 names, $3 types, $4 agent id); their
+// observations follow once every entity of the batch, new or not, is locked.
+export const INSERT_ENTITIES = `
+  insert into graph_entities (scope, name, entity_type, created_by)
+  select $1::text, n.name, n.entity_type, $4::bigint
+  from unnest($2::text[], $3::text[]) with ordinality as n(name, entity_type, ord)
+  order by n.ord
+  on conflict (scope, am_graph_key(name)) do nothing
+  returning name`;
+
+// $1 scope, $2 from, $3 to, $4 relation types, $5 agent id.
+export const CREATE_RELATIONS = `
+  insert into graph_relations (scope, from_name, to_name, relation_type, created_by)
+  select $1::text, r.from_name, r.to_name, r.relation_type, $5::bigint
+  from unnest($2::text[], $3::text[], $4::text[]) with ordinality as r(from_name, to_name, relation_type, ord)
+  order by r.ord
+  on conflict (scope, am_graph_key(from_name), am_graph_key(to_name), am_graph_key(relation_type)) do nothing
+  returning from_name, to_name, relation_type`;
+
+// add_observations in one statement: $1 scope, $2 the distinct entity names,
+// $3/$4 (entity name, content) pairs in input order, $5 agent id. The named
+// entities are row-locked first (in id order, so two calls cannot deadlock
+// each other); a concurrent delete_entities then waits, or wins and the entity
+// counts as missing. Unless every name was found nothing is inserted, and the
+// caller reports the missing one. Already-present texts are skipped by the
+// unique index in input order, so the first occurrence wins.
+export const ADD_OBSERVATIONS = `
+  with locked as materialized (
+    select id, name from graph_entities
+    where scope = $1::text and am_graph_key(name) = any(am_graph_keys($2::text[]))
+    order by id
+    for update
+  ), complete as (
+    select count(*) = cardinality($2::text[]) as ok from locked
+  ), inserted as (
+    insert into graph_observations (entity_id, content, created_by)
+    select l.id, o.content, $5::bigint
+    from unnest($3::text[], $4::text[]) with ordinality as o(entity_name, content, ord)
+    join locked l on l.name = o.entity_name
+    where (select ok from complete)
+    order by o.ord
+    on conflict (entity_id, am_graph_key(content)) do nothing
+    returning entity_id, content
+  )
+  select
+    (select coalesce(json_agg(json_build_object('id', id, 'name', name)), '[]'::json) from locked) as entities,
+    (select coalesce(json_agg(json_build_array(entity_id, content)), '[]'::json) from inserted) as inserted`;
+
+// Import only needs the entity to stay put, not to exclude other writers.
+export const KEY_SHARE_ENTITIES_BY_NAME = `
+  select id, name from graph_entities
+  where scope = $1::text and am_graph_key(name) = any(am_graph_keys($2::text[]))
+  order by id
+  for key share`;
+
+// $1 entity ids, $2 contents (parallel), $3 agent id. Already-present texts are
+// skipped by the unique index, in input order, so the first occurrence wins.
+export const INSERT_OBSERVATIONS = `
+  insert into graph_observations (entity_id, content, created_by)
+  select o.entity_id, o.content, $3::bigint
+  from unnest($1::bigint[], $2::text[]) with ordinality as o(entity_id, content, ord)
+  order by o.ord
+  on conflict (entity_id, am_graph_key(content)) do nothing
+  returning entity_id, content`;
+
+// $1 scope, $2 names. Like the reference, relations from or to a given name go
+// too, whether or not an entity of that name exists. Observations cascade.
+export const DELETE_ENTITIES = `
+  with deleted_relations as (
+    delete from graph_relations
+    where scope = $1::text
+      and (am_graph_key(from_name) = any(am_graph_keys($2::text[])) or am_graph_key(to_name) = any(am_graph_keys($2::text[])))
+    returning 1
+  ), deleted_entities as (
+    delete from graph_entities
+    where scope = $1::text and am_graph_key(name) = any(am_graph_keys($2::text[]))
+    returning id
+  )
+  select (select count(*) from deleted_entities)::int as entities,
+    (select count(*) from deleted_relations)::int as relations,
+    -- The statement's snapshot still shows the observations the cascade removes.
+    (select count(*) from graph_observations where entity_id in (select id from deleted_entities))::int as observations`;
+
+// $1 scope, $2 entity names, $3 contents (parallel pairs).
+export const DELETE_OBSERVATIONS = `
+  delete from graph_observations o
+  using graph_entities e, unnest($2::text[], $3::text[]) as d(entity_name, content)
+  where e.scope = $1::text
+    and am_graph_key(e.name) = am_graph_key(d.entity_name)
+    and o.entity_id = e.id
+    and am_graph_key(o.content) = am_graph_key(d.content)`;
+
+// $1 scope, $2 from, $3 to, $4 relation types (parallel triples).
+export const DELETE_RELATIONS = `
+  delete from graph_relations r
+  using unnest($2::text[], $3::text[], $4::text[]) as d(from_name, to_name, relation_type)
+  where r.scope = $1::text
+    and am_graph_key(r.from_name) = am_graph_key(d.from_name)
+    and am_graph_key(r.to_name) = am_graph_key(d.to_name)
+    and am_graph_key(r.relation_type) = am_graph_key(d.relation_type)`;
+
+export const COUNT_ENTITIES = `select count(*)::int as n from graph_entities where scope = $1::text`;
+
+// read_graph ($1 scope, $2 limit, $3 offset): a page of the scope's entities in insertion order.
+export const PAGE_ENTITIES = `
+  select e.id, e.name, e.entity_type
+  from graph_entities e
+  where e.scope = $1::text
+  order by e.id
+  limit $2::int offset $3::int`;
+
+// Reads of several statements run in one snapshot, so entities, observations and relations agree.
+export const READ_SNAPSHOT = `set transaction isolation level repeatable read, read only`;
+
+// search_nodes and open_nodes are one statement each (one round trip, one
+// snapshot): the page of entities, then JSON built by Postgres in the
+// reference's key order. Timestamps in the form of JS toISOString().
+const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const OBSERVATIONS_JSON = `coalesce((select json_agg(o.content order by o.id) from graph_observations o where o.entity_id = p.id), '[]'::json)`;
+
+const ENTITIES_JSON = `coalesce((select json_agg(json_build_object(
+    'name', p.name, 'entityType', p.entity_type, 'observations', ${OBSERVATIONS_JSON}) order by p.id) from page p), '[]'::json)`;
+
+const ENTITIES_WITH_PROVENANCE_JSON = `coalesce((select json_agg(json_build_object(
+    'name', p.name, 'entityType', p.entity_type, 'observations', ${OBSERVATIONS_JSON},
+    'createdBy', p.created_by, 'createdAt', ${ISO("p.created_at")},
+    'observationsMeta', coalesce((select json_agg(json_build_object('createdBy', a.name, 'createdAt', ${ISO("o.created_at")}) order by o.id)
+      from graph_observations o join agents a on a.id = o.created_by where o.entity_id = p.id), '[]'::json)) order by p.id) from page p), '[]'::json)`;
+
+// Relations with at least one endpoint among the page's entities (the reference's rule).
+const RELATIONS_OF_PAGE = `
+  from graph_relations r join agents a on a.id = r.created_by
+  where r.scope = $1::text
+    and (am_graph_key(r.from_name) = any(array(select am_graph_key(p.name) from page p))
+      or am_graph_key(r.to_name) = any(array(select am_graph_key(p.name) from page p)))`;
+
+const RELATIONS_JSON = `coalesce((select json_agg(json_build_object(
+    'from', r.from_name, 'to', r.to_name, 'relationType', r.relation_type) order by r.id) ${RELATIONS_OF_PAGE}), '[]'::json)`;
+
+const RELATIONS_WITH_PROVENANCE_JSON = `coalesce((select json_agg(json_build_object(
+    'from', r.from_name, 'to', r.to_name, 'relationType', r.relation_type,
+    'createdBy', a.name, 'createdAt', ${ISO("r.created_at")}) order by r.id) ${RELATIONS_OF_PAGE}), '[]'::json)`;
+
+// $1 scope, $2 names: the entities that exist, in insertion order (as the reference), with provenance.
+export const OPEN_NODES = `
+  with page as materialized (
+    select e.id, e.name, e.entity_type, e.created_at, a.name as created_by
+    from graph_entities e join agents a on a.id = e.created_by
+    where e.scope = $1::text and am_graph_key(e.name) = any(am_graph_keys($2::text[]))
+  )
+  select ${ENTITIES_WITH_PROVENANCE_JSON} as entities, ${RELATIONS_WITH_PROVENANCE_JSON} as relations`;
+
+// Queries of three or more characters go through am_graph_match (trigram
+// indexes, see sql/000004_graph.sql); shorter ones have no trigram to look up,
+// so the planner is left to read the tables as it sees fit. $2 is an escaped
+// '%…%' pattern.
+const MATCH_INDEXED = `select id from am_graph_match($2::text) as m(id)`;
+const MATCH_SHORT = `
+  select id from graph_entities where name ilike $2::text
+  union
+  select id from graph_entities where entity_type ilike $2::text
+  union
+  select entity_id from graph_observations where content ilike $2::text`;
+
+// $1 scope, $2 pattern, $3 limit, $4 offset. `total` counts every match before
+// the page (null when the page is past the last match: see COUNT_SEARCH).
+const searchNodes = (match: string) => `
+  with page as materialized (
+    select e.id, e.name, e.entity_type, count(*) over () as total
+    from (${match}) as m(id) join graph_entities e on e.id = m.id
+    where e.scope = $1::text
+    order by e.id
+    limit $3::int offset $4::int
+  )
+  select (select total from page limit 1)::int as total, ${ENTITIES_JSON} as entities, ${RELATIONS_JSON} as relations`;
+
+export const SEARCH_NODES = searchNodes(MATCH_INDEXED);
+export const SEARCH_NODES_SHORT = searchNodes(MATCH_SHORT);
+
+const countSearch = (match: string) => `
+  select count(*)::int as n from (${match}) as m(id) join graph_entities e on e.id = m.id where e.scope = $1::text`;
+export const COUNT_SEARCH = countSearch(MATCH_INDEXED);
+export const COUNT_SEARCH_SHORT = countSearch(MATCH_SHORT);
+
+// $1 entity ids: their observations in insertion order.
+export const OBSERVATIONS_OF = `
+  select o.entity_id, o.content
+  from graph_observations o
+  where o.entity_id = any($1::bigint[])
+  order by o.entity_id, o.id`;
+
+const RELATION_COLUMNS = `r.id, r.from_name, r.to_name, r.relation_type`;
+
+// $1 scope: every relation, in insertion order (read_graph of a whole graph).
+export const ALL_RELATIONS = `
+  select ${RELATION_COLUMNS}
+  from graph_relations r
+  where r.scope = $1::text
+  order by r.id`;
+
+// $1 scope, $2 names, $3 also include relations neither of whose endpoints is an
+// existing entity (the last page of a paged read_graph carries those, so that
+// paging through the whole graph returns every relation).
+export const RELATIONS_TOUCHING = `
+  select ${RELATION_COLUMNS}
+  from graph_relations r
+  where r.scope = $1::text
+    and (am_graph_key(r.from_name) = any(am_graph_keys($2::text[]))
+      or am_graph_key(r.to_name) = any(am_graph_keys($2::text[]))
+      or ($3::boolean
+        and not exists (select 1 from graph_entities e where e.scope = r.scope and am_graph_key(e.name) = am_graph_key(r.from_name))
+        and not exists (select 1 from graph_entities e where e.scope = r.scope and am_graph_key(e.name) = am_graph_key(r.to_name))))
+  order by r.id`;
+
+// Export: keyset pages in insertion order. $1 scope, $2 after id, $3 page size.
+export const EXPORT_ENTITIES = `
+  select e.id, e.name, e.entity_type,
+    coalesce((select array_agg(o.content order by o.id) from graph_observations o where o.entity_id = e.id), '{}') as observations
+  from graph_entities e
+  where e.scope = $1::text and e.id > $2::bigint
+  order by e.id
+  limit $3::int`;
+
+export const EXPORT_RELATIONS = `
+  select r.id, r.from_name, r.to_name, r.relation_type
+  from graph_relations r
+  where r.scope = $1::text and r.id > $2::bigint
+  order by r.id
+  limit $3::int`;

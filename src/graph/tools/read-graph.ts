@@ -1,0 +1,30 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { AppDeps } from "../../app-deps.js";
+import { defineTool } from "../../mcp/tool.js";
+import { readableGraph } from "../access.js";
+import { pageText } from "../format.js";
+import { readGraph } from "../read-store.js";
+import { pagedGraphOutput, pagingFields, scopeField } from "../schemas.js";
+import { DEFAULT_PAGE_LIMIT } from "../validate.js";
+
+// Built once: the SDK wraps these shapes for every request's server.
+const input = { scope: scopeField, ...pagingFields };
+const output = pagedGraphOutput;
+
+export function registerReadGraphTool(server: McpServer, deps: AppDeps): void {
+  defineTool(server, deps, {
+    name: "read_graph",
+    title: "Read Graph",
+    description:
+      "Read the entire knowledge graph: entities with their observations, and relations. Prefer search_nodes or open_nodes when " +
+      `you look for something specific. Large graphs come in pages of at most ${DEFAULT_PAGE_LIMIT} entities (see limit); ` +
+      "when the answer says truncated, call again with offset = nextOffset.",
+    input,
+    output,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run(input, { caller }) {
+      const page = await readGraph(deps.db, readableGraph(caller, input.scope), input);
+      return { text: pageText("read_graph", page), structured: { ...page } };
+    },
+  });
+}

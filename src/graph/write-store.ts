@@ -1,0 +1,177 @@
+// Writes to the graph. Each call is one transaction (or one statement) whatever
+// its size: batches go to Postgres as parallel arrays. Duplicates are settled by
+// the unique indexes (`on conflict do nothing`), never by read-then-insert, so
+// concurrent agents neither lose writes nor create twins.
+import type { Queryable } from "../db/database.js";
+import { pgCode, PgCode } from "../db/errors.js";
+import { notFound } from "../errors.js";
+import * as sql from "./sql.js";
+import type { AddedObservations, EntityInput, GraphWriter, ObservationDeletion, ObservationInput, RelationInput } from "./types.js";
+import { checkItemCount, validateEntities, validateObservations, validateRelations } from "./validate.js";
+
+const DEADLOCK_RETRIES = 3;
+
+/**
+ * Runs a write, retrying when Postgres broke a deadlock by aborting it. Two
+ * batches inserting overlapping names in different orders can deadlock on the
+ * unique index; each attempt is a whole transaction, so a retry is safe.
+ */
+export async function withDeadlockRetry<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = pgCode(error);
+      const retryable = code === PgCode.DEADLOCK_DETECTED || code === PgCode.SERIALIZATION_FAILURE;
+      if (!retryable || attempt >= DEADLOCK_RETRIES) throw error;
+    }
+  }
+}
+
+/** First occurrence wins: the reference would store both copies of an in-call duplicate. */
+function uniqueBy<T>(items: T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const k = key(item);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+const relationKey = (r: RelationInput) => JSON.stringify([r.from, r.to, r.relationType]);
+
+/** Entities whose names are new in the scope, with their observations; existing names are skipped. */
+export async function createEntities(db: Queryable, writer: GraphWriter, entities: EntityInput[]): Promise<EntityInput[]> {
+  validateEntities(entities, writer.maxChars);
+  const unique = uniqueBy(entities, (e) => e.name).map((e) => ({
+    name: e.name,
+    entityType: e.entityType,
+    observations: [...new Set(e.observations)],
+  }));
+  if (unique.length === 0) return [];
+  const obsEntity: number[] = [];
+  const obsContent: string[] = [];
+  unique.forEach((e, i) => {
+    for (const content of e.observations) {
+      obsEntity.push(i + 1);
+      obsContent.push(content);
+    }
+  });
+  const r = await withDeadlockRetry(() =>
+    db.query<{ name: string }>(sql.CREATE_ENTITIES, [
+      writer.scope,
+      unique.map((e) => e.name),
+      unique.map((e) => e.entityType),
+      writer.agentId,
+      obsEntity,
+      obsContent,
+    ]),
+  );
+  const created = new Set(r.rows.map((row) => row.name));
+  return unique.filter((e) => created.has(e.name));
+}
+
+/** Relations new in the scope; duplicates are skipped. Endpoints need not exist (as in the reference). */
+export async function createRelations(db: Queryable, writer: GraphWriter, relations: RelationInput[]): Promise<RelationInput[]> {
+  validateRelations(relations, writer.maxChars);
+  const unique = uniqueBy(relations, relationKey).map((r) => ({ from: r.from, to: r.to, relationType: r.relationType }));
+  if (unique.length === 0) return [];
+  const r = await withDeadlockRetry(() =>
+    db.query<{ from_name: string; to_name: string; relation_type: string }>(sql.CREATE_RELATIONS, [
+      writer.scope,
+      unique.map((x) => x.from),
+      unique.map((x) => x.to),
+      unique.map((x) => x.relationType),
+      writer.agentId,
+    ]),
+  );
+  const created = new Set(r.rows.map((row) => relationKey({ from: row.from_name, to: row.to_name, relationType: row.relation_type })));
+  return unique.filter((x) => created.has(relationKey(x)));
+}
+
+/**
+ * Appends observations to existing entities, in one statement. Every named
+ * entity must exist: a missing one fails the whole call and nothing is written
+ * (the reference fails the same way, with the same words).
+ */
+export async function addObservations(db: Queryable, writer: GraphWriter, items: ObservationInput[]): Promise<AddedObservations[]> {
+  validateObservations(items, writer.maxChars);
+  if (items.length === 0) return [];
+  const names = [...new Set(items.map((o) => o.entityName))];
+  const pairNames: string[] = [];
+  const pairContents: string[] = [];
+  for (const o of items) {
+    for (const c of o.contents) {
+      pairNames.push(o.entityName);
+      pairContents.push(c);
+    }
+  }
+  const r = await withDeadlockRetry(() =>
+    db.query<{ entities: Array<{ id: number; name: string }>; inserted: Array<[number, string]> }>(sql.ADD_OBSERVATIONS, [
+      writer.scope,
+      names,
+      pairNames,
+      pairContents,
+      writer.agentId,
+    ]),
+  );
+  const { entities, inserted } = r.rows[0]!;
+  const idOf = new Map(entities.map((e) => [e.name, e.id]));
+  const missing = names.find((n) => !idOf.has(n));
+  if (missing !== undefined) {
+    throw notFound(`Entity with name ${missing} not found (scope "${writer.scope}"). Create it with create_entities first; nothing was written.`, {
+      entityName: missing,
+    });
+  }
+  // A text inserted now belongs to the first item that carried it, as in the
+  // reference, which checks each item against what the earlier ones added.
+  const fresh = new Set(inserted.map(([id, content]) => JSON.stringify([id, content])));
+  return items.map((o) => {
+    const added: string[] = [];
+    for (const c of o.contents) {
+      if (fresh.delete(JSON.stringify([idOf.get(o.entityName), c]))) added.push(c);
+    }
+    return { entityName: o.entityName, addedObservations: added };
+  });
+}
+
+export interface DeletedCounts {
+  entities: number;
+  relations: number;
+  observations: number;
+}
+
+/** Deletes entities (their observations go with them) and every relation from or to the names. Missing names are ignored. */
+export async function deleteEntities(db: Queryable, scope: string, names: string[]): Promise<DeletedCounts> {
+  checkItemCount("entityNames", names.length);
+  if (names.length === 0) return { entities: 0, relations: 0, observations: 0 };
+  const r = await withDeadlockRetry(() => db.query<DeletedCounts>(sql.DELETE_ENTITIES, [scope, names]));
+  return r.rows[0] ?? { entities: 0, relations: 0, observations: 0 };
+}
+
+/** Deletes the given observation texts; missing entities or texts are ignored. */
+export async function deleteObservations(db: Queryable, scope: string, deletions: ObservationDeletion[]): Promise<DeletedCounts> {
+  checkItemCount("deletions", deletions.length);
+  const names: string[] = [];
+  const contents: string[] = [];
+  for (const d of deletions) {
+    for (const o of d.observations) {
+      names.push(d.entityName);
+      contents.push(o);
+    }
+  }
+  if (names.length === 0) return { entities: 0, relations: 0, observations: 0 };
+  const r = await withDeadlockRetry(() => db.query(sql.DELETE_OBSERVATIONS, [scope, names, contents]));
+  return { entities: 0, relations: 0, observations: r.rowCount };
+}
+
+/** Deletes exactly matching relations; missing ones are ignored. */
+export async function deleteRelations(db: Queryable, scope: string, relations: RelationInput[]): Promise<DeletedCounts> {
+  checkItemCount("relations", relations.length);
+  if (relations.length === 0) return { entities: 0, relations: 0, observations: 0 };
+  const r = await withDeadlockRetry(() =>
+    db.query(sql.DELETE_RELATIONS, [scope, relations.map((x) => x.from), relations.map((x) => x.to), relations.map((x) => x.relationType)]),
+  );
+  return { entities: 0, relations: r.rowCount, observations: 0 };
+}
