@@ -5,7 +5,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
-import type * as z from "zod/v4";
+import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
 import { type Caller, callerFromAuthInfo } from "../auth/caller.js";
 import { classifyDatabaseError } from "../db/classify.js";
@@ -43,13 +43,17 @@ export interface RequestTrace {
 
 export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(server: McpServer, deps: AppDeps, spec: ToolSpec<I, O>): void {
   const { metrics, logger } = deps;
+  // Object schemas, not raw shapes: the SDK turns a raw shape into an object
+  // schema on every registration, and a server is built per request.
+  const inputSchema = z.object(spec.input);
+  const outputSchema = z.object(spec.output);
   server.registerTool(
     spec.name,
     {
       title: spec.title,
       description: spec.description,
-      inputSchema: spec.input,
-      outputSchema: spec.output,
+      inputSchema,
+      outputSchema,
       annotations: { title: spec.title, ...spec.annotations },
     },
     // The SDK's generic callback type cannot follow ToolSpec's generics; the
