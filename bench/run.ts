@@ -15,12 +15,14 @@ import type { BenchAgent, BenchContext } from "./lib/context.js";
 import { createDatabase, startBenchService } from "./lib/service.js";
 import { benchFacts } from "./sections/facts.js";
 import { benchFloor } from "./sections/floor.js";
+import { benchGraph } from "./sections/graph.js";
 import { benchLedger } from "./sections/ledger.js";
 
 const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   floor: benchFloor,
   facts: benchFacts,
   ledger: benchLedger,
+  graph: benchGraph,
 };
 
 const { values } = parseArgs({

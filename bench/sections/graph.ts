@@ -1,0 +1,164 @@
+// The knowledge graph side by side with the reference server: the same workload
+// against both, in one run, at each size. Then the lost-write test for both.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { call, connect, timeSequential } from "../lib/clients.js";
+import type { BenchContext } from "../lib/context.js";
+import { referenceFile } from "../lib/reference.js";
+import type { Summary } from "../lib/stats.js";
+import { printTable } from "../lib/table.js";
+
+const NEEDLE = "kiwi-needle";
+const ABSENT = "qqzzxxyyww";
+
+function entity(i: number, n: number) {
+  // Ten entities, spread over the graph, carry the needle in an observation.
+  const needle = i % Math.floor(n / 10) === 3 ? ` (${NEEDLE})` : "";
+  return {
+    name: `entity-${i}`,
+    entityType: ["person", "service", "project", "team"][i % 4]!,
+    observations: [`created in sprint ${i % 97}`, `owned by team ${i % 13}${needle}`, `depends on entity-${(i * 31) % n}`],
+  };
+}
+
+interface Side {
+  label: string;
+  client: Client;
+  args: Record<string, unknown>;
+}
+
+interface SizeResult {
+  n: number;
+  loadSeconds: Record<string, number>;
+  relationSeconds: Record<string, number>;
+  latency: Record<string, Record<string, Summary>>;
+  readGraph: Record<string, { ms: number; bytes: number; entities: number; error?: string }>;
+}
+
+async function load(side: Side, n: number): Promise<[number, number]> {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i += 100) {
+    await call(side.client, "create_entities", { ...side.args, entities: Array.from({ length: Math.min(100, n - i) }, (_, k) => entity(i + k, n)) });
+  }
+  const t1 = performance.now();
+  for (let i = 0; i < n; i += 100) {
+    const relations = Array.from({ length: Math.min(100, n - i) }, (_, k) => ({ from: `entity-${i + k}`, to: `entity-${(i + k + 1) % n}`, relationType: "depends_on" }));
+    await call(side.client, "create_relations", { ...side.args, relations });
+  }
+  return [(t1 - t0) / 1000, (performance.now() - t1) / 1000];
+}
+
+async function measure(side: Side, n: number, iterations: number) {
+  let k = 0;
+  const latency: Record<string, Summary> = {
+    "search_nodes (10 hits)": await timeSequential(side.client, iterations, () => call(side.client, "search_nodes", { ...side.args, query: NEEDLE })),
+    "search_nodes (no hit)": await timeSequential(side.client, iterations, () => call(side.client, "search_nodes", { ...side.args, query: ABSENT })),
+    "open_nodes (5 names)": await timeSequential(side.client, iterations, () =>
+      call(side.client, "open_nodes", { ...side.args, names: [0, 1, 2, 3, 4].map((j) => `entity-${(k++ * 7919 + j * 1013) % n}`) }),
+    ),
+    add_observations: await timeSequential(side.client, iterations, () =>
+      call(side.client, "add_observations", { ...side.args, observations: [{ entityName: `entity-${(k * 104729) % n}`, contents: [`benchmark note ${k++}`] }] }),
+    ),
+  };
+  const t0 = performance.now();
+  let readGraph: { ms: number; bytes: number; entities: number; error?: string };
+  try {
+    const r = (await side.client.callTool({ name: "read_graph", arguments: side.args }, undefined, { timeout: 300_000 })) as CallToolResult;
+    const text = r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+    const structured = r.structuredContent as { entities: unknown[] };
+    readGraph = { ms: performance.now() - t0, bytes: Buffer.byteLength(text) + Buffer.byteLength(JSON.stringify(r.structuredContent ?? {})), entities: structured.entities.length };
+  } catch (error) {
+    readGraph = { ms: performance.now() - t0, bytes: NaN, entities: 0, error: (error as Error).message.slice(0, 120) };
+  }
+  return { latency, readGraph };
+}
+
+/**
+ * Two clients write 500 single-entity create_entities each, at the same time;
+ * how many of the acknowledged entities survive? "lanes": each client sends its
+ * calls one after another (two agents working); "burst": all 500 at once.
+ */
+async function lostWrites(mode: "lanes" | "burst", clients: [Client, Client], args: Record<string, unknown>, count: () => Promise<number>) {
+  let acknowledged = 0;
+  const create = async (ci: number, i: number) => {
+    const r = (await clients[ci]!.callTool({ name: "create_entities", arguments: { ...args, entities: [{ name: `lw-${mode}-${ci}-${i}`, entityType: "t", observations: [] }] } })) as CallToolResult;
+    if (!r.isError) acknowledged++;
+  };
+  await Promise.all(
+    [0, 1].map(async (ci) => {
+      if (mode === "burst") return Promise.all(Array.from({ length: 500 }, (_, i) => create(ci, i)));
+      for (let i = 0; i < 500; i++) await create(ci, i);
+    }),
+  );
+  return { mode, acknowledged, survived: await count() };
+}
+
+export async function benchGraph(ctx: BenchContext): Promise<void> {
+  const token = ctx.agents.reviewer.token; // may write every scope
+  const results: SizeResult[] = [];
+  for (const n of ctx.graphSizes) {
+    ctx.log(`\nGraph at ${n.toLocaleString("en-US")} entities: loading both servers…`);
+    const ours: Side = { label: "agent-memory", client: await connect(ctx.service.mcpUrl, token), args: { scope: `graph-${n}` } };
+    const ref = referenceFile();
+    const theirs: Side = { label: "reference", client: await ref.connect(), args: {} };
+    const result: SizeResult = { n, loadSeconds: {}, relationSeconds: {}, latency: {}, readGraph: {} };
+    for (const side of [theirs, ours]) {
+      const [entitiesS, relationsS] = await load(side, n);
+      result.loadSeconds[side.label] = entitiesS;
+      result.relationSeconds[side.label] = relationsS;
+    }
+    // The reference re-reads its whole file on every call: fewer iterations at large sizes.
+    const refIterations = ctx.quick ? 10 : n >= 50_000 ? 20 : n >= 10_000 ? 50 : 100;
+    const ourIterations = ctx.quick ? 30 : 200;
+    for (const [side, iterations] of [[theirs, refIterations], [ours, ourIterations]] as const) {
+      const m = await measure(side, n, iterations);
+      result.latency[side.label] = m.latency;
+      result.readGraph[side.label] = m.readGraph;
+    }
+    await ours.client.close();
+    ref.cleanup();
+    results.push(result);
+
+    const rows: Array<Array<string | number>> = [
+      ["load entities (per s)", n / result.loadSeconds.reference!, n / result.loadSeconds["agent-memory"]!, result.loadSeconds.reference! / result.loadSeconds["agent-memory"]!],
+      ["load relations (per s)", n / result.relationSeconds.reference!, n / result.relationSeconds["agent-memory"]!, result.relationSeconds.reference! / result.relationSeconds["agent-memory"]!],
+    ];
+    for (const op of Object.keys(result.latency["agent-memory"]!)) {
+      const r = result.latency.reference![op]!;
+      const o = result.latency["agent-memory"]![op]!;
+      rows.push([`${op} p50 ms`, r.p50, o.p50, r.p50 / o.p50]);
+    }
+    const rg = result.readGraph.reference!;
+    const og = result.readGraph["agent-memory"]!;
+    rows.push(["read_graph ms", rg.error ? `failed` : rg.ms, og.ms, rg.error ? "–" : rg.ms / og.ms]);
+    rows.push(["read_graph bytes", rg.error ? "failed" : rg.bytes, og.bytes, ""]);
+    rows.push(["read_graph entities returned", String(rg.entities), String(og.entities), ""]);
+    printTable(`Graph at ${n.toLocaleString("en-US")} entities (+${n.toLocaleString("en-US")} relations)`, ["measure", "reference", "agent-memory", "ratio ref/ours"], rows);
+    if (rg.error) ctx.log(`  reference read_graph failed: ${rg.error}`);
+  }
+
+  // Lost writes: two agents writing at once (the reference: two processes on one file, as two agents' clients run it).
+  const lost: Array<{ server: string; mode: string; acknowledged: number; survived: number }> = [];
+  for (const mode of ["lanes", "burst"] as const) {
+    const ref = referenceFile();
+    const refClients = [await ref.connect(), await ref.connect()] as [Client, Client];
+    lost.push({ server: "reference", ...(await lostWrites(mode, refClients, {}, async () => ref.entityCount())) });
+    ref.cleanup();
+    const scope = `lost-writes-${mode}`;
+    const ourClients = [await connect(ctx.service.mcpUrl, token), await connect(ctx.service.mcpUrl, token)] as [Client, Client];
+    lost.push({
+      server: "agent-memory",
+      ...(await lostWrites(mode, ourClients, { scope }, async () => {
+        const r = await call(ourClients[0], "read_graph", { scope, limit: 1 });
+        return (r.structuredContent as { totalEntities: number }).totalEntities;
+      })),
+    });
+    await Promise.all(ourClients.map((c) => c.close()));
+  }
+  printTable(
+    "Lost writes: 2 clients × 500 create_entities with distinct names, at the same time",
+    ["server", "mode", "acknowledged", "present afterwards", "lost"],
+    lost.map((l) => [l.server, l.mode === "lanes" ? "each client sequential" : "each client all at once", String(l.acknowledged), String(l.survived), `${(((l.acknowledged - l.survived) / l.acknowledged) * 100).toFixed(0)}%`]),
+  );
+  ctx.results.graph = { sizes: results, lostWrites: lost };
+}
