@@ -89,7 +89,7 @@ async function main() {
   const racers = await createRacers(database.url, 50);
   const service = await startBenchService(database.url, { DB_POOL_MAX: "20" });
   const results: Record<string, unknown> = {};
-  const factsCount = Number(values.facts ?? (quick ? 2000 : 100_000));
+  const factsCount = Number(values.facts ?? (quick ? 1000 : 100_000));
   const graphSizes = (values["graph-sizes"] ?? (quick ? "200,1000" : "1000,10000,50000")).split(",").map(Number);
   const ctx: BenchContext = { quick, factsCount, graphSizes, service, agents: { writers, reviewer, racers }, results, log: (l) => console.log(l) };
   const rss: number[] = [];

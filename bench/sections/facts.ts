@@ -49,7 +49,7 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
   await admin.query("vacuum analyze facts");
 
   const reader = await connect(ctx.service.mcpUrl, c.token); // reads shared, team-a, team-b
-  const n = ctx.quick ? 60 : 500;
+  const n = ctx.quick ? 40 : 500;
   const recall = (keywords: string[]) => () => call(reader, "memory_recall", { keywords });
   const hitsOf = async (keywords: string[]) => ((await call(reader, "memory_recall", { keywords })).structuredContent as { total: number }).total;
   const keywordSets: Array<[string, string[]]> = [

@@ -8,7 +8,7 @@ import { printTable } from "../lib/table.js";
 export async function benchFloor(ctx: BenchContext): Promise<void> {
   const token = ctx.agents.writers[0]!.token;
   const client = await connect(ctx.service.mcpUrl, token);
-  const n = ctx.quick ? 300 : 3000;
+  const n = ctx.quick ? 200 : 3000;
   await timeSequential(client, Math.min(500, n), () => call(client, "whoami"));
   const sequential = await timeSequential(client, n, () => call(client, "whoami"));
   await client.close();
@@ -17,7 +17,7 @@ export async function benchFloor(ctx: BenchContext): Promise<void> {
   const rows: Array<Array<string | number>> = [["sequential, 1 client", sequential.p50, sequential.p99, 1000 / sequential.mean]];
   for (const clients of [1, 4, 16]) {
     const pool = await Promise.all(Array.from({ length: clients }, () => connect(ctx.service.mcpUrl, token)));
-    const t = await timeConcurrent(pool, ctx.quick ? 300 : 4000, (c) => call(c, "whoami"));
+    const t = await timeConcurrent(pool, ctx.quick ? 200 : 4000, (c) => call(c, "whoami"));
     perSecond[clients] = t.perSecond;
     rows.push([`${clients} concurrent clients`, t.latency.p50, t.latency.p99, t.perSecond]);
     await Promise.all(pool.map((c) => c.close()));
