@@ -6,6 +6,7 @@ import { registerAgentCommands } from "./commands/agent.js";
 import { registerLedgerCommands } from "./commands/ledger.js";
 import { registerMigrateCommand } from "./commands/migrate.js";
 import { registerServeCommand } from "./commands/serve.js";
+import { registerSnapshotCommands } from "./commands/snapshots.js";
 import { registerTokenCommands } from "./commands/token.js";
 import { ExitCode, reportError } from "./output.js";
 
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerAgentCommands(program);
   registerTokenCommands(program);
   registerLedgerCommands(program);
+  registerSnapshotCommands(program);
   // Subcommands inherit exitOverride only when set before they are added.
   for (const c of allCommands(program)) c.exitOverride();
   return program;
