@@ -78,8 +78,17 @@ export async function readTree(dir: string): Promise<Record<string, string>> {
   return tree;
 }
 
-export async function rowCounts(db: Queryable) {
-  const r = await db.query(
+export interface RowCounts {
+  facts: number;
+  versions: number;
+  events: number;
+  ledger: number;
+  claims: number;
+  imports: number;
+}
+
+export async function rowCounts(db: Queryable): Promise<RowCounts> {
+  const r = await db.query<RowCounts>(
     `select (select count(*)::int from facts) as facts,
             (select count(*)::int from fact_versions) as versions,
             (select count(*)::int from fact_events) as events,

@@ -114,16 +114,30 @@ describe.each(BACKENDS)("snapshot round trip on %s", (backend) => {
     }
   });
 
-  it("a newer export updates an older import by appending the missing history", async () => {
+  it("a newer export updates an older import by appending the missing history (a new type renames the file)", async () => {
     const v = (await getFact(source.db, team.writer, { name: "tricky-body" })).version;
-    await store(source.db, team.writer, fact("tricky-body", { version: v, body: "a second version" }));
+    await store(source.db, team.writer, fact("tricky-body", { version: v, type: "feedback", body: "a second version" }));
     await promoteFact(source.db, team.reviewer, { name: "tricky-body", to: "confirmed", reason: "looked fine" });
-    await exportTo(source.db, dir("a"));
+    const second = await exportTo(source.db, dir("a"));
+    expect(second.facts).toEqual({ exported: 5, written: 1, unchanged: 4, removed: 1 });
+    expect(second.removedFiles).toEqual(["shared/project_tricky-body.md"]);
     const report = await importFrom(target.db, dir("a"));
     expect(report.facts).toEqual({ created: 0, updated: 1, unchanged: 4, invalid: 0 });
-    expect(report.files.find((f) => f.outcome === "updated")).toMatchObject({ file: "shared/project_tricky-body.md", scope: "shared", name: "tricky-body" });
+    expect(report.files.find((f) => f.outcome === "updated")).toMatchObject({ file: "shared/feedback_tricky-body.md", scope: "shared", name: "tricky-body" });
     await exportTo(target.db, dir("b"));
     expect(await readTree(dir("b"))).toEqual(await readTree(dir("a")));
+  });
+
+  it("warns when an exported ledger has lines missing, and still imports the rest", async () => {
+    const copy = dir("gap");
+    await mkdir(copy, { recursive: true });
+    const lines = (await readFile(join(dir("a"), "ledger.jsonl"), "utf8")).split("\n");
+    await writeFile(join(copy, "ledger.jsonl"), [...lines.slice(0, 2), ...lines.slice(3)].join("\n"));
+    const report = await importFrom(target.db, copy);
+    expect(report.ledger).toMatchObject({ appended: 0, unchanged: 6, invalid: [] });
+    expect(report.warnings).toEqual([
+      "ledger.jsonl line 3 (#4) does not link to the line before it (#2): records of the exported chain are missing from the file.",
+    ]);
   });
 
   it("refuses a file whose history contradicts the database, and imports the rest", async () => {
@@ -158,7 +172,7 @@ describe.each(BACKENDS)("snapshot round trip on %s", (backend) => {
     expect(all.facts.exported).toBe(5);
     const blog = await exportTo(source.db, out, { scopes: ["blog"] });
     expect(blog.facts).toMatchObject({ exported: 2, removed: 3 });
-    expect(blog.removedFiles).toEqual(["shared/project_deploy-on-fridays.md", "shared/project_tricky-body.md", "shared/reference_deploy-needs-migrations.md"]);
+    expect(blog.removedFiles).toEqual(["shared/feedback_tricky-body.md", "shared/project_deploy-on-fridays.md", "shared/reference_deploy-needs-migrations.md"]);
     const confirmed = await exportTo(source.db, out, { scopes: ["blog", "shared"], statuses: ["confirmed"] });
     expect(confirmed.facts).toMatchObject({ exported: 3, written: 2, removed: 1 });
     expect(Object.keys(await readTree(out)).sort()).toEqual([
@@ -168,7 +182,7 @@ describe.each(BACKENDS)("snapshot round trip on %s", (backend) => {
       "blog/notes.md",
       "blog/project_hand-written.md",
       "ledger.jsonl",
-      "shared/project_tricky-body.md",
+      "shared/feedback_tricky-body.md",
       "shared/reference_deploy-needs-migrations.md",
     ]);
     await expect(exportTo(source.db, out, { statuses: ["published"] })).rejects.toThrow(/--status "published" is not valid/);
