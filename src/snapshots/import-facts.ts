@@ -35,7 +35,7 @@ export async function importFactFile(tx: Queryable, parsed: ParsedFile, ctx: Tar
 /** The front matter repeats what the history implies; a hand edit of one without the other is refused. */
 function assertFrontMatterAgrees(file: SnapshotFile, final: ReturnType<typeof checkLifecycle>, ctx: TargetContext, target: TargetHistory): void {
   const f = file.fact;
-  const author = ctx.agents.resolve(f.author, `"author"`);
+  const author = ctx.agents.resolve(f.author, "author");
   const mismatch = (field: string, front: unknown, history: unknown) => {
     throw invalid(`front-matter "${field}" is ${front} but the History section says ${history}; the two must agree (re-export instead of editing by hand).`);
   };

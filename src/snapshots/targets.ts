@@ -74,7 +74,7 @@ export function snapshotTarget(file: SnapshotFile, ctx: TargetContext): TargetHi
   }
   const contents = [...f.earlier.map((v) => content(v, ctx.bodyMaxChars, `version ${v.version}`)), content(f, ctx.bodyMaxChars, "")];
   const events: PlannedEvent[] = f.history.map((e, i) => {
-    const agent = ctx.agents.resolve(e.by, `History entry ${i + 1}: "by"`);
+    const agent = ctx.agents.resolve(e.by, `History entry ${i + 1}: by`);
     return { kind: e.event, version: e.version, actorId: agent.id, actor: agent.name, at: e.at, from: e.from, to: e.to, reason: e.reason };
   });
   return { contents, events };

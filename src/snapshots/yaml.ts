@@ -28,8 +28,8 @@ export function fromYaml(text: string, what: string): unknown {
   const doc = YAML.parseDocument(text, { version: "1.2", schema: "core", uniqueKeys: true, prettyErrors: false, merge: false });
   const error = doc.errors[0];
   if (error) {
-    const line = error.linePos?.[0]?.line;
-    throw invalid(`${what} is not valid YAML${line ? ` (line ${line} of it)` : ""}: ${firstLine(error.message)}. Quote values that contain ": " or start with a special character.`);
+    const line = text.slice(0, error.pos[0]).split("\n").length;
+    throw invalid(`${what} is not valid YAML (line ${line} of it): ${firstLine(error.message)}. Quote values that contain ": " or start with a special character.`);
   }
   try {
     return doc.toJS({ maxAliasCount: 0 });
