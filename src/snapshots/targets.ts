@@ -85,6 +85,11 @@ export function seedIdentity(seed: SeedFile, ctx: TargetContext): Identity {
   if (seed.scope !== undefined && ctx.folder !== null && seed.scope !== ctx.folder) {
     throw invalid(`the file is in folder "${ctx.folder}" but says scope: ${seed.scope}; move it or fix the scope.`);
   }
+  if (seed.scope === undefined && ctx.folder !== null) {
+    // The folder stands for the scope: say so if its name cannot be one.
+    const folder = ctx.folder;
+    within(`the file is in folder "${folder}", which names its scope`, () => validateScope(folder));
+  }
   const scope = validateScope(seed.scope ?? ctx.folder ?? SHARED_SCOPE);
   return { scope, name };
 }

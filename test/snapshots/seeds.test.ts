@@ -1,6 +1,6 @@
 // Importing a hand-written folder in the seeds' file-based format, invalid
 // files reported and skipped, --as, and the ledger's own import rules.
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -138,6 +138,22 @@ describe.each(BACKENDS)("importing a file-based memory folder on %s", (backend) 
       statusReason: "imported from project_self-confirmed.md: confirmed by reviewer: looks right to me",
     });
     await expect(importFrom(tdb.db, join(FIXTURES, "seeds"), { as: "nobody" })).rejects.toThrow(/--as nobody: no such agent/);
+  });
+
+  it("a seed file in a sub-folder takes the folder as its scope", async () => {
+    const dir = join(work, "folders");
+    const seed = (name: string, extra = "") => `---\nname: ${name}\ndescription: d\ntype: project\nowner: blog-writer\n${extra}---\n\nbody\n`;
+    await mkdir(join(dir, "blog"), { recursive: true });
+    await mkdir(join(dir, "My Notes"), { recursive: true });
+    await writeFile(join(dir, "blog", "in-blog.md"), seed("in-blog"));
+    await writeFile(join(dir, "blog", "says-ops.md"), seed("says-ops", "scope: ops\n"));
+    await writeFile(join(dir, "My Notes", "x.md"), seed("x"));
+    const report = await importFrom(tdb.db, dir);
+    expect(report.files).toEqual([
+      { file: "My Notes/x.md", outcome: "invalid", reason: expect.stringMatching(/^the file is in folder "My Notes", which names its scope: scope "My Notes" is not valid/) },
+      { file: "blog/in-blog.md", outcome: "created", scope: "blog", name: "in-blog" },
+      { file: "blog/says-ops.md", outcome: "invalid", reason: 'the file is in folder "blog" but says scope: ops; move it or fix the scope.' },
+    ]);
   });
 
   it("a ledger with a bad line is not imported at all; each bad line is reported", async () => {
