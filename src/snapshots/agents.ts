@@ -8,10 +8,8 @@ import * as sql from "./sql.js";
 
 export interface MappedAgent {
   id: number;
-  /** The agent's name here. */
+  /** The agent's name here (the --as agent's when it stood in). */
   name: string;
-  /** True when the file's name was not an agent and --as stood in. */
-  viaAs: boolean;
 }
 
 export class AgentMap {
@@ -37,14 +35,14 @@ export class AgentMap {
   /** Only agents that exist here (for optional mappings such as a seed's reviewer). */
   known(name: string): MappedAgent | null {
     const id = this.byName.get(name);
-    return id === undefined ? null : { id, name, viaAs: false };
+    return id === undefined ? null : { id, name };
   }
 
   /** `what` says where the name came from, for the message ("owner", "History entry 3 (by)"). */
   resolve(name: string, what: string): MappedAgent {
     const known = this.known(name);
     if (known) return known;
-    if (this.as) return { ...this.as, viaAs: true };
+    if (this.as) return this.as;
     throw invalid(`${what} "${name}" is not an agent here: create it (agent-memory agent add ${safe(name)} --no-token) or pass --as <agent> to import its work under that agent.`);
   }
 }

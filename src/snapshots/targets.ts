@@ -14,7 +14,7 @@ import {
   validateScope,
   validateType,
 } from "../facts/rules.js";
-import type { AgentMap } from "./agents.js";
+import type { AgentMap, MappedAgent } from "./agents.js";
 import { type Content, type PlannedEvent, sameContent, type TargetHistory } from "./history.js";
 import { factPath } from "./model.js";
 import type { SeedFile, SnapshotFile } from "./parse.js";
@@ -107,7 +107,7 @@ export function seedTarget(seed: SeedFile, stored: StoredHistory | null, ctx: Ta
   }
   const status = seed.status as FactStatus;
   if (seed.owner === undefined && !ctx.agents.as) throw invalid(`the front matter has no owner: add "owner: <agent>" or pass --as <agent>.`);
-  const owner = seed.owner === undefined ? { ...ctx.agents.as!, viaAs: true } : ctx.agents.resolve(seed.owner, "owner");
+  const owner = seed.owner === undefined ? ctx.agents.as! : ctx.agents.resolve(seed.owner, "owner");
 
   const history: TargetHistory = stored
     ? { contents: [...stored.versions], events: stored.events.map((e) => ({ ...e })) }
@@ -154,7 +154,7 @@ function seedPromotion(
   ctx: TargetContext,
 ): PlannedEvent {
   const line = [...seed.promotions].reverse().find((p) => p.to === to);
-  const candidates = [line ? ctx.agents.known(line.by) : null, ctx.agents.as].filter((a): a is { id: number; name: string } => a !== null);
+  const candidates = [line ? ctx.agents.known(line.by) : null, ctx.agents.as].filter((a): a is MappedAgent => a !== null);
   const actor = to === "confirmed" ? candidates.find((a) => a.id !== author.id) : candidates[0];
   if (!actor && to === "confirmed") {
     throw invalid(

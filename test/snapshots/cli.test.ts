@@ -1,5 +1,6 @@
 // `agent-memory export` and `import` as an operator runs them: the built CLI in
 // a child process, on the embedded database and on Postgres, and across the two.
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -100,6 +101,17 @@ describe("agent-memory export / import", () => {
     const a = await readTree(path("pg-a"));
     expect(Object.keys(a)).toHaveLength(6);
     expect(await readTree(path("pg-b"))).toEqual(a);
+  });
+
+  it("shows progress on stderr only when it is a terminal", async () => {
+    // `script` runs the command on a pseudo-terminal (stdout and stderr both go to it).
+    const command = `${process.execPath} ${CLI_PATH} export ${path("tty")}`;
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile("script", ["-qec", command, "/dev/null"], { env: { PATH: process.env.PATH, LOG_LEVEL: "warn", DATABASE_URL: pg.url! } }, (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      ),
+    );
+    expect(out).toMatch(/\rexporting facts 5\/5\x1b\[K\r\nExported 5 fact\(s\) to /);
   });
 
   it("exits 1 with the report when files were invalid, 2 on bad arguments", async () => {

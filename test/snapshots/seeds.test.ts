@@ -137,6 +137,8 @@ describe.each(BACKENDS)("importing a file-based memory folder on %s", (backend) 
       statusBy: "deployer",
       statusReason: "imported from project_self-confirmed.md: confirmed by reviewer: looks right to me",
     });
+    // Idempotent under the same mapping too.
+    expect((await importFrom(tdb.db, join(FIXTURES, "seeds-invalid"), { as: "deployer" })).facts).toEqual({ created: 0, updated: 0, unchanged: 3, invalid: 3 });
     await expect(importFrom(tdb.db, join(FIXTURES, "seeds"), { as: "nobody" })).rejects.toThrow(/--as nobody: no such agent/);
   });
 

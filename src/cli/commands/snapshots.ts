@@ -24,7 +24,8 @@ function progress(label: string): { update: (done: number, total: number) => voi
       if (done < total && now - last < 200) return;
       last = now;
       shown = true;
-      process.stderr.write(`\r${label} ${done}/${total}`);
+      // \x1b[K clears what a longer earlier line left behind.
+      process.stderr.write(`\r${label} ${done}/${total}\x1b[K`);
     },
     end() {
       if (shown) process.stderr.write("\n");
