@@ -7,6 +7,7 @@ import { registerGraphCommands } from "./commands/graph.js";
 import { registerLedgerCommands } from "./commands/ledger.js";
 import { registerMigrateCommand } from "./commands/migrate.js";
 import { registerServeCommand } from "./commands/serve.js";
+import { registerSnapshotCommands } from "./commands/snapshots.js";
 import { registerTokenCommands } from "./commands/token.js";
 import { ExitCode, reportError } from "./output.js";
 
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerTokenCommands(program);
   registerLedgerCommands(program);
   registerGraphCommands(program);
+  registerSnapshotCommands(program);
   // Subcommands inherit exitOverride only when set before they are added.
   for (const c of allCommands(program)) c.exitOverride();
   return program;

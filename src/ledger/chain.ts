@@ -106,7 +106,8 @@ export interface NewEvent {
 /**
  * Appends the next event after `state`'s head. `claim` says what happens to the
  * key's claim row: "set" makes the actor the holder (claimed_at given), "drop"
- * deletes it (recorded or released).
+ * deletes it (recorded or released), "keep" leaves it as it is (an imported
+ * historical claim must not displace a live one).
  */
 export async function appendEvent(
   tx: Queryable,
@@ -114,7 +115,7 @@ export async function appendEvent(
   key: LedgerKey,
   actor: Actor,
   event: NewEvent,
-  claim: { set: Date } | "drop",
+  claim: { set: Date } | "drop" | "keep",
 ): Promise<LedgerEvent> {
   const unhashed: Omit<LedgerEvent, "hash"> = {
     seq: state.headSeq + 1,
@@ -148,6 +149,8 @@ export async function appendEvent(
   ];
   if (claim === "drop") {
     await tx.query(sql.APPEND_AND_DROP_CLAIM, params);
+  } else if (claim === "keep") {
+    await tx.query(sql.APPEND_ONLY, params);
   } else {
     await tx.query(sql.APPEND_AND_SET_CLAIM, [...params, claim.set.toISOString()]);
   }

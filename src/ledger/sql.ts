@@ -39,6 +39,11 @@ export const APPEND_AND_DROP_CLAIM = `
     returning 1)
   select (select last_seq from head) as seq`;
 
+/** Append an event and leave the key's claim as it is (imports of history). */
+export const APPEND_ONLY = `
+  with ${APPEND_EVENT}
+  select (select last_seq from head) as seq`;
+
 /** ledger_check: a plain read, no lock (a later claim or record decides under the lock). */
 export const READ_KEY = `
   select date_trunc('milliseconds', clock_timestamp()) as now_at,

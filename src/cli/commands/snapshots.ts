@@ -1,0 +1,108 @@
+// export DIR | import DIR: memory as a Markdown tree that git can review.
+import type { Command } from "commander";
+import { loadConfig } from "../../config.js";
+import { type ExportReport, exportSnapshot } from "../../snapshots/export.js";
+import { type ImportReport, importSnapshot } from "../../snapshots/import.js";
+import { withDatabase } from "../context.js";
+import { ExitCode, type Output } from "../output.js";
+import { action, parseList } from "../run.js";
+
+/** Repeatable, comma-separated option values: --scope a --scope b,c. */
+const collect = (value: string, previous: string[]): string[] => [...previous, ...parseList(value)];
+
+/**
+ * A progress line on stderr, only when stderr is a terminal (never in a log or
+ * a pipe), redrawn at most every 200 ms.
+ */
+function progress(label: string): { update: (done: number, total: number) => void; end: () => void } | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  let last = 0;
+  let shown = false;
+  return {
+    update(done, total) {
+      const now = Date.now();
+      if (done < total && now - last < 200) return;
+      last = now;
+      shown = true;
+      // \x1b[K clears what a longer earlier line left behind.
+      process.stderr.write(`\r${label} ${done}/${total}\x1b[K`);
+    },
+    end() {
+      if (shown) process.stderr.write("\n");
+    },
+  };
+}
+
+export function registerSnapshotCommands(program: Command): void {
+  program
+    .command("export")
+    .description("write every current fact as DIR/<scope>/<type>_<name>.md and the ledger as DIR/ledger.jsonl (deterministic: commit it to git)")
+    .argument("<dir>", "the folder to write (created if missing; files of facts that are gone are removed, nothing else is touched)")
+    .option("--scope <scopes>", "only these scopes (repeatable or comma-separated)", collect, [])
+    .option("--status <statuses>", "only facts with these statuses: draft, confirmed, deprecated (repeatable or comma-separated)", collect, [])
+    .option("--json", "print one JSON object")
+    .action(
+      action(async (out: Output, dir: string, opts: { scope: string[]; status: string[] }) => {
+        const bar = progress("exporting facts");
+        let report: ExportReport;
+        try {
+          report = await withDatabase((db) => exportSnapshot(db, { dir, scopes: opts.scope, statuses: opts.status, onProgress: bar?.update }));
+        } finally {
+          bar?.end();
+        }
+        out.result(report, () => exportText(report));
+      }),
+    );
+
+  program
+    .command("import")
+    .description("read facts and the ledger back from an exported folder, or from a folder of *.md files in the file-based memory format")
+    .argument("<dir>", "the folder to read")
+    .option("--dry-run", "check everything and report what would happen, write nothing")
+    .option("--as <agent>", "the agent that stands in for authors and actors that are not agents here (and confirms seed facts marked confirmed)")
+    .option("--json", "print one JSON object")
+    .action(async (...args: unknown[]) => {
+      let failed = false;
+      await action(async (out: Output, dir: string, opts: { dryRun?: boolean; as?: string }) => {
+        const bodyMaxChars = loadConfig().limits.factBodyMaxChars;
+        const bar = progress(opts.dryRun ? "checking files" : "importing files");
+        let report: ImportReport;
+        try {
+          report = await withDatabase((db) => importSnapshot(db, { dir, dryRun: Boolean(opts.dryRun), as: opts.as, bodyMaxChars, onProgress: bar?.update }));
+        } finally {
+          bar?.end();
+        }
+        failed = report.facts.invalid > 0 || report.ledger.invalid.length > 0;
+        out.result(report, () => importText(report));
+      })(...args);
+      // action() sets exit code 0 after a normal run; skipped invalid files are a failure for scripts.
+      if (failed) process.exitCode = ExitCode.FAILURE;
+    });
+}
+
+function exportText(r: ExportReport): string {
+  const lines = [
+    `Exported ${r.facts.exported} fact(s) to ${r.dir} (${r.facts.written} written, ${r.facts.unchanged} unchanged, ${r.facts.removed} removed) ` +
+      `and ${r.ledger.rows} ledger event(s) to ${r.ledger.file}.`,
+    ...r.removedFiles.map((f) => `  removed  ${f}`),
+  ];
+  return lines.join("\n");
+}
+
+function importText(r: ImportReport): string {
+  const f = r.facts;
+  const l = r.ledger;
+  const head = r.dryRun ? `Dry run of the import from ${r.dir}; nothing was written.` : `Imported ${r.dir}.`;
+  const ledger = l.file === null ? "no ledger.jsonl" : `${l.appended} appended, ${l.unchanged} unchanged, ${l.invalid.length} invalid`;
+  const lines = [
+    head,
+    `facts:  ${f.created} created, ${f.updated} updated, ${f.unchanged} unchanged, ${f.invalid} invalid`,
+    `ledger: ${ledger}`,
+    ...r.files.filter((x) => x.outcome !== "unchanged").map((x) => `  ${x.outcome.padEnd(9)} ${x.file}${x.reason ? `: ${x.reason}` : ""}`),
+    ...l.invalid.map((p) => `  invalid   ${l.file} line ${p.line}: ${p.reason}`),
+    ...(l.invalid.length > 0 ? [`  ${l.file} was not imported: fix the lines above (a ledger is imported whole or not at all).`] : []),
+    ...r.warnings.map((w) => `  warning   ${w}`),
+  ];
+  if (r.recorded) lines.push(`Recorded as import #${r.recorded.id} at ${r.recorded.at}${r.as ? ` (--as ${r.as})` : ""}.`);
+  return lines.join("\n");
+}

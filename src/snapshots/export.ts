@@ -1,0 +1,89 @@
+// `agent-memory export DIR`: the current facts as Markdown files and the ledger
+// as JSON Lines, from one consistent snapshot of the database. Deterministic:
+// the same database state gives the same bytes, so a nightly export committed
+// to git shows exactly what changed.
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { Database } from "../db/database.js";
+import { invalid } from "../errors.js";
+import { FACT_STATUSES, type FactStatus, validateScope } from "../facts/rules.js";
+import { exportLedger } from "../ledger/audit.js";
+import { eventJson } from "../ledger/event.js";
+import { renderFactFile } from "./markdown.js";
+import { factPath, LEDGER_FILE } from "./model.js";
+import { countFacts, type ExportFilters, factsForExport } from "./read.js";
+import { exportedFiles, removeExported, writeAtomically, writeIfChanged } from "./tree.js";
+
+export interface ExportOptions {
+  dir: string;
+  /** Only these scopes (all when empty). */
+  scopes: string[];
+  /** Only these statuses (all when empty). */
+  statuses: string[];
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ExportReport {
+  dir: string;
+  facts: { exported: number; written: number; unchanged: number; removed: number };
+  /** Files of facts that no longer exist or no longer match the filters. */
+  removedFiles: string[];
+  ledger: { file: string; rows: number; lastSeq: number; lastHash: string };
+}
+
+// Lines are gathered into chunks of about this size before each write.
+const LEDGER_CHUNK_CHARS = 64 * 1024;
+
+export function exportFilters(scopes: string[], statuses: string[]): ExportFilters {
+  for (const s of statuses) {
+    if (!(FACT_STATUSES as readonly string[]).includes(s)) throw invalid(`--status "${s}" is not valid: use draft, confirmed or deprecated.`);
+  }
+  scopes.forEach(validateScope);
+  return {
+    scopes: scopes.length > 0 ? [...new Set(scopes)] : null,
+    statuses: statuses.length > 0 ? ([...new Set(statuses)] as FactStatus[]) : null,
+  };
+}
+
+export async function exportSnapshot(db: Database, options: ExportOptions): Promise<ExportReport> {
+  const filters = exportFilters(options.scopes, options.statuses);
+  const root = resolve(options.dir);
+  await mkdir(root, { recursive: true });
+  return db.transaction(async (tx) => {
+    // One snapshot for facts and ledger: a fact changed mid-export can never
+    // appear half old, half new, and the ledger matches the facts' moment.
+    await tx.query("set transaction isolation level repeatable read, read only");
+    const total = await countFacts(tx, filters);
+    const expected = new Set<string>();
+    let written = 0;
+    for await (const fact of factsForExport(tx, filters)) {
+      const rel = factPath(fact.scope, fact.type, fact.name);
+      expected.add(rel);
+      if (await writeIfChanged(join(root, rel), renderFactFile(fact))) written++;
+      options.onProgress?.(expected.size, total);
+    }
+
+    const ledgerPath = join(root, LEDGER_FILE);
+    let summary = { rows: 0, lastSeq: 0, lastHash: "" };
+    await writeAtomically(ledgerPath, async (write) => {
+      let chunk = "";
+      summary = await exportLedger(tx, async (event) => {
+        chunk += `${JSON.stringify(eventJson(event))}\n`;
+        if (chunk.length >= LEDGER_CHUNK_CHARS) {
+          await write(chunk);
+          chunk = "";
+        }
+      });
+      await write(chunk);
+    });
+
+    const removedFiles = (await exportedFiles(root)).filter((rel) => !expected.has(rel));
+    for (const rel of removedFiles) await removeExported(root, rel);
+    return {
+      dir: root,
+      facts: { exported: expected.size, written, unchanged: expected.size - written, removed: removedFiles.length },
+      removedFiles,
+      ledger: { file: ledgerPath, ...summary },
+    };
+  });
+}

@@ -1,0 +1,89 @@
+// Imports one fact file inside the caller's transaction: lock the fact, compare
+// the history the file wants with the one stored, and append what is missing
+// with the original authors and times. Nothing is ever rewritten: a file whose
+// history contradicts the database is refused.
+import type { Queryable } from "../db/database.js";
+import { conflict, invalid } from "../errors.js";
+import { LOCK_FACT_IN_SCOPE } from "../facts/sql.js";
+import { checkLifecycle, eventText, sameContent, sameEvent, type TargetHistory } from "./history.js";
+import type { ParsedFile, SnapshotFile } from "./parse.js";
+import { type StoredHistory, storedHistory } from "./read.js";
+import * as sql from "./sql.js";
+import { type Identity, seedIdentity, seedTarget, snapshotIdentity, snapshotTarget, type TargetContext } from "./targets.js";
+
+export type FactOutcome = "created" | "updated" | "unchanged";
+
+export interface FactImportResult extends Identity {
+  outcome: FactOutcome;
+}
+
+export async function importFactFile(tx: Queryable, parsed: ParsedFile, ctx: TargetContext): Promise<FactImportResult> {
+  const identity = parsed.format === "snapshot" ? snapshotIdentity(parsed, ctx) : seedIdentity(parsed, ctx);
+  // The row lock makes compare-then-append exact against a running service.
+  const row = (await tx.query<{ id: number }>(LOCK_FACT_IN_SCOPE, [identity.name, identity.scope])).rows[0];
+  const stored = row ? await storedHistory(tx, Number(row.id)) : null;
+  const target = parsed.format === "snapshot" ? snapshotTarget(parsed, ctx) : seedTarget(parsed, stored, ctx);
+  const final = checkLifecycle(target);
+  if (parsed.format === "snapshot") assertFrontMatterAgrees(parsed, final, ctx, target);
+
+  const from = stored ? missingFrom(stored, target, identity) : 0;
+  if (from >= target.events.length) return { ...identity, outcome: "unchanged" };
+  await append(tx, row ? Number(row.id) : null, identity, target, from);
+  return { ...identity, outcome: row ? "updated" : "created" };
+}
+
+/** The front matter repeats what the history implies; a hand edit of one without the other is refused. */
+function assertFrontMatterAgrees(file: SnapshotFile, final: ReturnType<typeof checkLifecycle>, ctx: TargetContext, target: TargetHistory): void {
+  const f = file.fact;
+  const author = ctx.agents.resolve(f.author, "author");
+  const mismatch = (field: string, front: unknown, history: unknown) => {
+    throw invalid(`front-matter "${field}" is ${front} but the History section says ${history}; the two must agree (re-export instead of editing by hand).`);
+  };
+  if (f.version !== final.version) mismatch("version", f.version, final.version);
+  if (f.status !== final.status) mismatch("status", f.status, final.status);
+  if (author.id !== final.authorId) mismatch("author", f.author, target.events.findLast((e) => e.kind !== "confirmed" && e.kind !== "deprecated")!.actor);
+  if (f.created !== final.created) mismatch("created", f.created, final.created);
+  if (f.updated !== final.updated) mismatch("updated", f.updated, final.updated);
+}
+
+/**
+ * How many of the target's events the database already has. The stored history
+ * must be a prefix of the target (then the rest is appended) or the target a
+ * prefix of the stored one (an older snapshot: nothing to do); anything else
+ * means the two have diverged.
+ */
+function missingFrom(stored: StoredHistory, target: TargetHistory, id: Identity): number {
+  const diverged = (detail: string): never => {
+    throw conflict(
+      `the database's history of "${id.name}" (scope ${id.scope}) differs from the file's: ${detail}. Nothing was imported from this file; ` +
+        `history is never rewritten (change the fact with memory_store, or export it again to see what the database holds).`,
+    );
+  };
+  const shared = Math.min(stored.events.length, target.events.length);
+  for (let i = 0; i < shared; i++) {
+    const s = stored.events[i]!;
+    const t = target.events[i]!;
+    if (!sameEvent(s, t)) diverged(`history entry ${i + 1} is "${eventText(s)}" in the database and "${eventText(t)}" in the file`);
+  }
+  const versions = Math.min(stored.versions.length, target.contents.length);
+  for (let v = 0; v < versions; v++) {
+    if (!sameContent(stored.versions[v]!, target.contents[v]!)) diverged(`version ${v + 1} has different content`);
+  }
+  return stored.events.length;
+}
+
+async function append(tx: Queryable, factId: number | null, id: Identity, target: TargetHistory, from: number): Promise<void> {
+  let current = factId;
+  for (const e of target.events.slice(from)) {
+    const c = target.contents[e.version - 1]!;
+    if (e.kind === "created") {
+      const row = (await tx.query<{ id: number }>(sql.INSERT_FACT, [id.scope, id.name, c.description, c.type, c.body, e.actorId, e.at])).rows[0];
+      if (!row) throw conflict(`"${id.name}" was created in scope "${id.scope}" while this import ran; run the import again.`);
+      current = Number(row.id);
+    } else if (e.kind === "updated") {
+      await tx.query(sql.ADD_VERSION, [current, e.version, c.description, c.type, c.body, e.actorId, e.at, e.from]);
+    } else {
+      await tx.query(sql.PROMOTE, [current, e.kind, e.actorId, e.reason, e.at, e.from]);
+    }
+  }
+}

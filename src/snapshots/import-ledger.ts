@@ -1,0 +1,123 @@
+// Imports a ledger.jsonl into the hash chain. The file is one unit: every line
+// is validated first, and one bad line means nothing from the file is written
+// (a ledger with a hole in it would be worse than none). The records are then
+// chained anew, in file order, with their original actor name and time.
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import type { Queryable } from "../db/database.js";
+import { DomainError } from "../errors.js";
+import { appendEvent, claimExpired, lockKey } from "../ledger/chain.js";
+import { GENESIS_HASH } from "../ledger/event.js";
+import type { AgentMap } from "./agents.js";
+import { type LedgerLine, parseLedgerLine } from "./ledger-lines.js";
+import * as sql from "./sql.js";
+
+export interface LineProblem {
+  line: number;
+  reason: string;
+}
+
+export interface LedgerImportResult {
+  appended: number;
+  unchanged: number;
+  invalid: LineProblem[];
+  warnings: string[];
+}
+
+async function* lines(path: string): AsyncGenerator<{ line: number; text: string }> {
+  const input = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of input) {
+    line++;
+    if (text.trim() !== "") yield { line, text };
+  }
+}
+
+/** Pass 1: every line parsed and its actor mapped; nothing is written. */
+export async function validateLedgerFile(path: string, agents: AgentMap): Promise<{ invalid: LineProblem[]; warnings: string[] }> {
+  const invalid: LineProblem[] = [];
+  const warnings: string[] = [];
+  let previous: { seq: number; hash: string } | null = null;
+  for await (const { line, text } of lines(path)) {
+    try {
+      const record = parseLedgerLine(text);
+      agents.resolve(record.actor, "actor");
+      const exported = record.exported;
+      if (exported) {
+        const expected = previous ? previous.hash : GENESIS_HASH;
+        if (exported.prevHash !== expected) {
+          warnings.push(
+            `${previous ? `ledger.jsonl line ${line} (#${exported.seq}) does not link to the line before it (#${previous.seq})` : `ledger.jsonl starts at #${exported.seq}, not at #1`}: ` +
+              `records of the exported chain are missing from the file.`,
+          );
+        }
+        previous = exported;
+      }
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      invalid.push({ line, reason: error.message });
+    }
+  }
+  return { invalid, warnings };
+}
+
+/**
+ * Pass 2, inside the caller's transaction (which holds the chain head from the
+ * first record on). A record already present is skipped: the same
+ * kind/action/target/actor/at, or for an executed record any record of its
+ * (action, target), since an action is executed at most once.
+ */
+export async function appendLedgerFile(tx: Queryable, path: string, agents: AgentMap): Promise<{ appended: number; unchanged: number; warnings: string[] }> {
+  let appended = 0;
+  let unchanged = 0;
+  const warnings: string[] = [];
+  for await (const { line, text } of lines(path)) {
+    const r = parseLedgerLine(text);
+    const agent = agents.resolve(r.actor, "actor");
+    const state = await lockKey(tx, r);
+    if (r.kind === "executed" ? state.executed !== null : await present(tx, r)) {
+      unchanged++;
+      const e = state.executed;
+      if (r.kind === "executed" && e && (e.actor !== r.actor || e.at.getTime() !== r.at.getTime() || e.evidence !== r.evidence)) {
+        warnings.push(
+          `ledger.jsonl line ${line}: ${r.action} for ${JSON.stringify(r.target)} is already recorded (by ${e.actor} at ${e.at.toISOString()}, evidence ${e.evidence}); the file's record (by ${r.actor} at ${r.at.toISOString()}) was skipped.`,
+        );
+      }
+      continue;
+    }
+    await appendEvent(
+      tx,
+      // The event keeps its own time, not the clock's.
+      { ...state, now: r.at },
+      r,
+      { agentId: agent.id, name: r.actor },
+      { kind: r.kind, evidence: r.evidence, note: r.note, reason: r.reason, claimExpiresAt: r.claimExpiresAt },
+      claimEffect(r, agent.id, state),
+    );
+    appended++;
+  }
+  return { appended, unchanged, warnings };
+}
+
+async function present(tx: Queryable, r: LedgerLine): Promise<boolean> {
+  const row = (await tx.query<{ present: boolean }>(sql.LEDGER_EVENT_PRESENT, [r.kind, r.action, r.target, r.actor, r.at.toISOString()])).rows[0];
+  return row?.present ?? false;
+}
+
+/**
+ * What the record does to the key's current claim. Replaying a whole ledger
+ * into an empty database rebuilds the claims exactly. Into a live database, an
+ * imported claim that has already expired never displaces another agent's live
+ * claim (in a genuine ledger that case cannot arise: a claim by someone else
+ * comes after the previous one expired, and expires later).
+ */
+function claimEffect(r: LedgerLine, agentId: number, state: Awaited<ReturnType<typeof lockKey>>): { set: Date } | "drop" | "keep" {
+  const claim = state.claim;
+  if (r.kind === "executed") return "drop";
+  if (r.kind === "released") return claim && claim.holderId === agentId ? "drop" : "keep";
+  if (state.executed) return "keep";
+  const own = claim !== null && claim.holderId === agentId;
+  const importedExpired = r.claimExpiresAt !== null && r.claimExpiresAt.getTime() <= state.now.getTime();
+  if (claim && !own && !claimExpired(claim, state.now) && importedExpired) return "keep";
+  return { set: r.kind === "renewed" && own ? claim.claimedAt : r.at };
+}

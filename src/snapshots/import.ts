@@ -1,0 +1,154 @@
+// `agent-memory import DIR`: reads an exported tree (or a seeds-style flat
+// folder) back. One transaction per fact file and one for ledger.jsonl: a bad
+// file is reported with its reason and skipped, never half-imported. With
+// dryRun every transaction is rolled back, so the report is exact and nothing
+// is written.
+import { existsSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { userInfo } from "node:os";
+import { join, resolve } from "node:path";
+import type { Database, Queryable } from "../db/database.js";
+import { classifyDatabaseError } from "../db/classify.js";
+import { pgCode } from "../db/errors.js";
+import { DomainError, invalid } from "../errors.js";
+import { AgentMap } from "./agents.js";
+import { type FactOutcome, importFactFile } from "./import-facts.js";
+import { appendLedgerFile, type LineProblem, validateLedgerFile } from "./import-ledger.js";
+import { LEDGER_FILE } from "./model.js";
+import { parseFactFile } from "./parse.js";
+import * as sql from "./sql.js";
+import { importableFiles } from "./tree.js";
+
+export interface ImportOptions {
+  dir: string;
+  dryRun: boolean;
+  as?: string | undefined;
+  bodyMaxChars: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface FileResult {
+  file: string;
+  outcome: FactOutcome | "invalid";
+  scope?: string;
+  name?: string;
+  reason?: string;
+}
+
+export interface ImportReport {
+  dir: string;
+  dryRun: boolean;
+  as: string | null;
+  facts: Record<FactOutcome | "invalid", number>;
+  files: FileResult[];
+  ledger: { file: string | null; appended: number; unchanged: number; invalid: LineProblem[] };
+  warnings: string[];
+  /** The row in snapshot_imports; null for a dry run. */
+  recorded: { id: number; at: string } | null;
+}
+
+/** Thrown at the end of a dry run's transaction to roll it back with its result. */
+class DryRun<T> extends Error {
+  constructor(readonly result: T) {
+    super("dry run");
+  }
+}
+
+async function inTransaction<T>(db: Database, dryRun: boolean, work: (tx: Queryable) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(async (tx) => {
+      const result = await work(tx);
+      if (dryRun) throw new DryRun(result);
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof DryRun) return error.result as T;
+    throw error;
+  }
+}
+
+/**
+ * Why a file failed, for the report. Rule violations say so themselves; a
+ * constraint the database enforced is reported with its message. Connection
+ * loss and timeouts end the whole import instead: they say nothing about the file.
+ */
+function reasonOf(error: unknown): string {
+  if (error instanceof DomainError) return error.message;
+  const classified = classifyDatabaseError(error);
+  if (classified) throw classified;
+  if (pgCode(error)) return `the database refused it: ${(error as Error).message}`;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EACCES" || code === "EISDIR" || code === "ENOENT") return `could not read the file: ${(error as Error).message}`;
+  throw error;
+}
+
+export async function importSnapshot(db: Database, options: ImportOptions): Promise<ImportReport> {
+  const root = resolve(options.dir);
+  const info = await stat(root).catch(() => null);
+  if (!info?.isDirectory()) throw invalid(`${root} is not a folder: give the folder an export wrote, or a folder of *.md memory files.`);
+  const agents = await AgentMap.load(db, options.as);
+  const importAt = (await db.query<{ now: string }>(sql.NOW_MS)).rows[0]!.now;
+
+  const facts: ImportReport["facts"] = { created: 0, updated: 0, unchanged: 0, invalid: 0 };
+  const results: FileResult[] = [];
+  const files = await importableFiles(root);
+  for (const [index, { rel, folder }] of files.entries()) {
+    let result: FileResult;
+    try {
+      const parsed = parseFactFile(await readFile(join(root, rel), "utf8"));
+      const done = await inTransaction(db, options.dryRun, (tx) =>
+        importFactFile(tx, parsed, { agents, bodyMaxChars: options.bodyMaxChars, importAt, file: rel, folder }),
+      );
+      result = { file: rel, ...done };
+    } catch (error) {
+      result = { file: rel, outcome: "invalid", reason: reasonOf(error) };
+    }
+    facts[result.outcome]++;
+    results.push(result);
+    options.onProgress?.(index + 1, files.length);
+  }
+
+  const ledger: ImportReport["ledger"] = { file: null, appended: 0, unchanged: 0, invalid: [] };
+  const warnings: string[] = [];
+  const ledgerPath = join(root, LEDGER_FILE);
+  if (existsSync(ledgerPath)) {
+    ledger.file = LEDGER_FILE;
+    const checked = await validateLedgerFile(ledgerPath, agents);
+    ledger.invalid = checked.invalid;
+    warnings.push(...checked.warnings);
+    if (checked.invalid.length === 0) {
+      const done = await inTransaction(db, options.dryRun, (tx) => appendLedgerFile(tx, ledgerPath, agents));
+      ledger.appended = done.appended;
+      ledger.unchanged = done.unchanged;
+      warnings.push(...done.warnings);
+    }
+  }
+
+  let recorded: ImportReport["recorded"] = null;
+  if (!options.dryRun) {
+    const row = (
+      await db.query<{ id: number; at: string }>(sql.RECORD_IMPORT, [
+        agents.as?.id ?? null,
+        osUser(),
+        root,
+        facts.created,
+        facts.updated,
+        facts.unchanged,
+        facts.invalid,
+        ledger.appended,
+        ledger.unchanged,
+        ledger.invalid.length,
+      ])
+    ).rows[0]!;
+    recorded = { id: Number(row.id), at: row.at };
+  }
+  return { dir: root, dryRun: options.dryRun, as: agents.as?.name ?? null, facts, files: results, ledger, warnings, recorded };
+}
+
+function osUser(): string {
+  try {
+    return userInfo().username || "unknown";
+  } catch {
+    return "unknown";
+  }
+}

@@ -1,0 +1,74 @@
+// A fact as a snapshot file carries it: the current version, its whole history
+// and the content of every earlier version, so an import can recreate it
+// exactly (fact_events reference (fact_id, version), so version N needs 1..N-1).
+import type { FactStatus, FactType } from "../facts/rules.js";
+
+export const FACT_EVENT_KINDS = ["created", "updated", "confirmed", "deprecated"] as const;
+export type FactEventKind = (typeof FACT_EVENT_KINDS)[number];
+
+/** One line of the History section. */
+export interface SnapshotEvent {
+  version: number;
+  event: FactEventKind;
+  /** Agent name. */
+  by: string;
+  /** ISO 8601 UTC with milliseconds. */
+  at: string;
+  from: FactStatus | null;
+  to: FactStatus;
+  reason: string | null;
+}
+
+/** The content of a version before the current one. */
+export interface SnapshotVersion {
+  version: number;
+  type: FactType;
+  description: string;
+  body: string;
+}
+
+/** Everything an export file holds. Front-matter fields first, in file order. */
+export interface SnapshotFact {
+  name: string;
+  description: string;
+  type: FactType;
+  status: FactStatus;
+  scope: string;
+  /** Author of the current version. */
+  author: string;
+  version: number;
+  created: string;
+  /** When the current version was stored. */
+  updated: string;
+  body: string;
+  history: SnapshotEvent[];
+  /** Versions 1 … version-1, in order. */
+  earlier: SnapshotVersion[];
+}
+
+/**
+ * The lines that end the body and start the generated sections. Invisible when
+ * GitHub renders the Markdown; a body line that starts like them is escaped
+ * (markdown.ts), so the first such line in a file is always ours.
+ */
+export const MARKER_PREFIX = "<!-- agent-memory:";
+export const HISTORY_MARKER = `${MARKER_PREFIX}history -->`;
+export const EARLIER_MARKER = `${MARKER_PREFIX}earlier-versions -->`;
+export const HISTORY_HEADING = "## History";
+export const EARLIER_HEADING = "## Earlier versions";
+export const FENCE_OPEN = "```yaml";
+export const FENCE_CLOSE = "```";
+
+/** Where a fact lives in an exported tree, relative to its root, with "/" separators. */
+export const factPath = (scope: string, type: string, name: string): string => `${scope}/${type}_${name}.md`;
+
+export const LEDGER_FILE = "ledger.jsonl";
+
+/** Timestamps in snapshot files: ISO 8601, UTC, exactly three fraction digits. */
+export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+export function isCanonicalTime(text: string): boolean {
+  if (!ISO_MS.test(text)) return false;
+  const time = Date.parse(text);
+  return !Number.isNaN(time) && new Date(time).toISOString() === text;
+}

@@ -1,0 +1,170 @@
+// From a parsed file to the history the fact should have: names, lengths and
+// types validated exactly as memory_store validates them (facts/rules.ts),
+// authors mapped to agents here.
+import { SHARED_SCOPE } from "../auth/caller.js";
+import { DomainError, invalid } from "../errors.js";
+import {
+  FACT_STATUSES,
+  type FactStatus,
+  REASON_MAX_CHARS,
+  transitionAllowed,
+  validateBody,
+  validateDescription,
+  validateName,
+  validateScope,
+  validateType,
+} from "../facts/rules.js";
+import type { AgentMap, MappedAgent } from "./agents.js";
+import { type Content, type PlannedEvent, sameContent, type TargetHistory } from "./history.js";
+import { factPath } from "./model.js";
+import type { SeedFile, SnapshotFile } from "./parse.js";
+import type { StoredHistory } from "./read.js";
+
+export interface TargetContext {
+  agents: AgentMap;
+  bodyMaxChars: number;
+  /** The import's own time (ISO, ms): when seed-format changes happen. */
+  importAt: string;
+  /** The file, relative to the imported folder ("blog/project_x.md"). */
+  file: string;
+  /** The sub-folder the file is in, or null at the top level. */
+  folder: string | null;
+}
+
+/** Prefixes a rule's message with where it applies ("version 2: description is …"). */
+function within<T>(where: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof DomainError && where !== "") throw invalid(`${where}: ${error.message}`);
+    throw error;
+  }
+}
+
+function content(raw: { description: string; type: string; body: string }, bodyMaxChars: number, where: string): Content {
+  return within(where, () => ({
+    type: validateType(raw.type),
+    description: validateDescription(raw.description),
+    body: validateBody(raw.body, bodyMaxChars),
+  }));
+}
+
+export interface Identity {
+  scope: string;
+  name: string;
+}
+
+export function snapshotIdentity(file: SnapshotFile, ctx: TargetContext): Identity {
+  const f = file.fact;
+  const name = validateName(f.name);
+  const scope = validateScope(f.scope);
+  const expected = factPath(scope, f.type, name);
+  if (ctx.file !== expected) throw invalid(`an exported fact of scope "${scope}" named "${name}" (type ${f.type}) belongs at ${expected}; move it there or fix its front matter.`);
+  return { scope, name };
+}
+
+/** The whole history an exported file describes; checked against its front matter by the caller. */
+export function snapshotTarget(file: SnapshotFile, ctx: TargetContext): TargetHistory {
+  const f = file.fact;
+  f.earlier.forEach((v, i) => {
+    if (v.version !== i + 1) throw invalid(`Earlier versions entry ${i + 1} must be version ${i + 1}, got ${v.version}.`);
+  });
+  if (f.earlier.length !== f.version - 1) {
+    throw invalid(`the fact is at version ${f.version}, so the Earlier versions section must hold versions 1 to ${f.version - 1}; it holds ${f.earlier.length}.`);
+  }
+  const contents = [...f.earlier.map((v) => content(v, ctx.bodyMaxChars, `version ${v.version}`)), content(f, ctx.bodyMaxChars, "")];
+  const events: PlannedEvent[] = f.history.map((e, i) => {
+    const agent = ctx.agents.resolve(e.by, `History entry ${i + 1}: by`);
+    return { kind: e.event, version: e.version, actorId: agent.id, actor: agent.name, at: e.at, from: e.from, to: e.to, reason: e.reason };
+  });
+  return { contents, events };
+}
+
+export function seedIdentity(seed: SeedFile, ctx: TargetContext): Identity {
+  const name = validateName(seed.name);
+  if (seed.scope !== undefined && ctx.folder !== null && seed.scope !== ctx.folder) {
+    throw invalid(`the file is in folder "${ctx.folder}" but says scope: ${seed.scope}; move it or fix the scope.`);
+  }
+  if (seed.scope === undefined && ctx.folder !== null) {
+    // The folder stands for the scope: say so if its name cannot be one.
+    const folder = ctx.folder;
+    within(`the file is in folder "${folder}", which names its scope`, () => validateScope(folder));
+  }
+  const scope = validateScope(seed.scope ?? ctx.folder ?? SHARED_SCOPE);
+  return { scope, name };
+}
+
+/**
+ * A seed file states the current content and status only. New fact: version 1
+ * by its owner at `created`, then the promotion its status implies. Existing
+ * fact: a new version when the content differs (as memory_store would store
+ * it), and the promotion when the status is a step forward; otherwise nothing.
+ */
+export function seedTarget(seed: SeedFile, stored: StoredHistory | null, ctx: TargetContext): TargetHistory {
+  const wanted = content(seed, ctx.bodyMaxChars, "");
+  if (!(FACT_STATUSES as readonly string[]).includes(seed.status)) {
+    throw invalid(`status "${seed.status}" is not valid: use draft, confirmed or deprecated.`);
+  }
+  const status = seed.status as FactStatus;
+  if (seed.owner === undefined && !ctx.agents.as) throw invalid(`the front matter has no owner: add "owner: <agent>" or pass --as <agent>.`);
+  const owner = seed.owner === undefined ? ctx.agents.as! : ctx.agents.resolve(seed.owner, "owner");
+
+  const history: TargetHistory = stored
+    ? { contents: [...stored.versions], events: stored.events.map((e) => ({ ...e })) }
+    : { contents: [], events: [] };
+  const last = history.events[history.events.length - 1];
+  let current: FactStatus = last?.to ?? "draft";
+
+  const currentContent = history.contents[history.contents.length - 1];
+  if (!currentContent || !sameContent(currentContent, wanted)) {
+    const version = history.contents.length + 1;
+    history.contents.push(wanted);
+    history.events.push({
+      kind: version === 1 ? "created" : "updated",
+      version,
+      actorId: owner.id,
+      actor: owner.name,
+      at: version === 1 ? (seed.created ?? ctx.importAt) : ctx.importAt,
+      from: version === 1 ? null : current,
+      to: "draft",
+      reason: null,
+    });
+    current = "draft";
+  }
+  if (status !== current && status !== "draft" && transitionAllowed(current, status)) {
+    // The author of the current version: the self-approval guard is about them.
+    const wrote = [...history.events].reverse().find((e) => e.kind === "created" || e.kind === "updated")!;
+    const author = { id: wrote.actorId, name: wrote.actor };
+    history.events.push(seedPromotion(seed, status, history.contents.length, author, current, ctx));
+  }
+  return history;
+}
+
+/**
+ * Who promotes a seed fact: the reviewer named in its "> [status] by X: why"
+ * line if X is an agent here, else the --as agent; a deprecation may also be
+ * the author's own. A confirmation needs someone other than the author.
+ */
+function seedPromotion(
+  seed: SeedFile,
+  to: "confirmed" | "deprecated",
+  version: number,
+  author: { id: number; name: string },
+  from: FactStatus,
+  ctx: TargetContext,
+): PlannedEvent {
+  const line = [...seed.promotions].reverse().find((p) => p.to === to);
+  const candidates = [line ? ctx.agents.known(line.by) : null, ctx.agents.as].filter((a): a is MappedAgent => a !== null);
+  const actor = to === "confirmed" ? candidates.find((a) => a.id !== author.id) : candidates[0];
+  if (!actor && to === "confirmed") {
+    throw invalid(
+      `status: confirmed needs a confirmer other than the author (nobody confirms their own fact)${line ? `; "${line.by}" is not another agent here` : ""}. Pass --as <reviewer> to record the confirmation under that agent.`,
+    );
+  }
+  const by = actor ?? author;
+  const reason =
+    line && line.by === by.name
+      ? line.reason
+      : `imported from ${ctx.file}${line ? `: ${to} by ${line.by}: ${line.reason}` : ` (status: ${to} in the file)`}`;
+  return { kind: to, version, actorId: by.id, actor: by.name, at: ctx.importAt, from, to, reason: [...reason].slice(0, REASON_MAX_CHARS).join("") };
+}
