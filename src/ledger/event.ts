@@ -29,16 +29,17 @@ const HASH_FORMAT = "agent-memory/ledger/v1";
 /**
  * sha256 (hex) over a canonical serialization: a JSON array of every stored field
  * in a fixed order, timestamps as ISO strings at millisecond precision (the
- * precision they are stored at), ending with the previous event's hash.
+ * precision they are stored at), ending with the previous event's hash. The
+ * actor is hashed by name, not by database id, so a chain exported from one
+ * database verifies unchanged after an import into another.
  */
-export function eventHash(event: Omit<LedgerEvent, "hash">): string {
+export function eventHash(event: Omit<LedgerEvent, "hash" | "actorId">): string {
   const canonical = JSON.stringify([
     HASH_FORMAT,
     event.seq,
     event.kind,
     event.action,
     event.target,
-    event.actorId,
     event.actor,
     event.at.toISOString(),
     event.evidence,
@@ -87,14 +88,13 @@ export function toEvent(r: EventRow): LedgerEvent {
   };
 }
 
-/** One JSON Lines record of `ledger export`: every field, hashes included. */
+/** One JSON Lines record of `ledger export`: every hashed field and the hashes (not the database's agent id). */
 export function eventJson(e: LedgerEvent) {
   return {
     seq: e.seq,
     kind: e.kind,
     action: e.action,
     target: e.target,
-    actorId: e.actorId,
     actor: e.actor,
     at: e.at.toISOString(),
     evidence: e.evidence,

@@ -32,7 +32,6 @@ const ExportedRecord = z.strictObject({
   kind: z.enum(EVENT_KINDS),
   action: z.string(),
   target: z.string(),
-  actorId: z.number().int().min(1),
   actor: z.string(),
   at: time,
   evidence: z.string().nullable(),
@@ -78,7 +77,6 @@ function exportedLine(value: unknown): LedgerLine {
   const r = check(ExportedRecord, value);
   const at = new Date(r.at);
   const claimExpiresAt = r.claimExpiresAt === null ? null : new Date(r.claimExpiresAt);
-  // The hash covers the source database's actor id too, so it is checked with the file's values.
   const { hash, ...content } = r;
   if (eventHash({ ...content, at, claimExpiresAt }) !== hash) {
     throw invalid(`record #${r.seq} does not match its hash: it was changed after it was exported. Restore the original line.`);

@@ -199,7 +199,6 @@ describe.each(BACKENDS)("importing a file-based memory folder on %s", (backend) 
       kind: "claimed" as const,
       action: "deploy-prod",
       target: "v9",
-      actorId: 1,
       actor: "blog-writer",
       at: new Date("2025-01-01T00:00:00.000Z"),
       evidence: null,
