@@ -16,6 +16,8 @@ import { createMetrics } from "./metrics.js";
 export interface RunningService {
   url: string;
   mcpUrl: string;
+  /** The owner's token when this start created the owner (first start), else undefined. */
+  firstToken: string | undefined;
   db: Database;
   deps: AppDeps;
   /** Stop accepting, let in-flight requests finish (bounded), close the database. */
@@ -69,6 +71,7 @@ export async function startService(config: Config, options: StartOptions): Promi
     return {
       url,
       mcpUrl,
+      firstToken,
       db,
       deps,
       async stop() {

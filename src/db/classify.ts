@@ -13,6 +13,15 @@ export function classifyDatabaseError(error: unknown): DomainError | undefined {
     case PgCode.DEADLOCK_DETECTED:
     case PgCode.SERIALIZATION_FAILURE:
       return new DomainError("conflict", "Another agent is changing the same record right now. Nothing was written; retry the call.", undefined, true);
+    // Values the database cannot store or refuses by a constraint: the service's
+    // own checks should catch these first; this is the backstop.
+    case PgCode.CHARACTER_NOT_IN_REPERTOIRE:
+    case PgCode.UNTRANSLATABLE_CHARACTER:
+    case PgCode.NUMERIC_VALUE_OUT_OF_RANGE:
+    case PgCode.DATETIME_FIELD_OVERFLOW:
+    case PgCode.INVALID_DATETIME_FORMAT:
+    case PgCode.CHECK_VIOLATION:
+      return new DomainError("invalid", "The database refused a value of this call: check text for unusual characters and numbers or dates for their range. Nothing was written.");
     case PgCode.QUERY_CANCELED:
       return new DomainError("unavailable", "The database took too long to answer and the call was cancelled. Nothing was written; retry, or narrow the request.", undefined, true);
     default:

@@ -3,6 +3,9 @@
 // essential ones as constraints (sql/000002_facts.sql).
 import { invalid } from "../errors.js";
 import { SCOPE_PATTERN } from "../auth/store.js";
+import { charCount, CONTROL_CHARS } from "../text.js";
+
+export { charCount };
 
 export const FACT_TYPES = ["feedback", "project", "reference"] as const;
 export const FACT_STATUSES = ["draft", "confirmed", "deprecated"] as const;
@@ -21,29 +24,6 @@ export const MAX_KEYWORDS = 10;
 /** Recall shortens bodies to this many characters to keep an answer bounded. */
 export const RECALL_BODY_CHARS = 1000;
 
-// Line breaks and other control characters (C0, DEL, C1, and the Unicode line
-// and paragraph separators), the same set the database refuses.
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
-
-/**
- * Length in characters (Unicode code points), as Postgres's char_length counts
- * it: 200 Japanese characters or emoji are 200, not 400 UTF-16 units.
- */
-export function charCount(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    // A high surrogate followed by a low one is a single character.
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
-}
 
 const blank = (s: string) => s.trim().length === 0;
 

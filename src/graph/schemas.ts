@@ -28,7 +28,7 @@ export const pagingFields = {
     .max(MAX_PAGE_LIMIT)
     .optional()
     .describe(`At most this many entities in the answer (default ${DEFAULT_PAGE_LIMIT}, at most ${MAX_PAGE_LIMIT}).`),
-  offset: z.number().int().min(0).optional().describe("Skip this many entities first (default 0): pass nextOffset from a truncated answer to get the next page."),
+  offset: z.number().int().min(0).max(2_147_483_647).optional().describe("Skip this many entities first (default 0): pass nextOffset from a truncated answer to get the next page."),
 };
 
 const provenanceFields = {

@@ -4,6 +4,7 @@
 import { SHARED_SCOPE } from "../auth/caller.js";
 import { SCOPE_PATTERN } from "../auth/store.js";
 import { invalid } from "../errors.js";
+import { charCount, isStorable } from "../text.js";
 import type { EntityInput, ObservationInput, RelationInput } from "./types.js";
 
 /** Items (entities, relations, names, …) one call may carry. */
@@ -34,15 +35,6 @@ function checkTextCount(field: string, count: number): void {
   }
 }
 
-// An unpaired UTF-16 surrogate cannot be encoded as UTF-8: the driver would
-// silently store U+FFFD instead, so the text read back would differ.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-function codePoints(value: string, stopAfter: number): number {
-  let n = 0;
-  for (const _ of value) if (++n > stopAfter) break;
-  return n;
-}
 
 /** Checks one text: length in characters (as Postgres counts them), storable, non-empty where required. */
 export function checkText(field: string, value: string, maxChars: number, allowEmpty: boolean): void {
@@ -50,14 +42,13 @@ export function checkText(field: string, value: string, maxChars: number, allowE
     throw invalid(`${field} is empty; give it a name of at least one character. Nothing was written.`);
   }
   // UTF-16 length bounds the character count from above: only long strings need counting.
-  if (value.length > maxChars && codePoints(value, maxChars) > maxChars) {
+  if (value.length > maxChars && charCount(value, maxChars) > maxChars) {
     throw invalid(
-      `${field} is ${codePoints(value, Infinity)} characters long; the limit is ${maxChars} (GRAPH_TEXT_MAX_CHARS). ` +
+      `${field} is ${charCount(value)} characters long; the limit is ${maxChars} (GRAPH_TEXT_MAX_CHARS). ` +
         `Shorten it, or split a long observation into several. Nothing was written.`,
     );
   }
-  if (value.includes("\u0000")) throw invalid(`${field} contains a NUL character (\\u0000), which cannot be stored. Nothing was written.`);
-  if (LONE_SURROGATE.test(value)) throw invalid(`${field} contains an unpaired UTF-16 surrogate (broken text encoding). Nothing was written.`);
+  if (!isStorable(value)) throw invalid(`${field} contains a NUL character or an unpaired UTF-16 surrogate (broken text encoding), which cannot be stored. Nothing was written.`);
 }
 
 export function validateEntities(entities: EntityInput[], maxChars: number): void {

@@ -11,6 +11,13 @@ import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 export function mcpPostHandler(deps: AppDeps): RequestHandler {
   const createMcpServer = createMcpServerFactory(deps);
   return async (req: Request, res: Response) => {
+    // One message per POST. Protocol 2025-06-18 dropped JSON-RPC batches, and a
+    // batch would let one request run many tool calls at once, past the per-token
+    // rate limit and the database pool.
+    if (Array.isArray(req.body)) {
+      sendJsonRpcError(res, 400, JsonRpcCode.INVALID_REQUEST, "Batch requests are not supported: send one JSON-RPC message per POST.");
+      return;
+    }
     // Tools read the caller from authInfo; the trace lets the request log line
     // name the tools that ran.
     if (req.auth) {

@@ -2,6 +2,7 @@
 // bad call is refused with a message naming the field and nothing is written.
 // The migration's check constraints hold the same rules as a backstop.
 import { invalid } from "../errors.js";
+import { charCount as chars, CONTROL_CHARS, isStorable } from "../text.js";
 
 export const LIMITS = {
   keyMaxChars: 200,
@@ -16,14 +17,11 @@ export const LIMITS = {
 } as const;
 
 const ACTION_PATTERN = /^[a-z0-9]+([_-][a-z0-9]+)*$/;
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
-// Postgres text cannot hold NUL or unpaired UTF-16 surrogates; the driver would
-// replace or refuse them, and a stored value that differs from the hashed one
-// would break the chain. Refused up front instead.
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
+// A stored value that differs from the hashed one would break the chain, so text
+// Postgres cannot hold exactly is refused (the CLI import reaches these rules
+// without the MCP layer's check).
 function assertStorable(field: string, text: string): void {
-  if (UNSTORABLE.test(text)) throw invalid(`${field} contains a NUL character or a broken Unicode sequence; send plain UTF-8 text.`);
+  if (!isStorable(text)) throw invalid(`${field} contains a NUL character or a broken Unicode sequence; send plain UTF-8 text.`);
 }
 
 export interface LedgerKey {
@@ -32,11 +30,12 @@ export interface LedgerKey {
 }
 
 /**
- * Actions are folded to lower case: `Deploy-Prod` and `deploy-prod` are the same
- * action, so a change of spelling can never make an executed action look new.
+ * Actions are folded to one spelling, lower-case snake_case: `Deploy-Prod`,
+ * `deploy-prod` and `deploy_prod` are the same action, so a change of spelling
+ * can never make an executed action look new.
  */
 export function normalizeAction(raw: string): string {
-  const action = raw.trim().toLowerCase();
+  const action = raw.trim().toLowerCase().replace(/-/g, "_");
   if (action === "") throw invalid("action must not be empty: name the operation, e.g. publish_qiita or deploy-prod.");
   if (chars(action) > LIMITS.keyMaxChars) throw invalid(`action is ${chars(action)} characters; the limit is ${LIMITS.keyMaxChars}.`);
   if (!ACTION_PATTERN.test(action)) {
@@ -49,7 +48,8 @@ export function normalizeAction(raw: string): string {
 
 /** Targets are case-sensitive (ids, URLs); only surrounding blanks are removed. */
 export function normalizeTarget(raw: string): string {
-  const target = raw.trim();
+  // NFC: "café" typed with a combining accent is the same target as with "é".
+  const target = raw.trim().normalize("NFC");
   if (target === "") throw invalid("target must not be empty: name what the action applies to, e.g. an article id or an environment.");
   if (chars(target) > LIMITS.keyMaxChars) throw invalid(`target is ${chars(target)} characters; the limit is ${LIMITS.keyMaxChars}.`);
   if (CONTROL_CHARS.test(target)) throw invalid("target must not contain control characters (line breaks, tabs…).");
@@ -123,18 +123,14 @@ export function parseSince(raw: string | undefined): Date | null {
   if (raw === undefined) return null;
   const text = raw.trim();
   const time = ISO_TIME.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(time)) {
-    throw invalid(`since must be an ISO 8601 time with a zone, e.g. 2025-06-01T09:00:00Z or 2025-06-01, got "${clip(text)}".`);
+  // Postgres timestamps run from 4713 BC; years 1-9999 are all a ledger can mean.
+  const year = Number.isNaN(time) ? 0 : new Date(time).getUTCFullYear();
+  if (Number.isNaN(time) || year < 1 || year > 9999) {
+    throw invalid(`since must be an ISO 8601 time with a zone between the years 1 and 9999, e.g. 2025-06-01T09:00:00Z or 2025-06-01, got "${clip(text)}".`);
   }
   return new Date(time);
 }
 
-/** Characters as Postgres counts them (code points, not UTF-16 units). */
-function chars(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
 
 function clip(text: string, max = 80): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;

@@ -9,7 +9,8 @@ import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
 import { type Caller, callerFromAuthInfo } from "../auth/caller.js";
 import { classifyDatabaseError } from "../db/classify.js";
-import { DomainError } from "../errors.js";
+import { DomainError, invalid } from "../errors.js";
+import { findUnstorableText } from "../text.js";
 
 export interface ToolContext {
   caller: Caller;
@@ -66,6 +67,12 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
       const stopTimer = metrics.toolDuration.startTimer({ tool: spec.name });
       let outcome = "ok";
       try {
+        // Every tool, one rule: text the database cannot store exactly is refused
+        // up front, naming the field, instead of failing deep in a query.
+        const unstorable = findUnstorableText(input);
+        if (unstorable) {
+          throw invalid(`${unstorable} contains a NUL character or broken Unicode (an unpaired UTF-16 surrogate), which cannot be stored as written. Send plain UTF-8 text; nothing was written.`);
+        }
         const answer = await spec.run(input, { caller, log });
         return {
           content: [{ type: "text" as const, text: answer.text }],
@@ -75,7 +82,9 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(ser
         const known = classifyDatabaseError(error);
         if (known) {
           outcome = known.code;
-          if (known.code === "unavailable") log.warn({ err: error }, "tool call failed: database unavailable");
+          // A database error turned into an answer is still worth a log line: the
+          // service's own checks should have caught it first.
+          if (!(error instanceof DomainError)) log.warn({ err: error, outcome }, "tool call refused by the database");
           return errorAnswer(known);
         }
         outcome = "error";

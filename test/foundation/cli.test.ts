@@ -177,6 +177,26 @@ describe("serve on the embedded database (no DATABASE_URL)", () => {
   });
 });
 
+describe("serve --json", () => {
+  it("prints one JSON object with the URL and, on the first start, the owner's token", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "am-serve-json-"));
+    const serve = startServe({ AGENT_MEMORY_DATA_DIR: dataDir, LOG_LEVEL: "silent" }, ["--json"]);
+    try {
+      const mcpUrl = await serve.ready;
+      const line = JSON.parse(serve.stdout().trim().split("\n")[0]!) as { url: string; database: string; firstToken?: string };
+      expect(line).toMatchObject({ url: mcpUrl, database: "pglite" });
+      expect(line.firstToken).toMatch(/^amk_/);
+      const client = await connectClient(mcpUrl, line.firstToken!);
+      expect(await callOk(client, "whoami")).toMatchObject({ name: "owner" });
+      await client.close();
+    } finally {
+      serve.child.kill("SIGTERM");
+      expect(await serve.exited).toBe(0);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("serve on Postgres (DATABASE_URL)", () => {
   it("migrates, serves and reports the database in /readyz", async () => {
     const empty = await createEmptyPostgresDatabase();

@@ -142,6 +142,12 @@ describe("transport rules", () => {
     expect(res.body.error.code).toBe(-32700);
   });
 
+  it("refuses JSON-RPC batches, so one request cannot run many tool calls at once", async () => {
+    const res = await (await post())().send([toolCallBody("whoami", {}, 1), toolCallBody("whoami", {}, 2)]);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/Batch requests are not supported/);
+  });
+
   it("requires the Accept header of Streamable HTTP", async () => {
     const { app } = await createTestApp(tdb.db);
     const res = await request(app).post("/mcp").set("Content-Type", "application/json").set("Accept", "text/html").set("Authorization", `Bearer ${token}`).send(whoami());

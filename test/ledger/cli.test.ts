@@ -26,9 +26,9 @@ describe("agent-memory ledger verify and export", () => {
     const deployer = { agentId: b.id, name: b.name };
     await claimLedger(tdb.db, writer, { action: "publish_qiita", target: "article-1" });
     await recordLedger(tdb.db, writer, { action: "publish_qiita", target: "article-1", evidence: "https://qiita.com/w/items/1", note: "日本語のメモ" });
-    await claimLedger(tdb.db, deployer, { action: "deploy-prod", target: "v1.0.0" });
-    await releaseLedger(tdb.db, deployer, { action: "deploy-prod", target: "v1.0.0", reason: "tests failed" });
-    await recordLedger(tdb.db, deployer, { action: "deploy-prod", target: "v1.0.1", evidence: "https://ci.example/runs/101" });
+    await claimLedger(tdb.db, deployer, { action: "deploy_prod", target: "v1.0.0" });
+    await releaseLedger(tdb.db, deployer, { action: "deploy_prod", target: "v1.0.0", reason: "tests failed" });
+    await recordLedger(tdb.db, deployer, { action: "deploy_prod", target: "v1.0.1", evidence: "https://ci.example/runs/101" });
   });
   afterAll(async () => {
     await tdb?.drop();

@@ -47,7 +47,7 @@ describe("ledger races on real Postgres across two replicas", () => {
   });
 
   it(`keeps exactly one of ${RACERS} simultaneous records of one key, refusing 49 with the record`, async () => {
-    const results = await callAll("ledger_record", (agent) => ({ action: "deploy-prod", target: "race-record", evidence: `https://ci.example/${agent}` }));
+    const results = await callAll("ledger_record", (agent) => ({ action: "deploy_prod", target: "race-record", evidence: `https://ci.example/${agent}` }));
     const winners = results.filter((r) => !r.result.isError);
     expect(winners).toHaveLength(1);
     const winner = winners[0]!.agent;
@@ -55,10 +55,10 @@ describe("ledger races on real Postgres across two replicas", () => {
     expect(refusals).toHaveLength(RACERS - 1);
     for (const r of refusals) {
       expect(textOf(r.result)).toMatch(
-        new RegExp(`^Refused: a second record of the same action is not allowed\\. deploy-prod for "race-record" was executed by ${winner} .* Evidence: https://ci\\.example/${winner}\\.`),
+        new RegExp(`^Refused: a second record of the same action is not allowed\\. deploy_prod for "race-record" was executed by ${winner} .* Evidence: https://ci\\.example/${winner}\\.`),
       );
     }
-    const rows = await tdb.db.query<{ actor: string }>("select actor from ledger_events where kind = 'executed' and action = 'deploy-prod' and target = 'race-record'");
+    const rows = await tdb.db.query<{ actor: string }>("select actor from ledger_events where kind = 'executed' and action = 'deploy_prod' and target = 'race-record'");
     expect(rows.rows).toEqual([{ actor: winner }]);
   });
 

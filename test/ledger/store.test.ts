@@ -57,6 +57,16 @@ describe.each(BACKENDS)("ledger store on %s", (backend) => {
     expect(after.executed).toEqual(recorded.record);
   });
 
+  it("treats every spelling of an action, and every Unicode form of a target, as one key", async () => {
+    const recorded = await recordLedger(tdb.db, writer, { action: "Publish-Zenn", target: "cafe\u0301", evidence: "https://zenn.dev/w/1" });
+    expect(recorded.record).toMatchObject({ action: "publish_zenn", target: "caf\u00e9" });
+    for (const action of ["publish_zenn", "PUBLISH-ZENN", "publish-zenn"]) {
+      expect((await checkLedger(tdb.db, { action, target: "caf\u00e9" })).status).toBe("EXECUTED");
+    }
+    const second = await refusal(recordLedger(tdb.db, deployer, { action: "publish_zenn", target: "café", evidence: "https://zenn.dev/d/1" }));
+    expect(second.code).toBe("conflict");
+  });
+
   it("refuses a claim on an executed action, showing the record", async () => {
     const before = await countEvents(tdb.db);
     const error = await refusal(claimLedger(tdb.db, deployer, { action: "publish_qiita", target: "article-1" }));
@@ -66,7 +76,7 @@ describe.each(BACKENDS)("ledger store on %s", (backend) => {
   });
 
   it("gives a held claim to nobody else, renews it for its holder, and lets it be taken over once expired", async () => {
-    const key = { action: "deploy-prod", target: "v1.2.3" };
+    const key = { action: "deploy_prod", target: "v1.2.3" };
     await claimLedger(tdb.db, deployer, key);
     const held = await refusal(claimLedger(tdb.db, writer, key));
     expect(held.code).toBe("conflict");
@@ -75,12 +85,12 @@ describe.each(BACKENDS)("ledger store on %s", (backend) => {
     const renewed = await claimLedger(tdb.db, deployer, { ...key, ttlSeconds: 3600 });
     expect(renewed.kind).toBe("renewed");
 
-    await expireClaim(tdb.db, "deploy-prod", "v1.2.3");
+    await expireClaim(tdb.db, "deploy_prod", "v1.2.3");
     expect((await checkLedger(tdb.db, key)).status).toBe("NOT_EXECUTED");
     const taken = await claimLedger(tdb.db, writer, key);
     expect(taken.kind).toBe("taken_over");
     expect(taken.previous?.holder).toBe("deployer");
-    const history = await listLedger(tdb.db, { action: "deploy-prod" });
+    const history = await listLedger(tdb.db, { action: "deploy_prod" });
     expect(history.events.map((e) => [e.kind, e.actor])).toEqual([
       ["taken_over", "writer"],
       ["renewed", "deployer"],
@@ -114,7 +124,7 @@ describe.each(BACKENDS)("ledger store on %s", (backend) => {
   });
 
   it("releases only the caller's own claim, with the reason in the ledger", async () => {
-    const key = { action: "deploy-staging", target: "build-42" };
+    const key = { action: "deploy_staging", target: "build-42" };
     expect((await refusal(releaseLedger(tdb.db, writer, { ...key, reason: "x" }))).code).toBe("not_found");
     await claimLedger(tdb.db, deployer, key);
     expect((await refusal(releaseLedger(tdb.db, writer, { ...key, reason: "not mine" }))).code).toBe("forbidden");

@@ -103,7 +103,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
 
   it("takes the actor from the token, never from the arguments", async () => {
     const recorded = await callOk<{ record: { actor: string } }>(deployer, "ledger_record", {
-      action: "deploy-prod",
+      action: "deploy_prod",
       target: "v2.0.0",
       evidence: "https://ci.example/runs/200",
       actor: "alice",
@@ -134,7 +134,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
   });
 
   it("lets another agent take over an expired claim, and refuses the old holder's record afterwards", async () => {
-    const key = { action: "call-paid-api", target: "translate:doc-9" };
+    const key = { action: "call_paid_api", target: "translate:doc-9" };
     await callOk(deployer, "ledger_claim", { ...key, ttl_seconds: 10 });
     expect(await callError(writer, "ledger_claim", key)).toMatch(/claimed by deployer/);
     await expireClaim(tdb.db, key.action, key.target);
@@ -144,7 +144,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     expect(check.structuredContent).toMatchObject({ status: "NOT_EXECUTED", claim: { holder: "deployer", expired: true } });
 
     const taken = await call(writer, "ledger_claim", key);
-    expect(textOf(taken)).toMatch(/^Took over call-paid-api for "translate:doc-9" until \S+ \(ledger #\d+\): the claim of deployer expired at /);
+    expect(textOf(taken)).toMatch(/^Took over call_paid_api for "translate:doc-9" until \S+ \(ledger #\d+\): the claim of deployer expired at /);
     expect(taken.structuredContent).toMatchObject({ event: "taken_over", previousHolder: "deployer", claim: { holder: "blog-writer" } });
 
     expect(await callError(deployer, "ledger_record", { ...key, evidence: "https://api.example/jobs/9" })).toMatch(/only blog-writer may record it/);
@@ -153,11 +153,11 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
   });
 
   it("releases one's own claim with a reason, so another agent can claim at once", async () => {
-    const key = { action: "deploy-staging", target: "build-77" };
+    const key = { action: "deploy_staging", target: "build-77" };
     await callOk(deployer, "ledger_claim", key);
     expect(await callError(writer, "ledger_release", { ...key, reason: "mine now" })).toMatch(/^Refused: .* claimed by deployer .* only the holder can release it/);
     const released = await call(deployer, "ledger_release", { ...key, reason: "smoke tests failed before deploying" });
-    expect(textOf(released)).toMatch(/^Released your claim on deploy-staging for "build-77" \(ledger #\d+\)\. Reason: smoke tests failed before deploying$/);
+    expect(textOf(released)).toMatch(/^Released your claim on deploy_staging for "build-77" \(ledger #\d+\)\. Reason: smoke tests failed before deploying$/);
     expect(await callError(deployer, "ledger_release", { ...key, reason: "again" })).toMatch(/^Nothing to release: you hold no claim/);
     expect((await callOk<{ event: string }>(writer, "ledger_claim", key)).event).toBe("claimed");
   });

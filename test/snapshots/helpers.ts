@@ -57,11 +57,11 @@ export async function populate(db: Database, t: Team): Promise<void> {
   await claimLedger(db, w, { action: "publish_qiita", target: "記事-1" });
   await claimLedger(db, w, { action: "publish_qiita", target: "記事-1", ttlSeconds: 900 });
   await recordLedger(db, w, { action: "publish_qiita", target: "記事-1", evidence: "https://qiita.com/w/items/1", note: "初回の公開" });
-  await claimLedger(db, d, { action: "deploy-prod", target: "v1.0.0" });
-  await releaseLedger(db, d, { action: "deploy-prod", target: "v1.0.0", reason: "tests failed" });
-  await claimLedger(db, d, { action: "deploy-prod", target: "v1.0.1" });
-  await expireClaim(db, "deploy-prod", "v1.0.1");
-  await claimLedger(db, w, { action: "deploy-prod", target: "v1.0.1", ttlSeconds: 3600 });
+  await claimLedger(db, d, { action: "deploy_prod", target: "v1.0.0" });
+  await releaseLedger(db, d, { action: "deploy_prod", target: "v1.0.0", reason: "tests failed" });
+  await claimLedger(db, d, { action: "deploy_prod", target: "v1.0.1" });
+  await expireClaim(db, "deploy_prod", "v1.0.1");
+  await claimLedger(db, w, { action: "deploy_prod", target: "v1.0.1", ttlSeconds: 3600 });
 }
 
 /** Every file under `dir` (dot files included), path → content. */

@@ -197,7 +197,7 @@ describe.each(BACKENDS)("importing a file-based memory folder on %s", (backend) 
     const unhashed = {
       seq: 1,
       kind: "claimed" as const,
-      action: "deploy-prod",
+      action: "deploy_prod",
       target: "v9",
       actor: "blog-writer",
       at: new Date("2025-01-01T00:00:00.000Z"),
@@ -216,12 +216,12 @@ describe.each(BACKENDS)("importing a file-based memory folder on %s", (backend) 
       { line: 1, reason: "record #1 does not match its hash: it was changed after it was exported. Restore the original line." },
     ]);
 
-    await claimLedger(tdb.db, actor(team.deployer), { action: "deploy-prod", target: "v9" });
+    await claimLedger(tdb.db, actor(team.deployer), { action: "deploy_prod", target: "v9" });
     await writeFile(join(dir, "ledger.jsonl"), `${JSON.stringify(record)}\n`);
     const report = await importFrom(tdb.db, dir);
     expect(report.ledger).toMatchObject({ appended: 1, invalid: [] });
     expect(report.warnings).toEqual([]);
-    const claim = await tdb.db.query<{ holder: string }>(`select holder from ledger_claims where action = 'deploy-prod' and target = 'v9'`);
+    const claim = await tdb.db.query<{ holder: string }>(`select holder from ledger_claims where action = 'deploy_prod' and target = 'v9'`);
     expect(claim.rows).toEqual([{ holder: "deployer" }]);
   });
 });

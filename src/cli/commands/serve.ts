@@ -20,7 +20,8 @@ export function registerServeCommand(program: Command): void {
           // The banner (with a first token) goes to the terminal, never into the JSON log stream.
           print: (text) => (out.json ? undefined : process.stderr.write(`${text}\n`)),
         });
-        if (out.json) out.result({ url: service.mcpUrl, database: service.db.kind }, () => "");
+        // With --json the banner is not printed, so the first token travels in the object.
+        if (out.json) out.result({ url: service.mcpUrl, database: service.db.kind, ...(service.firstToken ? { firstToken: service.firstToken } : {}) }, () => "");
         await new Promise<void>((resolve) => {
           const shutdown = (signal: NodeJS.Signals) => {
             logger.info({ signal }, "shutting down: finishing in-flight requests");

@@ -3,7 +3,6 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
 import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
-import { claimExpired } from "../chain.js";
 import { checkTexts } from "../format.js";
 import { checkLedger } from "../store.js";
 import { claimJson, claimShape, keyInput, recordJson, recordShape } from "./shapes.js";
@@ -28,13 +27,15 @@ export function registerLedgerCheckTool(server: McpServer, deps: AppDeps): void 
     async run(input, { caller }) {
       const result = await checkLedger(deps.db, input);
       const { executed, claim, now, key } = result;
-      const text = executed
-        ? checkTexts.executed(executed)
-        : claim && !claimExpired(claim, now)
-          ? claim.holderId === caller.agentId
-            ? checkTexts.claimedByYou(claim, now)
-            : checkTexts.claimedByOther(claim, now)
-          : checkTexts.notExecuted(key, claim);
+      // The text follows the status the store decided; only "whose claim" is added here.
+      const text =
+        result.status === "EXECUTED"
+          ? checkTexts.executed(executed!)
+          : result.status === "CLAIMED"
+            ? claim!.holderId === caller.agentId
+              ? checkTexts.claimedByYou(claim!, now)
+              : checkTexts.claimedByOther(claim!, now)
+            : checkTexts.notExecuted(key, claim);
       return {
         text,
         structured: {

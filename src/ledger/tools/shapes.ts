@@ -2,7 +2,7 @@
 // from store results to structured answers.
 import * as z from "zod/v4";
 import type { Claim, ExecutedRecord } from "../chain.js";
-import { EVENT_KINDS, type LedgerEvent } from "../event.js";
+import { EVENT_KINDS, eventJson, type LedgerEvent } from "../event.js";
 import { LIMITS } from "../validate.js";
 
 // Lengths and formats are checked by the store (validate.ts) so that refusals
@@ -11,7 +11,7 @@ export const keyInput = {
   action: z
     .string()
     .describe(
-      `The external operation, as a snake_case or kebab-case identifier (e.g. publish_qiita, deploy-prod); at most ${LIMITS.keyMaxChars} characters, upper case is folded to lower case.`,
+      `The external operation, as a snake_case or kebab-case identifier (e.g. publish_qiita, deploy-prod); at most ${LIMITS.keyMaxChars} characters. Every spelling is folded to lower-case snake_case (deploy-prod is recorded as deploy_prod).`,
     ),
   target: z
     .string()
@@ -79,15 +79,8 @@ export const claimJson = (c: Claim, now: Date, agentId: number): z.infer<typeof 
   yours: c.holderId === agentId,
 });
 
-export const listEventJson = (e: LedgerEvent): z.infer<typeof eventShape> => ({
-  seq: e.seq,
-  kind: e.kind,
-  action: e.action,
-  target: e.target,
-  actor: e.actor,
-  at: e.at.toISOString(),
-  evidence: e.evidence,
-  note: e.note,
-  reason: e.reason,
-  claimExpiresAt: e.claimExpiresAt ? e.claimExpiresAt.toISOString() : null,
-});
+/** An event as ledger_list shows it: the export record without the chain hashes. */
+export const listEventJson = (e: LedgerEvent): z.infer<typeof eventShape> => {
+  const { prevHash: _prev, hash: _hash, ...shown } = eventJson(e);
+  return shown;
+};

@@ -1,0 +1,45 @@
+// Text rules shared by every capability, so that facts, the ledger and the graph
+// refuse the same things with the same words.
+
+/**
+ * NUL cannot be stored in Postgres text, and an unpaired UTF-16 surrogate has no
+ * UTF-8 form (the driver would silently store U+FFFD instead, so what is read back
+ * would differ from what was written).
+ */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Line breaks and other control characters: C0, DEL, C1 and the Unicode line/paragraph separators. */
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+
+export function isStorable(text: string): boolean {
+  return !UNSTORABLE.test(text);
+}
+
+/** Length in characters (Unicode code points), as Postgres's char_length counts it. */
+export function charCount(text: string, stopAfter = Infinity): number {
+  let n = 0;
+  for (const _ of text) if (++n > stopAfter) break;
+  return n;
+}
+
+/**
+ * The path of the first string anywhere in `value` that cannot be stored as
+ * written (e.g. `entities[2].observations[0]`), or undefined when all can.
+ */
+export function findUnstorableText(value: unknown, path = ""): string | undefined {
+  if (typeof value === "string") return isStorable(value) ? undefined : path || "input";
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findUnstorableText(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value !== null && typeof value === "object") {
+    for (const [key, v] of Object.entries(value)) {
+      const found = findUnstorableText(v, path ? `${path}.${key}` : key);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
