@@ -39,6 +39,10 @@ export async function startService(config: Config, options: StartOptions): Promi
   try {
     const migrations = await loadMigrations();
     const report = await migrate(db);
+    // PGlite has no autovacuum: without fresh statistics (and flushed GIN pending
+    // lists) the planner keeps reading whole tables instead of the trigram
+    // indexes. Once per start is cheap at embedded sizes.
+    if (db.kind === "pglite") await db.exec("vacuum analyze");
     logger.info({ database: describeDatabase(config), applied: report.applied, schemaVersion: report.current }, "database ready");
 
     let shuttingDown = false;
