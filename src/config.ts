@@ -76,6 +76,7 @@ const EnvSchema = z.object({
   METRICS_TOKEN: z.string().optional().default(""),
   FACT_BODY_MAX_CHARS: intFrom("FACT_BODY_MAX_CHARS", 16_000, 100, 1_000_000),
   GRAPH_TEXT_MAX_CHARS: intFrom("GRAPH_TEXT_MAX_CHARS", 4096, 100, 1_000_000),
+  GRAPH_ANSWER_MAX_CHARS: intFrom("GRAPH_ANSWER_MAX_CHARS", 1_000_000, 10_000, 100_000_000),
   SHUTDOWN_TIMEOUT_MS: intFrom("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
   FIRST_START_OWNER: boolFrom("FIRST_START_OWNER", true),
 });
@@ -109,6 +110,8 @@ export interface Config {
   limits: {
     factBodyMaxChars: number;
     graphTextMaxChars: number;
+    /** About the most characters of JSON text one graph read answers with (see src/graph/bounds.ts). */
+    graphAnswerMaxChars: number;
   };
   shutdownTimeoutMs: number;
   /** Create the `owner` agent and print its token when the database has no agents. */
@@ -152,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limits: {
       factBodyMaxChars: e.FACT_BODY_MAX_CHARS,
       graphTextMaxChars: e.GRAPH_TEXT_MAX_CHARS,
+      graphAnswerMaxChars: e.GRAPH_ANSWER_MAX_CHARS,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     firstStartOwner: e.FIRST_START_OWNER,

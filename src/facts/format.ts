@@ -3,7 +3,7 @@
 // and shows why a deprecated fact was withdrawn.
 import type { FactSummary, FullFact } from "./model.js";
 import type { ListResult, RecallResult } from "./read.js";
-import { RECALL_BODY_CHARS } from "./rules.js";
+import { GET_HISTORY_VERSIONS, RECALL_BODY_CHARS } from "./rules.js";
 import type { PromoteResult, StoreResult } from "./store.js";
 
 const indent = (text: string, prefix = "   ") =>
@@ -67,16 +67,31 @@ export function fullFactText(f: FullFact): string {
   const note = deprecationNote(f);
   if (note) lines.push(note);
   else if (f.statusReason) lines.push(`Reason for ${f.status}: ${f.statusReason}`);
-  lines.push("", f.body, "", `History, oldest first (${f.versions.length} version${f.versions.length === 1 ? "" : "s"}):`);
+  const first = f.versions[0]?.version ?? 0;
+  const last = f.versions[f.versions.length - 1]?.version ?? 0;
+  const history =
+    f.versions.length === f.version
+      ? `History, oldest first (${f.version} version${f.version === 1 ? "" : "s"}):`
+      : `History of versions ${first}-${last} of ${f.version}, oldest first:`;
+  lines.push("", f.body, "", history);
   for (const e of f.events) {
     const move = e.from ? `${e.from} → ${e.to}` : e.to;
     lines.push(`- ${e.at} ${e.actor} ${e.kind} v${e.version} (${move})${e.reason ? `: ${e.reason}` : ""}`);
   }
-  if (f.versions.length > 1) {
+  const earlier = f.versions.filter((v) => v.version !== f.version);
+  if (earlier.length > 0) {
     lines.push("", "Earlier versions:");
-    for (const v of f.versions.slice(0, -1).reverse()) {
+    for (const v of earlier.reverse()) {
       lines.push(`- v${v.version} by ${v.author} at ${v.at} (${v.type}): ${v.description}`, indent(v.body, "    "));
     }
+  }
+  if (f.earlierVersions) {
+    const n = f.earlierVersions;
+    lines.push(
+      "",
+      `${n} older version${n === 1 ? " is" : "s are"} not shown (nor ${n === 1 ? "its" : "their"} events) to keep this answer small: ` +
+        `memory_get with versionsBefore ${first} shows up to ${GET_HISTORY_VERSIONS} more.`,
+    );
   }
   return lines.join("\n");
 }

@@ -42,8 +42,12 @@ export interface FactEvent {
 
 export interface FullFact extends FactSummary {
   body: string;
+  /** A window of the versions (GET_HISTORY_VERSIONS at most), oldest first. */
   versions: FactVersion[];
+  /** The events of those versions, oldest first. */
   events: FactEvent[];
+  /** Only when older versions exist than the first one shown: how many. */
+  earlierVersions?: number;
 }
 
 export interface SummaryRow {

@@ -8,7 +8,7 @@ import { invalid } from "../errors.js";
 import { decodeCursor, encodeCursor } from "../paging.js";
 import { ambiguousFact, missingFact } from "./messages.js";
 import { type FactEvent, type FactSummary, type FactVersion, type FullFact, isoTime, type SummaryRow, toSummary } from "./model.js";
-import { type FactStatus, type FactType, keywordPatterns, RECALL_BODY_CHARS, validateName, validateScope } from "./rules.js";
+import { type FactStatus, type FactType, GET_HISTORY_VERSIONS, keywordPatterns, RECALL_BODY_CHARS, validateName, validateScope } from "./rules.js";
 import * as sql from "./sql.js";
 
 export const RECALL_DEFAULT_LIMIT = 10;
@@ -77,16 +77,34 @@ interface JsonEvent extends Omit<FactEvent, "at"> {
   at: string;
 }
 
-export async function getFact(db: Queryable, caller: Caller, input: { name: string; scope?: string | undefined }): Promise<FullFact> {
+export interface GetInput {
+  name: string;
+  scope?: string | undefined;
+  /** Show the versions before this one (and their events) instead of the newest. */
+  versionsBefore?: number | undefined;
+}
+
+/**
+ * One fact whole, with the newest GET_HISTORY_VERSIONS versions and their
+ * events (or those before `versionsBefore`); `earlierVersions` says how many
+ * older ones the answer leaves out.
+ */
+export async function getFact(db: Queryable, caller: Caller, input: GetInput): Promise<FullFact> {
   const name = validateName(input.name);
   const scope = input.scope === undefined ? undefined : validateScope(input.scope);
+  const before = input.versionsBefore;
+  if (before !== undefined && (!Number.isInteger(before) || before < 2)) {
+    throw invalid(`versionsBefore must be a version number of 2 or more (the first version an earlier answer showed), got ${before}.`);
+  }
   const readable = readableScopes(caller);
   const rows = (
-    await db.query<SummaryRow & { body: string; versions: JsonVersion[]; events: JsonEvent[] }>(sql.GET_FACT, [
+    await db.query<SummaryRow & { body: string; versions: JsonVersion[]; events: JsonEvent[]; earlier: number }>(sql.GET_FACT, [
       name,
       scope ?? null,
       readable.all,
       readable.scopes,
+      before ?? null,
+      GET_HISTORY_VERSIONS,
     ])
   ).rows;
   const row = rows[0];
@@ -98,6 +116,7 @@ export async function getFact(db: Queryable, caller: Caller, input: { name: stri
     // json_agg renders timestamps in Postgres's ISO form; normalise like every other time.
     versions: row.versions.map((v) => ({ ...v, at: isoTime(v.at) })),
     events: row.events.map((e) => ({ ...e, at: isoTime(e.at) })),
+    ...(row.earlier > 0 ? { earlierVersions: row.earlier } : {}),
   };
 }
 

@@ -23,6 +23,12 @@ export const KEYWORD_MAX_CHARS = 200;
 export const MAX_KEYWORDS = 10;
 /** Recall shortens bodies to this many characters to keep an answer bounded. */
 export const RECALL_BODY_CHARS = 1000;
+/**
+ * memory_get shows this many versions (with their events) at a time, newest
+ * last: a fact may be revised without end, and every version's body is up to
+ * FACT_BODY_MAX_CHARS. `versionsBefore` pages back through the older ones.
+ */
+export const GET_HISTORY_VERSIONS = 10;
 
 
 const blank = (s: string) => s.trim().length === 0;

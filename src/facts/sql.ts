@@ -53,9 +53,12 @@ export const RECALL = `
    order by h.head_hit desc, h.status_rank, h.updated_at desc, h.id desc`;
 
 /**
- * One fact with its whole history, in one round trip. Several rows mean the
- * name exists in several readable scopes (the caller must choose).
- * $1 name, $2 scope or null, $3/$4 readable scopes.
+ * One fact with a window of its history, in one round trip: the newest $6
+ * versions before version $5 (null: the newest $6), oldest first, and the
+ * events of those versions. Versions run 1..version without gaps (a trigger
+ * holds new versions to version + 1), so `earlier` counts what lies before the
+ * window. Several rows mean the name exists in several readable scopes (the
+ * caller must choose). $1 name, $2 scope or null, $3/$4 readable scopes.
  */
 export const GET_FACT = `
   select ${SUMMARY_COLUMNS}, f.body,
@@ -63,14 +66,17 @@ export const GET_FACT = `
                    'version', v.version, 'description', v.description, 'type', v.type,
                    'body', v.body, 'author', va.name, 'at', v.created_at) order by v.version), '[]'::json)
             from fact_versions v join agents va on va.id = v.author_id
-           where v.fact_id = f.id) as versions,
+           where v.fact_id = f.id and v.version between w.first and w.last) as versions,
          (select coalesce(json_agg(json_build_object(
                    'kind', e.kind, 'version', e.version, 'actor', ea.name, 'at', e.at,
                    'from', e.from_status, 'to', e.to_status, 'reason', e.reason) order by e.id), '[]'::json)
             from fact_events e join agents ea on ea.id = e.actor_id
-           where e.fact_id = f.id) as events
+           where e.fact_id = f.id and e.version between w.first and w.last) as events,
+         (select count(*) from fact_versions v where v.fact_id = f.id and v.version < w.first)::int as earlier
     from facts f
     ${SUMMARY_JOINS}
+    cross join lateral (select least(f.version, coalesce($5::int - 1, f.version)) as last) l
+    cross join lateral (select greatest(l.last - $6::int + 1, 1) as first, l.last) w
    where f.name = $1::text
      and ($2::text is null or f.scope = $2::text)
      and ${READABLE("$3", "$4")}

@@ -2,7 +2,7 @@
 // plain shapes; we do the same (provenance stays in structuredContent only), so
 // prompts and programs that parse the text keep working. A cut answer stays
 // valid JSON and says first what was cut and how to get the rest.
-import type { EntityInput, GraphEntity, GraphPage, GraphRelation, RelationInput } from "./types.js";
+import type { EntityInput, Graph, GraphEntity, GraphPage, GraphRelation, ObservationPage, RelationInput, RelationPage } from "./types.js";
 
 export const json = (value: unknown): string => JSON.stringify(value, null, 2);
 
@@ -10,27 +10,96 @@ export const json = (value: unknown): string => JSON.stringify(value, null, 2);
 export const plainEntity = (e: GraphEntity | EntityInput): EntityInput => ({ name: e.name, entityType: e.entityType, observations: e.observations });
 export const plainRelation = (r: GraphRelation | RelationInput): RelationInput => ({ from: r.from, to: r.to, relationType: r.relationType });
 
-export function graphText(graph: { entities: GraphEntity[]; relations: GraphRelation[] }): string {
-  return json({ entities: graph.entities.map(plainEntity), relations: graph.relations.map(plainRelation) });
+// An entity whose observations were cut keeps its marks in the text too.
+const textEntity = (e: GraphEntity) =>
+  e.observationsTruncated ? { ...plainEntity(e), observationsTruncated: true, totalObservations: e.totalObservations } : plainEntity(e);
+
+/** What a bounded answer left out besides entity pages, and which call returns it. */
+function cutNotes(graph: Graph): string[] {
+  const notes: string[] = [];
+  const cut = graph.entities.filter((e) => e.observationsTruncated);
+  if (cut.length > 0) {
+    const who = cut.length === 1 ? `Entity ${JSON.stringify(cut[0]!.name)} shows` : `${cut.length} entities show`;
+    notes.push(
+      `${who} only part of its observations (marked observationsTruncated, with totalObservations) to keep the answer small: ` +
+        `read_observations with the entity's name and offset = the number shown returns the rest.`,
+    );
+  }
+  if (graph.relationsTruncated) {
+    notes.push(
+      `This answer holds ${graph.relations.length} of ${graph.totalRelations} relations, cut to keep it small: ` +
+        `read_relations with the arguments in nextRelations returns the rest.`,
+    );
+  }
+  return notes;
+}
+
+const relationFields = (graph: Graph) =>
+  graph.relationsTruncated ? { relationsTruncated: true, totalRelations: graph.totalRelations, nextRelations: graph.nextRelations } : {};
+
+/** open_nodes (and uncut pages): the reference's text, plus a note when something was cut. */
+export function graphText(graph: Graph): string {
+  const notes = cutNotes(graph);
+  if (notes.length === 0) return json({ entities: graph.entities.map(plainEntity), relations: graph.relations.map(plainRelation) });
+  return json({ note: notes.join(" "), ...relationFields(graph), entities: graph.entities.map(textEntity), relations: graph.relations.map(plainRelation) });
 }
 
 /** read_graph / search_nodes: the reference text, plus a note when the answer is only part of the result. */
 export function pageText(tool: "read_graph" | "search_nodes", page: GraphPage): string {
-  if (page.offset === 0 && !page.truncated) return graphText(page);
+  const notes = cutNotes(page);
+  if (page.offset === 0 && !page.truncated && notes.length === 0) return graphText(page);
   const shown = page.entities.length;
   const range = shown > 0 ? `entities ${page.offset + 1}-${page.offset + shown} of ${page.totalEntities}` : `no entities (offset ${page.offset}, total ${page.totalEntities})`;
-  const note = page.truncated
-    ? `This answer holds ${range}, cut at limit ${page.limit} to keep it small. ` +
+  const why = shown < page.limit ? "cut to keep the answer small" : `cut at limit ${page.limit} to keep it small`;
+  const entityNote = page.truncated
+    ? `This answer holds ${range}, ${why}. ` +
       `For the next page call ${tool} again with the same arguments and offset ${page.nextOffset}. ` +
       `Relations listed are those touching the entities shown.`
-    : `This answer holds ${range}: the last page. Relations listed are those touching the entities shown` +
-      (tool === "read_graph" ? " and those whose endpoints both do not exist." : ".");
+    : page.offset > 0
+      ? `This answer holds ${range}: the last page. Relations listed are those touching the entities shown` +
+        (tool === "read_graph" ? " and those whose endpoints both do not exist." : ".")
+      : undefined;
   return json({
-    note,
+    note: [entityNote, ...notes].filter(Boolean).join(" "),
     totalEntities: page.totalEntities,
     truncated: page.truncated,
     ...(page.nextOffset !== undefined ? { nextOffset: page.nextOffset } : {}),
-    entities: page.entities.map(plainEntity),
+    ...relationFields(page),
+    entities: page.entities.map(textEntity),
     relations: page.relations.map(plainRelation),
+  });
+}
+
+export function relationPageText(page: RelationPage): string {
+  const shown = page.relations.length;
+  const note = page.truncated
+    ? `This answer holds relations ${page.offset + 1}-${page.offset + shown} of ${page.totalRelations}. ` +
+      `For the next page call read_relations again with the same arguments and offset ${page.nextOffset}.`
+    : undefined;
+  return json({
+    ...(note ? { note } : {}),
+    totalRelations: page.totalRelations,
+    offset: page.offset,
+    truncated: page.truncated,
+    ...(page.nextOffset !== undefined ? { nextOffset: page.nextOffset } : {}),
+    relations: page.relations.map(plainRelation),
+  });
+}
+
+export function observationPageText(page: ObservationPage): string {
+  const shown = page.observations.length;
+  const note = page.truncated
+    ? `This answer holds observations ${page.offset + 1}-${page.offset + shown} of ${page.totalObservations} of ${JSON.stringify(page.name)}. ` +
+      `For the next page call read_observations again with the same arguments and offset ${page.nextOffset}.`
+    : undefined;
+  return json({
+    ...(note ? { note } : {}),
+    name: page.name,
+    entityType: page.entityType,
+    totalObservations: page.totalObservations,
+    offset: page.offset,
+    truncated: page.truncated,
+    ...(page.nextOffset !== undefined ? { nextOffset: page.nextOffset } : {}),
+    observations: page.observations,
   });
 }

@@ -1,97 +1,87 @@
-// Reads of the graph: whole (paged), by substring search, by names. Each read
-// sees one snapshot (a single statement, or a read-only repeatable-read
-// transaction), so entities, observations and relations agree even while other
-// agents write.
+// Reads of the graph: whole (paged), by substring search, by names, and the
+// continuations of a cut answer (a page of relations, of one entity's
+// observations). Each read sees one snapshot (a single statement, or a read-only
+// repeatable-read transaction), so entities, observations and relations agree
+// even while other agents write. Every answer is bounded by `maxChars` (see
+// bounds.ts); what was cut is said, with the call that returns the rest.
 import type { Database, Queryable } from "../db/database.js";
-import * as sql from "./sql.js";
-import type { Graph, GraphEntity, GraphPage, GraphRelation, PageRequest } from "./types.js";
+import { notFound } from "../errors.js";
+import { answerBudget } from "./bounds.js";
+import * as sql from "./read-sql.js";
+import { READ_SNAPSHOT } from "./sql.js";
+import type { Graph, GraphEntity, GraphPage, GraphRelation, ObservationPage, PageRequest, Provenance, RelationPage, RelationsCut, RelationsRequest } from "./types.js";
 import { checkItemCount, likePattern, pageBounds } from "./validate.js";
-
-interface EntityRow {
-  id: number;
-  name: string;
-  entity_type: string;
-}
-
-interface ObservationRow {
-  entity_id: number;
-  content: string;
-}
-
-interface RelationRow {
-  id: number;
-  from_name: string;
-  to_name: string;
-  relation_type: string;
-}
 
 /** Searches of three or more characters go through the trigram indexes (see am_graph_match). */
 export const INDEXED_QUERY_MIN_CHARS = 3;
 
-async function loadEntities(q: Queryable, rows: EntityRow[]): Promise<GraphEntity[]> {
-  if (rows.length === 0) return [];
-  const obs = await q.query<ObservationRow>(sql.OBSERVATIONS_OF, [rows.map((r) => r.id)]);
-  const byEntity = new Map<number, ObservationRow[]>();
-  for (const o of obs.rows) {
-    const list = byEntity.get(o.entity_id);
-    if (list) list.push(o);
-    else byEntity.set(o.entity_id, [o]);
-  }
-  return rows.map((r) => {
-    const list = byEntity.get(r.id) ?? [];
-    return { name: r.name, entityType: r.entity_type, observations: list.map((o) => o.content) };
-  });
+/** An entity as the read statements build it: totalObservations always set. */
+type EntityRow = Omit<GraphEntity, "totalObservations" | "observationsTruncated"> & { totalObservations: number };
+
+interface RelationsRow {
+  total: number;
+  relations: GraphRelation[];
 }
 
-const toRelation = (r: RelationRow): GraphRelation => ({ from: r.from_name, to: r.to_name, relationType: r.relation_type });
+// Old clients see the reference's shape: the extra fields appear only when something was cut.
+function finishEntity(row: EntityRow): GraphEntity {
+  const { totalObservations, ...entity } = row;
+  return entity.observations.length < totalObservations ? { ...entity, observationsTruncated: true, totalObservations } : entity;
+}
 
-async function relationsTouching(q: Queryable, scope: string, names: string[], includeDangling: boolean): Promise<GraphRelation[]> {
-  if (names.length === 0 && !includeDangling) return [];
-  const r = await q.query<RelationRow>(sql.RELATIONS_TOUCHING, [scope, names, includeDangling]);
-  return r.rows.map(toRelation);
+const plainRelation = (r: GraphRelation): GraphRelation => ({ from: r.from, to: r.to, relationType: r.relationType });
+
+function relationsCut(shown: number, total: number, next: Omit<RelationsRequest, "offset">): RelationsCut {
+  if (shown >= total) return {};
+  return { relationsTruncated: true, totalRelations: total, nextRelations: { ...next, offset: shown } };
 }
 
 function snapshot<T>(db: Database, work: (tx: Queryable) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.query(sql.READ_SNAPSHOT);
+    await tx.query(READ_SNAPSHOT);
     return work(tx);
   });
 }
 
-function page(entities: GraphEntity[], relations: GraphRelation[], total: number, limit: number, offset: number): GraphPage {
-  const truncated = offset + entities.length < total;
+function page(graph: Graph, total: number, limit: number, offset: number): GraphPage {
+  const truncated = offset + graph.entities.length < total;
   return {
-    entities,
-    relations,
+    ...graph,
     totalEntities: total,
     offset,
     limit,
     truncated,
-    ...(truncated ? { nextOffset: offset + entities.length } : {}),
+    ...(truncated ? { nextOffset: offset + graph.entities.length } : {}),
   };
 }
 
 /**
- * The scope's graph, a page of entities at a time (insertion order). A page that
- * holds the whole graph has every relation, as the reference's read_graph; a
- * partial page has the relations touching its entities, and the last page also
- * those whose endpoints both do not exist, so paging through returns them all.
+ * The scope's graph, a page of entities at a time (insertion order), cut short
+ * when the entities' text would pass the budget. A page that holds the whole
+ * graph has every relation, as the reference's read_graph; a partial page has
+ * the relations touching its entities, and the last page also those whose
+ * endpoints both do not exist, so paging through returns them all.
  */
-export async function readGraph(db: Database, scope: string, request: PageRequest): Promise<GraphPage> {
+export async function readGraph(db: Database, scope: string, request: PageRequest, maxChars: number): Promise<GraphPage> {
   const { limit, offset } = pageBounds(request);
+  const budget = answerBudget(maxChars);
   return snapshot(db, async (tx) => {
     const total = (await tx.query<{ n: number }>(sql.COUNT_ENTITIES, [scope])).rows[0]?.n ?? 0;
-    const rows = (await tx.query<EntityRow>(sql.PAGE_ENTITIES, [scope, limit, offset])).rows;
-    const entities = await loadEntities(tx, rows);
-    const whole = offset === 0 && rows.length >= total;
-    let relations: GraphRelation[];
-    if (whole) {
-      relations = (await tx.query<RelationRow>(sql.ALL_RELATIONS, [scope])).rows.map(toRelation);
+    const rows = (await tx.query<{ entities: EntityRow[] }>(sql.READ_GRAPH_PAGE, [scope, limit, offset, budget.entityChars])).rows[0]!.entities;
+    const entities = rows.map(finishEntity);
+    const names = entities.map((e) => e.name);
+    const last = offset + entities.length >= total && entities.length > 0;
+    let next: Omit<RelationsRequest, "offset">;
+    let r: RelationsRow = { total: 0, relations: [] };
+    if (offset === 0 && entities.length >= total) {
+      next = { scope };
+      r = (await tx.query<RelationsRow>(sql.RELATIONS_ALL, [scope, 0, null, budget.relationChars])).rows[0]!;
     } else {
-      const last = offset + rows.length >= total && rows.length > 0;
-      relations = await relationsTouching(tx, scope, rows.map((r) => r.name), last);
+      next = { scope, names, ...(last ? { unattached: true } : {}) };
+      if (names.length > 0) r = (await tx.query<RelationsRow>(sql.RELATIONS_TOUCHING, [scope, names, last, 0, null, budget.relationChars])).rows[0]!;
     }
-    return page(entities, relations, total, limit, offset);
+    const relations = r.relations.map(plainRelation);
+    return page({ entities, relations, ...relationsCut(relations.length, r.total, next) }, total, limit, offset);
   });
 }
 
@@ -100,26 +90,97 @@ export async function readGraph(db: Database, scope: string, request: PageReques
  * (an empty query matches every entity, as in the reference), with the relations
  * that have at least one endpoint among the entities returned. One statement.
  */
-export async function searchNodes(db: Queryable, scope: string, query: string, request: PageRequest): Promise<GraphPage> {
+export async function searchNodes(db: Queryable, scope: string, query: string, request: PageRequest, maxChars: number): Promise<GraphPage> {
   const { limit, offset } = pageBounds(request);
+  const budget = answerBudget(maxChars);
   const indexed = [...query].length >= INDEXED_QUERY_MIN_CHARS;
   const pattern = likePattern(query);
-  const r = await db.query<{ total: number | null } & Graph>(indexed ? sql.SEARCH_NODES : sql.SEARCH_NODES_SHORT, [scope, pattern, limit, offset]);
-  const { entities, relations } = r.rows[0]!;
-  let total = r.rows[0]!.total;
+  const r = await db.query<{ total: number | null; entities: EntityRow[]; relations: GraphRelation[]; total_relations: number }>(
+    indexed ? sql.SEARCH_NODES : sql.SEARCH_NODES_SHORT,
+    [scope, pattern, limit, offset, budget.entityChars, budget.relationChars],
+  );
+  const row = r.rows[0]!;
+  const entities = row.entities.map(finishEntity);
+  let total = row.total;
   if (total === null) {
     total = offset === 0 ? 0 : ((await db.query<{ n: number }>(indexed ? sql.COUNT_SEARCH : sql.COUNT_SEARCH_SHORT, [scope, pattern])).rows[0]?.n ?? 0);
   }
-  return page(entities, relations, total, limit, offset);
+  const cut = relationsCut(row.relations.length, row.total_relations, { scope, names: entities.map((e) => e.name) });
+  return page({ entities, relations: row.relations, ...cut }, total, limit, offset);
 }
 
 /**
  * The named entities that exist (in insertion order, as the reference) with the
  * relations that have at least one endpoint among them, and who wrote what when.
+ * Every such entity is listed; once the budget is spent, the rest come without
+ * their observations (each marked, for read_observations).
  */
-export async function openNodes(db: Queryable, scope: string, names: string[]): Promise<Graph> {
+export async function openNodes(db: Queryable, scope: string, names: string[], maxChars: number): Promise<Graph> {
   checkItemCount("names", names.length);
   if (names.length === 0) return { entities: [], relations: [] };
-  const r = await db.query<Graph>(sql.OPEN_NODES, [scope, names]);
-  return { entities: r.rows[0]!.entities, relations: r.rows[0]!.relations };
+  const budget = answerBudget(maxChars);
+  const r = await db.query<{ entities: EntityRow[]; relations: GraphRelation[]; total_relations: number }>(sql.OPEN_NODES, [
+    scope,
+    names,
+    budget.entityChars,
+    budget.relationChars,
+  ]);
+  const row = r.rows[0]!;
+  const entities = row.entities.map(finishEntity);
+  return { entities, relations: row.relations, ...relationsCut(row.relations.length, row.total_relations, { scope, names: entities.map((e) => e.name) }) };
+}
+
+export interface RelationsInput extends PageRequest {
+  names?: string[] | undefined;
+  unattached?: boolean | undefined;
+}
+
+/**
+ * A page of relations in insertion order: every relation of the scope, or those
+ * with an endpoint among `names`, plus (with `unattached`) those neither of whose
+ * endpoints is an existing entity. Without names, `unattached` lists only those.
+ */
+export async function readRelations(db: Queryable, scope: string, input: RelationsInput, maxChars: number): Promise<RelationPage> {
+  const { limit, offset } = pageBounds(input);
+  if (input.names) checkItemCount("names", input.names.length);
+  const r = (
+    input.names === undefined && !input.unattached
+      ? await db.query<RelationsRow>(sql.RELATIONS_ALL, [scope, offset, limit, maxChars])
+      : await db.query<RelationsRow>(sql.RELATIONS_TOUCHING, [scope, input.names ?? [], input.unattached ?? false, offset, limit, maxChars])
+  ).rows[0]!;
+  const truncated = offset + r.relations.length < r.total;
+  return {
+    relations: r.relations,
+    totalRelations: r.total,
+    offset,
+    limit,
+    truncated,
+    ...(truncated ? { nextOffset: offset + r.relations.length } : {}),
+  };
+}
+
+/** A page of one entity's observations in insertion order, with who added each and when. */
+export async function readObservations(db: Queryable, scope: string, name: string, request: PageRequest, maxChars: number): Promise<ObservationPage> {
+  const { limit, offset } = pageBounds(request);
+  const r = await db.query<{ name: string; entity_type: string; total: number; observations: string[]; meta: Provenance[] }>(sql.ENTITY_OBSERVATIONS, [
+    scope,
+    name,
+    offset,
+    limit,
+    maxChars,
+  ]);
+  const row = r.rows[0];
+  if (!row) throw notFound(`Entity with name ${name} not found (scope "${scope}"). Names are exact; search_nodes finds them by part of the name.`);
+  const truncated = offset + row.observations.length < row.total;
+  return {
+    name: row.name,
+    entityType: row.entity_type,
+    observations: row.observations,
+    observationsMeta: row.meta,
+    totalObservations: row.total,
+    offset,
+    limit,
+    truncated,
+    ...(truncated ? { nextOffset: offset + row.observations.length } : {}),
+  };
 }

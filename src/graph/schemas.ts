@@ -27,7 +27,7 @@ export const pagingFields = {
     .min(1)
     .max(MAX_PAGE_LIMIT)
     .optional()
-    .describe(`At most this many entities in the answer (default ${DEFAULT_PAGE_LIMIT}, at most ${MAX_PAGE_LIMIT}).`),
+    .describe(`At most this many entities in the answer (default ${DEFAULT_PAGE_LIMIT}, at most ${MAX_PAGE_LIMIT}); fewer when their text would make the answer too big.`),
   offset: z.number().int().min(0).max(2_147_483_647).optional().describe("Skip this many entities first (default 0): pass nextOffset from a truncated answer to get the next page."),
 };
 
@@ -36,19 +36,56 @@ const provenanceFields = {
   createdAt: z.string().optional().describe("When it was created (ISO 8601)."),
 };
 
+const ObservationMetaSchema = z.object({ createdBy: z.string(), createdAt: z.string() });
+
 export const EntityOutSchema = EntitySchema.extend({
   ...provenanceFields,
-  observationsMeta: z
-    .array(z.object({ createdBy: z.string(), createdAt: z.string() }))
+  observationsMeta: z.array(ObservationMetaSchema).optional().describe("Who added each observation and when, in the same order as observations."),
+  observationsTruncated: z
+    .boolean()
     .optional()
-    .describe("Who added each observation and when, in the same order as observations."),
+    .describe("Only when the answer holds just the first observations, to stay small: read_observations with offset = the number shown returns the rest."),
+  totalObservations: z.number().int().optional().describe("Only with observationsTruncated: how many observations the entity has."),
 });
 
 export const RelationOutSchema = RelationSchema.extend(provenanceFields);
 
+const nextRelationsSchema = z
+  .object({
+    scope: z.string(),
+    names: z.array(z.string()).optional(),
+    unattached: z.boolean().optional(),
+    offset: z.number().int(),
+  })
+  .describe("Only with relationsTruncated: call read_relations with exactly these arguments for the rest.");
+
 export const graphOutput = {
   entities: z.array(EntityOutSchema),
   relations: z.array(RelationOutSchema),
+  relationsTruncated: z.boolean().optional().describe("Only when the relations were cut to keep the answer small (see nextRelations)."),
+  totalRelations: z.number().int().optional().describe("Only with relationsTruncated: how many relations the answer would list uncut."),
+  nextRelations: nextRelationsSchema.optional(),
+};
+
+export const relationPageOutput = {
+  relations: z.array(RelationOutSchema),
+  totalRelations: z.number().int().describe("Relations matching the arguments, in all."),
+  offset: z.number().int(),
+  limit: z.number().int(),
+  truncated: z.boolean().describe("True when more relations follow this answer."),
+  nextOffset: z.number().int().optional().describe("Pass as offset to get the next page (only when truncated)."),
+};
+
+export const observationPageOutput = {
+  name: z.string(),
+  entityType: z.string(),
+  observations: z.array(z.string()),
+  observationsMeta: z.array(ObservationMetaSchema).describe("Who added each observation and when, in the same order as observations."),
+  totalObservations: z.number().int(),
+  offset: z.number().int(),
+  limit: z.number().int(),
+  truncated: z.boolean().describe("True when more observations follow this answer."),
+  nextOffset: z.number().int().optional().describe("Pass as offset to get the next page (only when truncated)."),
 };
 
 export const pagedGraphOutput = {

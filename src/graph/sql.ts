@@ -1,6 +1,6 @@
-// The knowledge graph's SQL: fixed strings with typed parameters. Batches travel
-// as parallel arrays through unnest(), so a call costs one or a few round trips
-// whatever its size. Names are matched through am_graph_key() (SHA-256 of the
+// The knowledge graph's writes and export (reads: read-sql.ts): fixed strings
+// with typed parameters. Batches travel as parallel arrays through unnest(), so
+// a call costs one or a few round trips whatever its size. Names are matched through am_graph_key() (SHA-256 of the
 // text), the expression the unique indexes are built on (see sql/000004_graph.sql).
 
 // $1 scope, $2 names, $3 types, $4 agent id, $5 observation → entity ordinal
@@ -129,119 +129,9 @@ export const DELETE_RELATIONS = `
     and am_graph_key(r.to_name) = am_graph_key(d.to_name)
     and am_graph_key(r.relation_type) = am_graph_key(d.relation_type)`;
 
-export const COUNT_ENTITIES = `select count(*)::int as n from graph_entities where scope = $1::text`;
-
-// read_graph ($1 scope, $2 limit, $3 offset): a page of the scope's entities in insertion order.
-export const PAGE_ENTITIES = `
-  select e.id, e.name, e.entity_type
-  from graph_entities e
-  where e.scope = $1::text
-  order by e.id
-  limit $2::int offset $3::int`;
-
-// Reads of several statements run in one snapshot, so entities, observations and relations agree.
+// Reads of several statements run in one snapshot, so entities, observations and
+// relations agree (export, read_graph).
 export const READ_SNAPSHOT = `set transaction isolation level repeatable read, read only`;
-
-// search_nodes and open_nodes are one statement each (one round trip, one
-// snapshot): the page of entities, then JSON built by Postgres in the
-// reference's key order. Timestamps in the form of JS toISOString().
-const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-const OBSERVATIONS_JSON = `coalesce((select json_agg(o.content order by o.id) from graph_observations o where o.entity_id = p.id), '[]'::json)`;
-
-const ENTITIES_JSON = `coalesce((select json_agg(json_build_object(
-    'name', p.name, 'entityType', p.entity_type, 'observations', ${OBSERVATIONS_JSON}) order by p.id) from page p), '[]'::json)`;
-
-const ENTITIES_WITH_PROVENANCE_JSON = `coalesce((select json_agg(json_build_object(
-    'name', p.name, 'entityType', p.entity_type, 'observations', ${OBSERVATIONS_JSON},
-    'createdBy', p.created_by, 'createdAt', ${ISO("p.created_at")},
-    'observationsMeta', coalesce((select json_agg(json_build_object('createdBy', a.name, 'createdAt', ${ISO("o.created_at")}) order by o.id)
-      from graph_observations o join agents a on a.id = o.created_by where o.entity_id = p.id), '[]'::json)) order by p.id) from page p), '[]'::json)`;
-
-// Relations with at least one endpoint among the page's entities (the reference's rule).
-const RELATIONS_OF_PAGE = `
-  from graph_relations r join agents a on a.id = r.created_by
-  where r.scope = $1::text
-    and (am_graph_key(r.from_name) = any(array(select am_graph_key(p.name) from page p))
-      or am_graph_key(r.to_name) = any(array(select am_graph_key(p.name) from page p)))`;
-
-const RELATIONS_JSON = `coalesce((select json_agg(json_build_object(
-    'from', r.from_name, 'to', r.to_name, 'relationType', r.relation_type) order by r.id) ${RELATIONS_OF_PAGE}), '[]'::json)`;
-
-const RELATIONS_WITH_PROVENANCE_JSON = `coalesce((select json_agg(json_build_object(
-    'from', r.from_name, 'to', r.to_name, 'relationType', r.relation_type,
-    'createdBy', a.name, 'createdAt', ${ISO("r.created_at")}) order by r.id) ${RELATIONS_OF_PAGE}), '[]'::json)`;
-
-// $1 scope, $2 names: the entities that exist, in insertion order (as the reference), with provenance.
-export const OPEN_NODES = `
-  with page as materialized (
-    select e.id, e.name, e.entity_type, e.created_at, a.name as created_by
-    from graph_entities e join agents a on a.id = e.created_by
-    where e.scope = $1::text and am_graph_key(e.name) = any(am_graph_keys($2::text[]))
-  )
-  select ${ENTITIES_WITH_PROVENANCE_JSON} as entities, ${RELATIONS_WITH_PROVENANCE_JSON} as relations`;
-
-// Queries of three or more characters go through am_graph_match (trigram
-// indexes, see sql/000004_graph.sql); shorter ones have no trigram to look up,
-// so the planner is left to read the tables as it sees fit. $2 is an escaped
-// '%…%' pattern.
-const MATCH_INDEXED = `select id from am_graph_match($2::text) as m(id)`;
-const MATCH_SHORT = `
-  select id from graph_entities where name ilike $2::text
-  union
-  select id from graph_entities where entity_type ilike $2::text
-  union
-  select entity_id from graph_observations where content ilike $2::text`;
-
-// $1 scope, $2 pattern, $3 limit, $4 offset. `total` counts every match before
-// the page (null when the page is past the last match: see COUNT_SEARCH).
-const searchNodes = (match: string) => `
-  with page as materialized (
-    select e.id, e.name, e.entity_type, count(*) over () as total
-    from (${match}) as m(id) join graph_entities e on e.id = m.id
-    where e.scope = $1::text
-    order by e.id
-    limit $3::int offset $4::int
-  )
-  select (select total from page limit 1)::int as total, ${ENTITIES_JSON} as entities, ${RELATIONS_JSON} as relations`;
-
-export const SEARCH_NODES = searchNodes(MATCH_INDEXED);
-export const SEARCH_NODES_SHORT = searchNodes(MATCH_SHORT);
-
-const countSearch = (match: string) => `
-  select count(*)::int as n from (${match}) as m(id) join graph_entities e on e.id = m.id where e.scope = $1::text`;
-export const COUNT_SEARCH = countSearch(MATCH_INDEXED);
-export const COUNT_SEARCH_SHORT = countSearch(MATCH_SHORT);
-
-// $1 entity ids: their observations in insertion order.
-export const OBSERVATIONS_OF = `
-  select o.entity_id, o.content
-  from graph_observations o
-  where o.entity_id = any($1::bigint[])
-  order by o.entity_id, o.id`;
-
-const RELATION_COLUMNS = `r.id, r.from_name, r.to_name, r.relation_type`;
-
-// $1 scope: every relation, in insertion order (read_graph of a whole graph).
-export const ALL_RELATIONS = `
-  select ${RELATION_COLUMNS}
-  from graph_relations r
-  where r.scope = $1::text
-  order by r.id`;
-
-// $1 scope, $2 names, $3 also include relations neither of whose endpoints is an
-// existing entity (the last page of a paged read_graph carries those, so that
-// paging through the whole graph returns every relation).
-export const RELATIONS_TOUCHING = `
-  select ${RELATION_COLUMNS}
-  from graph_relations r
-  where r.scope = $1::text
-    and (am_graph_key(r.from_name) = any(am_graph_keys($2::text[]))
-      or am_graph_key(r.to_name) = any(am_graph_keys($2::text[]))
-      or ($3::boolean
-        and not exists (select 1 from graph_entities e where e.scope = r.scope and am_graph_key(e.name) = am_graph_key(r.from_name))
-        and not exists (select 1 from graph_entities e where e.scope = r.scope and am_graph_key(e.name) = am_graph_key(r.to_name))))
-  order by r.id`;
 
 // Export: keyset pages in insertion order. $1 scope, $2 after id, $3 page size.
 export const EXPORT_ENTITIES = `

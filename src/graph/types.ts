@@ -38,11 +38,34 @@ export interface Provenance {
 export interface GraphEntity extends EntityInput, Partial<Provenance> {
   /** Provenance of each observation, index-aligned with `observations` (open_nodes only). */
   observationsMeta?: Provenance[];
+  /** Only when the answer holds just the first observations (read_observations has the rest). */
+  observationsTruncated?: true;
+  /** Only with observationsTruncated: how many the entity has. */
+  totalObservations?: number;
 }
 
 export interface GraphRelation extends RelationInput, Partial<Provenance> {}
 
-export interface Graph {
+/** read_relations' arguments: relations touching `names` (all when omitted), from `offset`. */
+export interface RelationsRequest {
+  scope: string;
+  /** Relations with at least one endpoint among these names; omitted: every relation of the scope. */
+  names?: string[];
+  /** With names: also the relations neither of whose endpoints is an existing entity. */
+  unattached?: boolean;
+  offset: number;
+}
+
+/** Present only when an answer's relations were cut to keep it bounded. */
+export interface RelationsCut {
+  relationsTruncated?: true;
+  /** How many relations the answer would list uncut. */
+  totalRelations?: number;
+  /** read_relations with these arguments returns the rest. */
+  nextRelations?: RelationsRequest;
+}
+
+export interface Graph extends RelationsCut {
   entities: GraphEntity[];
   relations: GraphRelation[];
 }
@@ -70,4 +93,27 @@ export interface GraphWriter {
 export interface PageRequest {
   limit?: number;
   offset?: number;
+}
+
+/** read_relations: a page of relations. */
+export interface RelationPage {
+  relations: GraphRelation[];
+  totalRelations: number;
+  offset: number;
+  limit: number;
+  truncated: boolean;
+  nextOffset?: number;
+}
+
+/** read_observations: a page of one entity's observations, with provenance. */
+export interface ObservationPage {
+  name: string;
+  entityType: string;
+  observations: string[];
+  observationsMeta: Provenance[];
+  totalObservations: number;
+  offset: number;
+  limit: number;
+  truncated: boolean;
+  nextOffset?: number;
 }

@@ -159,6 +159,23 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
     }
   });
 
+  it("memory_get answers the newest versions and pages back with versionsBefore", async () => {
+    let version = (await callOk<{ fact: Summary }>(writer, "memory_store", { name: "often-revised", description: "Revised often", type: "project", body: "v1" })).fact.version;
+    for (let v = 2; v <= 12; v++) {
+      version = (await callOk<{ fact: Summary }>(writer, "memory_store", { name: "often-revised", description: "Revised often", type: "project", body: `v${v}`, version })).fact.version;
+    }
+    type Got = { fact: { versions: Array<{ version: number; body: string }>; earlierVersions?: number } };
+    const result = await writer.callTool({ name: "memory_get", arguments: { name: "often-revised" } });
+    const latest = (result.structuredContent as Got).fact;
+    expect(latest.versions.map((v) => v.version)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(latest.earlierVersions).toBe(2);
+    expect(textOf(result)).toContain("memory_get with versionsBefore 3");
+    const older = (await callOk<Got>(writer, "memory_get", { name: "often-revised", versionsBefore: 3 })).fact;
+    expect(older.versions.map((v) => v.body)).toEqual(["v1", "v2"]);
+    expect(older).not.toHaveProperty("earlierVersions");
+    expect(await callError(writer, "memory_get", { name: "often-revised", versionsBefore: 1 })).toMatch(/versionsBefore/);
+  });
+
   it("exposes facts as resources, listable and readable, only where the caller may read", async () => {
     await callOk(writer, "memory_store", { name: "resource-fact", description: "Readable as a resource", type: "reference", body: "Resource body." });
     const templates = await outsider.listResourceTemplates();

@@ -4,7 +4,7 @@
 // Postgres over a few thousand analysed rows.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import * as sql from "../../src/graph/sql.js";
+import * as sql from "../../src/graph/read-sql.js";
 import { likePattern } from "../../src/graph/validate.js";
 import { createEntities, createRelations } from "../../src/graph/write-store.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -58,7 +58,7 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
   }
 
   it.each(QUERIES)("the search statement for %s reads no graph table whole", async (query) => {
-    const plan = await explain(sql.SEARCH_NODES, ["shared", likePattern(query), 1000, 0]);
+    const plan = await explain(sql.SEARCH_NODES, ["shared", likePattern(query), 1000, 0, 500_000, 500_000]);
     expect(plan.some((n) => n["Node Type"] === "Function Scan")).toBe(true);
     expect(graphSeqScans(plan)).toEqual([]);
   });

@@ -8,6 +8,8 @@ import { addObservations, createEntities, createRelations, deleteEntities, delet
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 const MAX = 4096;
+/** GRAPH_ANSWER_MAX_CHARS default. */
+const ANSWER = 1_000_000;
 
 async function rejects(promise: Promise<unknown>, code: string, message: RegExp): Promise<void> {
   const error = await promise.then(
@@ -49,14 +51,14 @@ describe.each(BACKENDS)("graph store on %s", (backend) => {
     expect(await createEntities(tdb.db, w, [{ name: "a", entityType: "t", observations: ["new"] }])).toEqual([]);
     // Another scope is another graph.
     expect(await createEntities(tdb.db, other, [{ name: "a", entityType: "team-type", observations: [] }])).toHaveLength(1);
-    const shared = await openNodes(tdb.db, "shared", ["a"]);
+    const shared = await openNodes(tdb.db, "shared", ["a"], ANSWER);
     expect(shared.entities.map((e) => [e.entityType, e.observations])).toEqual([["t", ["x", "y"]]]);
   });
 
   it("records provenance on entities, observations and relations", async () => {
     await createRelations(tdb.db, w, [{ from: "a", to: "b", relationType: "r" }]);
     await addObservations(tdb.db, w, [{ entityName: "b", contents: ["later"] }]);
-    const g = await openNodes(tdb.db, "shared", ["b"]);
+    const g = await openNodes(tdb.db, "shared", ["b"], ANSWER);
     expect(g.entities[0]).toMatchObject({ name: "b", createdBy: "writer", observations: ["later"] });
     expect(g.entities[0]!.observationsMeta).toEqual([{ createdBy: "writer", createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }]);
     expect(g.relations).toEqual([{ from: "a", to: "b", relationType: "r", createdBy: "writer", createdAt: expect.any(String) }]);
@@ -71,7 +73,7 @@ describe.each(BACKENDS)("graph store on %s", (backend) => {
       "not_found",
       /^Entity with name ghost not found/,
     );
-    expect((await openNodes(tdb.db, "shared", ["a"])).entities[0]!.observations).toEqual(["x", "y"]);
+    expect((await openNodes(tdb.db, "shared", ["a"], ANSWER)).entities[0]!.observations).toEqual(["x", "y"]);
     const results = await addObservations(tdb.db, w, [
       { entityName: "a", contents: ["x", "n1", "n1"] },
       { entityName: "a", contents: ["n1", "n2"] },
@@ -80,7 +82,7 @@ describe.each(BACKENDS)("graph store on %s", (backend) => {
       { entityName: "a", addedObservations: ["n1"] },
       { entityName: "a", addedObservations: ["n2"] },
     ]);
-    expect((await openNodes(tdb.db, "shared", ["a"])).entities[0]!.observations).toEqual(["x", "y", "n1", "n2"]);
+    expect((await openNodes(tdb.db, "shared", ["a"], ANSWER)).entities[0]!.observations).toEqual(["x", "y", "n1", "n2"]);
   });
 
   it("stores names and observations up to the limit in any script, and refuses longer ones", async () => {
@@ -99,7 +101,7 @@ describe.each(BACKENDS)("graph store on %s", (backend) => {
     await rejects(createEntities(tdb.db, w, [{ name: "bad\uD800", entityType: "t", observations: [] }]), "invalid", /unpaired UTF-16 surrogate/);
     const many = Array.from({ length: 1001 }, (_, i) => ({ name: `m${i}`, entityType: "t", observations: [] }));
     await rejects(createEntities(tdb.db, w, many), "invalid", /entities has 1001 items; at most 1000/);
-    expect((await openNodes(tdb.db, "shared", ["n", "m0"])).entities).toEqual([]);
+    expect((await openNodes(tdb.db, "shared", ["n", "m0"], ANSWER)).entities).toEqual([]);
     await deleteEntities(tdb.db, "shared", [longName]);
   });
 
@@ -110,7 +112,7 @@ describe.each(BACKENDS)("graph store on %s", (backend) => {
       { name: "100%_real", entityType: "odd", observations: ["back\\slash"] },
       { name: "100 real", entityType: "odd", observations: ["ÉCOLE Normale"] },
     ]);
-    const names = async (q: string) => (await searchNodes(tdb.db, "team", q, {})).entities.map((e) => e.name);
+    const names = async (q: string) => (await searchNodes(tdb.db, "team", q, {}, ANSWER)).entities.map((e) => e.name);
     expect(await names("tokyo")).toEqual(["Tokyo Tower"]);
     expect(await names("LANDMARK")).toEqual(["Tokyo Tower"]);
     expect(await names("orange")).toEqual(["Tokyo Tower"]);
@@ -136,27 +138,27 @@ describe.each(BACKENDS)("graph store on %s", (backend) => {
       { from: "e3", to: "e4", relationType: "r" },
       { from: "x", to: "y", relationType: "dangling" },
     ]);
-    const whole = await readGraph(tdb.db, "paging", {});
+    const whole = await readGraph(tdb.db, "paging", {}, ANSWER);
     expect(whole).toMatchObject({ totalEntities: 5, truncated: false, offset: 0, limit: 1000 });
     expect(whole.relations).toHaveLength(3);
 
-    const p1 = await readGraph(tdb.db, "paging", { limit: 2 });
+    const p1 = await readGraph(tdb.db, "paging", { limit: 2 }, ANSWER);
     expect(p1).toMatchObject({ totalEntities: 5, truncated: true, nextOffset: 2 });
     expect(p1.entities.map((e) => e.name)).toEqual(["e1", "e2"]);
     expect(p1.relations.map((r) => r.to)).toEqual(["e5"]);
-    const p2 = await readGraph(tdb.db, "paging", { limit: 2, offset: 2 });
+    const p2 = await readGraph(tdb.db, "paging", { limit: 2, offset: 2 }, ANSWER);
     expect(p2.entities.map((e) => e.name)).toEqual(["e3", "e4"]);
     expect(p2.relations.map((r) => r.from)).toEqual(["e3"]);
-    const p3 = await readGraph(tdb.db, "paging", { limit: 2, offset: 4 });
+    const p3 = await readGraph(tdb.db, "paging", { limit: 2, offset: 4 }, ANSWER);
     expect(p3).toMatchObject({ truncated: false, totalEntities: 5 });
     expect(p3.entities.map((e) => e.name)).toEqual(["e5"]);
     expect(p3.relations.map((r) => r.relationType)).toEqual(["r", "dangling"]);
-    expect((await readGraph(tdb.db, "paging", { offset: 9 })).entities).toEqual([]);
+    expect((await readGraph(tdb.db, "paging", { offset: 9 }, ANSWER)).entities).toEqual([]);
 
-    const s1 = await searchNodes(tdb.db, "paging", "page-t", { limit: 3, offset: 1 });
+    const s1 = await searchNodes(tdb.db, "paging", "page-t", { limit: 3, offset: 1 }, ANSWER);
     expect(s1).toMatchObject({ totalEntities: 5, truncated: true, nextOffset: 4 });
     expect(s1.entities.map((e) => e.name)).toEqual(["e2", "e3", "e4"]);
-    expect((await searchNodes(tdb.db, "paging", "page-t", { offset: 7 })).totalEntities).toBe(5);
+    expect((await searchNodes(tdb.db, "paging", "page-t", { offset: 7 }, ANSWER)).totalEntities).toBe(5);
   });
 
   it("deletes cascade to relations by name and are silent about missing things", async () => {
@@ -165,7 +167,7 @@ describe.each(BACKENDS)("graph store on %s", (backend) => {
     await addObservations(tdb.db, s, [{ entityName: "e1", contents: ["o1", "o2"] }]);
     expect(await deleteObservations(tdb.db, "paging", [{ entityName: "e1", observations: ["o1", "zz"] }, { entityName: "zz", observations: ["o2"] }])).toMatchObject({ observations: 1 });
     expect(await deleteEntities(tdb.db, "paging", ["e1", "x", "nobody"])).toEqual({ entities: 1, relations: 2, observations: 1 });
-    const g = await readGraph(tdb.db, "paging", {});
+    const g = await readGraph(tdb.db, "paging", {}, ANSWER);
     expect(g.entities.map((e) => e.name)).toEqual(["e2", "e3", "e4", "e5"]);
     expect(g.relations).toEqual([]);
     expect(await countRows("graph_observations where content = 'o2'")).toBe(0);

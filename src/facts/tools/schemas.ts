@@ -1,7 +1,7 @@
 // Zod shapes shared by the facts tools. Built once at module load: the server
 // is created per request (stateless HTTP), so nothing here is rebuilt per call.
 import * as z from "zod/v4";
-import { FACT_STATUSES, FACT_TYPES, MAX_KEYWORDS } from "../rules.js";
+import { FACT_STATUSES, FACT_TYPES, GET_HISTORY_VERSIONS, MAX_KEYWORDS } from "../rules.js";
 
 export const nameField = z
   .string()
@@ -79,8 +79,15 @@ export const eventSchema = z.object({
 export const fullFactSchema = z.object({
   ...summaryShape,
   body: z.string(),
-  versions: z.array(versionSchema).describe("Every stored version, oldest first (the last is the current one)."),
-  events: z.array(eventSchema).describe("Every creation, new version, confirmation and deprecation, oldest first."),
+  versions: z
+    .array(versionSchema)
+    .describe(`The stored versions, oldest first: the newest ${GET_HISTORY_VERSIONS} (the last is the current one), or those before versionsBefore.`),
+  events: z.array(eventSchema).describe("Every creation, new version, confirmation and deprecation of those versions, oldest first."),
+  earlierVersions: z
+    .number()
+    .int()
+    .optional()
+    .describe("Only when older versions exist than the first one shown: how many. memory_get with versionsBefore = versions[0].version shows them."),
 });
 
 export const uriField = z.string().describe("The fact's MCP resource URI (memory://facts/{scope}/{name}).");

@@ -18,12 +18,12 @@ export function registerOpenNodesTool(server: McpServer, deps: AppDeps): void {
     description:
       "Open specific nodes in the knowledge graph by their names. Returns the entities that exist (missing names are skipped) and " +
       "every relation with at least one endpoint among them. The structured answer also says who created each entity, " +
-      "observation and relation, and when.",
+      "observation and relation, and when. A very large answer is cut: entities marked observationsTruncated continue with read_observations, relations with read_relations (see nextRelations).",
     input,
     output,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(input, { caller }) {
-      const graph = await openNodes(deps.db, readableGraph(caller, input.scope), input.names);
+      const graph = await openNodes(deps.db, readableGraph(caller, input.scope), input.names, deps.config.limits.graphAnswerMaxChars);
       return { text: graphText(graph), structured: { ...graph } };
     },
   });

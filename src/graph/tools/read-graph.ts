@@ -18,12 +18,12 @@ export function registerReadGraphTool(server: McpServer, deps: AppDeps): void {
     description:
       "Read the entire knowledge graph: entities with their observations, and relations. Prefer search_nodes or open_nodes when " +
       `you look for something specific. Large graphs come in pages of at most ${DEFAULT_PAGE_LIMIT} entities (see limit); ` +
-      "when the answer says truncated, call again with offset = nextOffset.",
+      "when the answer says truncated, call again with offset = nextOffset. Relations beyond an answer's size limit come from read_relations (see nextRelations).",
     input,
     output,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(input, { caller }) {
-      const page = await readGraph(deps.db, readableGraph(caller, input.scope), input);
+      const page = await readGraph(deps.db, readableGraph(caller, input.scope), input, deps.config.limits.graphAnswerMaxChars);
       return { text: pageText("read_graph", page), structured: { ...page } };
     },
   });

@@ -23,12 +23,12 @@ export function registerSearchNodesTool(server: McpServer, deps: AppDeps): void 
       "Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation contents as a " +
       "case-insensitive substring, in any language; returns the matching entities and every relation with at least one endpoint " +
       "among them. An empty query matches everything. Call it before creating entities, to reuse existing names. Many matches " +
-      "come in pages (see limit; when truncated, call again with offset = nextOffset).",
+      "come in pages (see limit; when truncated, call again with offset = nextOffset). Relations beyond an answer's size limit come from read_relations (see nextRelations).",
     input,
     output,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(input, { caller }) {
-      const page = await searchNodes(deps.db, readableGraph(caller, input.scope), input.query, input);
+      const page = await searchNodes(deps.db, readableGraph(caller, input.scope), input.query, input, deps.config.limits.graphAnswerMaxChars);
       return { text: pageText("search_nodes", page), structured: { ...page } };
     },
   });

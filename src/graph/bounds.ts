@@ -1,0 +1,32 @@
+// How big one graph read may answer. Entity pages (`limit`) alone did not bound
+// an answer: relations need no existing endpoints, so one entity can carry any
+// number of them, and an entity any number of observations. Every read is
+// therefore cut at a character budget (GRAPH_ANSWER_MAX_CHARS), computed in SQL
+// so Postgres never ships the unbounded set, and the answer says what was cut
+// and which call returns the rest (read_relations, read_observations).
+//
+// An item's size is its characters plus the framing it gets in the answer's
+// JSON text (JSON.stringify(…, null, 2) of the reference's shapes: indentation,
+// keys, quotes). Escapes are not counted, so the text stays within a small
+// factor of the budget even for text full of quotes or control characters.
+
+/** `    {\n      "name": "",\n      "entityType": "",\n      "observations": [\n      ]\n    },\n` (87) */
+export const ENTITY_FRAME_CHARS = 90;
+/** `        "",\n` */
+export const OBSERVATION_FRAME_CHARS = 12;
+/** `    {\n      "from": "",\n      "to": "",\n      "relationType": ""\n    },\n` (72) */
+export const RELATION_FRAME_CHARS = 75;
+
+/** Where the budget of one read_graph / search_nodes / open_nodes answer goes. */
+export interface AnswerBudget {
+  /** Entities with their observations. */
+  entityChars: number;
+  /** Relations. A part of its own, so a page full of entities still makes progress on its relations. */
+  relationChars: number;
+}
+
+/** Half for entities and observations, half for relations. */
+export function answerBudget(maxChars: number): AnswerBudget {
+  const half = Math.floor(maxChars / 2);
+  return { entityChars: half, relationChars: half };
+}

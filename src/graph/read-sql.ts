@@ -1,0 +1,206 @@
+// The graph's reads, each cut at a character budget inside Postgres (see
+// bounds.ts): only what the answer shows leaves the database. Fixed strings with
+// typed parameters; the builders below only splice in other constants.
+import { ENTITY_FRAME_CHARS as E, OBSERVATION_FRAME_CHARS as O, RELATION_FRAME_CHARS as R } from "./bounds.js";
+
+// Timestamps in the form of JS toISOString().
+const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+export const COUNT_ENTITIES = `select count(*)::int as n from graph_entities where scope = $1::text`;
+
+// The observations of `entity` in insertion order, at most as many as could fit
+// in `budget` (each costs at least O), with their size. `gate` skips the read
+// for an entity the answer has no room for.
+const observationsOf = (entity: string, budget: string, gate = "true") => `(
+      select o.id, o.content, o.created_by, o.created_at, char_length(o.content) + ${O} as cost
+      from graph_observations o where o.entity_id = ${entity} and ${gate}
+      order by o.id limit ${budget}::int / ${O} + 1)`;
+
+/**
+ * From a `page` CTE (id, name, entity_type, created_by, created_at) to `kept`,
+ * the entities shown, within `budget` characters in answer order: entity, its
+ * observations, next entity. Paged reads (keepAll false) end the page before
+ * the first entity that does not fit whole, except the page's first, which is
+ * always shown; open_nodes (keepAll true) shows every entity. `before` is what
+ * the answer holds ahead of an entity: entitiesJson shows its observations while
+ * the budget lasts, and the item that crosses it, so every answer makes
+ * progress. No joins between CTEs: their row estimates multiply, and a plan
+ * that looks expensive gets JIT-compiled, which alone took ~0.6 s.
+ */
+const entityPart = (budget: string, keepAll: boolean) => `
+  sized as (
+    select p.*, char_length(p.name) + char_length(p.entity_type) + ${E} as head, coalesce(c.cost, 0) as body
+    from page p cross join lateral (select sum(o.cost) as cost from ${observationsOf("p.id", budget)} o) c
+  ), run as (
+    select s.*, row_number() over (order by s.id) as ord, sum(s.head + s.body) over (order by s.id) as upto
+    from sized s
+  ), kept as materialized (
+    select r.*, r.upto - r.head - r.body as before,
+      (select count(*) from graph_observations o where o.entity_id = r.id)::int as total_obs
+    from run r
+    where ${keepAll ? "true" : `r.ord = 1 or r.upto <= ${budget}::int`}
+  )`;
+
+/**
+ * The entities shown, as JSON in the reference's key order, each with the
+ * observations that start before the budget is spent; totalObservations is
+ * removed by the store unless they were cut.
+ */
+const entitiesJson = (budget: string, provenance: boolean) => `coalesce((select json_agg(json_build_object(
+    'name', k.name, 'entityType', k.entity_type, 'observations', coalesce(g.observations, '[]'::json),
+    'totalObservations', k.total_obs${
+      provenance
+        ? `, 'createdBy', k.created_by, 'createdAt', ${ISO("k.created_at")}, 'observationsMeta', coalesce(g.meta, '[]'::json)`
+        : ""
+    }) order by k.id)
+    from kept k left join lateral (
+      select json_agg(x.content order by x.id) as observations${
+        provenance ? `, json_agg(json_build_object('createdBy', a.name, 'createdAt', ${ISO("x.created_at")}) order by x.id) as meta` : ""
+      }
+      from (
+        select o.*, sum(o.cost) over (order by o.id) - o.cost as at
+        from ${observationsOf("k.id", budget, `k.before + k.head < ${budget}::int`)} o
+      ) x${provenance ? " join agents a on a.id = x.created_by" : ""}
+      where k.before + k.head + x.at < ${budget}::int
+    ) g on true), '[]'::json)`;
+
+const RELATION_COST = `char_length(r.from_name) + char_length(r.to_name) + char_length(r.relation_type) + ${R}`;
+
+/**
+ * `rshown`: the relations matching `where` (over graph_relations r), in
+ * insertion order from `offset`, at most `limit` (null: no count limit) and
+ * within `budget` characters (the crossing one still shown). Only as many rows
+ * as could fit are read (every relation costs at least R). With `matchOnce`
+ * the matching ids are collected once (`rmatch`, counted by RELATION_TOTAL)
+ * instead of being searched twice, to count and to page; every relation of a
+ * scope is better read in id order, stopping at the limit.
+ */
+const relationPart = (where: string, offset: string, limit: string, budget: string, matchOnce: boolean) => `
+  ${
+    matchOnce
+      ? `rmatch as materialized (
+    select r.id from graph_relations r where ${where}
+  ), rsel as (
+    select id from rmatch order by id offset ${offset} limit least(${limit}, ${budget}::int / ${R} + 1)
+  )`
+      : `rsel as (
+    select r.id from graph_relations r where ${where}
+    order by r.id offset ${offset} limit least(${limit}, ${budget}::int / ${R} + 1)
+  )`
+  }, rshown as (
+    select x.* from (
+      select r.id, r.from_name, r.to_name, r.relation_type, r.created_by, r.created_at,
+        sum(${RELATION_COST}) over (order by r.id) - (${RELATION_COST}) as at
+      from graph_relations r where r.id = any(array(select id from rsel))
+    ) x
+    where x.at < ${budget}::int
+  )`;
+
+const RELATION_TOTAL = `(select count(*) from rmatch)::int`;
+
+const relationsJson = (provenance: boolean) => `coalesce((select json_agg(json_build_object(
+    'from', x.from_name, 'to', x.to_name, 'relationType', x.relation_type${
+      provenance ? `, 'createdBy', a.name, 'createdAt', ${ISO("x.created_at")}` : ""
+    }) order by x.id) from rshown x join agents a on a.id = x.created_by), '[]'::json)`;
+
+// Relations with at least one endpoint among `names` (an array expression of am_graph_key values).
+const touching = (keys: string) => `r.scope = $1::text and (am_graph_key(r.from_name) = any(${keys}) or am_graph_key(r.to_name) = any(${keys}))`;
+// … or, with `flag`, neither of whose endpoints is an existing entity.
+const touchingOrUnattached = (keys: string, flag: string) => `r.scope = $1::text
+    and (am_graph_key(r.from_name) = any(${keys}) or am_graph_key(r.to_name) = any(${keys})
+      or (${flag}
+        and not exists (select 1 from graph_entities e where e.scope = r.scope and am_graph_key(e.name) = am_graph_key(r.from_name))
+        and not exists (select 1 from graph_entities e where e.scope = r.scope and am_graph_key(e.name) = am_graph_key(r.to_name))))`;
+const KEPT_KEYS = `array(select am_graph_key(k.name) from kept k)`;
+
+// read_graph's page of entities: $1 scope, $2 limit, $3 offset, $4 entity budget.
+export const READ_GRAPH_PAGE = `
+  with page as materialized (
+    select e.id, e.name, e.entity_type, e.created_at, null::text as created_by
+    from graph_entities e
+    where e.scope = $1::text
+    order by e.id
+    limit $2::int offset $3::int
+  ), ${entityPart("$4", false)}
+  select ${entitiesJson("$4", false)} as entities`;
+
+/** Every relation of the scope, with provenance. $1 scope, $2 offset, $3 limit or null, $4 budget. */
+export const RELATIONS_ALL = `
+  with ${relationPart(`r.scope = $1::text`, "$2::int", "$3::int", "$4", false)}
+  select (select count(*) from graph_relations r where r.scope = $1::text)::int as total, ${relationsJson(true)} as relations`;
+/**
+ * Relations with an endpoint among $2 names or, when $3, neither of whose
+ * endpoints is an existing entity; with provenance. $1 scope, $4 offset, $5
+ * limit or null, $6 budget.
+ */
+export const RELATIONS_TOUCHING = `
+  with ${relationPart(touchingOrUnattached(`am_graph_keys($2::text[])`, "$3::boolean"), "$4::int", "$5::int", "$6", true)}
+  select ${RELATION_TOTAL} as total, ${relationsJson(true)} as relations`;
+
+// Queries of three or more characters go through am_graph_match (trigram
+// indexes, see sql/000004_graph.sql); shorter ones have no trigram to look up,
+// so the planner is left to read the tables as it sees fit. $2 is an escaped
+// '%…%' pattern.
+const MATCH_INDEXED = `select id from am_graph_match($2::text) as m(id)`;
+const MATCH_SHORT = `
+  select id from graph_entities where name ilike $2::text
+  union
+  select id from graph_entities where entity_type ilike $2::text
+  union
+  select entity_id from graph_observations where content ilike $2::text`;
+
+// search_nodes in one statement (one round trip, one snapshot): $1 scope, $2
+// pattern, $3 limit, $4 offset, $5 entity budget, $6 relation budget. `total`
+// counts every match before the page (null when the page is past the last
+// match: see COUNT_SEARCH). Relations: those touching the entities shown.
+const searchNodes = (match: string) => `
+  with page as materialized (
+    select e.id, e.name, e.entity_type, e.created_at, null::text as created_by, count(*) over () as total
+    from (${match}) as m(id) join graph_entities e on e.id = m.id
+    where e.scope = $1::text
+    order by e.id
+    limit $3::int offset $4::int
+  ), ${entityPart("$5", false)}, ${relationPart(touching(KEPT_KEYS), "0", "null::int", "$6", true)}
+  select (select total from page limit 1)::int as total, ${entitiesJson("$5", false)} as entities, ${relationsJson(false)} as relations,
+    ${RELATION_TOTAL} as total_relations`;
+
+export const SEARCH_NODES = searchNodes(MATCH_INDEXED);
+export const SEARCH_NODES_SHORT = searchNodes(MATCH_SHORT);
+
+const countSearch = (match: string) => `
+  select count(*)::int as n from (${match}) as m(id) join graph_entities e on e.id = m.id where e.scope = $1::text`;
+export const COUNT_SEARCH = countSearch(MATCH_INDEXED);
+export const COUNT_SEARCH_SHORT = countSearch(MATCH_SHORT);
+
+// open_nodes: $1 scope, $2 names, $3 entity budget, $4 relation budget. Every
+// named entity that exists (insertion order, as the reference) with who wrote
+// what when, and the relations touching them.
+export const OPEN_NODES = `
+  with page as materialized (
+    select e.id, e.name, e.entity_type, e.created_at, a.name as created_by
+    from graph_entities e join agents a on a.id = e.created_by
+    where e.scope = $1::text and am_graph_key(e.name) = any(am_graph_keys($2::text[]))
+  ), ${entityPart("$3", true)}, ${relationPart(touching(KEPT_KEYS), "0", "null::int", "$4", true)}
+  select ${entitiesJson("$3", true)} as entities, ${relationsJson(true)} as relations,
+    ${RELATION_TOTAL} as total_relations`;
+
+// read_observations: one entity's observations from an offset. $1 scope, $2
+// name, $3 offset, $4 limit, $5 budget. No row: no such entity.
+export const ENTITY_OBSERVATIONS = `
+  with ent as (
+    select e.id, e.name, e.entity_type from graph_entities e
+    where e.scope = $1::text and am_graph_key(e.name) = am_graph_key($2::text)
+  ), sel as (
+    select o.id, o.content, o.created_by, o.created_at,
+      sum(char_length(o.content) + ${O}) over (order by o.id) - (char_length(o.content) + ${O}) as at
+    from (
+      select o.* from graph_observations o where o.entity_id = (select id from ent)
+      order by o.id offset $3::int limit least($4::int, $5::int / ${O} + 1)
+    ) o
+  )
+  select ent.name, ent.entity_type,
+    (select count(*) from graph_observations o where o.entity_id = ent.id)::int as total,
+    coalesce((select json_agg(s.content order by s.id) from sel s where s.at < $5::int), '[]'::json) as observations,
+    coalesce((select json_agg(json_build_object('createdBy', a.name, 'createdAt', ${ISO("s.created_at")}) order by s.id)
+      from sel s join agents a on a.id = s.created_by where s.at < $5::int), '[]'::json) as meta
+  from ent`;

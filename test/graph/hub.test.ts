@@ -1,0 +1,107 @@
+// The review's scenario over HTTP with default settings: one entity "Hub" and
+// 3,200 relations to names of 4,000 characters (16 calls of 200). Uncut, each
+// of read_graph, search_nodes and open_nodes answered ~13 MB of text plus as
+// much structured content; now each answer stays near GRAPH_ANSWER_MAX_CHARS
+// and read_relations, fed nextRelations, returns every relation exactly once.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningService } from "../../src/serve.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { addAgent, callOk, connectClient, startTestService, textOf } from "../support/service.js";
+
+const DEFAULT_ANSWER_MAX_CHARS = 1_000_000;
+const spoke = (i: number) => `spoke-${i}-`.padEnd(4000, "x");
+
+interface Relation {
+  from: string;
+  to: string;
+  relationType: string;
+}
+interface CutAnswer {
+  relations: Relation[];
+  relationsTruncated?: boolean;
+  totalRelations?: number;
+  nextRelations?: Record<string, unknown> & { offset: number };
+}
+
+describe("the Hub scenario over HTTP, default limits", () => {
+  let tdb: TestDatabase;
+  let service: RunningService;
+  let client: Client;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase("postgres");
+    service = await startTestService(tdb.db);
+    client = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "hub-writer")).token);
+    await callOk(client, "create_entities", { entities: [{ name: "Hub", entityType: "hub", observations: [] }] });
+    for (let k = 0; k < 16; k++) {
+      await callOk(client, "create_relations", { relations: Array.from({ length: 200 }, (_, i) => ({ from: "Hub", to: spoke(k * 200 + i), relationType: "links" })) });
+    }
+  });
+  afterAll(async () => {
+    await client?.close();
+    await service?.stop();
+    await tdb?.drop();
+  });
+
+  async function call(name: string, args: Record<string, unknown>) {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const text = textOf(result);
+    // Bytes = characters here (ASCII); a little over the budget: the crossing item and the note.
+    expect(Buffer.byteLength(text), `${name} text`).toBeLessThan(DEFAULT_ANSWER_MAX_CHARS * 1.02);
+    expect(Buffer.byteLength(JSON.stringify(result.structuredContent)), `${name} structured`).toBeLessThan(DEFAULT_ANSWER_MAX_CHARS * 1.02);
+    return { text, structured: result.structuredContent as unknown as CutAnswer };
+  }
+
+  it("read_graph, search_nodes and open_nodes answer about half a megabyte each, say what was cut, and point to the rest", async () => {
+    for (const [tool, args, names] of [
+      ["read_graph", { limit: 1 }, undefined],
+      ["search_nodes", { query: "Hub", limit: 1 }, ["Hub"]],
+      ["open_nodes", { names: ["Hub"] }, ["Hub"]],
+    ] as const) {
+      const { text, structured } = await call(tool, args);
+      expect(structured.relations.length, tool).toBeGreaterThan(100);
+      expect(structured.relations.length, tool).toBeLessThan(130);
+      expect(structured, tool).toMatchObject({
+        relationsTruncated: true,
+        totalRelations: 3200,
+        nextRelations: { scope: "shared", offset: structured.relations.length, ...(names ? { names } : {}) },
+      });
+      const parsed = JSON.parse(text) as CutAnswer & { note: string };
+      expect(parsed.note, tool).toContain(`This answer holds ${structured.relations.length} of 3200 relations`);
+      expect(parsed.nextRelations, tool).toEqual(structured.nextRelations);
+    }
+  });
+
+  it("read_relations, fed nextRelations and then nextOffset, returns all 3,200 relations exactly once, in creation order", async () => {
+    const first = (await call("read_graph", { limit: 1 })).structured;
+    const seen = first.relations.map((r) => r.to);
+    let args: Record<string, unknown> | undefined = first.nextRelations;
+    let pages = 0;
+    while (args) {
+      const page = (await call("read_relations", args)).structured as CutAnswer & { nextOffset?: number; totalRelations: number };
+      expect(page.totalRelations).toBe(3200);
+      seen.push(...page.relations.map((r) => r.to));
+      args = page.nextOffset === undefined ? undefined : { ...args, offset: page.nextOffset };
+      pages++;
+    }
+    expect(pages).toBeGreaterThan(10);
+    expect(seen).toEqual(Array.from({ length: 3200 }, (_, i) => spoke(i)));
+  });
+
+  it("lists read_relations and read_observations as read-only tools with output schemas and described inputs", async () => {
+    const { tools } = await client.listTools();
+    for (const name of ["read_relations", "read_observations"]) {
+      const tool = tools.find((t) => t.name === name);
+      expect(tool?.outputSchema, name).toBeDefined();
+      expect(tool?.annotations, name).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false });
+      for (const [field, schema] of Object.entries(tool?.inputSchema.properties ?? {})) {
+        expect((schema as { description?: string }).description, `${name}.${field}`).toBeTruthy();
+      }
+    }
+    const observations = await callOk(client, "read_observations", { name: "Hub" });
+    expect(observations).toEqual({ name: "Hub", entityType: "hub", observations: [], observationsMeta: [], totalObservations: 0, offset: 0, limit: 1000, truncated: false });
+  });
+});
