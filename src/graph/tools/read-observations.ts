@@ -12,7 +12,7 @@ const input = {
   name: z.string().describe("The entity's exact name."),
   scope: scopeField,
   limit: pagingFields.limit.describe("At most this many observations in the answer (default 1000, at most 5000); fewer when their text would make the answer too big."),
-  offset: z.number().int().min(0).optional().describe("Skip this many observations first (default 0): the number a cut answer showed, or nextOffset."),
+  offset: z.number().int().min(0).max(2_147_483_647).optional().describe("Skip this many observations first (default 0): the number a cut answer showed, or nextOffset."),
 };
 const output = observationPageOutput;
 

@@ -19,7 +19,7 @@ const input = {
     .describe("Also (without names: only) the relations neither of whose endpoints is an existing entity."),
   scope: scopeField,
   limit: pagingFields.limit.describe("At most this many relations in the answer (default 1000, at most 5000); fewer when their text would make the answer too big."),
-  offset: z.number().int().min(0).optional().describe("Skip this many relations first (default 0): pass nextOffset, or the offset in a cut answer's nextRelations."),
+  offset: z.number().int().min(0).max(2_147_483_647).optional().describe("Skip this many relations first (default 0): pass nextOffset, or the offset in a cut answer's nextRelations."),
 };
 const output = relationPageOutput;
 
