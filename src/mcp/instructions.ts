@@ -7,4 +7,4 @@ Working protocol:
 2. When you learn something reusable (a correction, a settled decision, a prevention rule), store it with memory_store: one fact per record, a precise one-line description, a body saying why it holds and how to apply it. It starts as a draft.
 3. You never confirm your own facts. Review others' drafts (memory_list with reviewable: true) and promote them with memory_promote, giving the reason; deprecate facts found wrong, with the reason.
 4. Before any external side effect (publishing, deploying, calling a paid API): ledger_check, then ledger_claim, then execute, then immediately ledger_record with an evidence URL. If ledger_check says EXECUTED, do not execute again.
-5. The knowledge graph tools (create_entities, search_nodes, …) hold entities, relations and observations, as in the reference memory server.`;
+5. The knowledge graph tools (create_entities, search_nodes, …) hold entities, relations and observations, as in the reference memory server. Large answers are cut to a bounded size and say so: follow nextOffset, or read_relations / read_observations, for the rest.`;
