@@ -38,8 +38,21 @@ export function openPostgres(options: PostgresOptions): Database {
     types,
   });
   // Without a listener, an idle client losing its connection (database restart)
-  // would crash the process. The pool discards that client by itself.
-  pool.on("error", (error) => options.onIdleError?.(error));
+  // would crash the process. The pool discards that client by itself. It also
+  // hangs the whole client on the error; logging that would dump its state.
+  pool.on("error", (error) => {
+    delete (error as Error & { client?: unknown }).client;
+    options.onIdleError?.(error);
+  });
+  // The pool listens for errors only while a client is idle. A client that is
+  // handed out (to a transaction, or to the next waiter in the instant between
+  // two users, while one socket read still holds the backend's FATAL message)
+  // emitted 'error' with nobody listening when Postgres terminated its
+  // connection: an uncaught exception that crashed the process. Found by the
+  // reliability tests terminating backends under load. Listening for the client's
+  // whole life is enough: a dead client is no longer queryable, so its next query
+  // fails (and is answered "retry") and the pool discards it on release.
+  pool.on("connect", (client) => client.on("error", () => undefined));
 
   const asResult = <R>(r: pg.QueryResult): QueryResult<R> => ({ rows: r.rows as R[], rowCount: r.rowCount ?? 0 });
 
