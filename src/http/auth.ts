@@ -12,9 +12,21 @@ export function bearerAuth(deps: AppDeps): RequestHandler {
   return (req, res, next) => {
     // The SDK answers a missing header itself; count it here so metrics see every rejection.
     if (!req.headers.authorization) deps.metrics.authFailures.inc({ reason: "missing" });
-    // Built per request (a closure, cheap) so that a database outage can add
-    // Retry-After to the SDK's 500 answer.
-    const verifier = createTokenVerifier({ ...deps, onUnavailable: () => res.setHeader("Retry-After", "2") });
+    // Built per request (a closure, cheap) so that a database outage can turn
+    // the SDK's answer into 503 + Retry-After. The SDK answers any verifier
+    // failure with 500; but a token that could not be checked because the
+    // database is away is a temporary condition, and 503 is what load balancers
+    // and clients retry (on another replica, or after Retry-After).
+    let unavailable = false;
+    const verifier = createTokenVerifier({
+      ...deps,
+      onUnavailable: () => {
+        unavailable = true;
+        res.setHeader("Retry-After", "2");
+      },
+    });
+    const setStatus = res.status.bind(res);
+    res.status = (code: number) => setStatus(unavailable && code === 500 ? 503 : code);
     return requireBearerAuth({ verifier })(req, res, next);
   };
 }

@@ -190,7 +190,7 @@ describe("ops endpoints", () => {
       expect((await request(app).get("/healthz")).status).toBe(200);
       // A tool call during the outage is refused clearly and retryably, not hung.
       const call = await request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${token}`).send(whoami());
-      expect(call.status).toBe(500);
+      expect(call.status).toBe(503);
       expect(call.body.error_description).toMatch(/unreachable.*retry/);
       expect(call.headers["retry-after"]).toBe("2");
     } finally {
