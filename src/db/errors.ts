@@ -16,6 +16,8 @@ export const PgCode = {
   ADMIN_SHUTDOWN: "57P01",
   CRASH_SHUTDOWN: "57P02",
   CANNOT_CONNECT_NOW: "57P03",
+  TOO_MANY_CONNECTIONS: "53300",
+  OBJECT_NOT_IN_PREREQUISITE_STATE: "55000",
   RAISE_EXCEPTION: "P0001",
   INSUFFICIENT_PRIVILEGE: "42501",
 } as const;
@@ -36,10 +38,16 @@ export function isConnectionError(error: unknown): boolean {
   if (code && (code.startsWith("08") || code === PgCode.ADMIN_SHUTDOWN || code === PgCode.CRASH_SHUTDOWN || code === PgCode.CANNOT_CONNECT_NOW)) {
     return true;
   }
+  // Also a database that cannot take a connection right now: all slots taken,
+  // or connections switched off for maintenance (ALTER DATABASE … ALLOW_CONNECTIONS
+  // false). Without these, a call whose token check still got a connection but
+  // whose own query did not was answered "internal error" instead of "retry".
+  if (code === PgCode.TOO_MANY_CONNECTIONS) return true;
+  const message = error instanceof Error ? error.message : "";
+  if (code === PgCode.OBJECT_NOT_IN_PREREQUISITE_STATE && /is not currently accepting connections/.test(message)) return true;
   if (typeof error === "object" && error !== null && "code" in error) {
     const sysCode = (error as { code: unknown }).code;
     if (typeof sysCode === "string" && CONNECTION_ERROR_CODES.has(sysCode)) return true;
   }
-  const message = error instanceof Error ? error.message : "";
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/i.test(message);
 }
