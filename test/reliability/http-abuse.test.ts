@@ -3,11 +3,10 @@
 // headers and URLs. Each gets a clear 4xx (a JSON body saying what is wrong,
 // where the server gets to answer at all), nothing is logged as a server error,
 // and the service keeps answering normally.
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
-import { assertAlive, callOk, MCP_HEADERS, type Replica, startReplica, stopAllReplicas, toolCall } from "./support.js";
+import { assertAlive, callOk, MCP_HEADERS, type RawAnswer, rawRequest, type Replica, startReplica, stopAllReplicas, toolCall } from "./support.js";
 
 const MAX_BODY_BYTES = 65_536;
 
@@ -25,35 +24,15 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
-interface RawAnswer {
-  status: number | "reset";
-  contentType: string | undefined;
-  allow?: string | undefined;
-  body: string;
-}
-
-/** One request with exactly these headers and bytes (fetch would fix some of them up). */
-function raw(path: string, method: string, headers: Record<string, string>, body?: string | Buffer): Promise<RawAnswer> {
-  return new Promise((resolve) => {
-    const url = new URL(replica.url);
-    const req = request({ host: url.hostname, port: url.port, path, method, headers }, (res) => {
-      let data = "";
-      res.on("data", (chunk: Buffer) => (data += chunk.toString()));
-      res.on("end", () => resolve({ status: res.statusCode!, contentType: res.headers["content-type"], allow: res.headers.allow, body: data }));
-    });
-    // The server may answer and close before an oversized request is fully sent.
-    req.on("error", () => resolve({ status: "reset", contentType: undefined, body: "" }));
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
+/** One request to the replica with exactly these headers and bytes. */
+const raw = (path: string, method: string, headers: Record<string, string>, body?: string | Buffer) => rawRequest(replica.url, path, { method, headers, body });
 
 const auth = () => ({ ...MCP_HEADERS, Authorization: `Bearer ${agent.token}` });
 const whoami = () => JSON.stringify(toolCall("whoami", {}));
 
 function expectJsonRpcError(answer: RawAnswer, status: number, code: number, message: RegExp): void {
   expect(answer.status, answer.body).toBe(status);
-  expect(answer.contentType).toMatch(/^application\/json/);
+  expect(answer.headers["content-type"]).toMatch(/^application\/json/);
   const body = JSON.parse(answer.body) as { jsonrpc: string; error: { code: number; message: string }; id: unknown };
   expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code } });
   expect(body.error.message).toMatch(message);
@@ -106,7 +85,7 @@ describe("malformed requests get a clear 4xx", () => {
   it.each(["GET", "PUT", "PATCH", "DELETE", "OPTIONS"])("HTTP %s on /mcp is 405 with Allow: POST", async (method) => {
     const answer = await raw("/mcp", method, auth(), ["PUT", "PATCH"].includes(method) ? whoami() : undefined);
     expectJsonRpcError(answer, 405, -32000, /send MCP messages with POST/);
-    expect(answer.allow).toBe("POST");
+    expect(answer.headers.allow).toBe("POST");
   });
 
   it("unknown paths and path tricks are a JSON 404", async () => {

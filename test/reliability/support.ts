@@ -2,6 +2,7 @@
 // CLI), raw JSON-RPC calls that record exactly what a client was told, direct
 // database connections for holding locks, and polling with deadlines (never a
 // sleep standing in for synchronisation).
+import { request } from "node:http";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pg from "pg";
 import { type ServeProcess, startServe } from "../support/cli.js";
@@ -216,4 +217,37 @@ export async function inLanes<T, R>(items: T[], lanes: number, work: (item: T, i
     }),
   );
   return results;
+}
+
+export interface RawAnswer {
+  status: number | "reset";
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * One HTTP request with exactly these headers and bytes (fetch would fix some of
+ * them up), optionally from another loopback address (127.0.0.2, …) to act as a
+ * different client.
+ */
+export function rawRequest(
+  baseUrl: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; localAddress?: string } = {},
+): Promise<RawAnswer> {
+  return new Promise((resolve) => {
+    const url = new URL(baseUrl);
+    const req = request(
+      { host: url.hostname, port: url.port, path, method: options.method ?? "POST", headers: options.headers ?? {}, localAddress: options.localAddress },
+      (res) => {
+        let data = "";
+        res.on("data", (chunk: Buffer) => (data += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: data }));
+      },
+    );
+    // The server may answer and close before an oversized request is fully sent.
+    req.on("error", () => resolve({ status: "reset", headers: {}, body: "" }));
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
 }
