@@ -40,60 +40,71 @@ const relation = fc.record({ from: mostly(entityName), to: mostly(entityName), r
 const paging = { scope, limit: count, offset: fc.integer({ min: 0, max: 100 }) };
 const key = { action, target: text };
 
-/** Every tool with its fields; `reads` tools must never write, even when they succeed. */
-const TOOLS: Array<{ name: string; reads: boolean; args: fc.Arbitrary<unknown> }> = [
-  { name: "whoami", reads: true, args: argsOf({}) },
+/**
+ * Every tool with its fields; `reads` tools must never write, even when they
+ * succeed. `example` is a call that succeeds on the seeded data, run first, so
+ * that each property surely covers the success path too.
+ */
+const TOOLS: Array<{ name: string; example: unknown; reads: boolean; args: fc.Arbitrary<unknown> }> = [
+  { name: "whoami", example: {}, reads: true, args: argsOf({}) },
   {
     name: "memory_store",
+    example: { name: "fuzz-example", description: "d", type: "project", body: "b" },
     reads: false,
     args: argsOf({ name: slug, description: text, type: factType, body: text, scope, version: count }, ["name", "description", "type", "body"]),
   },
   {
     name: "memory_recall",
+    example: { keywords: ["seed"] },
     reads: true,
     args: argsOf({ keywords: fc.array(mostly(text), { minLength: 1, maxLength: 4 }), type: factType, status: factStatus, scope, limit: count }, ["keywords"]),
   },
-  { name: "memory_get", reads: true, args: argsOf({ name: slug, scope }, ["name"]) },
+  { name: "memory_get", example: { name: "seed-fact" }, reads: true, args: argsOf({ name: slug, scope }, ["name"]) },
   {
     name: "memory_list",
+    example: {},
     reads: true,
     args: argsOf({ status: factStatus, type: factType, scope, author: fc.constantFrom("author", "fuzzer", "nobody"), reviewable: fc.boolean(), limit: count, cursor: text }),
   },
   {
     name: "memory_promote",
+    example: { name: "seed-fact", to: "deprecated", reason: "fuzz example" },
     reads: false,
     args: argsOf({ name: slug, to: fc.constantFrom("confirmed", "deprecated"), reason: text, scope, version: count }, ["name", "to", "reason"]),
   },
-  { name: "ledger_check", reads: true, args: argsOf(key, ["action", "target"]) },
-  { name: "ledger_claim", reads: false, args: argsOf({ ...key, ttl_seconds: fc.integer({ min: 10, max: 86_400 }) }, ["action", "target"]) },
-  { name: "ledger_record", reads: false, args: argsOf({ ...key, evidence: url, note: text }, ["action", "target", "evidence"]) },
-  { name: "ledger_release", reads: false, args: argsOf({ ...key, reason: text }, ["action", "target", "reason"]) },
+  { name: "ledger_check", example: { action: "publish_post", target: "seed" }, reads: true, args: argsOf(key, ["action", "target"]) },
+  { name: "ledger_claim", example: { action: "deploy", target: "fuzz-example" }, reads: false, args: argsOf({ ...key, ttl_seconds: fc.integer({ min: 10, max: 86_400 }) }, ["action", "target"]) },
+  { name: "ledger_record", example: { action: "publish_post", target: "fuzz-example", evidence: "https://example.com/x" }, reads: false, args: argsOf({ ...key, evidence: url, note: text }, ["action", "target", "evidence"]) },
+  { name: "ledger_release", example: { action: "deploy", target: "fuzz-example", reason: "done" }, reads: false, args: argsOf({ ...key, reason: text }, ["action", "target", "reason"]) },
   {
     name: "ledger_list",
+    example: {},
     reads: true,
     args: argsOf({ action, target: text, actor: text, kind: fc.constantFrom("claimed", "executed", "released"), since: isoTime, limit: count, cursor: text }),
   },
-  { name: "create_entities", reads: false, args: argsOf({ entities: fc.array(entity, { maxLength: 4 }), scope }, ["entities"]) },
-  { name: "create_relations", reads: false, args: argsOf({ relations: fc.array(relation, { maxLength: 4 }), scope }, ["relations"]) },
+  { name: "create_entities", example: { entities: [{ name: "Fuzz Example", entityType: "t", observations: [] }] }, reads: false, args: argsOf({ entities: fc.array(entity, { maxLength: 4 }), scope }, ["entities"]) },
+  { name: "create_relations", example: { relations: [{ from: "A", to: "B", relationType: "r" }] }, reads: false, args: argsOf({ relations: fc.array(relation, { maxLength: 4 }), scope }, ["relations"]) },
   {
     name: "add_observations",
+    example: { observations: [{ entityName: "Seed Entity", contents: ["fuzz example"] }] },
     reads: false,
     args: argsOf({ observations: fc.array(fc.record({ entityName: mostly(entityName), contents: fc.array(mostly(text), { maxLength: 3 }) }), { maxLength: 3 }), scope }, [
       "observations",
     ]),
   },
-  { name: "delete_entities", reads: false, args: argsOf({ entityNames: fc.array(mostly(entityName), { maxLength: 4 }), scope }, ["entityNames"]) },
+  { name: "delete_entities", example: { entityNames: ["nothing"] }, reads: false, args: argsOf({ entityNames: fc.array(mostly(entityName), { maxLength: 4 }), scope }, ["entityNames"]) },
   {
     name: "delete_observations",
+    example: { deletions: [{ entityName: "Seed Entity", observations: ["x"] }] },
     reads: false,
     args: argsOf({ deletions: fc.array(fc.record({ entityName: mostly(entityName), observations: fc.array(mostly(text), { maxLength: 3 }) }), { maxLength: 3 }), scope }, [
       "deletions",
     ]),
   },
-  { name: "delete_relations", reads: false, args: argsOf({ relations: fc.array(relation, { maxLength: 4 }), scope }, ["relations"]) },
-  { name: "read_graph", reads: true, args: argsOf(paging) },
-  { name: "search_nodes", reads: true, args: argsOf({ query: mostly(text), ...paging }, ["query"]) },
-  { name: "open_nodes", reads: true, args: argsOf({ names: fc.array(mostly(entityName), { maxLength: 4 }), scope }, ["names"]) },
+  { name: "delete_relations", example: { relations: [{ from: "A", to: "B", relationType: "r" }] }, reads: false, args: argsOf({ relations: fc.array(relation, { maxLength: 4 }), scope }, ["relations"]) },
+  { name: "read_graph", example: {}, reads: true, args: argsOf(paging) },
+  { name: "search_nodes", example: { query: "seed" }, reads: true, args: argsOf({ query: mostly(text), ...paging }, ["query"]) },
+  { name: "open_nodes", example: { names: ["Seed Entity"] }, reads: true, args: argsOf({ names: fc.array(mostly(entityName), { maxLength: 4 }), scope }, ["names"]) },
 ];
 
 beforeAll(async () => {
@@ -165,17 +176,16 @@ async function fuzzOnce(name: string, reads: boolean, args: unknown): Promise<vo
 }
 
 describe("fuzzed tool arguments", () => {
-  it.each(TOOLS)("$name: always a well-formed answer, and a refused call writes nothing", async ({ name, reads, args }) => {
+  it.each(TOOLS)("$name: always a well-formed answer, and a refused call writes nothing", async ({ name, example, reads, args }) => {
     await fc.assert(
       fc.asyncProperty(args, (a) => fuzzOnce(name, reads, a)),
-      { numRuns: RUNS },
+      { numRuns: RUNS, examples: [[example]] },
     );
     assertAlive(replica);
     // Some calls got through and some were refused: both paths were exercised.
     const t = tally.get(name)!;
     if (name !== "whoami") expect(t.refused, JSON.stringify(t)).toBeGreaterThan(0);
-    // (A release succeeds only for a claim the fuzzer holds: rarely.)
-    if (name !== "ledger_release") expect(t.ok, JSON.stringify(t)).toBeGreaterThan(0);
+    expect(t.ok, JSON.stringify(t)).toBeGreaterThan(0);
   });
 
   it("unknown tools and junk tool names are refused cleanly", async () => {
