@@ -104,6 +104,18 @@ const TOOLS: Array<{ name: string; example: unknown; reads: boolean; args: fc.Ar
   { name: "delete_relations", example: { relations: [{ from: "A", to: "B", relationType: "r" }] }, reads: false, args: argsOf({ relations: fc.array(relation, { maxLength: 4 }), scope }, ["relations"]) },
   { name: "read_graph", example: {}, reads: true, args: argsOf(paging) },
   { name: "search_nodes", example: { query: "seed" }, reads: true, args: argsOf({ query: mostly(text), ...paging }, ["query"]) },
+  {
+    name: "read_relations",
+    example: { names: ["Seed Entity"] },
+    reads: true,
+    args: argsOf({ names: fc.array(mostly(entityName), { maxLength: 4 }), unattached: fc.boolean(), scope, limit: count, offset: fc.integer({ min: 0, max: 100 }) }),
+  },
+  {
+    name: "read_observations",
+    example: { name: "Example Entity" },
+    reads: true,
+    args: argsOf({ name: mostly(entityName), scope, limit: count, offset: fc.integer({ min: 0, max: 100 }) }, ["name"]),
+  },
   { name: "open_nodes", example: { names: ["Seed Entity"] }, reads: true, args: argsOf({ names: fc.array(mostly(entityName), { maxLength: 4 }), scope }, ["names"]) },
 ];
 
@@ -116,7 +128,13 @@ beforeAll(async () => {
   await callOk(replica.mcpUrl, author.token, "memory_store", { name: "seed-fact", description: "seed", type: "project", body: "b" });
   await callOk(replica.mcpUrl, author.token, "ledger_record", { action: "publish_post", target: "seed", evidence: "https://example.com/seed" });
   await callOk(replica.mcpUrl, author.token, "ledger_claim", { action: "deploy-prod", target: "seed" });
-  await callOk(replica.mcpUrl, author.token, "create_entities", { entities: [{ name: "Seed Entity", entityType: "seed", observations: ["o"] }] });
+  // "Example Entity" is never generated, so the delete tools' fuzzing cannot remove it.
+  await callOk(replica.mcpUrl, author.token, "create_entities", {
+    entities: [
+      { name: "Seed Entity", entityType: "seed", observations: ["o"] },
+      { name: "Example Entity", entityType: "seed", observations: ["o"] },
+    ],
+  });
   await callOk(replica.mcpUrl, author.token, "create_relations", { relations: [{ from: "Seed Entity", to: "Fuzz Entity", relationType: "knows" }] });
 });
 afterAll(async () => {

@@ -75,7 +75,7 @@ describe("two replicas on one database", () => {
   });
 
   it("ledger: one claim, one record (the holder's), and an intact chain after a mixed load from both replicas", async () => {
-    const key = { action: "deploy-prod", target: "release-42" };
+    const key = { action: "deploy_prod", target: "release-42" };
     const claims = await race("ledger_claim", () => key);
     expect(winners(claims)).toHaveLength(1);
     const holder = winners(claims)[0]!.agent;
