@@ -43,7 +43,8 @@ const key = { action, target: text };
 /**
  * Every tool with its fields; `reads` tools must never write, even when they
  * succeed. `example` is a call that succeeds on the seeded data, run first, so
- * that each property surely covers the success path too.
+ * that each property surely covers the success path too (with explicit scopes:
+ * the fuzzing may have stored the same names in another scope).
  */
 const TOOLS: Array<{ name: string; example: unknown; reads: boolean; args: fc.Arbitrary<unknown> }> = [
   { name: "whoami", example: {}, reads: true, args: argsOf({}) },
@@ -59,7 +60,7 @@ const TOOLS: Array<{ name: string; example: unknown; reads: boolean; args: fc.Ar
     reads: true,
     args: argsOf({ keywords: fc.array(mostly(text), { minLength: 1, maxLength: 4 }), type: factType, status: factStatus, scope, limit: count }, ["keywords"]),
   },
-  { name: "memory_get", example: { name: "seed-fact" }, reads: true, args: argsOf({ name: slug, scope }, ["name"]) },
+  { name: "memory_get", example: { name: "seed-fact", scope: "shared" }, reads: true, args: argsOf({ name: slug, scope }, ["name"]) },
   {
     name: "memory_list",
     example: {},
@@ -68,7 +69,7 @@ const TOOLS: Array<{ name: string; example: unknown; reads: boolean; args: fc.Ar
   },
   {
     name: "memory_promote",
-    example: { name: "seed-fact", to: "deprecated", reason: "fuzz example" },
+    example: { name: "seed-fact", scope: "shared", to: "deprecated", reason: "fuzz example" },
     reads: false,
     args: argsOf({ name: slug, to: fc.constantFrom("confirmed", "deprecated"), reason: text, scope, version: count }, ["name", "to", "reason"]),
   },

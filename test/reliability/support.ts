@@ -104,6 +104,21 @@ export async function callTool(mcpUrl: string, token: string, name: string, args
   return { kind: "ok", result };
 }
 
+/** The service's answers that say the same call may simply be repeated (lock timeout, deadlock, database away). */
+export const RETRYABLE = /Nothing was written; retry/;
+
+/**
+ * Calls a tool as a well-behaved agent does: a refusal that says "retry" is
+ * retried (at most `attempts` times in all). Hot rows under CPU contention can
+ * outwait the lock timeout; that answer is correct, and retrying is its use.
+ */
+export async function callRetrying(mcpUrl: string, token: string, name: string, args: unknown, attempts = 5): Promise<Outcome> {
+  for (let i = 1; ; i++) {
+    const outcome = await callTool(mcpUrl, token, name, args);
+    if (i >= attempts || outcome.kind !== "refused" || !RETRYABLE.test(outcome.text)) return outcome;
+  }
+}
+
 /** Calls a tool that must succeed; returns its structuredContent. */
 export async function callOk<T = Record<string, unknown>>(mcpUrl: string, token: string, name: string, args: unknown): Promise<T> {
   const outcome = await callTool(mcpUrl, token, name, args);
