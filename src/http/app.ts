@@ -4,6 +4,7 @@ import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middlewar
 import express, { type Express, type RequestHandler } from "express";
 import type { AppDeps } from "../app-deps.js";
 import { authFailureLimit, bearerAuth, perTokenLimit } from "./auth.js";
+import { RecentLogins } from "./recent-logins.js";
 import { errorHandler } from "./error-handler.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 import { requestLogging } from "./logging.js";
@@ -52,13 +53,14 @@ export function createApp(deps: AppDeps): Express {
   if (hosts) mcpGuards.push(hostHeaderValidation(hosts));
   mcpGuards.push(originCheck(config.allowedOrigins));
 
-  const failureLimit = authFailureLimit(deps);
+  const recentLogins = new RecentLogins();
+  const failureLimit = authFailureLimit(deps, recentLogins);
   const tokenLimit = perTokenLimit(deps);
   app.post(
     "/mcp",
     ...mcpGuards,
     ...(failureLimit ? [failureLimit] : []),
-    bearerAuth(deps),
+    bearerAuth(deps, failureLimit ? recentLogins : undefined),
     ...(tokenLimit ? [tokenLimit] : []),
     express.json({ limit: config.maxBodyBytes }),
     mcpPostHandler(deps),

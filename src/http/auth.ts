@@ -7,8 +7,9 @@ import { rateLimit } from "express-rate-limit";
 import type { AppDeps } from "../app-deps.js";
 import { createTokenVerifier } from "../auth/verifier.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
+import { bearerToken, type RecentLogins } from "./recent-logins.js";
 
-export function bearerAuth(deps: AppDeps): RequestHandler {
+export function bearerAuth(deps: AppDeps, recentLogins?: RecentLogins): RequestHandler {
   return (req, res, next) => {
     // The SDK answers a missing header itself; count it here so metrics see every rejection.
     if (!req.headers.authorization) deps.metrics.authFailures.inc({ reason: "missing" });
@@ -27,12 +28,20 @@ export function bearerAuth(deps: AppDeps): RequestHandler {
     });
     const setStatus = res.status.bind(res);
     res.status = (code: number) => setStatus(unavailable && code === 500 ? 503 : code);
-    return requireBearerAuth({ verifier })(req, res, next);
+    return requireBearerAuth({ verifier })(req, res, () => {
+      const token = bearerToken(req.headers.authorization);
+      if (recentLogins && token && req.ip) recentLogins.remember(req.ip, token);
+      next();
+    });
   };
 }
 
-/** Counts only refused authentications (401) per client address. */
-export function authFailureLimit(deps: AppDeps): RequestHandler | undefined {
+/**
+ * Counts only refused authentications (401) per client address. Over the limit,
+ * an address is refused except for tokens that already authenticated from it in
+ * the last minute (recentLogins): guessing stops, working neighbours go on.
+ */
+export function authFailureLimit(deps: AppDeps, recentLogins: RecentLogins): RequestHandler | undefined {
   const limit = deps.config.authFailuresPerMinute;
   if (limit === 0) return undefined;
   return rateLimit({
@@ -42,7 +51,9 @@ export function authFailureLimit(deps: AppDeps): RequestHandler | undefined {
     legacyHeaders: false,
     requestWasSuccessful: (_req, res) => res.statusCode !== 401,
     skipSuccessfulRequests: true,
-    handler(_req, res) {
+    handler(req, res, next) {
+      const token = bearerToken(req.headers.authorization);
+      if (token && req.ip && recentLogins.has(req.ip, token)) return next();
       deps.metrics.rateLimited.inc({ limit: "auth_failures" });
       sendJsonRpcError(res, 429, JsonRpcCode.SERVER_ERROR, "Too many failed authentication attempts from this address; wait a minute and check your token.");
     },

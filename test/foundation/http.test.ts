@@ -66,15 +66,19 @@ describe("authentication on POST /mcp", () => {
     }
   });
 
-  it("limits failed attempts per client address (brute force)", async () => {
+  it("limits failed attempts per client address (brute force), without locking out tokens already working there", async () => {
     const { app } = await createTestApp(tdb.db, { AUTH_FAILURES_PER_MINUTE: "3" });
-    for (let i = 0; i < 3; i++) {
-      const res = await request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer amk_${"y".repeat(43)}`).send(whoami());
-      expect(res.status).toBe(401);
-    }
-    const blocked = await request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${token}`).send(whoami());
+    const fresh = (await issueToken(tdb.db, "writer", null)).token;
+    const call = (t: string) => request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${t}`).send(whoami());
+    expect((await call(token)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await call(`amk_${"y".repeat(43)}`)).status).toBe(401);
+    const blocked = await call(`amk_${"z".repeat(43)}`);
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.message).toMatch(/Too many failed authentication attempts/);
+    // A neighbour whose token already worked from this address goes on working…
+    expect((await call(token)).status).toBe(200);
+    // …while a token not yet seen from here waits out the window like any guess.
+    expect((await call(fresh)).status).toBe(429);
   });
 
   it("successful calls do not count towards the failure limit", async () => {
