@@ -5,6 +5,7 @@ import express, { type Express, type RequestHandler } from "express";
 import type { AppDeps } from "../app-deps.js";
 import { authFailureLimit, bearerAuth, perTokenLimit } from "./auth.js";
 import { RecentLogins } from "./recent-logins.js";
+import { corsForAllowedOrigins } from "./cors.js";
 import { errorHandler } from "./error-handler.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 import { requestLogging } from "./logging.js";
@@ -52,6 +53,12 @@ export function createApp(deps: AppDeps): Express {
   const mcpGuards: RequestHandler[] = [];
   if (hosts) mcpGuards.push(hostHeaderValidation(hosts));
   mcpGuards.push(originCheck(config.allowedOrigins));
+  const corsHandler = corsForAllowedOrigins(config.allowedOrigins);
+  if (corsHandler) {
+    mcpGuards.push(corsHandler);
+    // Preflight: answered by cors above for allowed origins (refused by originCheck otherwise).
+    app.options("/mcp", ...mcpGuards);
+  }
 
   const recentLogins = new RecentLogins();
   const failureLimit = authFailureLimit(deps, recentLogins);

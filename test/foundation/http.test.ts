@@ -131,6 +131,24 @@ describe("transport rules", () => {
     expect(allowed.status).toBe(200);
   });
 
+  it("answers CORS preflight and exposes MCP headers for allowed origins only", async () => {
+    const { app } = await createTestApp(tdb.db, { ALLOWED_ORIGINS: "https://app.example" });
+    const preflight = await request(app)
+      .options("/mcp")
+      .set("Origin", "https://app.example")
+      .set("Access-Control-Request-Method", "POST")
+      .set("Access-Control-Request-Headers", "authorization, content-type, mcp-protocol-version");
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers["access-control-allow-origin"]).toBe("https://app.example");
+    expect(preflight.headers["access-control-allow-headers"]).toMatch(/Authorization/);
+    const call = await request(app).post("/mcp").set(MCP_HEADERS).set("Origin", "https://app.example").set("Authorization", `Bearer ${token}`).send(whoami());
+    expect(call.status).toBe(200);
+    expect(call.headers["access-control-expose-headers"]).toMatch(/Mcp-Session-Id/);
+    const foreign = await request(app).options("/mcp").set("Origin", "https://evil.example").set("Access-Control-Request-Method", "POST");
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+
   it("answers an oversized body with a JSON-RPC error, not an HTML page", async () => {
     const big = toolCallBody("whoami", { padding: "x".repeat(3000) });
     const res = await (await post({ MAX_BODY_BYTES: "2048" }))().send(big);
