@@ -13,6 +13,11 @@ const STRINGIFY: YAML.ToStringOptions & YAML.DocumentOptions & YAML.SchemaOption
   blockQuote: "literal",
   aliasDuplicateObjects: false,
   indent: 2,
+  // Text that needs double quotes (a carriage return, a control character) is
+  // written as one JSON-style line: yaml 2.9 folds multi-line double-quoted text
+  // so that a whitespace-only line does not read back the same (found by the
+  // format property test).
+  doubleQuotedAsJSON: true,
 };
 
 export function toYaml(value: unknown): string {

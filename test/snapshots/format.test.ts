@@ -142,7 +142,9 @@ How to apply: run \`agent-memory migrate\` first.
         });
         expect(roundTrip(f)).toEqual(f);
       }),
-      { numRuns: 300 },
+      // The first example is a counterexample fast-check once found: a whitespace-only
+      // line in a body that needs double quotes (it has a \r).
+      { numRuns: 300, examples: [["!", "---\n \n---\n\u{10000}\n---\n\u{10000}  \u{10000} \u{10000}\u{10000} \r\n", "!", "!"]] },
     );
   });
 
