@@ -16,7 +16,7 @@ import { SERVICE_VERSION } from "../version.js";
 import { registerWhoamiTool } from "../whoami/tool.js";
 import { SERVER_INSTRUCTIONS } from "./instructions.js";
 
-function registerCapabilities(server: McpServer, deps: AppDeps): void {
+export function registerCapabilities(server: McpServer, deps: AppDeps): void {
   registerWhoamiTool(server, deps);
   registerFactsTools(server, deps);
   registerLedgerTools(server, deps);

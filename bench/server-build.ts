@@ -1,0 +1,33 @@
+// The per-request cost of building the MCP server (stateless HTTP builds one per
+// request), the way it is done now and the naive way, in one run:
+//   node --import tsx bench/server-build.ts
+// naive: a new McpServer (with its own Ajv validator) and every capability's
+// registration run again (zod schemas built again); now: the factory replays
+// registrations recorded once, with one shared validator.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { loadConfig } from "../src/config.js";
+import type { AppDeps } from "../src/app-deps.js";
+import { createMcpServerFactory, registerCapabilities } from "../src/mcp/server.js";
+import { SERVER_INSTRUCTIONS } from "../src/mcp/instructions.js";
+
+const deps = { config: loadConfig({}), db: {}, logger: {}, metrics: {}, expectedMigrations: 0 } as unknown as AppDeps;
+
+function perCallMicroseconds(build: () => unknown, n = 3000): number {
+  for (let i = 0; i < 300; i++) build();
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) build();
+  return ((performance.now() - t0) / n) * 1000;
+}
+
+const naive = () => {
+  const server = new McpServer({ name: "agent-memory", version: "0" }, { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
+  registerCapabilities(server, deps);
+  return server;
+};
+const factory = createMcpServerFactory(deps);
+
+const rows = [
+  ["naive: new McpServer + register every tool", perCallMicroseconds(naive)],
+  ["now: recorded registrations + shared validator", perCallMicroseconds(factory)],
+] as const;
+for (const [label, us] of rows) console.log(`${label.padEnd(50)} ${us.toFixed(0).padStart(6)} µs per request`);
