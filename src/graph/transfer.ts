@@ -118,6 +118,10 @@ export async function importGraph(db: Database, writer: GraphWriter, lines: Asyn
   }
   await flushEntities();
   await flushRelations();
+  // A bulk load into a new graph leaves the planner with no statistics until
+  // autovacuum comes by (up to a minute); reads meanwhile ran ~5x slower
+  // (measured: search_nodes 29 ms instead of 6 ms at 10,000 entities).
+  if (report.entities.created + report.relations.created > 0) await db.exec("analyze graph_entities, graph_observations, graph_relations");
   return report;
 }
 
