@@ -105,12 +105,14 @@ export const LIST_FACTS = `
 /**
  * Inserts a new fact as draft version 1 with its first version and "created"
  * event, in one statement. No row back means the name is taken in that scope.
- * $1 scope, $2 name, $3 description, $4 type, $5 body, $6 author id.
+ * $1 scope, $2 name, $3 description, $4 type, $5 body, $6 author id,
+ * $7 when (null: now; an import passes the original time).
  */
 export const CREATE_FACT = `
   with ins as (
-    insert into facts (scope, name, description, type, body, status, version, author_id)
-    values ($1::text, $2::text, $3::text, $4::text, $5::text, 'draft', 1, $6::bigint)
+    insert into facts (scope, name, description, type, body, status, version, author_id, created_at, updated_at)
+    values ($1::text, $2::text, $3::text, $4::text, $5::text, 'draft', 1, $6::bigint,
+            coalesce($7::timestamptz, now()), coalesce($7::timestamptz, now()))
     on conflict (name, scope) do nothing
     returning id, version, description, type, body, author_id, created_at, updated_at
   ), ver as (
@@ -150,13 +152,14 @@ export const CURRENT_VERSION = `
 
 /**
  * Stores the next version as a draft, with its version row and "updated" event.
- * $1 id, $2 description, $3 type, $4 body, $5 author id, $6 previous status.
+ * $1 id, $2 description, $3 type, $4 body, $5 author id, $6 previous status,
+ * $7 when (null: now; an import passes the original time).
  */
 export const UPDATE_FACT = `
   with upd as (
     update facts
        set version = version + 1, status = 'draft', description = $2::text, type = $3::text, body = $4::text,
-           author_id = $5::bigint, updated_at = now(), change_seq = nextval('fact_change_seq'),
+           author_id = $5::bigint, updated_at = coalesce($7::timestamptz, now()), change_seq = nextval('fact_change_seq'),
            status_by_id = null, status_at = null, status_reason = null
      where id = $1::bigint
     returning id, version, description, type, body, author_id, created_at, updated_at
@@ -179,12 +182,13 @@ export const LOCK_FACT_FOR_PROMOTION = lockedFact(
 
 /**
  * Moves a fact to a new status and appends the event, in one statement.
- * $1 id, $2 to status, $3 actor id, $4 reason, $5 from status.
+ * $1 id, $2 to status, $3 actor id, $4 reason, $5 from status,
+ * $6 when (null: now; an import passes the original time).
  */
 export const PROMOTE_FACT = `
   with upd as (
     update facts
-       set status = $2::text, status_by_id = $3::bigint, status_reason = $4::text, status_at = now(),
+       set status = $2::text, status_by_id = $3::bigint, status_reason = $4::text, status_at = coalesce($6::timestamptz, now()),
            change_seq = nextval('fact_change_seq')
      where id = $1::bigint
     returning id, version, status_at

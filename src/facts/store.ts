@@ -80,7 +80,7 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
 
   if (version === undefined) {
     // One statement: the unique (name, scope) key decides between racing creators.
-    const created = (await db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId])).rows[0];
+    const created = (await db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null])).rows[0];
     if (created) return { outcome: "created", fact: written(created), previousVersion: null };
     const current = (await db.query<{ version: number; status: string; author: string; updated_at: Date }>(sql.CURRENT_VERSION, [name, scope])).rows[0];
     throw conflict(
@@ -103,7 +103,7 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
     if (row.description === description && row.type === type && row.body === body) {
       return { outcome: "unchanged" as const, fact: toSummary(row), previousVersion: null };
     }
-    const updated = (await tx.query<WrittenRow>(sql.UPDATE_FACT, [row.id, description, type, body, caller.agentId, row.status])).rows[0]!;
+    const updated = (await tx.query<WrittenRow>(sql.UPDATE_FACT, [row.id, description, type, body, caller.agentId, row.status, null])).rows[0]!;
     return { outcome: "updated" as const, fact: written(updated), previousVersion: row.version };
   });
 }
@@ -155,7 +155,7 @@ export async function promoteFact(db: Database, caller: Caller, input: PromoteIn
     if (input.to === "confirmed" && row.author_id === caller.agentId) {
       throw forbidden(await selfApprovalMessage(tx, row));
     }
-    const done = (await tx.query<{ version: number; status_at: Date }>(sql.PROMOTE_FACT, [row.id, input.to, caller.agentId, reason, row.status])).rows[0]!;
+    const done = (await tx.query<{ version: number; status_at: Date }>(sql.PROMOTE_FACT, [row.id, input.to, caller.agentId, reason, row.status, null])).rows[0]!;
     const at = isoTime(done.status_at);
     return {
       fact: { ...toSummary(row), status: input.to, statusBy: caller.name, statusAt: at, statusReason: reason },

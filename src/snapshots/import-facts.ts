@@ -4,11 +4,10 @@
 // history contradicts the database is refused.
 import type { Queryable } from "../db/database.js";
 import { conflict, invalid } from "../errors.js";
-import { LOCK_FACT_IN_SCOPE } from "../facts/sql.js";
+import * as factSql from "../facts/sql.js";
 import { checkLifecycle, eventText, sameContent, sameEvent, type TargetHistory } from "./history.js";
 import type { ParsedFile, SnapshotFile } from "./parse.js";
 import { type StoredHistory, storedHistory } from "./read.js";
-import * as sql from "./sql.js";
 import { type Identity, seedIdentity, seedTarget, snapshotIdentity, snapshotTarget, type TargetContext } from "./targets.js";
 
 export type FactOutcome = "created" | "updated" | "unchanged";
@@ -20,7 +19,7 @@ export interface FactImportResult extends Identity {
 export async function importFactFile(tx: Queryable, parsed: ParsedFile, ctx: TargetContext): Promise<FactImportResult> {
   const identity = parsed.format === "snapshot" ? snapshotIdentity(parsed, ctx) : seedIdentity(parsed, ctx);
   // The row lock makes compare-then-append exact against a running service.
-  const row = (await tx.query<{ id: number }>(LOCK_FACT_IN_SCOPE, [identity.name, identity.scope])).rows[0];
+  const row = (await tx.query<{ id: number }>(factSql.LOCK_FACT_IN_SCOPE, [identity.name, identity.scope])).rows[0];
   const stored = row ? await storedHistory(tx, Number(row.id)) : null;
   const target = parsed.format === "snapshot" ? snapshotTarget(parsed, ctx) : seedTarget(parsed, stored, ctx);
   const final = checkLifecycle(target);
@@ -77,13 +76,15 @@ async function append(tx: Queryable, factId: number | null, id: Identity, target
   for (const e of target.events.slice(from)) {
     const c = target.contents[e.version - 1]!;
     if (e.kind === "created") {
-      const row = (await tx.query<{ id: number }>(sql.INSERT_FACT, [id.scope, id.name, c.description, c.type, c.body, e.actorId, e.at])).rows[0];
+      // The same statements memory_store and memory_promote use, at the event's original time.
+      const row = (await tx.query<{ id: number }>(factSql.CREATE_FACT, [id.scope, id.name, c.description, c.type, c.body, e.actorId, e.at])).rows[0];
       if (!row) throw conflict(`"${id.name}" was created in scope "${id.scope}" while this import ran; run the import again.`);
       current = Number(row.id);
     } else if (e.kind === "updated") {
-      await tx.query(sql.ADD_VERSION, [current, e.version, c.description, c.type, c.body, e.actorId, e.at, e.from]);
+      const row = (await tx.query<{ version: number }>(factSql.UPDATE_FACT, [current, c.description, c.type, c.body, e.actorId, e.from, e.at])).rows[0];
+      if (row?.version !== e.version) throw new Error(`import of "${id.name}" produced version ${row?.version}, expected ${e.version}`);
     } else {
-      await tx.query(sql.PROMOTE, [current, e.kind, e.actorId, e.reason, e.at, e.from]);
+      await tx.query(factSql.PROMOTE_FACT, [current, e.kind, e.actorId, e.reason, e.from, e.at]);
     }
   }
 }

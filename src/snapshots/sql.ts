@@ -48,65 +48,6 @@ export const AGENTS = `select id, name, disabled_at is not null as disabled from
 
 export const NOW_MS = `select ${TS("now()")} as now`;
 
-/**
- * A fact as version 1, a draft, with its first version and "created" event, at
- * the given time. No row back: the name was taken in that scope meanwhile.
- * $1 scope, $2 name, $3 description, $4 type, $5 body, $6 author id, $7 at.
- */
-export const INSERT_FACT = `
-  with ins as (
-    insert into facts (scope, name, description, type, body, status, version, author_id, created_at, updated_at)
-    values ($1::text, $2::text, $3::text, $4::text, $5::text, 'draft', 1, $6::bigint, $7::timestamptz, $7::timestamptz)
-    on conflict (name, scope) do nothing
-    returning id, version, description, type, body, author_id, created_at
-  ), ver as (
-    insert into fact_versions (fact_id, version, description, type, body, author_id, created_at)
-    select id, version, description, type, body, author_id, created_at from ins
-  ), ev as (
-    insert into fact_events (fact_id, version, kind, actor_id, at, from_status, to_status)
-    select id, version, 'created', author_id, created_at, null, 'draft' from ins
-  )
-  select id from ins`;
-
-/**
- * The next version, a draft, with its version row and "updated" event, at the
- * given time. The lifecycle trigger checks that it is exactly one more.
- * $1 id, $2 version, $3 description, $4 type, $5 body, $6 author id, $7 at, $8 previous status.
- */
-export const ADD_VERSION = `
-  with upd as (
-    update facts
-       set version = $2::int, status = 'draft', description = $3::text, type = $4::text, body = $5::text,
-           author_id = $6::bigint, updated_at = $7::timestamptz, change_seq = nextval('fact_change_seq'),
-           status_by_id = null, status_at = null, status_reason = null
-     where id = $1::bigint
-    returning id, version, description, type, body, author_id, updated_at
-  ), ver as (
-    insert into fact_versions (fact_id, version, description, type, body, author_id, created_at)
-    select id, version, description, type, body, author_id, updated_at from upd
-  ), ev as (
-    insert into fact_events (fact_id, version, kind, actor_id, at, from_status, to_status)
-    select id, version, 'updated', author_id, updated_at, $8::text, 'draft' from upd
-  )
-  select id from upd`;
-
-/**
- * A promotion at the given time, with its event.
- * $1 id, $2 to status, $3 actor id, $4 reason, $5 at, $6 from status.
- */
-export const PROMOTE = `
-  with upd as (
-    update facts
-       set status = $2::text, status_by_id = $3::bigint, status_reason = $4::text, status_at = $5::timestamptz,
-           change_seq = nextval('fact_change_seq')
-     where id = $1::bigint
-    returning id, version, status_at
-  ), ev as (
-    insert into fact_events (fact_id, version, kind, actor_id, at, from_status, to_status, reason)
-    select id, version, $2::text, $3::bigint, status_at, $6::text, $2::text, $4::text from upd
-  )
-  select id from upd`;
-
 /** Is this exact ledger event already there? (Imports skip it.) $1 kind, $2 action, $3 target, $4 actor, $5 at. */
 export const LEDGER_EVENT_PRESENT = `
   select exists (
