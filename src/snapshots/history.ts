@@ -3,7 +3,6 @@
 // (and the database's triggers), with messages that name the entry at fault.
 import { invalid } from "../errors.js";
 import { type FactStatus, type FactType, transitionAllowed, validateReason } from "../facts/rules.js";
-import type { FactEventKind } from "./model.js";
 import type { StoredEvent, StoredVersion } from "./read.js";
 
 export interface Content {
@@ -12,17 +11,8 @@ export interface Content {
   body: string;
 }
 
-export interface PlannedEvent {
-  kind: FactEventKind;
-  version: number;
-  actorId: number;
-  /** The agent's name here (for messages). */
-  actor: string;
-  at: string;
-  from: FactStatus | null;
-  to: FactStatus;
-  reason: string | null;
-}
+/** An event the import will write: the same shape as one read from the database. */
+export type PlannedEvent = StoredEvent;
 
 export interface TargetHistory {
   /** contents[v - 1] is version v. */
