@@ -12,10 +12,13 @@ import { describeDatabase, openDatabase } from "./db/open.js";
 import { DomainError } from "./errors.js";
 import { createApp } from "./http/app.js";
 import { createMetrics } from "./metrics.js";
+import { oauthMcpUrl as oauthMcpUrlOf } from "./oauth/routes.js";
 
 export interface RunningService {
   url: string;
   mcpUrl: string;
+  /** The connector URL for OAuth clients (claude.ai, ChatGPT…), when OAUTH_MODE is set. */
+  oauthMcpUrl: string | undefined;
   /** The owner's token when this start created the owner (first start), else undefined. */
   firstToken: string | undefined;
   db: Database;
@@ -69,12 +72,14 @@ export async function startService(config: Config, options: StartOptions): Promi
     const url = config.publicUrl ?? `http://${hostForUrl === "0.0.0.0" || hostForUrl === "[::]" ? "localhost" : hostForUrl}:${address.port}`;
     const mcpUrl = `${url}/mcp`;
     logger.info({ url: mcpUrl, database: describeDatabase(config) }, "agent-memory listening");
-    options.print(banner(mcpUrl, config, firstToken));
+    const oauthMcpUrl = oauthMcpUrlOf(config);
+    options.print(banner(mcpUrl, config, firstToken) + (oauthMcpUrl ? oauthBanner(oauthMcpUrl) : ""));
 
     const server = httpServer;
     return {
       url,
       mcpUrl,
+      oauthMcpUrl,
       firstToken,
       db,
       deps,
@@ -127,6 +132,10 @@ function banner(mcpUrl: string, config: Config, firstToken: string | undefined):
   }
   lines.push(``);
   return lines.join("\n");
+}
+
+function oauthBanner(url: string): string {
+  return `OAuth clients (claude.ai / Claude Desktop connectors, ChatGPT, VS Code): add ${url} as the connector URL (docs/oauth.md).\n\n`;
 }
 
 async function closeHttpServer(server: Server, timeoutMs: number, logger: Logger): Promise<void> {

@@ -5,11 +5,20 @@ import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middlew
 import type { RequestHandler } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { AppDeps } from "../app-deps.js";
-import { createTokenVerifier } from "../auth/verifier.js";
+import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import { createTokenVerifier, type VerifierDeps } from "../auth/verifier.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 import { bearerToken, type RecentLogins } from "./recent-logins.js";
 
-export function bearerAuth(deps: AppDeps, recentLogins?: RecentLogins): RequestHandler {
+export interface BearerAuthOptions {
+  /** The token check; default: our agent tokens (static /mcp). */
+  createVerifier?: (deps: VerifierDeps) => OAuthTokenVerifier;
+  /** Announced in WWW-Authenticate on 401 (OAuth discovery); never set for /mcp. */
+  resourceMetadataUrl?: string;
+}
+
+export function bearerAuth(deps: AppDeps, recentLogins?: RecentLogins, options: BearerAuthOptions = {}): RequestHandler {
+  const makeVerifier = options.createVerifier ?? createTokenVerifier;
   return (req, res, next) => {
     // The SDK answers a missing header itself; count it here so metrics see every rejection.
     if (!req.headers.authorization) deps.metrics.authFailures.inc({ reason: "missing" });
@@ -19,7 +28,7 @@ export function bearerAuth(deps: AppDeps, recentLogins?: RecentLogins): RequestH
     // database is away is a temporary condition, and 503 is what load balancers
     // and clients retry (on another replica, or after Retry-After).
     let unavailable = false;
-    const verifier = createTokenVerifier({
+    const verifier = makeVerifier({
       ...deps,
       onUnavailable: () => {
         unavailable = true;
@@ -28,7 +37,7 @@ export function bearerAuth(deps: AppDeps, recentLogins?: RecentLogins): RequestH
     });
     const setStatus = res.status.bind(res);
     res.status = (code: number) => setStatus(unavailable && code === 500 ? 503 : code);
-    return requireBearerAuth({ verifier })(req, res, () => {
+    return requireBearerAuth({ verifier, resourceMetadataUrl: options.resourceMetadataUrl })(req, res, () => {
       const token = bearerToken(req.headers.authorization);
       if (recentLogins && token && req.ip) recentLogins.remember(req.ip, token);
       next();

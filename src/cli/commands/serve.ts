@@ -21,7 +21,7 @@ export function registerServeCommand(program: Command): void {
           print: (text) => (out.json ? undefined : process.stderr.write(`${text}\n`)),
         });
         // With --json the banner is not printed, so the first token travels in the object.
-        if (out.json) out.result({ url: service.mcpUrl, database: service.db.kind, ...(service.firstToken ? { firstToken: service.firstToken } : {}) }, () => "");
+        if (out.json) out.result({ url: service.mcpUrl, database: service.db.kind, ...(service.oauthMcpUrl ? { oauthMcpUrl: service.oauthMcpUrl } : {}), ...(service.firstToken ? { firstToken: service.firstToken } : {}) }, () => "");
         await new Promise<void>((resolve) => {
           const shutdown = (signal: NodeJS.Signals) => {
             logger.info({ signal }, "shutting down: finishing in-flight requests");

@@ -1,0 +1,64 @@
+// The registered clients, in Postgres so every replica knows them: clients from
+// dynamic registration (RFC 7591) and clients identified by the URL of their
+// metadata document (fetched on first use, refreshed after DOCUMENT_FRESH_SECONDS).
+import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
+import { InvalidClientMetadataError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { Database } from "../db/database.js";
+import { fetchClientMetadataDocument, isMetadataDocumentClientId } from "./metadata-document.js";
+import { hashSecret } from "./secrets.js";
+import * as sql from "./sql.js";
+
+const DOCUMENT_FRESH_SECONDS = 600;
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+interface ClientRow {
+  client_id: string;
+  secret_hash: string | null;
+  metadata: OAuthClientInformationFull;
+  from_metadata_document: boolean;
+  fresh: boolean;
+}
+
+/**
+ * OAuth 2.1 redirect URIs: https, http only on loopback (native apps), or a
+ * private-use scheme such as vscode:// (never javascript:, data: and the like,
+ * which the SDK's schema already refuses).
+ */
+export function validateRedirectUris(uris: string[]): void {
+  if (uris.length === 0) throw new InvalidClientMetadataError("redirect_uris must list at least one URI.");
+  for (const uri of uris) {
+    const url = new URL(uri);
+    if (url.hash) throw new InvalidClientMetadataError(`redirect_uri ${uri} must not have a fragment.`);
+    if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) {
+      throw new InvalidClientMetadataError(`redirect_uri ${uri} must use https (plain http only for localhost or 127.0.0.1).`);
+    }
+  }
+}
+
+export function createClientsStore(db: Database, options: { allowLoopbackMetadataDocuments: boolean }): OAuthRegisteredClientsStore {
+  return {
+    async getClient(clientId) {
+      const row = (await db.query<ClientRow>(sql.SELECT_CLIENT, [clientId, DOCUMENT_FRESH_SECONDS])).rows[0];
+      if (row && (!row.from_metadata_document || row.fresh)) {
+        // The SDK compares client_secret with what the client sent; that value is
+        // hashed before it reaches the SDK (see hashClientSecret), so only hashes meet.
+        return { ...row.metadata, client_id: row.client_id, ...(row.secret_hash ? { client_secret: row.secret_hash } : {}) };
+      }
+      if (!isMetadataDocumentClientId(clientId)) return undefined;
+      const client = await fetchClientMetadataDocument(clientId, { allowLoopback: options.allowLoopbackMetadataDocuments });
+      validateRedirectUris(client.redirect_uris);
+      await db.query(sql.UPSERT_DOCUMENT_CLIENT, [clientId, JSON.stringify(client)]);
+      return client;
+    },
+
+    async registerClient(client) {
+      validateRedirectUris(client.redirect_uris);
+      const clientId = (client as OAuthClientInformationFull).client_id;
+      const { client_secret: secret, ...metadata } = client as OAuthClientInformationFull;
+      await db.query(sql.INSERT_CLIENT, [clientId, secret ? hashSecret(secret) : null, JSON.stringify(metadata)]);
+      // The secret goes back to the client once, in this answer; we keep only its hash.
+      return client as OAuthClientInformationFull;
+    },
+  };
+}

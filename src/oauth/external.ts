@@ -1,0 +1,80 @@
+// OAUTH_MODE=external: another identity provider (Keycloak, Auth0, Entra ID…)
+// issues the tokens; we are only the resource server. A token is a JWT signed
+// with a key of the issuer's JWKS (fetched once, cached, refreshed by jose when
+// an unknown key id appears), with our issuer and audience, not expired; one
+// configured claim names the agent, which must exist and be enabled.
+import { InvalidTokenError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
+import type { Caller } from "../auth/caller.js";
+import { getAgent } from "../auth/store.js";
+import type { VerifierDeps } from "../auth/verifier.js";
+import { DomainError } from "../errors.js";
+
+export interface ExternalIssuer {
+  issuer: string;
+  audience: string;
+  agentClaim: string;
+  jwksUrl: string | undefined;
+}
+
+const DISCOVERY_TIMEOUT_MS = 5000;
+
+/** The issuer's jwks_uri from its OpenID or RFC 8414 metadata. */
+async function discoverJwksUrl(issuer: string): Promise<string> {
+  const base = issuer.replace(/\/+$/, "");
+  for (const path of ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"]) {
+    const response = await fetch(base + path, { signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS), redirect: "error" }).catch(() => undefined);
+    if (!response?.ok) continue;
+    const metadata = (await response.json().catch(() => ({}))) as { jwks_uri?: unknown };
+    if (typeof metadata.jwks_uri === "string") return metadata.jwks_uri;
+  }
+  throw new Error(`no jwks_uri found in the metadata of ${issuer}; set OAUTH_JWKS_URL`);
+}
+
+export function createJwtVerifier(deps: VerifierDeps, external: ExternalIssuer): OAuthTokenVerifier {
+  let keys: Promise<JWTVerifyGetKey> | undefined;
+  const keySet = () => {
+    keys ??= (async () => {
+      const url = external.jwksUrl ?? (await discoverJwksUrl(external.issuer));
+      return createRemoteJWKSet(new URL(url), { timeoutDuration: DISCOVERY_TIMEOUT_MS, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+    })();
+    // A failed discovery is retried on the next request rather than remembered.
+    keys.catch(() => (keys = undefined));
+    return keys;
+  };
+  const reject = (reason: string): never => {
+    deps.metrics.authFailures.inc({ reason });
+    throw new InvalidTokenError(`The bearer token is not valid for this server (${reason.replaceAll("_", " ")}). Sign in again through your identity provider.`);
+  };
+
+  return {
+    async verifyAccessToken(token) {
+      let payload;
+      try {
+        ({ payload } = await jwtVerify(token, await keySet(), { issuer: external.issuer, audience: external.audience, requiredClaims: ["exp"] }));
+      } catch (error) {
+        if (error instanceof joseErrors.JWTExpired) return reject("expired");
+        if (error instanceof joseErrors.JWTClaimValidationFailed) return reject(error.claim === "aud" ? "wrong_audience" : error.claim === "iss" ? "wrong_issuer" : "bad_claims");
+        if (error instanceof joseErrors.JOSEError && !(error instanceof joseErrors.JWKSTimeout)) return reject("bad_signature_or_format");
+        deps.logger.error({ err: error }, "identity provider keys unavailable");
+        deps.onUnavailable?.();
+        throw new ServerError("The identity provider's keys could not be fetched; retry in a few seconds.");
+      }
+      const name = payload[external.agentClaim];
+      if (typeof name !== "string" || name === "") return reject("no_agent_claim");
+      let agent;
+      try {
+        agent = await getAgent(deps.db, name);
+      } catch (error) {
+        if (error instanceof DomainError && error.code === "not_found") return reject("unknown_agent");
+        deps.onUnavailable?.();
+        throw new ServerError("The memory database is unreachable right now; retry in a few seconds.");
+      }
+      if (agent.disabledAt) return reject("agent_disabled");
+      // No token row exists for a JWT: tokenId 0 marks "not one of our tokens".
+      const caller: Caller = { agentId: agent.id, name: agent.name, kind: agent.kind, writeScopes: agent.writeScopes, readScopes: agent.readScopes, tokenId: 0 };
+      return { token, clientId: agent.name, scopes: agent.writeScopes, expiresAt: payload.exp!, resource: new URL(external.audience), extra: { caller } };
+    },
+  };
+}

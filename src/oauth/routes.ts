@@ -1,0 +1,88 @@
+// OAuth for hosted MCP clients, mounted only when OAUTH_MODE is set. It adds a
+// second MCP path, /oauth/mcp, whose 401 announces the protected-resource
+// metadata (RFC 9728). /mcp is left exactly as it was: clients that find OAuth
+// discovery stop sending their configured static header, so the static path
+// must never advertise it.
+import { mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import { createOAuthMetadata } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import { metadataHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/metadata.js";
+import express, { type Express, type RequestHandler } from "express";
+import type { AppDeps } from "../app-deps.js";
+import type { Config } from "../config.js";
+import { bearerAuth } from "../http/auth.js";
+import type { RecentLogins } from "../http/recent-logins.js";
+import { consentRouter } from "./consent.js";
+import { createJwtVerifier } from "./external.js";
+import { createOAuthProvider } from "./provider.js";
+import { hashSecret } from "./secrets.js";
+import { createGrantTokenVerifier } from "./verifier.js";
+
+export const OAUTH_MCP_PATH = "/oauth/mcp";
+const PROTECTED_RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${OAUTH_MCP_PATH}`;
+
+/** The connector URL hosted clients are given, when OAuth is on. */
+export function oauthMcpUrl(config: Config): string | undefined {
+  if (config.oauth.mode === "off" || !config.publicUrl) return undefined;
+  return new URL(OAUTH_MCP_PATH, config.publicUrl).href;
+}
+
+export interface OAuthMountOptions {
+  /** Mounts an MCP endpoint at a path with the given authenticator (same tools, guards and limits as /mcp). */
+  mcpRoute(path: string, authenticate: RequestHandler): void;
+  recentLogins: RecentLogins | undefined;
+}
+
+export function mountOAuth(app: Express, deps: AppDeps, options: OAuthMountOptions): void {
+  const { config } = deps;
+  const resource = oauthMcpUrl(config)!;
+  const resourceMetadataUrl = new URL(PROTECTED_RESOURCE_METADATA_PATH, config.publicUrl).href;
+
+  if (config.oauth.mode === "external") {
+    const external = {
+      issuer: config.oauth.issuer!,
+      audience: config.oauth.audience ?? resource,
+      agentClaim: config.oauth.agentClaim,
+      jwksUrl: config.oauth.jwksUrl,
+    };
+    app.use(
+      PROTECTED_RESOURCE_METADATA_PATH,
+      metadataHandler({ resource, authorization_servers: [external.issuer], resource_name: "agent-memory", bearer_methods_supported: ["header"] }),
+    );
+    options.mcpRoute(OAUTH_MCP_PATH, bearerAuth(deps, options.recentLogins, { resourceMetadataUrl, createVerifier: (d) => createJwtVerifier(d, external) }));
+    return;
+  }
+
+  const issuerUrl = new URL(config.publicUrl!);
+  const createVerifier = (d: Parameters<typeof createGrantTokenVerifier>[0]) => createGrantTokenVerifier(d, resource);
+  const provider = createOAuthProvider(deps, { issuer: issuerUrl.href, resource, verifier: createVerifier(deps) });
+  const limit = { windowMs: 60_000, max: config.oauth.rateLimitPerMinute };
+
+  // The SDK's metadata plus what it does not state itself: that client ID
+  // metadata documents are accepted. Mounted first, so it is the one served.
+  const metadata = { ...createOAuthMetadata({ provider, issuerUrl, scopesSupported: [] }), client_id_metadata_document_supported: true };
+  app.use("/.well-known/oauth-authorization-server", metadataHandler(metadata));
+  // Client secrets are stored hashed; the SDK compares the stored value with the
+  // one sent, so the one sent is hashed before the SDK sees it.
+  app.use(["/token", "/revoke"], express.urlencoded({ extended: false, limit: "16kb" }), hashClientSecret);
+  app.use(
+    mcpAuthRouter({
+      provider,
+      issuerUrl,
+      resourceServerUrl: new URL(resource),
+      resourceName: "agent-memory",
+      scopesSupported: [],
+      authorizationOptions: { rateLimit: limit },
+      tokenOptions: { rateLimit: limit },
+      revocationOptions: { rateLimit: limit },
+      clientRegistrationOptions: { rateLimit: limit },
+    }),
+  );
+  app.use(consentRouter({ deps, issuer: issuerUrl.href, getClient: async (id) => (await provider.clientsStore.getClient(id)) ?? undefined }));
+  options.mcpRoute(OAUTH_MCP_PATH, bearerAuth(deps, options.recentLogins, { resourceMetadataUrl, createVerifier }));
+}
+
+const hashClientSecret: RequestHandler = (req, _res, next) => {
+  const body = req.body as Record<string, unknown> | undefined;
+  if (body && typeof body.client_secret === "string") body.client_secret = hashSecret(body.client_secret);
+  next();
+};

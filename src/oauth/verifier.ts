@@ -1,0 +1,33 @@
+// The resource server's check for /oauth/mcp with the built-in authorization
+// server: the ordinary agent-token verifier (unknown, revoked, expired, disabled
+// agent: one indexed lookup, every replica) plus the audience: the token must
+// come from a live grant for this resource (RFC 8707). Static tokens have no
+// audience and are refused here; they belong on /mcp.
+import { InvalidTokenError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import type { Caller } from "../auth/caller.js";
+import { createTokenVerifier, type VerifierDeps } from "../auth/verifier.js";
+import { grantOfToken } from "./grants.js";
+
+export function createGrantTokenVerifier(deps: VerifierDeps, resource: string): OAuthTokenVerifier {
+  const base = createTokenVerifier(deps);
+  return {
+    async verifyAccessToken(token) {
+      const info = await base.verifyAccessToken(token);
+      const caller = info.extra?.caller as Caller;
+      let grant;
+      try {
+        grant = await grantOfToken(deps.db, caller.tokenId);
+      } catch (error) {
+        deps.logger.error({ err: error }, "grant lookup failed");
+        deps.onUnavailable?.();
+        throw new ServerError("The memory database is unreachable right now; retry in a few seconds.");
+      }
+      if (!grant || grant.revokedAt || grant.resource !== resource) {
+        deps.metrics.authFailures.inc({ reason: grant ? "wrong_audience" : "not_oauth" });
+        throw new InvalidTokenError(`This token was not issued for ${resource}. Connect through OAuth to get one.`);
+      }
+      return { ...info, resource: new URL(grant.resource) };
+    },
+  };
+}
