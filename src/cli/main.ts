@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { SERVICE_VERSION } from "../version.js";
 import { registerAgentCommands } from "./commands/agent.js";
+import { registerGrantCommands } from "./commands/grant.js";
 import { registerGraphCommands } from "./commands/graph.js";
 import { registerLedgerCommands } from "./commands/ledger.js";
 import { registerMigrateCommand } from "./commands/migrate.js";
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerMigrateCommand(program);
   registerAgentCommands(program);
   registerTokenCommands(program);
+  registerGrantCommands(program);
   registerLedgerCommands(program);
   registerGraphCommands(program);
   registerSnapshotCommands(program);
