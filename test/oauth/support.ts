@@ -21,7 +21,10 @@ export async function freePort(): Promise<number> {
 }
 
 export interface OAuthService extends RunningService {
+  /** The public origin (PUBLIC_URL). */
   base: string;
+  /** This replica's own address (differs from base when PUBLIC_URL names another replica). */
+  direct: string;
   oauthUrl: string;
   logLines: string[];
 }
@@ -46,7 +49,7 @@ export async function startOAuthService(db: Database, env: Record<string, string
     },
   });
   const service = await startService(config, { logger: createLogger(config.logLevel, sink), print: () => undefined, db });
-  return Object.assign(service, { base: config.publicUrl!, oauthUrl: `${config.publicUrl}/oauth/mcp`, logLines });
+  return Object.assign(service, { base: config.publicUrl!, direct: base, oauthUrl: `${config.publicUrl}/oauth/mcp`, logLines });
 }
 
 export function pkcePair(): { verifier: string; challenge: string } {
