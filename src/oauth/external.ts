@@ -32,7 +32,12 @@ async function discoverJwksUrl(issuer: string): Promise<string> {
   throw new Error(`no jwks_uri found in the metadata of ${issuer}; set OAUTH_JWKS_URL`);
 }
 
-export function createJwtVerifier(deps: VerifierDeps, external: ExternalIssuer): OAuthTokenVerifier {
+/**
+ * Verifiers for one issuer. The key set is made once here and shared by the
+ * verifier of every request (the bearer middleware builds one per request), so
+ * the JWKS is fetched once and then only when a new key id appears.
+ */
+export function createJwtVerifierFactory(external: ExternalIssuer): (deps: VerifierDeps) => OAuthTokenVerifier {
   let keys: Promise<JWTVerifyGetKey> | undefined;
   const keySet = () => {
     keys ??= (async () => {
@@ -43,6 +48,10 @@ export function createJwtVerifier(deps: VerifierDeps, external: ExternalIssuer):
     keys.catch(() => (keys = undefined));
     return keys;
   };
+  return (deps) => createJwtVerifier(deps, external, keySet);
+}
+
+function createJwtVerifier(deps: VerifierDeps, external: ExternalIssuer, keySet: () => Promise<JWTVerifyGetKey>): OAuthTokenVerifier {
   const reject = (reason: string): never => {
     deps.metrics.authFailures.inc({ reason });
     throw new InvalidTokenError(`The bearer token is not valid for this server (${reason.replaceAll("_", " ")}). Sign in again through your identity provider.`);

@@ -12,7 +12,7 @@ import type { Config } from "../config.js";
 import { bearerAuth } from "../http/auth.js";
 import type { RecentLogins } from "../http/recent-logins.js";
 import { consentRouter } from "./consent.js";
-import { createJwtVerifier } from "./external.js";
+import { createJwtVerifierFactory } from "./external.js";
 import { createOAuthProvider } from "./provider.js";
 import { hashSecret } from "./secrets.js";
 import { createGrantTokenVerifier } from "./verifier.js";
@@ -48,7 +48,7 @@ export function mountOAuth(app: Express, deps: AppDeps, options: OAuthMountOptio
       PROTECTED_RESOURCE_METADATA_PATH,
       metadataHandler({ resource, authorization_servers: [external.issuer], resource_name: "agent-memory", bearer_methods_supported: ["header"] }),
     );
-    options.mcpRoute(OAUTH_MCP_PATH, bearerAuth(deps, options.recentLogins, { resourceMetadataUrl, createVerifier: (d) => createJwtVerifier(d, external) }));
+    options.mcpRoute(OAUTH_MCP_PATH, bearerAuth(deps, options.recentLogins, { resourceMetadataUrl, createVerifier: createJwtVerifierFactory(external) }));
     return;
   }
 

@@ -152,7 +152,7 @@ describe("a hosted MCP client connects with OAuth from the URL alone", () => {
     expect((await probeMcp(service.oauthUrl, refreshed.access_token)).status).toBe(200);
 
     // RFC 7009 revocation of the refresh token ends the grant: every access token of it stops.
-    const revoked = await fetch(metadata.revocation_endpoint!, {
+    const revoked = await fetch(`${service.base}/revoke`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ token: refreshed.refresh_token!, client_id: oauth.info!.client_id, client_secret: oauth.info!.client_secret! }).toString(),

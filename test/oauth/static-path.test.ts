@@ -31,7 +31,11 @@ const VOLATILE_HEADERS = new Set(["date", "x-request-id", "content-length", "eta
 
 async function snapshot(url: string, init: RequestInit = {}) {
   const response = await fetch(url, init);
-  const headers = [...response.headers.entries()].filter(([k]) => !VOLATILE_HEADERS.has(k)).sort();
+  const headers: string[][] = [];
+  response.headers.forEach((value, key) => {
+    if (!VOLATILE_HEADERS.has(key)) headers.push([key, value]);
+  });
+  headers.sort((x, y) => x[0]!.localeCompare(y[0]!));
   return { status: response.status, headers, body: await response.text() };
 }
 

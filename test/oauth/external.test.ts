@@ -1,0 +1,99 @@
+// OAUTH_MODE=external: a real issuer runs inside the test (its own RSA key,
+// JWKS and OpenID metadata served over HTTP, tokens signed with jose), and the
+// service verifies those tokens as it would Keycloak's or Auth0's. Nothing of
+// the verification is mocked.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair, SignJWT, type JWK, type CryptoKey } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setAgentDisabled } from "../../src/auth/store.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { addAgent, callOk, connectClient } from "../support/service.js";
+import { probeMcp, startOAuthService, type OAuthService } from "./support.js";
+
+let tdb: TestDatabase;
+let service: OAuthService;
+let issuerServer: Server;
+let issuer: string;
+let signingKey: CryptoKey;
+let foreignKey: CryptoKey;
+let jwksFetches = 0;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase("postgres");
+  const pair = await generateKeyPair("RS256");
+  signingKey = pair.privateKey;
+  foreignKey = (await generateKeyPair("RS256")).privateKey;
+  const jwk: JWK = { ...(await exportJWK(pair.publicKey)), kid: "k1", alg: "RS256", use: "sig" };
+  issuerServer = createServer((req, res) => {
+    res.setHeader("content-type", "application/json");
+    if (req.url === "/.well-known/openid-configuration") return res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks.json` }));
+    if (req.url === "/jwks.json") {
+      jwksFetches += 1;
+      return res.end(JSON.stringify({ keys: [jwk] }));
+    }
+    res.writeHead(404).end("{}");
+  });
+  await new Promise<void>((resolve) => issuerServer.listen(0, "127.0.0.1", resolve));
+  issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+  service = await startOAuthService(tdb.openPool(3), { OAUTH_MODE: "external", OAUTH_ISSUER: issuer, OAUTH_AGENT_CLAIM: "agent_name" });
+  await addAgent(tdb.db, "deployer", { scopes: ["deploy"] });
+  await addAgent(tdb.db, "retired");
+  await setAgentDisabled(tdb.db, "retired", true);
+});
+
+afterAll(async () => {
+  issuerServer?.close();
+  await service?.stop();
+  await tdb?.drop();
+});
+
+function jwt(claims: Record<string, unknown>, options: { key?: CryptoKey; audience?: string; issuer?: string; expiresIn?: string | number } = {}) {
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: "RS256", kid: "k1" })
+    .setIssuer(options.issuer ?? issuer)
+    .setAudience(options.audience ?? service.oauthUrl)
+    .setIssuedAt()
+    .setExpirationTime(options.expiresIn ?? "5m")
+    .sign(options.key ?? signingKey);
+}
+
+describe("tokens from an external identity provider", () => {
+  it("announces the external issuer and serves no authorization server of its own", async () => {
+    const probe = await probeMcp(service.oauthUrl);
+    expect(probe.status).toBe(401);
+    expect(probe.wwwAuthenticate).toContain(`resource_metadata="${service.base}/.well-known/oauth-protected-resource/oauth/mcp"`);
+    const prm = (await (await fetch(`${service.base}/.well-known/oauth-protected-resource/oauth/mcp`)).json()) as Record<string, unknown>;
+    expect(prm).toMatchObject({ resource: service.oauthUrl, authorization_servers: [issuer] });
+    for (const path of ["/.well-known/oauth-authorization-server", "/register", "/authorize"]) {
+      expect((await fetch(`${service.base}${path}`, { method: path === "/register" ? "POST" : "GET" })).status, path).toBe(404);
+    }
+  });
+
+  it("maps the configured claim to the agent: calls are that agent's", async () => {
+    const client = await connectClient(service.oauthUrl, await jwt({ agent_name: "deployer", sub: "user-123" }));
+    expect(await callOk<{ name: string; writeScopes: string[] }>(client, "whoami")).toMatchObject({ name: "deployer", writeScopes: ["deploy"] });
+    await client.close();
+    expect(jwksFetches).toBe(1);
+  });
+
+  it.each([
+    ["another audience", () => jwt({ agent_name: "deployer" }, { audience: "https://other.example/mcp" }), "wrong audience"],
+    ["another issuer", () => jwt({ agent_name: "deployer" }, { issuer: "https://evil.example" }), "wrong issuer"],
+    ["an expired token", () => jwt({ agent_name: "deployer" }, { expiresIn: Math.floor(Date.now() / 1000) - 60 }), "expired"],
+    ["a key not in the issuer's JWKS", () => jwt({ agent_name: "deployer" }, { key: foreignKey }), "bad signature or format"],
+    ["an unknown agent", () => jwt({ agent_name: "nobody" }), "unknown agent"],
+    ["a disabled agent", () => jwt({ agent_name: "retired" }), "agent disabled"],
+    ["no agent claim", () => jwt({ sub: "user-123" }), "no agent claim"],
+  ])("refuses %s with 401", async (_what, make, reason) => {
+    const probe = await probeMcp(service.oauthUrl, await make());
+    expect(probe.status).toBe(401);
+    expect(probe.body).toContain(`(${reason})`);
+  });
+
+  it("refuses a static agent token on /oauth/mcp, which still works on /mcp", async () => {
+    const agent = await addAgent(tdb.db, "static-one");
+    expect((await probeMcp(service.oauthUrl, agent.token)).status).toBe(401);
+    expect((await probeMcp(`${service.base}/mcp`, agent.token)).status).toBe(200);
+  });
+});
