@@ -1,0 +1,61 @@
+// The operator's side, through the built CLI: `grant list|revoke`, and `serve`
+// naming the OAuth connector URL (banner and --json).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { onlyJson, runCli, startServe } from "../support/cli.js";
+import { addAgent, type TestAgent } from "../support/service.js";
+import { freePort, obtainTokens, probeMcp, startOAuthService, type OAuthService } from "./support.js";
+
+let tdb: TestDatabase;
+let service: OAuthService;
+let boss: TestAgent;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase("postgres");
+  service = await startOAuthService(tdb.openPool(3));
+  boss = await addAgent(tdb.db, "boss", { kind: "human", scopes: ["*"] });
+  await addAgent(tdb.db, "writer", { scopes: ["blog"] });
+});
+
+afterAll(async () => {
+  await service?.stop();
+  await tdb?.drop();
+});
+
+describe("agent-memory grant", () => {
+  it("lists grants and revokes one: its tokens stop at once", async () => {
+    const { accessToken } = await obtainTokens(service, boss.token, "writer");
+    const env = { DATABASE_URL: tdb.url! };
+    const listed = onlyJson<{ grants: Array<Record<string, unknown>> }>(await runCli(["grant", "list", "--json"], env));
+    expect(listed.grants).toEqual([expect.objectContaining({ agent: "writer", approvedBy: "boss", clientName: "Test client", resource: service.oauthUrl, revokedAt: null })]);
+    const id = String(listed.grants[0]!.id);
+    expect((await probeMcp(service.oauthUrl, accessToken)).status).toBe(200);
+    const revoked = onlyJson<{ grant: Record<string, unknown> }>(await runCli(["grant", "revoke", id, "--json"], env));
+    expect(revoked.grant).toMatchObject({ revokedReason: "revoked by operator" });
+    expect((await probeMcp(service.oauthUrl, accessToken)).status).toBe(401);
+    const text = await runCli(["grant", "list", "writer"], env);
+    expect(text.stdout).toContain("revoked: revoked by operator");
+    const missing = await runCli(["grant", "revoke", "99999"], env);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain("No grant with id 99999");
+  });
+});
+
+describe("agent-memory serve with OAuth", () => {
+  it("prints the connector URL in the banner and as oauthMcpUrl with --json", async () => {
+    const port = await freePort();
+    const env = { DATABASE_URL: tdb.url!, PORT: String(port), OAUTH_MODE: "builtin", PUBLIC_URL: `http://127.0.0.1:${port}`, FIRST_START_OWNER: "false" };
+    const json = startServe(env, ["--json"]);
+    await json.ready;
+    json.child.kill("SIGTERM");
+    await json.exited;
+    const line = json.stdout().split("\n").find((l) => l.includes('"oauthMcpUrl"'))!;
+    expect(JSON.parse(line)).toMatchObject({ oauthMcpUrl: `http://127.0.0.1:${port}/oauth/mcp` });
+
+    const text = startServe({ ...env, PORT: String(await freePort()) });
+    await text.ready;
+    text.child.kill("SIGTERM");
+    await text.exited;
+    expect(text.stderr()).toContain(`add http://127.0.0.1:${port}/oauth/mcp as the connector URL`);
+  });
+});
