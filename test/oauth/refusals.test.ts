@@ -219,3 +219,22 @@ describe("refusals", () => {
     for (const secret of [accessToken, refreshToken, code, verifier, boss.token]) expect(log).not.toContain(secret);
   });
 });
+
+describe("rate limits", () => {
+  it("limits registrations and token requests per client address", async () => {
+    const limited = await startOAuthService(tdb.openPool(2), { OAUTH_RATE_LIMIT_PER_MINUTE: "2" });
+    try {
+      const register = () => fetch(`${limited.base}/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [CALLBACK] }) });
+      expect((await register()).status).toBe(201);
+      expect((await register()).status).toBe(201);
+      const third = await register();
+      expect(third.status).toBe(429);
+      expect(await third.json()).toMatchObject({ error: "too_many_requests" });
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await tokenRequest(limited.base, { grant_type: "refresh_token", client_id: "x", refresh_token: "y" })).status);
+      expect(statuses).toEqual([400, 400, 429]);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
