@@ -55,32 +55,31 @@ export function createApp(deps: AppDeps): Express {
   if (hosts) mcpGuards.push(hostHeaderValidation(hosts));
   mcpGuards.push(originCheck(config.allowedOrigins));
   const corsHandler = corsForAllowedOrigins(config.allowedOrigins);
-  if (corsHandler) mcpGuards.push(corsHandler);
+  if (corsHandler) {
+    mcpGuards.push(corsHandler);
+    // Preflight: answered by cors above for allowed origins (refused by originCheck otherwise).
+    app.options("/mcp", ...mcpGuards);
+  }
 
   const recentLogins = new RecentLogins();
   const failureLimit = authFailureLimit(deps, recentLogins);
   const tokenLimit = perTokenLimit(deps);
-  // One MCP endpoint: the same guards, limits, tools and agents on every path;
-  // only the authenticator differs (static tokens on /mcp, OAuth on /oauth/mcp).
-  const mcpRoute = (path: string, authenticate: RequestHandler) => {
-    // Preflight: answered by cors for allowed origins (refused by originCheck otherwise).
-    if (corsHandler) app.options(path, ...mcpGuards);
-    app.post(
-      path,
-      ...mcpGuards,
-      ...(failureLimit ? [failureLimit] : []),
-      authenticate,
-      ...(tokenLimit ? [tokenLimit] : []),
-      express.json({ limit: config.maxBodyBytes }),
-      mcpPostHandler(deps),
-    );
-    app.get(path, ...mcpGuards, methodNotAllowed);
-    app.delete(path, ...mcpGuards, methodNotAllowed);
-    app.all(path, ...mcpGuards, methodNotAllowed);
-  };
-  const loginMemory = failureLimit ? recentLogins : undefined;
-  mcpRoute("/mcp", bearerAuth(deps, loginMemory));
-  if (config.oauth.mode !== "off") mountOAuth(app, deps, { mcpRoute, recentLogins: loginMemory });
+  app.post(
+    "/mcp",
+    ...mcpGuards,
+    ...(failureLimit ? [failureLimit] : []),
+    bearerAuth(deps, failureLimit ? recentLogins : undefined),
+    ...(tokenLimit ? [tokenLimit] : []),
+    express.json({ limit: config.maxBodyBytes }),
+    mcpPostHandler(deps),
+  );
+  app.get("/mcp", ...mcpGuards, methodNotAllowed);
+  app.delete("/mcp", ...mcpGuards, methodNotAllowed);
+  app.all("/mcp", ...mcpGuards, methodNotAllowed);
+  // OAuth (off by default) adds /oauth/mcp beside /mcp, with the same guards and limits.
+  if (config.oauth.mode !== "off") {
+    mountOAuth(app, deps, { guards: mcpGuards, preflight: corsHandler !== undefined, failureLimit, tokenLimit, recentLogins: failureLimit ? recentLogins : undefined });
+  }
 
   app.use((_req, res) => {
     res.status(404).json({ error: "not_found", error_description: "Unknown path. MCP is served at POST /mcp; ops at /healthz, /readyz, /metrics." });

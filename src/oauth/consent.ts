@@ -9,7 +9,7 @@ import type { AuthorizationParams } from "@modelcontextprotocol/sdk/server/auth/
 import express, { type Request, type Response, type Router } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { AppDeps } from "../app-deps.js";
-import { hasAllScopes } from "../auth/caller.js";
+import { ALL_SCOPES } from "../auth/caller.js";
 import { checkToken, listAgents } from "../auth/store.js";
 import type { Queryable } from "../db/database.js";
 import { choosePage, CONSENT_CSS, displayName, errorPage, signInPage, type AgentChoice, type ClientView } from "./consent-page.js";
@@ -156,13 +156,14 @@ export function consentRouter(ctx: ConsentContext): Router {
     return { status: 200, html: choosePage(view, requestId, check.caller.name, agents), redirectUri: row.redirect_uri };
   }
 
-  async function choicesFor(tx: Queryable, humanId: number): Promise<AgentChoice[]> {
+  /** The agents a person may hand to a client: themself; an admin (writes every scope) also any enabled agent. */
+  async function choicesFor(tx: Queryable, humanId: number): Promise<Array<AgentChoice & { id: number }>> {
     const all = (await listAgents(tx)).filter((a) => !a.disabledAt);
-    const human = all.find((a) => a.id === humanId);
+    const human = all.find((a) => a.id === humanId && a.kind === "human");
     if (!human) return [];
-    const isAdmin = hasAllScopes({ ...human, agentId: human.id, tokenId: 0 });
+    const isAdmin = human.writeScopes.includes(ALL_SCOPES);
     const visible = isAdmin ? [human, ...all.filter((a) => a.id !== humanId)] : [human];
-    return visible.map((a) => ({ name: a.name, kind: a.kind, writeScopes: a.writeScopes, readScopes: a.readScopes, own: a.id === humanId }));
+    return visible.map((a) => ({ id: a.id, name: a.name, kind: a.kind, writeScopes: a.writeScopes, readScopes: a.readScopes, own: a.id === humanId }));
   }
 
   async function decide(tx: Queryable, row: RequestRow, view: ClientView, requestId: string, decision: string, agentName: string): Promise<Outcome> {
@@ -177,10 +178,9 @@ export function consentRouter(ctx: ConsentContext): Router {
     if (decision !== "approve" || !chosen) {
       return { status: 400, html: errorPage("Choose one of the agents offered on the previous page. Start again from the application."), redirectUri: row.redirect_uri };
     }
-    const agentId = (await listAgents(tx)).find((a) => a.name === chosen.name)!.id;
     const code = await createGrantWithCode(tx, {
       clientId: row.client_id,
-      agentId,
+      agentId: chosen.id,
       approvedBy: row.signed_in_agent_id,
       resource: row.resource,
       codeChallenge: row.code_challenge,

@@ -10,6 +10,7 @@ import express, { type Express, type RequestHandler } from "express";
 import type { AppDeps } from "../app-deps.js";
 import type { Config } from "../config.js";
 import { bearerAuth } from "../http/auth.js";
+import { mcpPostHandler, methodNotAllowed } from "../http/mcp-route.js";
 import type { RecentLogins } from "../http/recent-logins.js";
 import { consentRouter } from "./consent.js";
 import { createJwtVerifierFactory } from "./external.js";
@@ -26,10 +27,30 @@ export function oauthMcpUrl(config: Config): string | undefined {
   return new URL(OAUTH_MCP_PATH, config.publicUrl).href;
 }
 
+/** What /mcp runs around its authenticator; /oauth/mcp runs the same. */
 export interface OAuthMountOptions {
-  /** Mounts an MCP endpoint at a path with the given authenticator (same tools, guards and limits as /mcp). */
-  mcpRoute(path: string, authenticate: RequestHandler): void;
+  guards: RequestHandler[];
+  /** Answer CORS preflight (ALLOWED_ORIGINS is set). */
+  preflight: boolean;
+  failureLimit: RequestHandler | undefined;
+  tokenLimit: RequestHandler | undefined;
   recentLogins: RecentLogins | undefined;
+}
+
+/** The OAuth MCP endpoint: /mcp's chain and POST handler (same tools, same agents) with another authenticator. */
+function mountOAuthMcp(app: Express, deps: AppDeps, options: OAuthMountOptions, authenticate: RequestHandler): void {
+  const { guards } = options;
+  if (options.preflight) app.options(OAUTH_MCP_PATH, ...guards);
+  app.post(
+    OAUTH_MCP_PATH,
+    ...guards,
+    ...(options.failureLimit ? [options.failureLimit] : []),
+    authenticate,
+    ...(options.tokenLimit ? [options.tokenLimit] : []),
+    express.json({ limit: deps.config.maxBodyBytes }),
+    mcpPostHandler(deps),
+  );
+  app.all(OAUTH_MCP_PATH, ...guards, methodNotAllowed);
 }
 
 export function mountOAuth(app: Express, deps: AppDeps, options: OAuthMountOptions): void {
@@ -48,7 +69,7 @@ export function mountOAuth(app: Express, deps: AppDeps, options: OAuthMountOptio
       PROTECTED_RESOURCE_METADATA_PATH,
       metadataHandler({ resource, authorization_servers: [external.issuer], resource_name: "agent-memory", bearer_methods_supported: ["header"] }),
     );
-    options.mcpRoute(OAUTH_MCP_PATH, bearerAuth(deps, options.recentLogins, { resourceMetadataUrl, createVerifier: createJwtVerifierFactory(external) }));
+    mountOAuthMcp(app, deps, options, bearerAuth(deps, options.recentLogins, { resourceMetadataUrl, createVerifier: createJwtVerifierFactory(external) }));
     return;
   }
 
@@ -78,7 +99,7 @@ export function mountOAuth(app: Express, deps: AppDeps, options: OAuthMountOptio
     }),
   );
   app.use(consentRouter({ deps, issuer: issuerUrl.href, getClient: async (id) => (await provider.clientsStore.getClient(id)) ?? undefined }));
-  options.mcpRoute(OAUTH_MCP_PATH, bearerAuth(deps, options.recentLogins, { resourceMetadataUrl, createVerifier }));
+  mountOAuthMcp(app, deps, options, bearerAuth(deps, options.recentLogins, { resourceMetadataUrl, createVerifier }));
 }
 
 const hashClientSecret: RequestHandler = (req, _res, next) => {
