@@ -118,6 +118,11 @@ export function consentRouter(ctx: ConsentContext): Router {
       const body = (req.body ?? {}) as Record<string, unknown>;
       const text = (key: string) => (typeof body[key] === "string" ? (body[key] as string) : "");
       const requestId = text("request");
+      // The client is looked up before the transaction: a metadata-document client
+      // may need a fetch, and the embedded database has one connection, which the
+      // transaction holds.
+      const clientId = requestId ? (await ctx.deps.db.query<{ client_id: string }>(sql.SELECT_REQUEST_CLIENT, [hashSecret(requestId)])).rows[0]?.client_id : undefined;
+      const client = clientId ? await ctx.getClient(clientId) : undefined;
       const outcome = await ctx.deps.db.transaction(async (tx): Promise<Outcome> => {
         const row = requestId ? (await tx.query<RequestRow>(sql.SELECT_REQUEST_FOR_UPDATE, [hashSecret(requestId)])).rows[0] : undefined;
         if (!row || row.completed_at || row.expired) {
@@ -127,8 +132,7 @@ export function consentRouter(ctx: ConsentContext): Router {
         if (!csrf || hashSecret(csrf) !== row.csrf_hash) {
           return { status: 403, html: errorPage("This form was not sent from the page this browser opened (cookie missing). Start again from the application.") };
         }
-        const client = await ctx.getClient(row.client_id);
-        if (!client) return { status: 400, html: errorPage("The application is no longer registered. Start again from the application.") };
+        if (!client || client.client_id !== row.client_id) return { status: 400, html: errorPage("The application is no longer registered. Start again from the application.") };
         const view = clientView(client, row.redirect_uri);
         if (text("step") === "signin") return signIn(tx, row, view, requestId, text("token"));
         return decide(tx, row, view, requestId, text("decision"), text("agent"));

@@ -21,6 +21,8 @@ export const INSERT_REQUEST = `
   insert into oauth_requests (id_hash, csrf_hash, client_id, redirect_uri, code_challenge, state, resource, expires_at)
   values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, now() + make_interval(secs => $8::int))`;
 
+export const SELECT_REQUEST_CLIENT = `select client_id from oauth_requests where id_hash = $1::text`;
+
 export const SELECT_REQUEST_FOR_UPDATE = `
   select r.id_hash, r.csrf_hash, r.client_id, r.redirect_uri, r.code_challenge, r.state, r.resource,
          r.signed_in_agent_id, r.completed_at, (r.expires_at <= now()) as expired
