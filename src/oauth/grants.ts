@@ -185,16 +185,19 @@ export async function revokePresentedToken(db: Database, clientId: string, token
 }
 
 export interface TokenGrant {
+  tokenId: number;
   id: number;
   resource: string;
   clientId: string;
   revokedAt: Date | null;
 }
 
-/** The grant behind an access token, or undefined for a static token. */
-export async function grantOfToken(db: Queryable, tokenId: number): Promise<TokenGrant | undefined> {
-  const row = (await db.query<{ id: number; resource: string; client_id: string; revoked_at: Date | null }>(sql.SELECT_TOKEN_GRANT, [tokenId])).rows[0];
-  return row ? { id: row.id, resource: row.resource, clientId: row.client_id, revokedAt: row.revoked_at } : undefined;
+/** The grant behind an access token (by the token itself), or undefined for a static token. */
+export async function grantOfToken(db: Queryable, token: string): Promise<TokenGrant | undefined> {
+  const row = (
+    await db.query<{ token_id: number; id: number; resource: string; client_id: string; revoked_at: Date | null }>(sql.SELECT_TOKEN_GRANT, [hashSecret(token)])
+  ).rows[0];
+  return row ? { tokenId: row.token_id, id: row.id, resource: row.resource, clientId: row.client_id, revokedAt: row.revoked_at } : undefined;
 }
 
 export interface GrantRecord {

@@ -104,9 +104,9 @@ export const REVOKE_ACCESS_TOKEN = `
 
 // The audience check of the resource server: the grant behind an access token.
 export const SELECT_TOKEN_GRANT = `
-  select g.id, g.resource, g.client_id, g.revoked_at
+  select t.id as token_id, g.id, g.resource, g.client_id, g.revoked_at
     from agent_tokens t join oauth_grants g on g.id = t.oauth_grant_id
-   where t.id = $1::bigint`;
+   where t.token_hash = $1::text`;
 
 export const LIST_GRANTS = `
   select g.id, g.client_id, c.metadata ->> 'client_name' as client_name, a.name as agent, h.name as approved_by,
