@@ -137,6 +137,20 @@ describe("refusals", () => {
     expect((await probeMcp(`${service.base}/mcp`, alice.token)).status).toBe(200);
   });
 
+  it("access tokens are short-lived agent tokens: an expired one is refused, the refresh token gets a new one", async () => {
+    const { accessToken, refreshToken, client } = await obtainTokens(service, alice.token);
+    const row = (await tdb.db.query<{ seconds: number }>(
+      `select extract(epoch from (expires_at - created_at))::int as seconds from agent_tokens where hint = $1 and oauth_grant_id is not null`,
+      [`${accessToken.slice(0, 8)}…`],
+    )).rows[0]!;
+    expect(row.seconds).toBe(3600);
+    await tdb.db.query(`update agent_tokens set created_at = now() - interval '2 hours', expires_at = now() - interval '1 second' where hint = $1`, [`${accessToken.slice(0, 8)}…`]);
+    expect((await probeMcp(service.oauthUrl, accessToken)).status).toBe(401);
+    const refreshed = await tokenRequest(service.base, { grant_type: "refresh_token", client_id: client.client_id, refresh_token: refreshToken });
+    expect(refreshed.body.expires_in).toBe(3600);
+    expect((await probeMcp(service.oauthUrl, refreshed.body.access_token as string)).status).toBe(200);
+  });
+
   it("refuses an authorization request for another resource (RFC 8707)", async () => {
     const client = await registerClient(service.base, { redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" });
     const response = await fetch(authorizeUrl(service.base, { client_id: client.client_id, code_challenge: pkcePair().challenge, resource: "https://other.example/mcp" }), { redirect: "manual" });
