@@ -38,7 +38,7 @@ describe("agent-memory grant", () => {
     const missing = await runCli(["grant", "revoke", "99999"], env);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain("No grant with id 99999");
-  });
+  }, 180_000); // four CLI processes: each starts node and opens the database
 });
 
 describe("agent-memory serve with OAuth", () => {
@@ -57,5 +57,5 @@ describe("agent-memory serve with OAuth", () => {
     text.child.kill("SIGTERM");
     await text.exited;
     expect(text.stderr()).toContain(`add http://127.0.0.1:${port}/oauth/mcp as the connector URL`);
-  });
+  }, 180_000);
 });
