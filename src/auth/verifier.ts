@@ -1,6 +1,6 @@
 // The token verifier behind the SDK's requireBearerAuth: one indexed lookup per
 // request (so a revoked token is refused immediately, on every replica). Every
-// rejection looks the same to the client; the reason goes only to metrics.
+// rejection looks the same to the client, and to metrics (reason "invalid").
 import { InvalidTokenError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
@@ -35,7 +35,9 @@ export function createTokenVerifier(deps: VerifierDeps): OAuthTokenVerifier {
         throw new ServerError("The memory database is unreachable right now; retry in a few seconds.");
       }
       if (!result.ok) {
-        deps.metrics.authFailures.inc({ reason: result.reason });
+        // Coarse on purpose: whoever reads /metrics must not learn that a token
+        // once existed (revoked, expired) rather than never (unknown).
+        deps.metrics.authFailures.inc({ reason: "invalid" });
         throw new InvalidTokenError(REJECTED_TOKEN_MESSAGE);
       }
       if (result.touch) {

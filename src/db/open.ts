@@ -1,8 +1,8 @@
 // Chooses the backend from config: Postgres when DATABASE_URL is set, otherwise
 // the embedded database in the data folder.
-import { mkdir } from "node:fs/promises";
 import type { Config } from "../config.js";
 import type { Database } from "./database.js";
+import { prepareDataDir, restrictDataDirFiles } from "./data-dir-modes.js";
 import { lockDataDir } from "./lock-data-dir.js";
 import { openPglite } from "./pglite.js";
 import { openPostgres } from "./postgres.js";
@@ -22,11 +22,12 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
       onIdleError: options.onIdleError,
     });
   }
-  await mkdir(config.dataDir, { recursive: true });
+  await prepareDataDir(config.dataDir);
   const unlock = await lockDataDir(config.dataDir);
   let db: Database;
   try {
     db = await openPglite({ ...timeouts, dataDir: config.dataDir });
+    await restrictDataDirFiles(config.dataDir);
   } catch (error) {
     await unlock();
     throw error;

@@ -104,7 +104,7 @@ function normalized(r: LedgerLine): LedgerLine {
   const isClaim = CLAIM_KINDS.includes(r.kind);
   if (isClaim !== (r.claimExpiresAt !== null)) throw invalid(isClaim ? `a ${r.kind} record needs claimExpiresAt.` : `a ${r.kind} record has no claimExpiresAt.`);
   if (r.claimExpiresAt && r.claimExpiresAt.getTime() <= r.at.getTime()) throw invalid("claimExpiresAt must be after at.");
-  if ((r.kind === "released" || r.kind === "taken_over") && r.reason === null) throw invalid(`a ${r.kind} record needs a reason.`);
+  if ((r.kind === "released" || r.kind === "taken_over" || r.kind === "voided") && r.reason === null) throw invalid(`a ${r.kind} record needs a reason.`);
   return {
     ...r,
     ...key,

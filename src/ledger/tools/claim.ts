@@ -16,7 +16,8 @@ export function registerLedgerClaimTool(server: McpServer, deps: AppDeps): void 
       "Call this after ledger_check says NOT_EXECUTED and before you execute the operation: it atomically reserves the right to execute it " +
       "for ttl_seconds. Only when it succeeds may you execute; then call ledger_record right away. " +
       "It is refused (with the record) if the operation was already executed, and (with the holder and expiry) while another agent holds the claim; " +
-      "an expired claim of another agent is taken over. Claiming again while you hold the claim renews it.",
+      "an expired claim of another agent is taken over. Claiming again while you hold the claim renews it. " +
+      "Claiming, recording and releasing need write access to the action's scope (set by an operator; by default the shared scope).",
     input: {
       ...keyInput,
       ttl_seconds: z
@@ -35,7 +36,7 @@ export function registerLedgerClaimTool(server: McpServer, deps: AppDeps): void 
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(input, { caller }) {
-      const result = await claimLedger(deps.db, caller, { action: input.action, target: input.target, ttlSeconds: input.ttl_seconds });
+      const result = await claimLedger(deps.db, caller, { action: input.action, target: input.target, ttlSeconds: input.ttl_seconds }, deps.config.ledger);
       return {
         text: claimGrantedText(result.kind, result.claim, result.seq, result.previous),
         structured: {

@@ -31,7 +31,7 @@ export function registerLedgerRecordTool(server: McpServer, deps: AppDeps): void
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(input, { caller }) {
-      const result = await recordLedger(deps.db, caller, input);
+      const result = await recordLedger(deps.db, caller, input, deps.config.ledger);
       const text = result.idempotent
         ? `Already recorded with the same evidence; nothing new was written. ${executedText(result.record)}.`
         : `Recorded: ${executedText(result.record)}.${result.closedClaim ? " Your claim is closed." : ""}`;

@@ -29,7 +29,7 @@ export function registerLedgerReleaseTool(server: McpServer, deps: AppDeps): voi
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(input, { caller }) {
-      const result = await releaseLedger(deps.db, caller, input);
+      const result = await releaseLedger(deps.db, caller, input, deps.config.ledger);
       const { action, target } = result.released;
       return {
         text: `Released your claim on ${keyText(result.released)} (ledger #${result.seq}). Reason: ${result.reason}`,
