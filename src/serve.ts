@@ -111,7 +111,8 @@ async function createOwnerIfEmpty(db: Database, logger: Logger): Promise<string 
 }
 
 function banner(mcpUrl: string, config: Config, firstToken: string | undefined): string {
-  const lines = [``, `agent-memory is serving MCP at ${mcpUrl}`, `database: ${describeDatabase(config)}`];
+  const consoleUrl = mcpUrl.replace(/\/mcp$/, "/console");
+  const lines = [``, `agent-memory is serving MCP at ${mcpUrl}`, `web console: ${consoleUrl} (sign in with a human agent's token)`, `database: ${describeDatabase(config)}`];
   if (firstToken) {
     lines.push(
       ``,
@@ -126,7 +127,7 @@ function banner(mcpUrl: string, config: Config, firstToken: string | undefined):
       `Give each agent its own identity:  npx agent-memory agent add blog-writer --scopes shared,blog`,
       `                                   npx agent-memory token issue blog-writer`,
     );
-    if (!config.databaseUrl) lines.push(`(With the embedded database, stop the server before running those commands.)`);
+    if (!config.databaseUrl) lines.push(`(With the embedded database, stop the server before running those commands, or use the console.)`);
   } else {
     lines.push(`Manage agents and tokens: npx agent-memory agent list | token issue NAME (see README).`);
   }
