@@ -7,6 +7,7 @@ import express, { type ErrorRequestHandler, type Router } from "express";
 import type { AppDeps } from "../app-deps.js";
 import { registerAssets } from "./assets.js";
 import { sendPage } from "./render.js";
+import { registerAgents } from "./routes/agents.js";
 import { registerReview } from "./routes/review.js";
 import { registerSignIn } from "./routes/sign-in.js";
 import { crossSiteRefusal, securityHeaders } from "./security.js";
@@ -36,6 +37,7 @@ export function consoleRouter(deps: AppDeps, options: ConsoleOptions = {}): Rout
   registerSignIn(router, deps);
   router.use(requireSession(deps));
   registerReview(router, deps);
+  registerAgents(router, deps);
 
   router.use((_req, res) => {
     sendPage(res, 404, <ErrorPage ctx={pageContext(res)} title="Not found" message="There is no console page at this address." />);
