@@ -8,6 +8,7 @@ import type { AppDeps } from "../app-deps.js";
 import { registerAssets } from "./assets.js";
 import { sendPage } from "./render.js";
 import { registerAgents } from "./routes/agents.js";
+import { registerFacts } from "./routes/facts.js";
 import { registerReview } from "./routes/review.js";
 import { registerSignIn } from "./routes/sign-in.js";
 import { crossSiteRefusal, securityHeaders } from "./security.js";
@@ -37,6 +38,7 @@ export function consoleRouter(deps: AppDeps, options: ConsoleOptions = {}): Rout
   registerSignIn(router, deps);
   router.use(requireSession(deps));
   registerReview(router, deps);
+  registerFacts(router, deps);
   registerAgents(router, deps);
 
   router.use((_req, res) => {
