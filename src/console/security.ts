@@ -20,7 +20,10 @@ export function securityHeaders(): RequestHandler {
   return (_req, res, next) => {
     res.setHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY);
     res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "no-referrer");
+    // Not "no-referrer": with it Chromium sends "Origin: null" on the console's
+    // own form posts, and the Origin check below would refuse them. same-origin
+    // still sends nothing to other sites.
+    res.setHeader("Referrer-Policy", "same-origin");
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
     res.setHeader("Cross-Origin-Resource-Policy", "same-origin");

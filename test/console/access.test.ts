@@ -39,14 +39,14 @@ describe.each(["postgres", "pglite"] as const)("console access rules (%s)", (bac
     expect((await request(app.base).get("/")).headers.location).toBe("/console");
   });
 
-  it("serves every page with a strict CSP, nosniff and no referrer", async () => {
+  it("serves every page with a strict CSP, nosniff and same-origin referrers", async () => {
     const res = await request(app.base).get("/console/sign-in");
     expect(res.status).toBe(200);
     expect(res.headers["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
     expect(res.headers["content-security-policy"]).toContain("script-src 'self'");
     expect(res.headers["content-security-policy"]).not.toContain("unsafe");
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
-    expect(res.headers["referrer-policy"]).toBe("no-referrer");
+    expect(res.headers["referrer-policy"]).toBe("same-origin");
     expect(res.text).not.toMatch(/<script>|<style>| on\w+=/i);
   });
 
