@@ -9,6 +9,7 @@ import { registerAssets } from "./assets.js";
 import { sendPage } from "./render.js";
 import { registerAgents } from "./routes/agents.js";
 import { registerFacts } from "./routes/facts.js";
+import { registerLedger } from "./routes/ledger.js";
 import { registerReview } from "./routes/review.js";
 import { registerSignIn } from "./routes/sign-in.js";
 import { crossSiteRefusal, securityHeaders } from "./security.js";
@@ -39,6 +40,7 @@ export function consoleRouter(deps: AppDeps, options: ConsoleOptions = {}): Rout
   router.use(requireSession(deps));
   registerReview(router, deps);
   registerFacts(router, deps);
+  registerLedger(router, deps);
   registerAgents(router, deps);
 
   router.use((_req, res) => {
@@ -51,6 +53,11 @@ export function consoleRouter(deps: AppDeps, options: ConsoleOptions = {}): Rout
 function consoleErrors(deps: AppDeps): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const e = error as { type?: string; status?: number };
+    // A failure in the middle of a download: the headers are gone, cut the stream.
+    if (res.headersSent) {
+      (req.log ?? deps.logger).error({ err: error }, "console response failed after it started");
+      return res.destroy();
+    }
     if (e.type === "entity.too.large") {
       return sendPage(res, 413, <ErrorPage ctx={{}} title="Too large" message="The form is larger than this service accepts (MAX_BODY_BYTES). Nothing was changed." />);
     }
