@@ -7,8 +7,10 @@ import express, { type ErrorRequestHandler, type Router } from "express";
 import type { AppDeps } from "../app-deps.js";
 import { registerAssets } from "./assets.js";
 import { sendPage } from "./render.js";
+import { registerActivity } from "./routes/activity.js";
 import { registerAgents } from "./routes/agents.js";
 import { registerFacts } from "./routes/facts.js";
+import { registerGraph } from "./routes/graph.js";
 import { registerLedger } from "./routes/ledger.js";
 import { registerReview } from "./routes/review.js";
 import { registerSignIn } from "./routes/sign-in.js";
@@ -41,6 +43,8 @@ export function consoleRouter(deps: AppDeps, options: ConsoleOptions = {}): Rout
   registerReview(router, deps);
   registerFacts(router, deps);
   registerLedger(router, deps);
+  registerActivity(router, deps);
+  registerGraph(router, deps);
   registerAgents(router, deps);
 
   router.use((_req, res) => {

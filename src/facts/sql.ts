@@ -232,3 +232,18 @@ export const REVIEW_QUEUE_COUNT = `
      where f.status = 'draft' and f.author_id <> $1::bigint
        and ($2::boolean or f.scope = any($3::text[]))
      limit $4::int) q`;
+
+/**
+ * Recent fact events (created, updated, confirmed, deprecated), newest first,
+ * in readable scopes, optionally by one agent. Walks fact_events' primary key
+ * backwards. $1/$2 readable scopes, $3 actor name or null, $4 limit.
+ */
+export const RECENT_FACT_EVENTS = `
+  select e.id, e.kind, e.version, e.at, e.reason, ea.name as actor, f.scope, f.name
+    from fact_events e
+    join facts f on f.id = e.fact_id
+    join agents ea on ea.id = e.actor_id
+   where ${READABLE("$1", "$2")}
+     and ($3::text is null or ea.name = $3::text)
+   order by e.id desc
+   limit $4::int`;
