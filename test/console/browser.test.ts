@@ -216,6 +216,38 @@ describe("console in a browser", () => {
     await screenshot(page, "agents");
   }, SLOW);
 
+  it("shows the graph neighbourhood, the ledger and the activity feed", async () => {
+    await callOk(writer, "create_entities", {
+      entities: [
+        { name: "agent-memory", entityType: "project", observations: ["MCP memory service for agent teams", "Runs on Postgres or embedded PGlite"] },
+        { name: "Postgres", entityType: "database", observations: ["version 15"] },
+        { name: "PGlite", entityType: "database", observations: ["Postgres compiled to WASM"] },
+        { name: "MCP", entityType: "protocol", observations: [] },
+        { name: "Claude Code", entityType: "client", observations: [] },
+      ],
+    });
+    await callOk(writer, "create_relations", {
+      relations: [
+        { from: "agent-memory", to: "Postgres", relationType: "stores data in" },
+        { from: "agent-memory", to: "PGlite", relationType: "embeds" },
+        { from: "agent-memory", to: "MCP", relationType: "speaks" },
+        { from: "Claude Code", to: "MCP", relationType: "speaks" },
+        { from: "PGlite", to: "Postgres", relationType: "is a build of" },
+      ],
+    });
+    await callOk(writer, "ledger_record", { action: "publish_qiita", target: "deploy-notes", evidence: "https://qiita.com/example/items/1" });
+    await page.goto(url("/console/graph/shared/agent-memory"));
+    expect(await page.locator("svg.graph circle").count()).toBe(5);
+    expect(await page.locator("svg.graph").textContent()).toContain("Claude Code");
+    await screenshot(page, "graph");
+    await page.goto(url("/console/ledger"));
+    expect(await text("main table")).toContain("publish_qiita");
+    await screenshot(page, "ledger");
+    await page.goto(url("/console/activity"));
+    expect(await page.locator('tr[data-area="graph"]').count()).toBeGreaterThan(0);
+    await screenshot(page, "activity");
+  }, SLOW);
+
   it("sends a signed-out or expired session to sign-in", async () => {
     await page.goto(url("/console/facts"));
     await screenshot(page, "facts");
