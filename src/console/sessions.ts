@@ -52,6 +52,7 @@ export function sameSecret(given: unknown, expected: string): boolean {
 }
 
 export async function createSession(db: Queryable, caller: Caller, lifetimeMinutes: number): Promise<{ sessionId: string; expiresAt: Date }> {
+  await db.query(sql.DELETE_OLD_SESSIONS);
   const sessionId = randomBytes(32).toString("base64url");
   const row = (
     await db.query<{ id: number; expires_at: Date }>(sql.INSERT_SESSION, [sha256Hex(sessionId), caller.agentId, caller.tokenId, lifetimeMinutes])

@@ -35,3 +35,10 @@ export const TOUCH_SESSION = `
 export const END_SESSION = `
   update console_sessions set revoked_at = coalesce(revoked_at, now())
    where id = $1::bigint`;
+
+// Sessions are not history: rows a week past their end are dropped at each
+// sign-in, so the table stays the size of recent use.
+export const DELETE_OLD_SESSIONS = `
+  delete from console_sessions
+   where expires_at < now() - interval '7 days'
+      or revoked_at < now() - interval '7 days'`;
