@@ -6,6 +6,7 @@
 import pg from "pg";
 import { LIST_FACTS, REVIEW_QUEUE, REVIEW_QUEUE_COUNT } from "../../src/facts/sql.js";
 import { FIND_SESSION } from "../../src/console/sql.js";
+import { call, connect } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
 import { summarize, type Summary } from "../lib/stats.js";
 import { printTable } from "../lib/table.js";
@@ -41,11 +42,32 @@ async function timePage(base: string, cookie: string, n: number, path: (i: numbe
   return { ...summarize(samples), bytes };
 }
 
+/** Run without the graph section (e.g. --sections facts,console): load the same shape of graph. */
+async function ensureGraph(ctx: BenchContext, base: string, cookie: string, n: number): Promise<void> {
+  const probe = await fetch(`${base}/console/graph/graph-${n}/entity-0`, { headers: { Cookie: cookie } });
+  await probe.text();
+  if (probe.status === 200) return;
+  ctx.log(`\nConsole: loading a graph of ${n.toLocaleString("en-US")} entities (the graph section did not run)…`);
+  const client = await connect(ctx.service.mcpUrl, ctx.agents.reviewer.token);
+  const args = { scope: `graph-${n}` };
+  for (let i = 0; i < n; i += 100) {
+    const ids = Array.from({ length: Math.min(100, n - i) }, (_, k) => i + k);
+    await call(client, "create_entities", { ...args, entities: ids.map((j) => ({ name: `entity-${j}`, entityType: "service", observations: [`created in sprint ${j % 97}`, `depends on entity-${(j * 31) % n}`] })) });
+    await call(client, "create_relations", { ...args, relations: ids.map((j) => ({ from: `entity-${j}`, to: `entity-${(j + 1) % n}`, relationType: "depends_on" })) });
+  }
+  await client.close();
+  const admin = new pg.Client({ connectionString: ctx.service.databaseUrl });
+  await admin.connect();
+  await admin.query("vacuum analyze graph_entities, graph_observations, graph_relations");
+  await admin.end();
+}
+
 export async function benchConsole(ctx: BenchContext): Promise<void> {
   const base = ctx.service.mcpUrl.replace(/\/mcp$/, "");
   const cookie = await signIn(base, ctx.agents.reviewer.token);
   const n = ctx.quick ? 40 : 300;
   const graphN = Math.max(...ctx.graphSizes);
+  await ensureGraph(ctx, base, cookie, graphN);
   const latency: Record<string, Summary & { bytes: number }> = {
     "review queue (/console)": await timePage(base, cookie, n, () => "/console"),
     "facts, first page, filtered": await timePage(base, cookie, n, () => "/console/facts?scope=team-a&status=draft&type=project"),

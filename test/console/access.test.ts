@@ -89,6 +89,20 @@ describe.each(["postgres", "pglite"] as const)("console access rules (%s)", (bac
     }
   });
 
+  it("marks the cookie Secure behind a trusted proxy that says https, and checks Origin against https", async () => {
+    const proxied = await startConsoleApp(t.db, { TRUST_PROXY: "true" });
+    try {
+      const httpsOrigin = proxied.base.replace("http://", "https://");
+      const res = await postSignIn(proxied.base, alice.token, httpsOrigin, { "X-Forwarded-Proto": "https" });
+      expect(res.status).toBe(303);
+      expect((res.headers["set-cookie"] as unknown as string[]).find((l) => l.startsWith("am_console="))).toMatch(/; Secure/);
+      const plainOrigin = await postSignIn(proxied.base, alice.token, proxied.base, { "X-Forwarded-Proto": "https" });
+      expect(plainOrigin.status).toBe(403);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it("shows the review queue: others' drafts in writable scopes only, never names or counts of unreadable scopes, bodies escaped", async () => {
     const who = await signIn(app.base, alice.token);
     const page = await request(app.base).get("/console").set("Cookie", who.cookie);

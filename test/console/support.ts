@@ -42,13 +42,14 @@ export interface SignedIn {
 }
 
 /** Posts the sign-in form as a browser would; returns the raw response. */
-export async function postSignIn(base: string, token: string, origin = base) {
-  const form = await request(base).get("/console/sign-in");
+export async function postSignIn(base: string, token: string, origin = base, headers: Record<string, string> = {}) {
+  const form = await request(base).get("/console/sign-in").set(headers);
   const formCookie = cookieOf(form.headers["set-cookie"] as unknown as string[], "am_console_signin")!;
   return request(base)
     .post("/console/sign-in")
     .set("Origin", origin)
     .set("Cookie", formCookie)
+    .set(headers)
     .type("form")
     .send({ form: hiddenField(form.text, "form") ?? "", token });
 }
