@@ -144,6 +144,7 @@ const EnvSchema = z.object({
   GRAPH_ANSWER_MAX_CHARS: intFrom("GRAPH_ANSWER_MAX_CHARS", 1_000_000, 10_000, 100_000_000),
   SHUTDOWN_TIMEOUT_MS: intFrom("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
   FIRST_START_OWNER: boolFrom("FIRST_START_OWNER", true),
+  CONSOLE_SESSION_MINUTES: intFrom("CONSOLE_SESSION_MINUTES", 720, 1, 43_200),
   OAUTH_MODE: z
     .string()
     .trim()
@@ -253,6 +254,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Create the `owner` agent and print its token when the database has no agents. */
   firstStartOwner: boolean;
+  /** How long a web console sign-in lasts before the person signs in again. */
+  consoleSessionMinutes: number;
   oauth: OAuthConfig;
 }
 
@@ -319,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     firstTokenFile: e.FIRST_TOKEN_FILE || join(e.AGENT_MEMORY_DATA_DIR, FIRST_TOKEN_FILE_NAME),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     firstStartOwner: e.FIRST_START_OWNER,
+    consoleSessionMinutes: e.CONSOLE_SESSION_MINUTES,
     oauth: {
       mode: e.OAUTH_MODE,
       issuer: e.OAUTH_ISSUER || undefined,

@@ -156,7 +156,8 @@ async function writeFirstToken(file: string, token: string, logger: Logger): Pro
 
 /** `tokenFile`: "shown" (a person at a terminal), the file the token went to, or undefined (writing it failed). */
 function banner(mcpUrl: string, config: Config, firstToken: string | undefined, tokenFile: string | undefined): string {
-  const lines = [``, `agent-memory is serving MCP at ${mcpUrl}`, `database: ${describeDatabase(config)}`];
+  const consoleUrl = mcpUrl.replace(/\/mcp$/, "/console");
+  const lines = [``, `agent-memory is serving MCP at ${mcpUrl}`, `web console: ${consoleUrl} (sign in with a human agent's token)`, `database: ${describeDatabase(config)}`];
   if (firstToken && tokenFile === undefined) {
     lines.push(``, `First start: created agent "owner" (human, all scopes), but its token could not be written to ${config.firstTokenFile}.`);
     lines.push(`Issue one with: npx agent-memory token issue owner`, ``);
@@ -185,7 +186,7 @@ function banner(mcpUrl: string, config: Config, firstToken: string | undefined, 
       `Give each agent its own identity:  npx agent-memory agent add blog-writer --scopes shared,blog`,
       `                                   npx agent-memory token issue blog-writer`,
     );
-    if (!config.databaseUrl) lines.push(`(With the embedded database, stop the server before running those commands.)`);
+    if (!config.databaseUrl) lines.push(`(With the embedded database, stop the server before running those commands, or use the console.)`);
   } else {
     lines.push(`Manage agents and tokens: npx agent-memory agent list | token issue NAME (see README).`);
   }

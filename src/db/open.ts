@@ -23,7 +23,7 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
     });
   }
   await prepareDataDir(config.dataDir);
-  const unlock = await lockDataDir(config.dataDir);
+  const unlock = await lockDataDir(config.dataDir, consoleUrlOf(config));
   let db: Database;
   try {
     db = await openPglite({ ...timeouts, dataDir: config.dataDir });
@@ -39,6 +39,13 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
       await unlock();
     },
   };
+}
+
+/** The web console of a server started with this config (as its banner prints it). */
+export function consoleUrlOf(config: Config): string {
+  if (config.publicUrl) return `${config.publicUrl}/console`;
+  const host = ["0.0.0.0", "::"].includes(config.host) ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.port}/console`;
 }
 
 /** Where the data lives, for log lines and the start-up banner. Never prints a password. */

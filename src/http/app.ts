@@ -3,6 +3,7 @@
 import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
 import express, { type Express, type RequestHandler } from "express";
 import type { AppDeps } from "../app-deps.js";
+import { consoleRouter } from "../console/router.js";
 import { bearerAuth, failedAuthLimit, mcpFailedAuthLimit, perTokenLimit } from "./auth.js";
 import { corsForAllowedOrigins } from "./cors.js";
 import { errorHandler } from "./error-handler.js";
@@ -68,6 +69,9 @@ export function createApp(deps: AppDeps): Express {
     // Preflight: answered by cors above for allowed origins (refused by originCheck otherwise).
     app.options("/mcp", ...mcpGuards);
   }
+
+  app.get("/", (_req, res) => res.redirect(302, "/console"));
+  app.use("/console", consoleRouter(deps, { hosts }));
 
   const failureLimit = mcpFailedAuthLimit(deps);
   const tokenLimit = perTokenLimit(deps);

@@ -96,3 +96,11 @@ export const EVENTS_AFTER = `
 export const EVENTS_BEYOND_HEAD = `
   select count(*)::int as n from ledger_events e
    where e.seq > (select h.last_seq from ledger_chain_head h)`;
+
+/** Claims still held (not expired), soonest expiry first. $1 limit. */
+export const OPEN_CLAIMS = `
+  select c.action, c.target, c.holder_id, c.holder, c.claimed_at, c.expires_at
+    from ledger_claims c
+   where c.expires_at > now()
+   order by c.expires_at, c.action, c.target
+   limit $1::int`;

@@ -172,6 +172,7 @@ describe("serve on the embedded database (no DATABASE_URL)", () => {
     const busy = await runCli(["agent", "list"], { AGENT_MEMORY_DATA_DIR: dataDir });
     expect(busy.code).toBe(1);
     expect(busy.stderr).toMatch(/in use by another agent-memory process/);
+    expect(busy.stderr).toMatch(/web console: http:\/\/[^ ]+\/console/);
 
     serve.child.kill("SIGTERM");
     expect(await serve.exited).toBe(0);
