@@ -2,12 +2,13 @@
 // request), the way it is done now and the naive way, in one run:
 //   node --import tsx bench/server-build.ts
 // naive: a new McpServer (with its own Ajv validator) and every capability's
-// registration run again (zod schemas built again); now: the factory replays
-// registrations recorded once, with one shared validator.
+// registrations built again from the definitions; now: the factory replays
+// registrations built once, with one shared validator.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { loadConfig } from "../src/config.js";
 import type { AppDeps } from "../src/app-deps.js";
-import { createMcpServerFactory, registerCapabilities } from "../src/mcp/server.js";
+import { capabilities } from "../src/capabilities.js";
+import { buildRegistrations, createMcpServerFactory } from "../src/mcp/server.js";
 import { SERVER_INSTRUCTIONS } from "../src/mcp/instructions.js";
 
 const deps = { config: loadConfig({}), db: {}, logger: {}, metrics: {}, expectedMigrations: 0 } as unknown as AppDeps;
@@ -21,7 +22,7 @@ function perCallMicroseconds(build: () => unknown, n = 3000): number {
 
 const naive = () => {
   const server = new McpServer({ name: "agent-memory", version: "0" }, { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
-  registerCapabilities(server, deps);
+  for (const register of buildRegistrations(deps, capabilities)) register(server);
   return server;
 };
 const factory = createMcpServerFactory(deps);
