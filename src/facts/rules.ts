@@ -2,7 +2,6 @@
 // messages that tell the agent exactly what to fix. The database repeats the
 // essential ones as constraints (sql/000002_facts.sql).
 import { invalid } from "../errors.js";
-import { SCOPE_PATTERN } from "../auth/store.js";
 import { charCount, CONTROL_CHARS } from "../text.js";
 
 export { charCount };
@@ -40,13 +39,6 @@ export function validateName(name: string): string {
     );
   }
   return name;
-}
-
-export function validateScope(scope: string): string {
-  if (!SCOPE_PATTERN.test(scope)) {
-    throw invalid(`scope "${scope}" is not valid: a scope is 1-64 lowercase letters, digits, "_" or "-" (e.g. shared, blog). Call whoami to see yours.`);
-  }
-  return scope;
 }
 
 export function validateType(type: string): FactType {

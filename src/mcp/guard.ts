@@ -6,11 +6,11 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AppDeps } from "../app-deps.js";
-import { callerFromAuthInfo } from "../auth/caller.js";
+import { callerFromAuthInfo, type RequestTrace, traceFromAuthInfo } from "../auth/caller.js";
 import { classifyDatabaseError } from "../db/classify.js";
 import { DomainError, invalid } from "../errors.js";
 import { findUnstorableText } from "../text.js";
-import type { CallContext, PromptDefinition, RequestTrace, ResourceDefinition, ToolDefinition } from "./tool.js";
+import type { CallContext, PromptDefinition, ResourceDefinition, ToolDefinition } from "./tool.js";
 
 /** The part of the SDK's RequestHandlerExtra the callbacks read. */
 export interface CallExtra {
@@ -36,7 +36,7 @@ async function guarded<T>(
   onOutcome?: (outcome: string) => void,
 ): Promise<Outcome<T>> {
   const caller = callerFromAuthInfo(extra.authInfo);
-  const trace = extra.authInfo?.extra?.trace as RequestTrace | undefined;
+  const trace = traceFromAuthInfo(extra.authInfo);
   const log = deps.logger.child({ [what.kind]: what.name, agent: caller.name, reqId: trace?.requestId });
   let outcome = "ok";
   try {
@@ -70,7 +70,7 @@ function refuseUnstorableText(input: unknown): void {
 export function toolCallback(deps: AppDeps, tool: ToolDefinition) {
   const { metrics } = deps;
   return async (input: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> => {
-    const trace = extra.authInfo?.extra?.trace as RequestTrace | undefined;
+    const trace = traceFromAuthInfo(extra.authInfo);
     trace?.tools.push(tool.name);
     const stopTimer = metrics.toolDuration.startTimer({ tool: tool.name });
     const result = await guarded(

@@ -108,10 +108,3 @@ export interface Capability {
   resources?: ResourceDefinition[];
   prompts?: PromptDefinition[];
 }
-
-/** Per-request notes that the request log line picks up (see http/logging.ts). */
-export interface RequestTrace {
-  requestId: string;
-  tools: string[];
-  outcome?: string;
-}

@@ -4,9 +4,10 @@
 // to git shows exactly what changed.
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { validateScope } from "../auth/scopes.js";
 import type { Database } from "../db/database.js";
 import { invalid } from "../errors.js";
-import { FACT_STATUSES, type FactStatus, validateScope } from "../facts/rules.js";
+import { FACT_STATUSES, type FactStatus } from "../facts/rules.js";
 import { exportLedger } from "../ledger/audit.js";
 import { eventJson } from "../ledger/event.js";
 import { renderFactFile } from "./markdown.js";

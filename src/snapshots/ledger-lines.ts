@@ -3,7 +3,7 @@
 // edited line is caught) or a line of the seeds' file-based ledger
 // ({action, target, evidence, actor, at}: an executed action).
 import * as z from "zod/v4";
-import { validateAgentName } from "../auth/store.js";
+import { validateAgentName } from "../auth/scopes.js";
 import { invalid } from "../errors.js";
 import { EVENT_KINDS, type EventKind, eventHash } from "../ledger/event.js";
 import { normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "../ledger/validate.js";

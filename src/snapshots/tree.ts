@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import type { Dirent } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, rm, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { SCOPE_PATTERN } from "../auth/store.js";
+import { SCOPE_PATTERN } from "../auth/scopes.js";
 import { FACT_TYPES, NAME_PATTERN } from "../facts/rules.js";
 import { HISTORY_MARKER } from "./model.js";
 

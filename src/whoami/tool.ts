@@ -1,6 +1,6 @@
 // whoami: proves identity end to end and tells an agent what it may touch.
 import * as z from "zod/v4";
-import { describeScopes, readableScopes, writableScopes } from "../auth/caller.js";
+import { describeScopes, readableScopes, writableScopes } from "../auth/scopes.js";
 import { defineTool } from "../mcp/tool.js";
 
 export const whoamiTool = defineTool({
