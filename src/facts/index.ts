@@ -13,3 +13,22 @@ export const facts: Capability = {
   tools: [memoryRecallTool, memoryStoreTool, memoryGetTool, memoryListTool, memoryPromoteTool],
   resources: [factResource],
 };
+
+// The public surface other capabilities (snapshots) build on: the rules of a
+// fact and the writes that replay a history. Never facts' SQL.
+export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./replay.js";
+export {
+  FACT_STATUSES,
+  FACT_TYPES,
+  NAME_PATTERN,
+  REASON_MAX_CHARS,
+  transitionAllowed,
+  validateBody,
+  validateDescription,
+  validateName,
+  validateReason,
+  validateType,
+  type FactStatus,
+  type FactType,
+  type PromotionTarget,
+} from "./rules.js";

@@ -10,3 +10,10 @@ export const ledger: Capability = {
   name: "ledger",
   tools: [ledgerCheckTool, ledgerClaimTool, ledgerRecordTool, ledgerReleaseTool, ledgerListTool],
 };
+
+// The public surface snapshots builds on: the event format, the hash chain and
+// the key rules. Never the ledger's SQL.
+export { exportLedger } from "./audit.js";
+export { appendEvent, claimExpired, lockKey } from "./chain.js";
+export { EVENT_KINDS, eventHash, eventJson, GENESIS_HASH, type EventKind } from "./event.js";
+export { normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "./validate.js";

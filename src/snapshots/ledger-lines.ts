@@ -5,8 +5,7 @@
 import * as z from "zod/v4";
 import { validateAgentName } from "../auth/scopes.js";
 import { invalid } from "../errors.js";
-import { EVENT_KINDS, type EventKind, eventHash } from "../ledger/event.js";
-import { normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "../ledger/validate.js";
+import { EVENT_KINDS, eventHash, type EventKind, normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "../ledger/index.js";
 import { isCanonicalTime } from "./model.js";
 
 export interface LedgerLine {

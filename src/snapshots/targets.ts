@@ -3,7 +3,7 @@
 // authors mapped to agents here.
 import { SHARED_SCOPE, validateScope } from "../auth/scopes.js";
 import { DomainError, invalid } from "../errors.js";
-import { FACT_STATUSES, type FactStatus, REASON_MAX_CHARS, transitionAllowed, validateBody, validateDescription, validateName, validateType } from "../facts/rules.js";
+import { FACT_STATUSES, type FactStatus, REASON_MAX_CHARS, transitionAllowed, validateBody, validateDescription, validateName, validateType } from "../facts/index.js";
 import type { AgentMap, MappedAgent } from "./agents.js";
 import { type Content, type PlannedEvent, sameContent, type TargetHistory } from "./history.js";
 import { factPath } from "./model.js";

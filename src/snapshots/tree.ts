@@ -5,7 +5,7 @@ import type { Dirent } from "node:fs";
 import { mkdir, open, readdir, readFile, rename, rm, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { SCOPE_PATTERN } from "../auth/scopes.js";
-import { FACT_TYPES, NAME_PATTERN } from "../facts/rules.js";
+import { FACT_TYPES, NAME_PATTERN } from "../facts/index.js";
 import { HISTORY_MARKER } from "./model.js";
 
 /** A sibling temp file that import and export both skip (dot files), renamed over the target. */
