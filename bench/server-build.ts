@@ -6,12 +6,18 @@
 // registrations built once, with one shared validator.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { loadConfig } from "../src/config.js";
-import type { AppDeps } from "../src/app-deps.js";
+import { openPglite } from "../src/db/pglite.js";
+import { createLogger } from "../src/logger.js";
+import { createDeps } from "../src/app-deps.js";
 import { capabilities } from "../src/capabilities.js";
 import { buildRegistrations, createMcpServerFactory } from "../src/mcp/server.js";
 import { SERVER_INSTRUCTIONS } from "../src/mcp/instructions.js";
 
-const deps = { config: loadConfig({}), db: {}, logger: {}, metrics: {}, expectedMigrations: 0 } as unknown as AppDeps;
+// Real deps (an in-memory embedded database, never queried here): building a
+// server touches none of them, but the factory takes what the service passes.
+const config = loadConfig({ LOG_LEVEL: "silent" });
+const db = await openPglite({ dataDir: undefined, statementTimeoutMs: 10_000, lockTimeoutMs: 3000 });
+const deps = await createDeps(config, db, createLogger(config.logLevel));
 
 function perCallMicroseconds(build: () => unknown, n = 3000): number {
   for (let i = 0; i < 300; i++) build();
@@ -32,3 +38,4 @@ const rows = [
   ["now: recorded registrations + shared validator", perCallMicroseconds(factory)],
 ] as const;
 for (const [label, us] of rows) console.log(`${label.padEnd(50)} ${us.toFixed(0).padStart(6)} µs per request`);
+await db.close();
