@@ -3,7 +3,7 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { checkTexts } from "../format.js";
 import { checkLedger } from "../store.js";
-import { claimJson, claimShape, keyInput, recordJson, recordShape } from "./shapes.js";
+import { claimJson, claimShape, keyInput, recordJson, recordShape } from "./schemas.js";
 
 export const ledgerCheckTool = defineTool({
   name: "ledger_check",

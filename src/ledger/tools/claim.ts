@@ -5,7 +5,7 @@ import { defineTool } from "../../mcp/tool.js";
 import { claimGrantedText } from "../format.js";
 import { claimLedger } from "../store.js";
 import { LIMITS } from "../validate.js";
-import { claimJson, claimShape, keyInput } from "./shapes.js";
+import { claimJson, claimShape, keyInput } from "./schemas.js";
 
 const ttlField = z.number().int().min(LIMITS.ttlMinSeconds).max(LIMITS.ttlMaxSeconds).optional();
 

@@ -5,7 +5,7 @@ import { EVENT_KINDS } from "../event.js";
 import { eventLine } from "../format.js";
 import { listLedger } from "../store.js";
 import { LIMITS } from "../validate.js";
-import { eventShape, listEventJson } from "./shapes.js";
+import { eventShape, listEventJson } from "./schemas.js";
 
 export const ledgerListTool = defineTool({
   name: "ledger_list",

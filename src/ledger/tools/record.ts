@@ -4,7 +4,7 @@ import { defineTool } from "../../mcp/tool.js";
 import { executedText } from "../format.js";
 import { recordLedger } from "../store.js";
 import { LIMITS } from "../validate.js";
-import { keyInput, recordJson, recordShape } from "./shapes.js";
+import { keyInput, recordJson, recordShape } from "./schemas.js";
 
 export const ledgerRecordTool = defineTool({
   name: "ledger_record",

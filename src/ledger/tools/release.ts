@@ -4,7 +4,7 @@ import { defineTool } from "../../mcp/tool.js";
 import { keyText } from "../format.js";
 import { releaseLedger } from "../store.js";
 import { LIMITS } from "../validate.js";
-import { keyInput } from "./shapes.js";
+import { keyInput } from "./schemas.js";
 
 export const ledgerReleaseTool = defineTool({
   name: "ledger_release",
