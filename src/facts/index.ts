@@ -18,6 +18,7 @@ export const facts: Capability = {
 // fact and the writes that replay a history. Never facts' SQL.
 export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./replay.js";
 export {
+  FACT_EVENT_KINDS,
   FACT_STATUSES,
   FACT_TYPES,
   NAME_PATTERN,
@@ -28,6 +29,7 @@ export {
   validateName,
   validateReason,
   validateType,
+  type FactEventKind,
   type FactStatus,
   type FactType,
   type PromotionTarget,

@@ -10,7 +10,11 @@ export const FACT_TYPES = ["feedback", "project", "reference"] as const;
 export const FACT_STATUSES = ["draft", "confirmed", "deprecated"] as const;
 export const PROMOTION_TARGETS = ["confirmed", "deprecated"] as const;
 
+/** What can happen to a fact: the kinds of rows in fact_events. */
+export const FACT_EVENT_KINDS = ["created", "updated", "confirmed", "deprecated"] as const;
+
 export type FactType = (typeof FACT_TYPES)[number];
+export type FactEventKind = (typeof FACT_EVENT_KINDS)[number];
 export type FactStatus = (typeof FACT_STATUSES)[number];
 export type PromotionTarget = (typeof PROMOTION_TARGETS)[number];
 
