@@ -205,6 +205,22 @@ function publicUrlProblem(value: string | undefined): string | undefined {
   return undefined;
 }
 
+/**
+ * Every variable loadConfig reads, with the value it takes when the variable is
+ * unset, written as .env.example writes it ("" for none, lists comma-separated).
+ * test/foundation/config-docs.test.ts keeps .env.example and
+ * docs/configuration.md in step with it.
+ */
+export function envDefaults(): Record<string, string> {
+  const parsed: Record<string, unknown> = EnvSchema.parse({});
+  return Object.fromEntries(
+    Object.keys(EnvSchema.shape).map((key) => {
+      const value = parsed[key];
+      return [key, value === undefined ? "" : Array.isArray(value) ? value.join(",") : String(value)];
+    }),
+  );
+}
+
 export interface Config {
   host: string;
   port: number;

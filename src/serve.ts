@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { Logger } from "pino";
-import type { AppDeps } from "./app-deps.js";
+import { type AppDeps, createDeps } from "./app-deps.js";
 import { countAgents, createAgent, issueToken } from "./auth/store.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
@@ -13,7 +13,6 @@ import { loadMigrations, migrate } from "./db/migrate.js";
 import { describeDatabase, openDatabase } from "./db/open.js";
 import { DomainError } from "./errors.js";
 import { createApp } from "./http/app.js";
-import { createMetrics } from "./metrics.js";
 import { oauthMcpUrl as oauthMcpUrlOf } from "./oauth/routes.js";
 
 export interface RunningService {
@@ -59,14 +58,7 @@ export async function startService(config: Config, options: StartOptions): Promi
     logger.info({ database: describeDatabase(config), applied: report.applied, schemaVersion: report.current }, "database ready");
 
     let shuttingDown = false;
-    const deps: AppDeps = {
-      config,
-      db,
-      logger,
-      metrics: createMetrics(() => db.poolStats()),
-      expectedMigrations: migrations.length,
-      isShuttingDown: () => shuttingDown,
-    };
+    const deps = await createDeps(config, db, logger, { expectedMigrations: migrations.length, isShuttingDown: () => shuttingDown });
     const firstToken = config.firstStartOwner ? await createOwnerIfEmpty(db, logger) : undefined;
     const firstTokenFile = firstToken && !options.interactive ? await writeFirstToken(config.firstTokenFile, firstToken, logger) : undefined;
 

@@ -3,7 +3,7 @@
 // state change also checks the per-session CSRF token.
 import type { Request, RequestHandler, Response } from "express";
 import type { AppDeps } from "../app-deps.js";
-import { hasAllScopes } from "../auth/caller.js";
+import { hasAllScopes } from "../auth/scopes.js";
 import { clearCookie, readCookie, SESSION_COOKIE } from "./cookies.js";
 import { sendPage } from "./render.js";
 import { servedOverHttps } from "./security.js";

@@ -1,6 +1,7 @@
 // What happened to facts lately, for the console's activity feed: the same
 // events memory_get shows in a fact's history, across facts, readable scopes only.
-import { type Caller, readableScopes } from "../auth/caller.js";
+import { type Caller } from "../auth/caller.js";
+import { readableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import { isoTime } from "./model.js";
 import * as sql from "./sql.js";

@@ -1,14 +1,14 @@
 // Reading facts: recall by keywords, get one whole with its history, list a
 // page. Each is a single query; the caller's readable scopes filter in SQL.
 import * as z from "zod/v4";
-import { assertCanRead, type Caller, readableScopes, writableScopes } from "../auth/caller.js";
-import { validateAgentName } from "../auth/store.js";
+import type { Caller } from "../auth/caller.js";
+import { assertCanRead, readableScopes, validateAgentName, validateScope, writableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import { invalid } from "../errors.js";
 import { decodeCursor, encodeCursor } from "../paging.js";
 import { ambiguousFact, missingFact } from "./messages.js";
 import { type FactEvent, type FactSummary, type FactVersion, type FullFact, isoTime, type SummaryRow, toSummary } from "./model.js";
-import { type FactStatus, type FactType, GET_HISTORY_VERSIONS, keywordPatterns, RECALL_BODY_CHARS, validateName, validateScope } from "./rules.js";
+import { type FactStatus, type FactType, GET_HISTORY_VERSIONS, keywordPatterns, RECALL_BODY_CHARS, validateName } from "./rules.js";
 import * as sql from "./sql.js";
 
 export const RECALL_DEFAULT_LIMIT = 10;

@@ -1,7 +1,8 @@
 // The review queue as people see it (the web console): the drafts a reviewer
 // may confirm, oldest first so nothing waits forever, with the previous version
 // of an updated fact for a diff. Same rule as memory_list reviewable: true.
-import { type Caller, writableScopes } from "../auth/caller.js";
+import { type Caller } from "../auth/caller.js";
+import { writableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import { type FactSummary, type SummaryRow, toSummary } from "./model.js";
 import type { FactType } from "./rules.js";

@@ -2,7 +2,6 @@
 // messages that tell the agent exactly what to fix. The database repeats the
 // essential ones as constraints (sql/000002_facts.sql).
 import { invalid } from "../errors.js";
-import { SCOPE_PATTERN } from "../auth/store.js";
 import { charCount, CONTROL_CHARS } from "../text.js";
 
 export { charCount };
@@ -11,7 +10,11 @@ export const FACT_TYPES = ["feedback", "project", "reference"] as const;
 export const FACT_STATUSES = ["draft", "confirmed", "deprecated"] as const;
 export const PROMOTION_TARGETS = ["confirmed", "deprecated"] as const;
 
+/** What can happen to a fact: the kinds of rows in fact_events. */
+export const FACT_EVENT_KINDS = ["created", "updated", "confirmed", "deprecated"] as const;
+
 export type FactType = (typeof FACT_TYPES)[number];
+export type FactEventKind = (typeof FACT_EVENT_KINDS)[number];
 export type FactStatus = (typeof FACT_STATUSES)[number];
 export type PromotionTarget = (typeof PROMOTION_TARGETS)[number];
 
@@ -40,13 +43,6 @@ export function validateName(name: string): string {
     );
   }
   return name;
-}
-
-export function validateScope(scope: string): string {
-  if (!SCOPE_PATTERN.test(scope)) {
-    throw invalid(`scope "${scope}" is not valid: a scope is 1-64 lowercase letters, digits, "_" or "-" (e.g. shared, blog). Call whoami to see yours.`);
-  }
-  return scope;
 }
 
 export function validateType(type: string): FactType {

@@ -1,5 +1,6 @@
 // Recent graph writes for the console's activity feed, readable scopes only.
-import { type Caller, readableScopes } from "../auth/caller.js";
+import { type Caller } from "../auth/caller.js";
+import { readableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import * as sql from "./read-sql.js";
 

@@ -4,7 +4,7 @@
 import { ENTITY_FRAME_CHARS as E, OBSERVATION_FRAME_CHARS as O, RELATION_FRAME_CHARS as R } from "./bounds.js";
 
 // Timestamps in the form of JS toISOString().
-const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+import { isoTimeSql as ISO } from "../db/iso-time.js";
 
 export const COUNT_ENTITIES = `select count(*)::int as n from graph_entities where scope = $1::text`;
 

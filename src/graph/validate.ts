@@ -1,8 +1,7 @@
 // Input checks that the reference server does not make, with messages naming the
 // field: every call is checked whole before anything is written, so a bad item
 // fails the call and nothing of it is stored.
-import { SHARED_SCOPE } from "../auth/caller.js";
-import { SCOPE_PATTERN } from "../auth/store.js";
+import { SHARED_SCOPE, validateScope } from "../auth/scopes.js";
 import { invalid } from "../errors.js";
 import { charCount, isStorable } from "../text.js";
 import type { EntityInput, ObservationInput, RelationInput } from "./types.js";
@@ -15,12 +14,9 @@ export const MAX_TEXTS_PER_CALL = 10_000;
 export const DEFAULT_PAGE_LIMIT = 1000;
 export const MAX_PAGE_LIMIT = 5000;
 
+/** The scope a graph call names, "shared" when omitted. */
 export function resolveScope(scope: string | undefined): string {
-  const s = scope ?? SHARED_SCOPE;
-  if (s === "*" || !SCOPE_PATTERN.test(s)) {
-    throw invalid(`scope "${s}" is not valid: use 1-64 lowercase letters, digits, "_" or "-" (e.g. shared, blog), or omit it for "shared". Nothing was written.`);
-  }
-  return s;
+  return validateScope(scope ?? SHARED_SCOPE);
 }
 
 export function checkItemCount(field: string, count: number): void {

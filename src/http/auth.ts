@@ -6,7 +6,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { AppDeps } from "../app-deps.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
-import { checkToken } from "../auth/store.js";
+import { checkToken } from "../auth/verifier.js";
 import { createTokenVerifier, type VerifierDeps } from "../auth/verifier.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 

@@ -4,8 +4,8 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Request, RequestHandler, Response } from "express";
 import type { AppDeps } from "../app-deps.js";
+import { attachTrace, type RequestTrace } from "../auth/caller.js";
 import { createMcpServerFactory } from "../mcp/server.js";
-import type { RequestTrace } from "../mcp/tool.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 
 export function mcpPostHandler(deps: AppDeps): RequestHandler {
@@ -22,7 +22,7 @@ export function mcpPostHandler(deps: AppDeps): RequestHandler {
     // name the tools that ran.
     if (req.auth) {
       const trace: RequestTrace = { requestId: String(req.id), tools: [] };
-      req.auth.extra = { ...req.auth.extra, trace };
+      attachTrace(req.auth, trace);
     }
     const server = createMcpServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

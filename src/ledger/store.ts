@@ -4,7 +4,7 @@
 // Writes are permitted per action scope and claims are capped per agent
 // (docs/ledger-permissions.md); both are read under the same lock.
 import * as z from "zod/v4";
-import { ALL_SCOPES } from "../auth/caller.js";
+import { ALL_SCOPES } from "../auth/scopes.js";
 import type { Database, Queryable } from "../db/database.js";
 import { pgCode, PgCode } from "../db/errors.js";
 import { conflict, forbidden, notFound } from "../errors.js";

@@ -3,11 +3,11 @@
 // the same database state gives the same bytes, so a nightly export committed
 // to git shows exactly what changed.
 import { join } from "node:path";
+import { validateScope } from "../auth/scopes.js";
 import type { Database } from "../db/database.js";
 import { invalid } from "../errors.js";
-import { FACT_STATUSES, type FactStatus, validateScope } from "../facts/rules.js";
-import { exportLedger } from "../ledger/audit.js";
-import { eventJson } from "../ledger/event.js";
+import { FACT_STATUSES, type FactStatus } from "../facts/index.js";
+import { eventJson, exportLedger } from "../ledger/index.js";
 import { renderFactFile } from "./markdown.js";
 import { factPath, LEDGER_FILE } from "./model.js";
 import { countFacts, type ExportFilters, factsForExport } from "./read.js";

@@ -3,10 +3,9 @@
 // edited line is caught) or a line of the seeds' file-based ledger
 // ({action, target, evidence, actor, at}: an executed action).
 import * as z from "zod/v4";
-import { validateAgentName } from "../auth/store.js";
+import { validateAgentName } from "../auth/scopes.js";
 import { invalid } from "../errors.js";
-import { EVENT_KINDS, type EventKind, eventHash } from "../ledger/event.js";
-import { normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "../ledger/validate.js";
+import { EVENT_KINDS, eventHash, type EventKind, normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "../ledger/index.js";
 import { isCanonicalTime } from "./model.js";
 
 export interface LedgerLine {

@@ -3,7 +3,8 @@
 // database too, while the service runs.
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkToken, getAgent } from "../../src/auth/store.js";
+import { checkToken } from "../../src/auth/verifier.js";
+import { getAgent } from "../../src/auth/store.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { type ConsoleApp, postForm, signIn, startConsoleApp } from "./support.js";

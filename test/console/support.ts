@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import request from "supertest";
 import type { Caller } from "../../src/auth/caller.js";
-import { checkToken } from "../../src/auth/store.js";
+import { checkToken } from "../../src/auth/verifier.js";
 import type { Database } from "../../src/db/database.js";
 import { storeFact } from "../../src/facts/store.js";
 import { createTestApp } from "../support/service.js";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent, issueToken, revokeToken, setAgentDisabled } from "../../src/auth/store.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
-import { callOk, MCP_HEADERS, rawRequest, type Replica, startReplica, stopAllReplicas, toolCall } from "./support.js";
+import { callToolOk, MCP_HEADERS, rawRequest, type Replica, startReplica, stopAllReplicas, toolCall } from "./support.js";
 
 const FAILURES_PER_MINUTE = 5;
 const METRICS_TOKEN = "metrics-secret-7f3a9c-0123456789abcdef";
@@ -110,7 +110,7 @@ describe("tokens and agent names reveal nothing", () => {
 
   it("filtering by an agent that exists (but whose facts the caller cannot see) answers exactly like a name that does not", async () => {
     const secret = await addAgent(tdb.db, "secret-agent", { scopes: ["secret"] });
-    await callOk(open.mcpUrl, secret.token, "memory_store", { name: "hidden-plan", description: "d", type: "project", body: "b", scope: "secret" });
+    await callToolOk(open.mcpUrl, secret.token, "memory_store", { name: "hidden-plan", description: "d", type: "project", body: "b", scope: "secret" });
     const asked = async (author: string) => {
       const res = await rawRequest(open.url, "/mcp", {
         headers: { ...MCP_HEADERS, Authorization: `Bearer ${agent.token}` },

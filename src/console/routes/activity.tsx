@@ -3,7 +3,7 @@
 // ledger_list), merged newest first.
 import type { Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
-import { AGENT_NAME_PATTERN } from "../../auth/store.js";
+import { AGENT_NAME_PATTERN } from "../../auth/scopes.js";
 import { recentFactEvents } from "../../facts/activity.js";
 import { recentGraphWrites } from "../../graph/activity.js";
 import { listLedger } from "../../ledger/store.js";

@@ -3,7 +3,7 @@
 // the person may read.
 import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
-import { SHARED_SCOPE } from "../../auth/caller.js";
+import { SHARED_SCOPE } from "../../auth/scopes.js";
 import { DomainError } from "../../errors.js";
 import { readableGraph } from "../../graph/access.js";
 import { openNodes, readGraph, readObservations, readRelations, searchNodes } from "../../graph/read-store.js";

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { Router } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { AppDeps } from "../../app-deps.js";
-import { checkToken, touchToken } from "../../auth/store.js";
+import { checkToken, touchToken } from "../../auth/verifier.js";
 import { clearCookie, readCookie, SESSION_COOKIE, setCookie, SIGN_IN_COOKIE } from "../cookies.js";
 import { sendPage } from "../render.js";
 import { servedOverHttps } from "../security.js";

@@ -1,7 +1,7 @@
 // Zod shapes shared by the facts tools. Built once at module load: the server
 // is created per request (stateless HTTP), so nothing here is rebuilt per call.
 import * as z from "zod/v4";
-import { FACT_STATUSES, FACT_TYPES, GET_HISTORY_VERSIONS, MAX_KEYWORDS } from "../rules.js";
+import { FACT_EVENT_KINDS, FACT_STATUSES, FACT_TYPES, GET_HISTORY_VERSIONS, MAX_KEYWORDS } from "../rules.js";
 
 export const nameField = z
   .string()
@@ -67,7 +67,7 @@ export const versionSchema = z.object({
 });
 
 export const eventSchema = z.object({
-  kind: z.enum(["created", "updated", "confirmed", "deprecated"]),
+  kind: z.enum(FACT_EVENT_KINDS),
   version: z.number().int(),
   actor: z.string(),
   at: iso,
