@@ -1,0 +1,29 @@
+-- Word-aware recall (issue 17). Substring matching alone missed "migrations"
+-- for a fact about "the database migration", and "flaky test" for "tests are
+-- flaky". Each fact now carries a full-text vector kept by Postgres itself (a
+-- stored generated column: no trigger to forget, and an import or any other
+-- writer keeps it right):
+-- - name and description weigh 'A', the body 'B', so that recall can tell
+--   where a keyword matched;
+-- - each text goes through two configurations: `english` stems prose
+--   ("migrations", "migrating" -> migrat) and `simple` keeps every word as
+--   written (identifiers, stop words, words of other languages). The default
+--   parser splits kebab-case names into their words and keeps the whole name.
+-- Chinese, Japanese and Korean text has no spaces to split on, so it becomes
+-- long single tokens here; recall keeps the trigram index (000002) and its
+-- substring match for those. Only the first 100,000 characters of a body are
+-- split into words: a tsvector holds at most 1 MB, and a body may be set to
+-- hold up to 1,000,000 characters (FACT_BODY_MAX_CHARS, default 16,000); the
+-- rest of a longer body is still found by substring.
+alter table facts add column search tsvector generated always as (
+  setweight(to_tsvector('english'::regconfig, name || ' ' || description), 'A')
+  || setweight(to_tsvector('simple'::regconfig, name || ' ' || description), 'A')
+  || setweight(to_tsvector('english'::regconfig, left(body, 100000)), 'B')
+  || setweight(to_tsvector('simple'::regconfig, left(body, 100000)), 'B')
+) stored;
+
+create index facts_search_words on facts using gin (search);
+
+-- ORs the per-keyword queries into the one query the index is searched with
+-- (`||` on tsquery as an aggregate; Postgres has none built in).
+create aggregate am_tsquery_or(tsquery) (sfunc = tsquery_or, stype = tsquery);
