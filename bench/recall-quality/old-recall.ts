@@ -23,3 +23,16 @@ export const OLD_RECALL = `
     from hits h
     join facts f on f.id = h.id
    order by h.head_hit desc, h.status_rank, h.updated_at desc, h.id desc`;
+
+/** The keyword patterns of that time: every keyword a literal substring, quotes included. */
+export function oldKeywordPatterns(keywords: string[]): string[] {
+  const seen = new Set<string>();
+  const patterns: string[] = [];
+  for (const raw of keywords) {
+    const keyword = raw.trim();
+    if (seen.has(keyword.toLowerCase())) continue;
+    seen.add(keyword.toLowerCase());
+    patterns.push(`%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  return patterns;
+}
