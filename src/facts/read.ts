@@ -63,7 +63,7 @@ export interface RecallResult {
   truncated: boolean;
 }
 
-// The levels of sql.RECALL's KEYWORD_LEVEL, 1-6.
+// The levels of sql.RECALL (EXACT_LEVEL, NEAR_LEVEL), 1-6.
 const LEVELS: Record<number, { in: MatchField; how: MatchKind }> = {
   1: { in: "name_or_description", how: "exact" },
   2: { in: "name_or_description", how: "stemmed" },
@@ -102,11 +102,15 @@ export async function recallFacts(db: Queryable, caller: Caller, input: RecallIn
   const scope = optionalReadableScope(caller, input.scope);
   const limit = boundedLimit(input.limit, RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT);
   const params = recallParams(keywords, readableScopes(caller), { type: input.type, status: input.status, scope }, limit);
-  const rows = (await db.query<SummaryRow & { body: string; levels: Array<number | null>; total: number }>(sql.RECALL, params)).rows;
+  const rows = (await db.query<SummaryRow & { body: string; exact_levels: Array<number | null> | null; near_levels: Array<number | null> | null; total: number }>(sql.RECALL, params)).rows;
   const total = rows[0]?.total ?? 0;
   return {
     hits: rows.map((r) => {
-      const matches = r.levels.flatMap((level, i) => (level === null ? [] : [{ keyword: keywords[i]!.keyword, ...LEVELS[level]! }]));
+      // A keyword has a level in at most one of the two (near keywords matched nothing exactly).
+      const matches = keywords.flatMap((k, i) => {
+        const level = r.exact_levels?.[i] ?? r.near_levels?.[i] ?? null;
+        return level === null ? [] : [{ keyword: k.keyword, ...LEVELS[level]! }];
+      });
       return {
         ...toSummary(r),
         body: r.body,
