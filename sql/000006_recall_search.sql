@@ -5,10 +5,13 @@
 -- writer keeps them right):
 -- - one for name and description (weight 'A'), one for the body ('B'), so
 --   that recall can tell where a keyword matched and rank the head higher;
--- - each text goes through two configurations: `english` stems prose
---   ("migrations", "migrating" -> migrat) and `simple` keeps every word as
---   written (identifiers, stop words, words of other languages). The default
---   parser splits kebab-case names into their words and keeps the whole name.
+-- - `english` stems prose ("migrations", "migrating" -> migrat); name and
+--   description also go through `simple`, which keeps every word as written
+--   (identifiers, stop words). The body gets `english` only: the query is
+--   stemmed the same way, so identifiers still match, and a second vector of
+--   the longest text measurably slowed memory_store (bench/recall-sql.ts).
+--   The default parser splits kebab-case names into their words and keeps
+--   the whole name.
 -- Chinese, Japanese and Korean text has no spaces to split on, so it becomes
 -- long single tokens here; recall keeps the trigram index (000002) and its
 -- substring match for those. Only the first 100,000 characters of a body are
@@ -22,7 +25,6 @@ alter table facts
   ) stored,
   add column search_body tsvector generated always as (
     setweight(to_tsvector('english'::regconfig, left(body, 100000)), 'B')
-    || setweight(to_tsvector('simple'::regconfig, left(body, 100000)), 'B')
   ) stored;
 
 -- One index over both: recall searches `search_head @@ q or search_body @@ q`

@@ -123,12 +123,12 @@ export const QUERIES: QualityQuery[] = [
   { class: "cjk", lang: "ko", keywords: ["웹훅"], expect: ["ko-webhook"] },
   { class: "cjk", lang: "ko", keywords: ["인증서"], expect: ["ko-certificate"] },
   { class: "cjk", lang: "ko", keywords: ["멱등"], expect: ["ko-webhook"] },
-  // Meaning only: lexical search cannot be expected to answer these.
+  // Meaning only: none of the words occurs in the fact; lexical search cannot be expected to answer these.
   { class: "synonym", lang: "en", keywords: ["schema change", "release"], expect: ["migrate-before-deploy"] },
-  { class: "synonym", lang: "en", keywords: ["outage"], expect: ["backup-restore-drill"] },
+  { class: "synonym", lang: "en", keywords: ["disaster recovery"], expect: ["backup-restore-drill"] },
   { class: "synonym", lang: "en", keywords: ["credentials"], expect: ["api-key-rotation"] },
-  { class: "synonym", lang: "en", keywords: ["duplicate events"], expect: ["webhook-idempotency"] },
-  { class: "synonym", lang: "en", keywords: ["revert"], expect: ["rollback-procedure"] },
+  { class: "synonym", lang: "en", keywords: ["exactly once delivery"], expect: ["webhook-idempotency"] },
+  { class: "synonym", lang: "en", keywords: ["undo"], expect: ["rollback-procedure"] },
   { class: "synonym", lang: "ja", keywords: ["移行"], expect: ["ja-migration-order"] },
   { class: "synonym", lang: "ko", keywords: ["이관"], expect: ["ko-migration-order"] },
 ];
