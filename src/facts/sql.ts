@@ -113,6 +113,9 @@ export const RECALL = `
              select k.text from kw k
               where k.near and set_config('pg_trgm.word_similarity_threshold', $11::real::text, true) is not null))
        and ${FILTERS}
+       -- Evaluated once, before the scan: with no near keyword (the usual case) the
+       -- scan never runs, whatever plan the planner chose for it.
+       and exists (select 1 from kw k where k.near)
   ), hits as (
     select coalesce(e.id, n.id) as id,
            coalesce(e.status_rank, n.status_rank) as status_rank,
