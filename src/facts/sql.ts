@@ -3,7 +3,7 @@
 // agent, never from a tool argument alone.
 
 // Must match the expression of the facts_search_trgm index exactly, or the
-// planner cannot use it. (The words, search_head and search_body, have their own index: 000006.)
+// planner cannot use it. (The words, search_head and search_body, have their own index: 000007.)
 const SEARCH_TEXT = `(f.name || E'\\n' || f.description || E'\\n' || f.body)`;
 const HEAD_TEXT = `(f.name || E'\\n' || f.description)`;
 
