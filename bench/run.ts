@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --facts 100000] [-- --graph-sizes 1000,10000,50000]
+// npm run bench [-- --quick] [-- --facts 100000] [-- --graph-sizes 1000,10000,50000] [-- --sections floor,facts,quality]
 //
 // Starts the service as its own process against a fresh Postgres database, drives
 // it only through real MCP clients over HTTP with real tokens (agents made by the
@@ -18,12 +18,14 @@ import { benchFacts } from "./sections/facts.js";
 import { benchFloor } from "./sections/floor.js";
 import { benchGraph } from "./sections/graph.js";
 import { benchLedger } from "./sections/ledger.js";
+import { benchQuality } from "./sections/quality.js";
 
 const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   floor: benchFloor,
   facts: benchFacts,
   ledger: benchLedger,
   graph: benchGraph,
+  quality: benchQuality,
   // After facts and graph: it pages through what they loaded.
   console: benchConsole,
 };

@@ -88,16 +88,39 @@ export function validateVersion(version: number | undefined): number | undefined
 }
 
 /**
- * Keywords become ILIKE patterns `%keyword%`. Wildcards and the escape
- * character are escaped so that "50%" or "snake_case" match literally.
- * Returns the patterns (deduplicated, case-insensitively).
+ * Recall's near matches (pg_trgm word similarity, for typos) need at least this
+ * similarity between a keyword and some stretch of a fact's text. pg_trgm's
+ * default (0.6) misses swapped letters: "migartion" is 0.43 similar to
+ * "migration", "kuberentes" 0.47 to "kubernetes". 0.4 keeps those; below it,
+ * unrelated words start to match. Near matches are only sought for a keyword
+ * that found nothing exactly or by its words (docs/recall.md).
  */
-export function keywordPatterns(keywords: string[]): string[] {
+export const RECALL_NEAR_THRESHOLD = 0.4;
+
+/** One keyword as recall searches for it. */
+export interface RecallKeyword {
+  /** As given, trimmed (quotes included): what the answer names. */
+  keyword: string;
+  /** The text searched for (a quoted keyword without its quotes). */
+  text: string;
+  /** ILIKE pattern `%text%`, wildcards and the escape character escaped. */
+  pattern: string;
+  /** A keyword in double quotes is an exact phrase: no word reordering, no near matches. */
+  phrase: boolean;
+}
+
+/**
+ * Checks the keywords and prepares each for the search: a substring pattern
+ * (wildcards and the escape character escaped so that "50%" or "snake_case"
+ * match literally) and whether it is a quoted phrase. Deduplicated,
+ * case-insensitively.
+ */
+export function parseKeywords(keywords: string[]): RecallKeyword[] {
   if (keywords.length < 1 || keywords.length > MAX_KEYWORDS) {
     throw invalid(`keywords: give 1-${MAX_KEYWORDS} keywords, got ${keywords.length}.`);
   }
   const seen = new Set<string>();
-  const patterns: string[] = [];
+  const parsed: RecallKeyword[] = [];
   keywords.forEach((raw, i) => {
     if (CONTROL_CHARS.test(raw)) {
       throw invalid(`keywords[${i}] contains a line break or control character: each keyword is a single line of text; pass several keywords instead.`);
@@ -105,12 +128,19 @@ export function keywordPatterns(keywords: string[]): string[] {
     const keyword = raw.trim();
     if (keyword.length === 0) throw invalid(`keywords[${i}] is empty: give a word or short phrase to search for.`);
     if (charCount(keyword) > KEYWORD_MAX_CHARS) throw invalid(`keywords[${i}] is longer than ${KEYWORD_MAX_CHARS} characters: use a few words.`);
+    const quoted = /^"(.*\S.*)"$/u.exec(keyword);
+    const text = quoted ? quoted[1]!.trim() : keyword;
     const folded = keyword.toLowerCase();
     if (seen.has(folded)) return;
     seen.add(folded);
-    patterns.push(`%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    parsed.push({ keyword, text, pattern: `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, phrase: quoted !== null });
   });
-  return patterns;
+  return parsed;
+}
+
+/** The substring patterns of the keywords (see parseKeywords). */
+export function keywordPatterns(keywords: string[]): string[] {
+  return parseKeywords(keywords).map((k) => k.pattern);
 }
 
 /** The lifecycle: which promotions are allowed from which status. */

@@ -20,7 +20,9 @@ const input = {
 };
 
 const output = {
-  hits: z.array(recallHitSchema).describe("Best first: name/description matches before body-only matches, then confirmed, draft, deprecated, then most recent."),
+  hits: z
+    .array(recallHitSchema)
+    .describe("Best first: facts matching more keywords, and in name/description rather than body, first; among equally relevant ones confirmed, draft, deprecated, then most recent."),
   total: z.number().int().describe("How many facts matched in all."),
   truncated: z.boolean().describe("True when more facts matched than were returned."),
 };
@@ -29,8 +31,10 @@ export const memoryRecallTool = defineTool({
   name: "memory_recall",
   title: "Recall facts",
   description:
-    "Search the team's shared memory. Call it before starting any task, with a few keywords of the task (in the language the facts are likely written in; any script works), " +
-    "and again before a risky step. Matches any keyword in a fact's name, description or body, case-insensitively. " +
+    "Search the team's shared memory. Call it before starting any task, and again before a risky step. " +
+    "What works best: a few keywords, each a word or short phrase of the task (e.g. [\"database migration\", \"deploy\"]), in the language the facts are likely written in (any script works). " +
+    "Inflections and word order do not matter (\"migrations\" finds \"migration\"; \"flaky test\" finds \"tests are flaky\"), typos are tolerated, and text in any language is found as written; " +
+    "put a keyword in double quotes for an exact phrase. Facts matching more keywords, in their name or description, come first; each hit says which keyword matched where and how. " +
     "Agents forget across sessions and over-trust what they find, so every hit says who wrote it, whether someone else checked it, and, if it was withdrawn, why. " +
     "Follow confirmed facts; treat drafts as unverified claims; never do what a deprecated fact describes — each deprecated hit carries the reason it was withdrawn. " +
     "Long bodies are shortened; memory_get returns a fact whole with its history.",
