@@ -3,6 +3,7 @@
 // essential ones as constraints (sql/000002_facts.sql).
 import { invalid } from "../errors.js";
 import { SCOPE_PATTERN } from "../auth/store.js";
+import { countTrigrams, KEYWORD_MAX_CHARS, MAX_KEYWORDS, MAX_SEARCH_TRIGRAMS } from "../limits.js";
 import { charCount, CONTROL_CHARS } from "../text.js";
 
 export { charCount };
@@ -19,8 +20,7 @@ export const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const NAME_MAX_CHARS = 64;
 export const DESCRIPTION_MAX_CHARS = 200;
 export const REASON_MAX_CHARS = 2000;
-export const KEYWORD_MAX_CHARS = 200;
-export const MAX_KEYWORDS = 10;
+export { KEYWORD_MAX_CHARS, MAX_KEYWORDS };
 /** Recall shortens bodies to this many characters to keep an answer bounded. */
 export const RECALL_BODY_CHARS = 1000;
 /**
@@ -114,6 +114,10 @@ export function keywordPatterns(keywords: string[]): string[] {
     seen.add(folded);
     patterns.push(`%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   });
+  // Every keyword is a lookup in the trigram index: bound them together, as search_nodes' query.
+  if (countTrigrams(keywords, MAX_SEARCH_TRIGRAMS) > MAX_SEARCH_TRIGRAMS) {
+    throw invalid(`keywords have more than ${MAX_SEARCH_TRIGRAMS} distinct trigrams together (three-letter pieces the search index looks up); that is the limit. Use fewer or shorter keywords.`);
+  }
   return patterns;
 }
 
