@@ -16,6 +16,7 @@ import { createDatabase, startBenchService } from "./lib/service.js";
 import { benchFacts } from "./sections/facts.js";
 import { benchFloor } from "./sections/floor.js";
 import { benchGraph } from "./sections/graph.js";
+import { benchHostile } from "./sections/hostile.js";
 import { benchLedger } from "./sections/ledger.js";
 
 const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
@@ -23,6 +24,8 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   facts: benchFacts,
   ledger: benchLedger,
   graph: benchGraph,
+  // On its own embedded (PGlite) service, not the Postgres one the others share.
+  hostile: benchHostile,
 };
 
 const { values } = parseArgs({
