@@ -82,29 +82,29 @@ export function checkText(field: string, value: string, maxChars: number, allowE
 export function validateEntities(entities: EntityInput[], maxChars: number): void {
   checkItemCount("entities", entities.length);
   checkTextCount("entities' observations", entities.reduce((n, e) => n + e.observations.length, 0));
-  checkCallChars("entities", entities.flatMap((e) => [e.name, e.entityType, ...e.observations]));
   entities.forEach((e, i) => {
     checkText(`entities[${i}].name`, e.name, maxChars, false);
     checkText(`entities[${i}].entityType`, e.entityType, maxChars, true);
     e.observations.forEach((o, j) => checkText(`entities[${i}].observations[${j}]`, o, maxChars, true));
   });
+  checkCallChars("entities", entities.flatMap((e) => [e.name, e.entityType, ...e.observations]));
 }
 
 export function validateRelations(relations: RelationInput[], maxChars: number, field = "relations"): void {
   checkItemCount(field, relations.length);
-  checkCallChars(field, relations.flatMap((r) => [r.from, r.to, r.relationType]));
   relations.forEach((r, i) => {
     checkText(`${field}[${i}].from`, r.from, maxChars, false);
     checkText(`${field}[${i}].to`, r.to, maxChars, false);
     checkText(`${field}[${i}].relationType`, r.relationType, maxChars, true);
   });
+  checkCallChars(field, relations.flatMap((r) => [r.from, r.to, r.relationType]));
 }
 
 export function validateObservations(items: ObservationInput[], maxChars: number): void {
   checkItemCount("observations", items.length);
   checkTextCount("observations' contents", items.reduce((n, o) => n + o.contents.length, 0));
-  checkCallChars("observations", items.flatMap((o) => [o.entityName, ...o.contents]));
   items.forEach((o, i) => o.contents.forEach((c, j) => checkText(`observations[${i}].contents[${j}]`, c, maxChars, true)));
+  checkCallChars("observations", items.flatMap((o) => [o.entityName, ...o.contents]));
 }
 
 /** Escapes LIKE metacharacters so the query matches as a plain substring. */
