@@ -69,6 +69,7 @@ async function tryCall(client: Client, name: string, args: Record<string, unknow
 interface Phase {
   normal: Record<string, Summary>;
   healthz: Summary;
+  healthzFailures: number;
   hostile?: { calls: number; ok: number; refused: number; error: number; p50: number };
 }
 
@@ -76,6 +77,7 @@ async function runPhase(mcpUrl: string, normal: Client[], hostile: Client | unde
   const until = performance.now() + seconds * 1000;
   const samples: Record<string, number[]> = { whoami: [], memory_recall: [], open_nodes: [] };
   const healthz: number[] = [];
+  let healthzFailures = 0;
   const hostileTimes: number[] = [];
   const outcomes = { ok: 0, refused: 0, error: 0 };
   const shapes: Array<[string, (i: number) => Record<string, unknown>]> = [
@@ -101,7 +103,11 @@ async function runPhase(mcpUrl: string, normal: Client[], hostile: Client | unde
     (async () => {
       while (performance.now() < until) {
         const t0 = performance.now();
-        await fetch(healthUrl).then((r) => r.arrayBuffer());
+        // A frozen service lets keep-alive sockets expire under the client: a
+        // reset counts as a failed poll, timed until it failed.
+        await fetch(healthUrl)
+          .then((r) => r.arrayBuffer())
+          .catch(() => healthzFailures++);
         healthz.push(performance.now() - t0);
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -119,6 +125,7 @@ async function runPhase(mcpUrl: string, normal: Client[], hostile: Client | unde
   return {
     normal: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)])),
     healthz: summarize(healthz),
+    healthzFailures,
     ...(hostile ? { hostile: { calls: hostileTimes.length, ...outcomes, p50: summarize(hostileTimes).p50 } } : {}),
   };
 }
@@ -165,6 +172,7 @@ export async function benchHostile(ctx: BenchContext): Promise<void> {
       ["normal client", "alone p50", "alone p99", "w/ hostile p50", "w/ hostile p99"],
       rows,
     );
+    ctx.log(`/healthz polls failed: ${quiet.healthzFailures} alone, ${attacked.healthzFailures} with the hostile client`);
     const h = attacked.hostile!;
     ctx.log(`hostile client: ${h.calls} calls (${h.ok} answered, ${h.refused} refused, ${h.error} failed), p50 ${h.p50.toFixed(1)} ms`);
     ctx.results.hostile = { entities, seconds, cli: CLI, quiet, attacked };
