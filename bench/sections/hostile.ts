@@ -85,10 +85,14 @@ async function runPhase(mcpUrl: string, normal: Client[], hostile: Client | unde
     ["memory_recall", () => ({ keywords: ["flamingo", "deploy"] })],
     ["open_nodes", (i) => ({ names: [entityNames[i % entityNames.length]!, entityNames[(i * 7) % entityNames.length]!] })],
   ];
+  // The most expensive calls one client can make: past the limits (refused up
+  // front since docs/limits.md; the old code ran them), and just within them.
+  const within = (seed: number, chars: number, from = 0) => words(60, seed).repeat(40).slice(from, from + chars);
   const hostileCalls: Array<[string, Record<string, unknown>]> = [
-    ["search_nodes", { query: words(14_000, 7).slice(0, 100_000) }],
-    ["search_nodes", { query: words(200, 11).slice(0, 1000) }],
+    ["search_nodes", { query: words(15_000, 7).slice(0, 100_000) }],
+    ["search_nodes", { query: within(11, 1000) }],
     ["memory_recall", { keywords: Array.from({ length: 10 }, (_, k) => words(40, 100 + k).slice(0, 200)) }],
+    ["memory_recall", { keywords: Array.from({ length: 10 }, (_, k) => within(12, 200, k * 37)) }],
   ];
   const healthUrl = mcpUrl.replace(/\/mcp$/, "/healthz");
   await Promise.all([
