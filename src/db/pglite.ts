@@ -56,27 +56,35 @@ function pgError(code: string, message: string): Error {
 /** One worker thread and the single statement in flight on it. */
 class WorkerLink {
   readonly ready: Promise<void>;
-  private readonly worker: Worker;
+  private worker!: Worker;
   private inFlight: InFlight | undefined;
   private nextId = 1;
+  private opened = false;
   dead = false;
+  /** Settles once the thread is gone (its files closed), for the next one to wait on. */
+  exited: Promise<unknown> = Promise.resolve();
 
-  constructor(init: WorkerInit, private readonly onDeath: (link: WorkerLink, reason: string) => void) {
-    this.worker = startWorker(init);
-    this.ready = new Promise<void>((resolve, reject) => {
-      const onReady = (message: WorkerResponse) => {
-        if (message.id !== 0) return;
-        this.worker.off("message", onReady);
-        this.worker.unref();
-        resolve();
-      };
-      this.worker.on("message", onReady);
-      this.worker.once("error", reject);
-      this.worker.once("exit", (code) => reject(new Error(`the embedded database worker exited (code ${code}) while opening`)));
-    });
-    this.worker.on("message", (message: WorkerResponse) => this.settle(message));
-    this.worker.on("error", (error) => this.die(`worker error: ${error.message}`, pgError(PgCode.CRASH_SHUTDOWN, `The embedded database stopped: ${error.message}`)));
-    this.worker.on("exit", (code) => this.die(`worker exited (code ${code})`, pgError(PgCode.CRASH_SHUTDOWN, "The embedded database stopped.")));
+  /** `after`: the previous worker's end; two threads must never have the same folder open. */
+  constructor(init: WorkerInit, private readonly onDeath: (link: WorkerLink, reason: string) => void, after: Promise<unknown> = Promise.resolve()) {
+    this.ready = after.then(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          this.worker = startWorker(init);
+          const onReady = (message: WorkerResponse) => {
+            if (message.id !== 0) return;
+            this.worker.off("message", onReady);
+            this.worker.unref();
+            this.opened = true;
+            resolve();
+          };
+          this.worker.on("message", onReady);
+          this.worker.once("error", reject);
+          this.worker.once("exit", (code) => reject(new Error(`the embedded database worker exited (code ${code}) while opening`)));
+          this.worker.on("message", (message: WorkerResponse) => this.settle(message));
+          this.worker.on("error", (error) => this.die(`worker error: ${error.message}`, pgError(PgCode.CRASH_SHUTDOWN, `The embedded database stopped: ${error.message}`)));
+          this.worker.on("exit", (code) => this.die(`worker exited (code ${code})`, pgError(PgCode.CRASH_SHUTDOWN, "The embedded database stopped.")));
+        }),
+    );
     // A failed open is reported by whoever awaits `ready`.
     this.ready.catch(() => undefined);
   }
@@ -119,8 +127,9 @@ class WorkerLink {
       clearTimeout(call.timer);
       call.reject(error);
     }
-    void this.worker.terminate();
-    this.onDeath(this, reason);
+    this.exited = this.worker.terminate().catch(() => undefined);
+    // A worker that never opened is retried by the next call (see live()), not here.
+    if (this.opened) this.onDeath(this, reason);
   }
 
   async close(): Promise<void> {
@@ -144,7 +153,7 @@ export async function openPglite(options: PgliteOptions): Promise<Database> {
   const init: WorkerInit = { dataDir: options.dataDir, statementTimeoutMs: options.statementTimeoutMs };
   let closed = false;
   let lost = false;
-  const start = (): WorkerLink => new WorkerLink(init, onDeath);
+  const start = (after?: Promise<unknown>): WorkerLink => new WorkerLink(init, onDeath, after);
   function onDeath(link: WorkerLink, reason: string): void {
     if (closed || link !== current) return;
     options.onWorkerRestart?.(reason);
@@ -152,7 +161,7 @@ export async function openPglite(options: PgliteOptions): Promise<Database> {
       lost = true;
       return;
     }
-    current = start();
+    current = start(link.exited);
   }
   let current = start();
   await current.ready;
@@ -163,7 +172,14 @@ export async function openPglite(options: PgliteOptions): Promise<Database> {
     if (closed) throw pgError(PgCode.ADMIN_SHUTDOWN, "The embedded database is closed.");
     if (lost) throw pgError(PgCode.ADMIN_SHUTDOWN, "The in-memory embedded database was discarded after a statement ran past its timeout.");
     const link = current;
-    await link.ready;
+    try {
+      await link.ready;
+    } catch (error) {
+      // The folder could not be reopened (yet): this call fails as retryable,
+      // and the next one tries a fresh worker.
+      if (link === current && !closed) current = start(link.exited);
+      throw pgError(PgCode.CANNOT_CONNECT_NOW, `The embedded database could not be opened: ${(error as Error).message}`);
+    }
     return link;
   }
 
