@@ -93,7 +93,7 @@ describe("a statement past the timeout on the embedded database", () => {
       () => serve.stdout() + serve.stderr(),
     );
     expect(after.kind, `${JSON.stringify(after)}\n${serve.stdout()}${serve.stderr()}`).toBe("ok");
-    const found = (after as { result: { structuredContent: { entities: Array<{ name: string }> } } }).result.structuredContent;
+    const found = (after as unknown as { result: { structuredContent: { entities: Array<{ name: string }> } } }).result.structuredContent;
     expect(found.entities.map((e) => e.name)).toEqual(["kept"]);
     await callOk(mcpUrl, agent.token, "add_observations", { observations: [{ entityName: "kept", contents: ["after"] }] });
     expect(await callOk(mcpUrl, agent.token, "whoami", {})).toMatchObject({ name: "writer" });
