@@ -138,7 +138,7 @@ export const RELATIONS_TOUCHING = `
   select ${RELATION_TOTAL} as total, ${relationsJson(true)} as relations`;
 
 // Queries of three or more characters go through am_graph_match (trigram
-// indexes led by the scope, see sql/000006_graph_search_by_scope.sql), so only
+// indexes led by the scope, see sql/000007_graph_search_by_scope.sql), so only
 // the caller's scope is searched; shorter ones have no trigram to look up,
 // so the planner is left to read the tables as it sees fit. $2 is an escaped
 // '%…%' pattern.
