@@ -17,6 +17,7 @@ import { benchConsole } from "./sections/console.js";
 import { benchFacts } from "./sections/facts.js";
 import { benchFloor } from "./sections/floor.js";
 import { benchGraph } from "./sections/graph.js";
+import { benchHostile } from "./sections/hostile.js";
 import { benchLedger } from "./sections/ledger.js";
 import { benchQuality } from "./sections/quality.js";
 
@@ -28,6 +29,8 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   quality: benchQuality,
   // After facts and graph: it pages through what they loaded.
   console: benchConsole,
+  // On its own embedded (PGlite) service, not the Postgres one the others share.
+  hostile: benchHostile,
 };
 
 const { values } = parseArgs({

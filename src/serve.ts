@@ -46,7 +46,10 @@ export interface StartOptions {
 
 export async function startService(config: Config, options: StartOptions): Promise<RunningService> {
   const { logger } = options;
-  const db = options.db ?? (await openDatabase(config, { onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost") }));
+  const db = options.db ?? (await openDatabase(config, {
+      onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
+      onWorkerRestart: (reason) => logger.warn({ reason }, "embedded database worker restarted by the statement watchdog"),
+    }));
   let httpServer: Server | undefined;
   try {
     const migrations = await loadMigrations();

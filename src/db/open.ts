@@ -9,6 +9,8 @@ import { openPostgres } from "./postgres.js";
 
 export interface OpenOptions {
   onIdleError?: (error: Error) => void;
+  /** The embedded database's watchdog ended its worker (a statement ran too long) and started another. */
+  onWorkerRestart?: (reason: string) => void;
 }
 
 export async function openDatabase(config: Config, options: OpenOptions = {}): Promise<Database> {
@@ -26,7 +28,7 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
   const unlock = await lockDataDir(config.dataDir, consoleUrlOf(config));
   let db: Database;
   try {
-    db = await openPglite({ ...timeouts, dataDir: config.dataDir });
+    db = await openPglite({ ...timeouts, dataDir: config.dataDir, onWorkerRestart: options.onWorkerRestart });
     await restrictDataDirFiles(config.dataDir);
   } catch (error) {
     await unlock();

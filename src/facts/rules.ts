@@ -2,6 +2,7 @@
 // messages that tell the agent exactly what to fix. The database repeats the
 // essential ones as constraints (sql/000002_facts.sql).
 import { invalid } from "../errors.js";
+import { countTrigrams, KEYWORD_MAX_CHARS, MAX_KEYWORDS, MAX_SEARCH_TRIGRAMS } from "../limits.js";
 import { charCount, CONTROL_CHARS } from "../text.js";
 
 export { charCount };
@@ -22,8 +23,7 @@ export const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const NAME_MAX_CHARS = 64;
 export const DESCRIPTION_MAX_CHARS = 200;
 export const REASON_MAX_CHARS = 2000;
-export const KEYWORD_MAX_CHARS = 200;
-export const MAX_KEYWORDS = 10;
+export { KEYWORD_MAX_CHARS, MAX_KEYWORDS };
 /** Recall shortens bodies to this many characters to keep an answer bounded. */
 export const RECALL_BODY_CHARS = 1000;
 /**
@@ -135,6 +135,10 @@ export function parseKeywords(keywords: string[]): RecallKeyword[] {
     seen.add(folded);
     parsed.push({ keyword, text, pattern: `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, phrase: quoted !== null });
   });
+  // Every keyword is a lookup in the trigram index: bound them together, as search_nodes' query.
+  if (countTrigrams(keywords, MAX_SEARCH_TRIGRAMS) > MAX_SEARCH_TRIGRAMS) {
+    throw invalid(`keywords have more than ${MAX_SEARCH_TRIGRAMS} distinct trigrams together (three-letter pieces the search index looks up); that is the limit. Use fewer or shorter keywords.`);
+  }
   return parsed;
 }
 

@@ -138,16 +138,17 @@ export const RELATIONS_TOUCHING = `
   select ${RELATION_TOTAL} as total, ${relationsJson(true)} as relations`;
 
 // Queries of three or more characters go through am_graph_match (trigram
-// indexes, see sql/000004_graph.sql); shorter ones have no trigram to look up,
+// indexes led by the scope, see sql/000007_graph_search_by_scope.sql), so only
+// the caller's scope is searched; shorter ones have no trigram to look up,
 // so the planner is left to read the tables as it sees fit. $2 is an escaped
 // '%…%' pattern.
-const MATCH_INDEXED = `select id from am_graph_match($2::text) as m(id)`;
+const MATCH_INDEXED = `select id from am_graph_match($1::text, $2::text) as m(id)`;
 const MATCH_SHORT = `
-  select id from graph_entities where name ilike $2::text
+  select id from graph_entities where scope = $1::text and name ilike $2::text
   union
-  select id from graph_entities where entity_type ilike $2::text
+  select id from graph_entities where scope = $1::text and entity_type ilike $2::text
   union
-  select entity_id from graph_observations where content ilike $2::text`;
+  select entity_id from graph_observations where scope = $1::text and content ilike $2::text`;
 
 // search_nodes in one statement (one round trip, one snapshot): $1 scope, $2
 // pattern, $3 limit, $4 offset, $5 entity budget, $6 relation budget. `total`
