@@ -1,6 +1,6 @@
 with page as materialized (
     select e.id, e.name, e.entity_type, e.created_at, null::text as created_by, count(*) over () as total
-    from (select id from am_graph_match($2::text) as m(id)) as m(id) join graph_entities e on e.id = m.id
+    from (select id from am_graph_match($1::text, $2::text) as m(id)) as m(id) join graph_entities e on e.id = m.id
     where e.scope = $1::text
     order by e.id
     limit $3::int offset $4::int

@@ -1,11 +1,11 @@
 with page as materialized (
     select e.id, e.name, e.entity_type, e.created_at, null::text as created_by, count(*) over () as total
     from (
-  select id from graph_entities where name ilike $2::text
+  select id from graph_entities where scope = $1::text and name ilike $2::text
   union
-  select id from graph_entities where entity_type ilike $2::text
+  select id from graph_entities where scope = $1::text and entity_type ilike $2::text
   union
-  select entity_id from graph_observations where content ilike $2::text) as m(id) join graph_entities e on e.id = m.id
+  select entity_id from graph_observations where scope = $1::text and content ilike $2::text) as m(id) join graph_entities e on e.id = m.id
     where e.scope = $1::text
     order by e.id
     limit $3::int offset $4::int
