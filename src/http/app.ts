@@ -89,7 +89,7 @@ export function createApp(deps: AppDeps): Express {
   app.all("/mcp", ...mcpGuards, methodNotAllowed);
   // OAuth (off by default) adds /oauth/mcp beside /mcp, with the same guards and limits.
   if (config.oauth.mode !== "off") {
-    mountOAuth(app, deps, { guards: mcpGuards, preflight: corsHandler !== undefined, failureLimit, tokenLimit });
+    mountOAuth(app, deps, { guards: mcpGuards, preflight: corsHandler !== undefined, tokenLimit });
   }
 
   app.use((_req, res) => {

@@ -9,7 +9,10 @@ import { metadataHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/
 import express, { type Express, type RequestHandler } from "express";
 import type { AppDeps } from "../app-deps.js";
 import type { Config } from "../config.js";
-import { bearerAuth } from "../http/auth.js";
+import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import type { VerifierDeps } from "../auth/verifier.js";
+import { bearerAuth, bearerToken, failedAuthLimit } from "../http/auth.js";
 import { mcpPostHandler, methodNotAllowed } from "../http/mcp-route.js";
 import { consentRouter } from "./consent.js";
 import { createJwtVerifierFactory } from "./external.js";
@@ -31,18 +34,38 @@ export interface OAuthMountOptions {
   guards: RequestHandler[];
   /** Answer CORS preflight (ALLOWED_ORIGINS is set). */
   preflight: boolean;
-  failureLimit: RequestHandler | undefined;
   tokenLimit: RequestHandler | undefined;
 }
 
-/** The OAuth MCP endpoint: /mcp's chain and POST handler (same tools, same agents) with another authenticator. */
-function mountOAuthMcp(app: Express, deps: AppDeps, options: OAuthMountOptions, authenticate: RequestHandler): void {
+/**
+ * The OAuth MCP endpoint: /mcp's chain and POST handler (same tools, same
+ * agents) with another token check. The failed-attempt limit checks tokens with
+ * that same verifier: over the limit, a valid access token (or an external
+ * identity provider's JWT, which /mcp's agent-token lookup would not know) still
+ * goes through.
+ */
+function mountOAuthMcp(app: Express, deps: AppDeps, options: OAuthMountOptions, createVerifier: (d: VerifierDeps) => OAuthTokenVerifier, resourceMetadataUrl: string): void {
   const { guards } = options;
+  const authenticate = bearerAuth(deps, { resourceMetadataUrl, createVerifier });
+  const checker = createVerifier(deps);
+  const failureLimit = failedAuthLimit(deps, {
+    async isValid(req) {
+      const token = bearerToken(req.headers.authorization);
+      if (token === undefined) return false;
+      try {
+        await checker.verifyAccessToken(token);
+        return true;
+      } catch (error) {
+        if (error instanceof InvalidTokenError) return false;
+        throw error;
+      }
+    },
+  });
   if (options.preflight) app.options(OAUTH_MCP_PATH, ...guards);
   app.post(
     OAUTH_MCP_PATH,
     ...guards,
-    ...(options.failureLimit ? [options.failureLimit] : []),
+    ...(failureLimit ? [failureLimit] : []),
     authenticate,
     ...(options.tokenLimit ? [options.tokenLimit] : []),
     express.json({ limit: deps.config.maxBodyBytes }),
@@ -67,7 +90,7 @@ export function mountOAuth(app: Express, deps: AppDeps, options: OAuthMountOptio
       PROTECTED_RESOURCE_METADATA_PATH,
       metadataHandler({ resource, authorization_servers: [external.issuer], resource_name: "agent-memory", bearer_methods_supported: ["header"] }),
     );
-    mountOAuthMcp(app, deps, options, bearerAuth(deps, { resourceMetadataUrl, createVerifier: createJwtVerifierFactory(external) }));
+    mountOAuthMcp(app, deps, options, createJwtVerifierFactory(external), resourceMetadataUrl);
     return;
   }
 
@@ -97,7 +120,7 @@ export function mountOAuth(app: Express, deps: AppDeps, options: OAuthMountOptio
     }),
   );
   app.use(consentRouter({ deps, issuer: issuerUrl.href, getClient: async (id) => (await provider.clientsStore.getClient(id)) ?? undefined }));
-  mountOAuthMcp(app, deps, options, bearerAuth(deps, { resourceMetadataUrl, createVerifier }));
+  mountOAuthMcp(app, deps, options, createVerifier, resourceMetadataUrl);
 }
 
 const hashClientSecret: RequestHandler = (req, _res, next) => {

@@ -97,3 +97,36 @@ describe("tokens from an external identity provider", () => {
     expect((await probeMcp(`${service.base}/mcp`, agent.token)).status).toBe(200);
   });
 });
+
+describe("the failed-attempt limit on /oauth/mcp", () => {
+  let limited: OAuthService;
+  beforeAll(async () => {
+    limited = await startOAuthService(tdb.openPool(2), {
+      OAUTH_MODE: "external",
+      OAUTH_ISSUER: issuer,
+      OAUTH_AGENT_CLAIM: "agent_name",
+      AUTH_FAILURES_PER_MINUTE: "3",
+    });
+  });
+  afterAll(async () => {
+    await limited?.stop();
+  });
+
+  it("over the limit, refuses bad tokens with 429 but lets the identity provider's valid JWTs through", async () => {
+    const good = () =>
+      new SignJWT({ agent_name: "deployer" })
+        .setProtectedHeader({ alg: "RS256", kid: "k1" })
+        .setIssuer(issuer)
+        .setAudience(limited.oauthUrl)
+        .setIssuedAt()
+        .setExpirationTime("5m")
+        .sign(signingKey);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i += 1) statuses.push((await probeMcp(limited.oauthUrl, `not-a-jwt-${i}`)).status);
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses.slice(3)).toEqual([429, 429]);
+    // Checked with /oauth/mcp's own verifier, not /mcp's agent-token lookup.
+    expect((await probeMcp(limited.oauthUrl, await good())).status).toBe(200);
+    expect((await probeMcp(limited.oauthUrl, "still-not-a-jwt")).status).toBe(429);
+  });
+});
