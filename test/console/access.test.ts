@@ -90,7 +90,7 @@ describe.each(["postgres", "pglite"] as const)("console access rules (%s)", (bac
   });
 
   it("marks the cookie Secure behind a trusted proxy that says https, and checks Origin against https", async () => {
-    const proxied = await startConsoleApp(t.db, { TRUST_PROXY: "true" });
+    const proxied = await startConsoleApp(t.db, { TRUST_PROXY: "loopback" });
     try {
       const httpsOrigin = proxied.base.replace("http://", "https://");
       const res = await postSignIn(proxied.base, alice.token, httpsOrigin, { "X-Forwarded-Proto": "https" });
