@@ -19,7 +19,7 @@ describe("ledger_claim ttlSeconds and its alias ttl_seconds", () => {
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
     service = await startTestService(tdb.db);
-    const agent = await addAgent(tdb.db, "deployer", { scopes: ["deploy"] });
+    const agent = await addAgent(tdb.db, "deployer", { scopes: ["deploy", "shared"] });
     client = await connectClient(service.mcpUrl, agent.token);
   });
   afterAll(async () => {

@@ -87,7 +87,7 @@ describe("agent-memory export / import", () => {
     expect((await runCli(["import", path("tree-a")], { DATABASE_URL: pgFromEmbedded.url! })).code).toBe(0);
     expect((await runCli(["export", path("tree-pg")], { DATABASE_URL: pgFromEmbedded.url! })).code).toBe(0);
     expect(await readTree(path("tree-pg"))).toEqual(await readTree(path("tree-a")));
-  });
+  }, 240_000);
 
   it("on Postgres: export, import into an empty database, export again: byte-identical", async () => {
     const exported = await runCli(["export", path("pg-a"), "--json"], { DATABASE_URL: pg.url! });
