@@ -12,6 +12,7 @@ import type { AppDeps } from "../app-deps.js";
 import { registerFactsTools } from "../facts/index.js";
 import { registerGraphTools } from "../graph/index.js";
 import { registerLedgerTools } from "../ledger/index.js";
+import { registerPrompts } from "../prompts/index.js";
 import { SERVICE_VERSION } from "../version.js";
 import { registerWhoamiTool } from "../whoami/tool.js";
 import { SERVER_INSTRUCTIONS } from "./instructions.js";
@@ -21,6 +22,7 @@ export function registerCapabilities(server: McpServer, deps: AppDeps): void {
   registerFactsTools(server, deps);
   registerLedgerTools(server, deps);
   registerGraphTools(server, deps);
+  registerPrompts(server);
 }
 
 // registerTool is generic and registerResource overloaded; their arguments are
@@ -32,18 +34,20 @@ const replay = (fn: unknown, server: McpServer, args: Registration) => (fn as (.
 function recordRegistrations(deps: AppDeps) {
   const tools: Registration[] = [];
   const resources: Registration[] = [];
+  const prompts: Registration[] = [];
   const recorder = {
     registerTool: (...args: Registration) => void tools.push(args),
     registerResource: (...args: Registration) => void resources.push(args),
+    registerPrompt: (...args: Registration) => void prompts.push(args),
   };
   registerCapabilities(recorder as unknown as McpServer, deps);
-  return { tools, resources };
+  return { tools, resources, prompts };
 }
 
 export type McpServerFactory = () => McpServer;
 
 export function createMcpServerFactory(deps: AppDeps): McpServerFactory {
-  const { tools, resources } = recordRegistrations(deps);
+  const { tools, resources, prompts } = recordRegistrations(deps);
   // Only used to validate elicitation answers; stateless and safe to share.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   return () => {
@@ -51,12 +55,17 @@ export function createMcpServerFactory(deps: AppDeps): McpServerFactory {
       { name: "agent-memory", version: SERVICE_VERSION },
       {
         instructions: SERVER_INSTRUCTIONS,
-        capabilities: { tools: {}, ...(resources.length > 0 ? { resources: {} } : {}) },
+        capabilities: {
+          tools: {},
+          ...(resources.length > 0 ? { resources: {} } : {}),
+          ...(prompts.length > 0 ? { prompts: {} } : {}),
+        },
         jsonSchemaValidator,
       },
     );
     for (const args of tools) replay(server.registerTool, server, args);
     for (const args of resources) replay(server.registerResource, server, args);
+    for (const args of prompts) replay(server.registerPrompt, server, args);
     return server;
   };
 }
