@@ -75,6 +75,7 @@ const EnvSchema = z.object({
   AUTH_FAILURES_PER_MINUTE: intFrom("AUTH_FAILURES_PER_MINUTE", 30, 0, 1_000_000),
   METRICS_TOKEN: z.string().optional().default(""),
   FACT_BODY_MAX_CHARS: intFrom("FACT_BODY_MAX_CHARS", 16_000, 100, 1_000_000),
+  FACT_DUPLICATE_WARNING: boolFrom("FACT_DUPLICATE_WARNING", true),
   GRAPH_TEXT_MAX_CHARS: intFrom("GRAPH_TEXT_MAX_CHARS", 4096, 100, 1_000_000),
   GRAPH_ANSWER_MAX_CHARS: intFrom("GRAPH_ANSWER_MAX_CHARS", 1_000_000, 10_000, 100_000_000),
   SHUTDOWN_TIMEOUT_MS: intFrom("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
@@ -171,6 +172,10 @@ export interface Config {
     /** About the most characters of JSON text one graph read answers with (see src/graph/bounds.ts). */
     graphAnswerMaxChars: number;
   };
+  facts: {
+    /** memory_store lists facts much like a newly created one (docs/hygiene.md). */
+    duplicateWarning: boolean;
+  };
   shutdownTimeoutMs: number;
   /** Create the `owner` agent and print its token when the database has no agents. */
   firstStartOwner: boolean;
@@ -234,6 +239,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       factBodyMaxChars: e.FACT_BODY_MAX_CHARS,
       graphTextMaxChars: e.GRAPH_TEXT_MAX_CHARS,
       graphAnswerMaxChars: e.GRAPH_ANSWER_MAX_CHARS,
+    },
+    facts: {
+      duplicateWarning: e.FACT_DUPLICATE_WARNING,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     firstStartOwner: e.FIRST_START_OWNER,

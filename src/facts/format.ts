@@ -48,12 +48,24 @@ export function storeText(r: StoreResult): string {
   const f = r.fact;
   switch (r.outcome) {
     case "created":
-      return `Stored "${f.name}" in scope ${f.scope} as a draft (version 1, by you). Someone else must review it: another agent or a human confirms it with memory_promote.`;
+      return (
+        `Stored "${f.name}" in scope ${f.scope} as a draft (version 1, by you). Someone else must review it: another agent or a human confirms it with memory_promote.` +
+        similarText(r)
+      );
     case "updated":
       return `Stored version ${f.version} of "${f.name}" in scope ${f.scope} as a draft (version ${r.previousVersion} stays in its history). Changed content needs a fresh review: someone other than you confirms it with memory_promote.`;
     case "unchanged":
       return `"${f.name}" in scope ${f.scope} already has exactly this content at version ${f.version} (${f.status}); nothing was changed.`;
   }
+}
+
+function similarText(r: StoreResult): string {
+  if (!r.similar || r.similar.length === 0) return "";
+  const items = r.similar.map((s) => `- ${s.name} (${s.status}, scope ${s.scope}, v${s.version}): ${s.description}`);
+  return (
+    `\nSimilar facts exist:\n${items.join("\n")}\n` +
+    `If this is the same fact, update that one instead (memory_store with its name and version) and deprecate this draft (memory_promote to deprecated, reason "duplicate of <name>").`
+  );
 }
 
 export function promoteText(r: PromoteResult): string {

@@ -29,6 +29,17 @@ export const RECALL_BODY_CHARS = 1000;
  * FACT_BODY_MAX_CHARS. `versionsBefore` pages back through the older ones.
  */
 export const GET_HISTORY_VERSIONS = 10;
+/**
+ * The duplicate warning of memory_store: facts whose "name description" has a
+ * trigram similarity (pg_trgm) of at least this with the new fact's are listed,
+ * at most SIMILAR_MAX of them. 0.5 flags rewordings of the same rule
+ * ("deploy-needs-migration Run database migrations before deploying the API" vs
+ * "migrate-before-deploy Always run the migrations before a deploy": 0.52) and
+ * stays below unrelated facts of one topic (0.2-0.3); below 0.5 the index scan
+ * gets expensive at scale (sql/000006_facts_similar.sql, docs/hygiene.md).
+ */
+export const SIMILAR_THRESHOLD = 0.5;
+export const SIMILAR_MAX = 3;
 
 
 const blank = (s: string) => s.trim().length === 0;

@@ -205,3 +205,15 @@ export const POSSIBLE_REVIEWERS = `
      and ('*' = any(write_scopes) or $2::text = any(write_scopes))
    order by kind desc, name
    limit 6`;
+
+/**
+ * Readable facts most like a new one (the duplicate warning), best first. The
+ * search runs in am_similar_facts (sql/000006_facts_similar.sql) over the
+ * facts_head_trgm index. $1 text ("name description"), $2 threshold,
+ * $3/$4 readable scopes, $5 the new fact's id (left out), $6 how many.
+ */
+export const SIMILAR_FACTS = `
+  select f.name, f.scope, f.status, f.version, f.description, s.similarity
+    from am_similar_facts($1::text, $2::real, $3::boolean, $4::text[], $5::bigint, $6::int) s
+    join facts f on f.id = s.id
+   order by s.similarity desc, f.id`;

@@ -5,10 +5,12 @@ import { assertCanWrite, type Caller, readableScopes, SHARED_SCOPE } from "../au
 import type { Database } from "../db/database.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import { ambiguousFact, missingFact, staleVersion } from "./messages.js";
-import { type FactSummary, isoTime, type SummaryRow, toSummary } from "./model.js";
+import { type FactSummary, isoTime, type SimilarFact, type SummaryRow, toSummary } from "./model.js";
 import {
   ALLOWED_TRANSITIONS_TEXT,
   charCount,
+  SIMILAR_MAX,
+  SIMILAR_THRESHOLD,
   type FactStatus,
   type FactType,
   type PromotionTarget,
@@ -37,10 +39,14 @@ export interface StoreResult {
   outcome: "created" | "updated" | "unchanged";
   fact: FactSummary;
   previousVersion: number | null;
+  /** Only for a created fact: readable facts that may say the same (best first, at most SIMILAR_MAX). */
+  similar?: SimilarFact[];
 }
 
 export interface FactLimits {
   bodyMaxChars: number;
+  /** List facts much like a newly created one (default true). */
+  duplicateWarning?: boolean;
 }
 
 interface WrittenRow {
@@ -81,7 +87,10 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
   if (version === undefined) {
     // One statement: the unique (name, scope) key decides between racing creators.
     const created = (await db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null])).rows[0];
-    if (created) return { outcome: "created", fact: written(created), previousVersion: null };
+    if (created) {
+      const similar = limits.duplicateWarning === false ? [] : await similarFacts(db, caller, created.id, name, description);
+      return { outcome: "created", fact: written(created), previousVersion: null, ...(similar.length > 0 ? { similar } : {}) };
+    }
     const current = (await db.query<{ version: number; status: string; author: string; updated_at: Date }>(sql.CURRENT_VERSION, [name, scope])).rows[0];
     throw conflict(
       `A fact named "${name}" already exists in scope "${scope}": version ${current?.version ?? "?"} by ${current?.author ?? "?"} (${current?.status ?? "?"}). ` +
@@ -106,6 +115,19 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
     const updated = (await tx.query<WrittenRow>(sql.UPDATE_FACT, [row.id, description, type, body, caller.agentId, row.status, null])).rows[0]!;
     return { outcome: "updated" as const, fact: written(updated), previousVersion: row.version };
   });
+}
+
+/**
+ * The duplicate warning: readable facts whose name and description are most
+ * like the new fact's. Only the caller's readable scopes are searched, so the
+ * warning never reveals a fact the caller could not recall.
+ */
+async function similarFacts(db: Database, caller: Caller, id: number, name: string, description: string): Promise<SimilarFact[]> {
+  const readable = readableScopes(caller);
+  const rows = (
+    await db.query<SimilarFact>(sql.SIMILAR_FACTS, [`${name} ${description}`, SIMILAR_THRESHOLD, readable.all, readable.scopes, id, SIMILAR_MAX])
+  ).rows;
+  return rows.map((r) => ({ ...r, similarity: Math.round(r.similarity * 100) / 100 }));
 }
 
 export interface PromoteInput {

@@ -57,6 +57,15 @@ export const recallHitSchema = z.object({
   matchedIn: z.enum(["name_or_description", "body"]).describe("Where a keyword matched; name/description hits rank first."),
 });
 
+export const similarFactSchema = z.object({
+  name: z.string(),
+  scope: z.string(),
+  status: z.enum(FACT_STATUSES),
+  version: z.number().int().describe("Its current version: pass it to memory_store to update that fact."),
+  description: z.string(),
+  similarity: z.number().describe("Trigram similarity of name and description, 0-1."),
+});
+
 export const versionSchema = z.object({
   version: z.number().int(),
   description: z.string(),

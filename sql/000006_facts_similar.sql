@@ -1,0 +1,41 @@
+-- Duplicate warning: when a fact is created, memory_store lists up to three
+-- readable facts whose name and description are most like the new one's, so
+-- that an agent updates the existing fact instead of keeping two copies.
+--
+-- The trigram index over name + description (not the body: a duplicate is a
+-- fact that *says* the same thing, and bodies differ in evidence and wording).
+-- Queries must repeat this expression exactly: (name || ' ' || description).
+create index facts_head_trgm on facts
+  using gin (((name || ' ' || description)) gin_trgm_ops);
+
+-- The similar facts for a text, best first. In a function because the `%`
+-- operator (the form the GIN index can answer) compares against the setting
+-- pg_trgm.similarity_threshold, not an argument: it is set here for this
+-- transaction only. The threshold matters for cost as much as for relevance:
+-- GIN must read the posting list of every trigram that could decide a match,
+-- and at a low threshold that includes the most common ones (measured at
+-- 100,000 facts: ~1 s at 0.3, ~2 ms at 0.5; see docs/hygiene.md).
+-- Readable scopes come from the authenticated caller, as everywhere.
+create function am_similar_facts(
+  p_text text, p_threshold real, p_all boolean, p_scopes text[], p_exclude bigint, p_limit integer)
+  returns table (id bigint, similarity real)
+  language plpgsql
+  -- The planner prices similarity() like a comparison, so on a table of
+  -- look-alike facts it prefers to compute it for every row (a sequential scan
+  -- of 100,000 facts: ~1 s). The index is always the better plan here.
+  set enable_seqscan = off
+  as $$
+begin
+  perform set_config('pg_trgm.similarity_threshold', p_threshold::text, true);
+  -- No inner LIMIT to bound the work: with one, the planner prefers a
+  -- sequential scan that hopes to meet enough matches early (and at scale
+  -- computes the similarity of every fact when few are alike).
+  return query
+    select f.id, similarity(f.name || ' ' || f.description, p_text) as similarity
+      from facts f
+     where (f.name || ' ' || f.description) % p_text
+       and f.id <> p_exclude
+       and (p_all or f.scope = any(p_scopes))
+     order by 2 desc, f.id
+     limit p_limit;
+end $$;
