@@ -27,15 +27,20 @@ create function am_similar_facts(
   as $$
 begin
   perform set_config('pg_trgm.similarity_threshold', p_threshold::text, true);
-  -- No inner LIMIT to bound the work: with one, the planner prefers a
-  -- sequential scan that hopes to meet enough matches early (and at scale
-  -- computes the similarity of every fact when few are alike).
+  -- Only the trigram condition inside the CTE: with the scope filter beside it,
+  -- the planner scanned the whole (name, scope) index instead and computed the
+  -- similarity of every fact. No LIMIT inside either: with one, it hoped to
+  -- meet enough matches early in a sequential scan.
   return query
-    select f.id, similarity(f.name || ' ' || f.description, p_text) as similarity
-      from facts f
-     where (f.name || ' ' || f.description) % p_text
-       and f.id <> p_exclude
-       and (p_all or f.scope = any(p_scopes))
-     order by 2 desc, f.id
+    with alike as materialized (
+      select f.id, f.scope, similarity(f.name || ' ' || f.description, p_text) as similarity
+        from facts f
+       where (f.name || ' ' || f.description) % p_text
+    )
+    select a.id, a.similarity
+      from alike a
+     where a.id <> p_exclude
+       and (p_all or a.scope = any(p_scopes))
+     order by a.similarity desc, a.id
      limit p_limit;
 end $$;

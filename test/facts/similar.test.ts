@@ -90,7 +90,6 @@ interface PlanNode {
 }
 const nodes = (p: PlanNode): PlanNode[] => [p, ...(p.Plans ?? []).flatMap(nodes)];
 
-// 20,000 facts: on a small table the planner rightly reads all of it instead.
 describe.each(BACKENDS)("duplicate search plan on %s", (backend) => {
   let tdb: TestDatabase;
   beforeAll(async () => {
@@ -100,7 +99,7 @@ describe.each(BACKENDS)("duplicate search plan on %s", (backend) => {
       `insert into facts (scope, name, description, type, body, author_id)
        select 'shared', 'generated-' || i, 'Run step ' || i || ' before the change to area ' || (i % 97), 'project', 'body ' || i,
               (select id from agents where name = 'writer')
-         from generate_series(1, 20000) as i`,
+         from generate_series(1, 4000) as i`,
     );
     await tdb.db.query("vacuum analyze facts");
   });
