@@ -76,6 +76,7 @@ const EnvSchema = z.object({
   METRICS_TOKEN: z.string().optional().default(""),
   FACT_BODY_MAX_CHARS: intFrom("FACT_BODY_MAX_CHARS", 16_000, 100, 1_000_000),
   FACT_DUPLICATE_WARNING: boolFrom("FACT_DUPLICATE_WARNING", true),
+  STALE_AFTER_DAYS: intFrom("STALE_AFTER_DAYS", 180, 1, 36_500),
   GRAPH_TEXT_MAX_CHARS: intFrom("GRAPH_TEXT_MAX_CHARS", 4096, 100, 1_000_000),
   GRAPH_ANSWER_MAX_CHARS: intFrom("GRAPH_ANSWER_MAX_CHARS", 1_000_000, 10_000, 100_000_000),
   SHUTDOWN_TIMEOUT_MS: intFrom("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
@@ -175,6 +176,8 @@ export interface Config {
   facts: {
     /** memory_store lists facts much like a newly created one (docs/hygiene.md). */
     duplicateWarning: boolean;
+    /** A confirmed fact not reviewed for this many days is stale: marked in recall, back in the review queue. */
+    staleAfterDays: number;
   };
   shutdownTimeoutMs: number;
   /** Create the `owner` agent and print its token when the database has no agents. */
@@ -242,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     facts: {
       duplicateWarning: e.FACT_DUPLICATE_WARNING,
+      staleAfterDays: e.STALE_AFTER_DAYS,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     firstStartOwner: e.FIRST_START_OWNER,

@@ -4,6 +4,15 @@
 import type { FactSummary, FullFact } from "./model.js";
 import type { ListResult, RecallResult } from "./read.js";
 import { GET_HISTORY_VERSIONS, RECALL_BODY_CHARS } from "./rules.js";
+
+const DAY_MS = 86_400_000;
+
+/** "Stale: confirmed 2026-01-02, not reviewed for 240 days; …" for a stale fact. */
+function staleNote(f: FactSummary & { stale?: boolean }): string | undefined {
+  if (!f.stale || !f.statusAt) return undefined;
+  const days = Math.floor((Date.now() - Date.parse(f.statusAt)) / DAY_MS);
+  return `STALE: confirmed ${f.statusAt.slice(0, 10)}, not reviewed for ${days} days. Check it still holds; if it does, confirm it again (memory_promote to confirmed, saying what you checked).`;
+}
 import type { PromoteResult, StoreResult } from "./store.js";
 
 const indent = (text: string, prefix = "   ") =>
@@ -33,7 +42,7 @@ export function recallText(keywords: string[], r: RecallResult): string {
     " Confirmed facts were reviewed by someone other than their author; drafts are unverified; deprecated facts are kept so that nobody repeats them.";
   const hits = r.hits.map((h, i) => {
     const lines = [`${i + 1}. ${headline(h)}`, indent(h.description)];
-    const note = deprecationNote(h);
+    const note = deprecationNote(h) ?? staleNote(h);
     if (note) lines.push(indent(note));
     lines.push(indent(h.body));
     if (h.bodyTruncated) {
@@ -110,12 +119,15 @@ export function fullFactText(f: FullFact): string {
 
 export function listText(r: ListResult, reviewable: boolean): string {
   if (r.facts.length === 0) {
-    return reviewable ? "No drafts are waiting for your review." : "No facts match these filters in the scopes you can read.";
+    return reviewable ? "No drafts or stale facts are waiting for your review." : "No facts match these filters in the scopes you can read.";
   }
   const head = reviewable
-    ? `${r.facts.length} draft${r.facts.length === 1 ? "" : "s"} you may review (newest first). Read one with memory_get, then confirm or deprecate it with memory_promote and a reason.`
+    ? `${r.facts.length} fact${r.facts.length === 1 ? "" : "s"} you may review (newest first): drafts, and confirmed facts marked STALE. Read one with memory_get, then confirm (again) or deprecate it with memory_promote and a reason.`
     : `${r.facts.length} fact${r.facts.length === 1 ? "" : "s"}, most recently changed first.`;
-  const items = r.facts.map((f) => `- ${headline(f)}\n  ${f.description}`);
+  const items = r.facts.map((f) => {
+    const stale = staleNote(f);
+    return `- ${headline(f)}\n  ${f.description}${stale ? `\n  ${stale}` : ""}`;
+  });
   const more = r.nextCursor ? [`More: call memory_list again with cursor "${r.nextCursor}" and the same filters.`] : [];
   return [head, ...items, ...more].join("\n");
 }

@@ -8,7 +8,17 @@ import { invalid } from "../errors.js";
 import { decodeCursor, encodeCursor } from "../paging.js";
 import { ambiguousFact, missingFact } from "./messages.js";
 import { type FactEvent, type FactSummary, type FactVersion, type FullFact, isoTime, type SummaryRow, toSummary } from "./model.js";
-import { type FactStatus, type FactType, GET_HISTORY_VERSIONS, keywordPatterns, RECALL_BODY_CHARS, validateName, validateScope } from "./rules.js";
+import {
+  type FactStatus,
+  type FactType,
+  GET_HISTORY_VERSIONS,
+  keywordPatterns,
+  RECALL_BODY_CHARS,
+  STALE_AFTER_DAYS_DEFAULT,
+  staleDays,
+  validateName,
+  validateScope,
+} from "./rules.js";
 import * as sql from "./sql.js";
 
 export const RECALL_DEFAULT_LIMIT = 10;
@@ -30,6 +40,13 @@ export interface RecallHit extends FactSummary {
   bodyTruncated: boolean;
   /** Where a keyword matched; name/description hits rank first. */
   matchedIn: "name_or_description" | "body";
+  /** Confirmed, but nobody has reviewed it for more than STALE_AFTER_DAYS. */
+  stale: boolean;
+}
+
+export interface ReadOptions {
+  /** Days after which a confirmed fact counts as stale (default STALE_AFTER_DAYS_DEFAULT). */
+  staleAfterDays?: number;
 }
 
 export interface RecallResult {
@@ -40,7 +57,8 @@ export interface RecallResult {
   truncated: boolean;
 }
 
-export async function recallFacts(db: Queryable, caller: Caller, input: RecallInput): Promise<RecallResult> {
+export async function recallFacts(db: Queryable, caller: Caller, input: RecallInput, options: ReadOptions = {}): Promise<RecallResult> {
+  const staleAfter = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
   const patterns = keywordPatterns(input.keywords);
   const scope = optionalReadableScope(caller, input.scope);
   const limit = boundedLimit(input.limit, RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT);
@@ -59,12 +77,16 @@ export async function recallFacts(db: Queryable, caller: Caller, input: RecallIn
   ).rows;
   const total = rows[0]?.total ?? 0;
   return {
-    hits: rows.map((r) => ({
-      ...toSummary(r),
-      body: r.body,
-      bodyTruncated: r.body_chars > RECALL_BODY_CHARS,
-      matchedIn: r.head_hit ? "name_or_description" : "body",
-    })),
+    hits: rows.map((r) => {
+      const summary = toSummary(r);
+      return {
+        ...summary,
+        body: r.body,
+        bodyTruncated: r.body_chars > RECALL_BODY_CHARS,
+        matchedIn: r.head_hit ? ("name_or_description" as const) : ("body" as const),
+        stale: staleDays(summary, staleAfter) !== null,
+      };
+    }),
     total,
     truncated: total > rows.length,
   };
@@ -131,16 +153,19 @@ export interface ListInput {
 }
 
 export interface ListResult {
-  facts: FactSummary[];
+  facts: Array<FactSummary & { stale: boolean }>;
   /** Pass back as cursor for the next page; null on the last page. */
   nextCursor: string | null;
 }
 
 const CursorSchema = z.object({ s: z.number().int().positive() });
 
-export async function listFacts(db: Queryable, caller: Caller, input: ListInput): Promise<ListResult> {
-  if (input.reviewable && input.status !== undefined && input.status !== "draft") {
-    throw invalid(`reviewable: true lists drafts waiting for review; omit status or pass status: "draft" (got "${input.status}").`);
+export async function listFacts(db: Queryable, caller: Caller, input: ListInput, options: ReadOptions = {}): Promise<ListResult> {
+  const staleAfter = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
+  if (input.reviewable && input.status === "deprecated") {
+    throw invalid(
+      `reviewable: true lists drafts and stale confirmed facts waiting for review; omit status, or pass "draft" or "confirmed" (got "${input.status}").`,
+    );
   }
   const scope = optionalReadableScope(caller, input.scope);
   const author = input.author === undefined ? undefined : validateAgentName(input.author);
@@ -163,12 +188,16 @@ export async function listFacts(db: Queryable, caller: Caller, input: ListInput)
       writable.scopes,
       after?.s ?? null,
       limit + 1,
+      staleAfter,
     ])
   ).rows;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
-    facts: page.map(toSummary),
+    facts: page.map((row) => {
+      const summary = toSummary(row);
+      return { ...summary, stale: staleDays(summary, staleAfter) !== null };
+    }),
     nextCursor: rows.length > limit && last ? encodeCursor({ s: last.change_seq }) : null,
   };
 }

@@ -24,7 +24,7 @@ export function registerFactResources(server: McpServer, deps: AppDeps): void {
   const template = new ResourceTemplate("memory://facts/{scope}/{name}", {
     list: async (extra: Extra) =>
       guarded(deps, "list", async () => {
-        const { facts } = await listFacts(deps.db, callerFromAuthInfo(extra.authInfo), { limit: RESOURCE_LIST_LIMIT });
+        const { facts } = await listFacts(deps.db, callerFromAuthInfo(extra.authInfo), { limit: RESOURCE_LIST_LIMIT }, { staleAfterDays: deps.config.facts.staleAfterDays });
         return {
           resources: facts.map((f) => ({
             uri: factUri(f.scope, f.name),

@@ -134,3 +134,16 @@ export function transitionAllowed(from: FactStatus, to: PromotionTarget): boolea
 }
 
 export const ALLOWED_TRANSITIONS_TEXT = "draft → confirmed, draft → deprecated, confirmed → deprecated";
+
+/** Confirming a confirmed fact again: a new review, allowed once the fact is stale. */
+export const isReconfirmation = (from: FactStatus, to: PromotionTarget): boolean => from === "confirmed" && to === "confirmed";
+
+export const STALE_AFTER_DAYS_DEFAULT = 180;
+const DAY_MS = 86_400_000;
+
+/** Whole days since a fact's last review, when it is confirmed and that is more than staleAfterDays ago; else null. */
+export function staleDays(f: { status: FactStatus; statusAt: string | null }, staleAfterDays: number, now = Date.now()): number | null {
+  if (f.status !== "confirmed" || f.statusAt === null) return null;
+  const days = Math.floor((now - Date.parse(f.statusAt)) / DAY_MS);
+  return days > staleAfterDays ? days : null;
+}

@@ -9,6 +9,9 @@ import { type FactSummary, isoTime, type SimilarFact, type SummaryRow, toSummary
 import {
   ALLOWED_TRANSITIONS_TEXT,
   charCount,
+  isReconfirmation,
+  STALE_AFTER_DAYS_DEFAULT,
+  staleDays,
   SIMILAR_MAX,
   SIMILAR_THRESHOLD,
   type FactStatus,
@@ -147,7 +150,13 @@ export interface PromoteResult {
   at: string;
 }
 
-export async function promoteFact(db: Database, caller: Caller, input: PromoteInput): Promise<PromoteResult> {
+export async function promoteFact(
+  db: Database,
+  caller: Caller,
+  input: PromoteInput,
+  options: { staleAfterDays?: number } = {},
+): Promise<PromoteResult> {
+  const staleAfterDays = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
   const name = validateName(input.name);
   const scope = input.scope === undefined ? undefined : validateScope(input.scope);
   const reason = validateReason(input.reason);
@@ -165,12 +174,16 @@ export async function promoteFact(db: Database, caller: Caller, input: PromoteIn
     if (version !== undefined && row.version !== version) {
       throw staleVersion(name, row.scope, version, { version: row.version, author: row.author, updatedAt: isoTime(row.updated_at) });
     }
-    if (!transitionAllowed(row.status, input.to)) {
+    // A stale confirmed fact may be confirmed again (a new review); a fresh
+    // one may not, so that racing reviewers still make exactly one confirmation.
+    const review = isReconfirmation(row.status, input.to) && staleDays(toSummary(row), staleAfterDays) !== null;
+    if (!transitionAllowed(row.status, input.to) && !review) {
       const already =
         row.status === input.to ? ` It is already ${row.status}${row.status_by ? ` (by ${row.status_by} at ${isoTime(row.status_at!)})` : ""}.` : "";
       throw conflict(
         `memory_promote cannot move "${name}" (scope ${row.scope}, version ${row.version}) from ${row.status} to ${input.to}.${already} ` +
-          `Allowed: ${ALLOWED_TRANSITIONS_TEXT}. A deprecated fact comes back only as a new version stored with memory_store, which starts again as a draft.`,
+          `Allowed: ${ALLOWED_TRANSITIONS_TEXT}; and confirmed → confirmed again once nobody has reviewed it for ${staleAfterDays} days (stale). ` +
+          `A deprecated fact comes back only as a new version stored with memory_store, which starts again as a draft.`,
         { status: row.status },
       );
     }

@@ -41,7 +41,7 @@ export function registerPromoteTool(server: McpServer, deps: AppDeps): void {
     output,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(args, { caller }) {
-      const result = await promoteFact(deps.db, caller, args);
+      const result = await promoteFact(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
       return { text: promoteText(result), structured: { ...result } };
     },
   });

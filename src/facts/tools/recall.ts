@@ -41,7 +41,7 @@ export function registerRecallTool(server: McpServer, deps: AppDeps): void {
     output,
     annotations: READ_ONLY,
     async run(args, { caller }) {
-      const result = await recallFacts(deps.db, caller, args);
+      const result = await recallFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
       return { text: recallText(args.keywords, result), structured: { ...result } };
     },
   });

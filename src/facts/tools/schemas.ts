@@ -46,6 +46,10 @@ export const summaryShape = {
   statusAt: iso.nullable(),
   statusReason: z.string().nullable().describe("Why it was confirmed or deprecated. For a deprecated fact: why it must not be applied."),
   bodyChars: z.number().int().describe("Length of the whole body in characters."),
+  stale: z
+    .boolean()
+    .optional()
+    .describe("True for a confirmed fact nobody has reviewed for a long time (STALE_AFTER_DAYS): check it still holds; someone other than its author may confirm it again."),
 };
 
 export const summarySchema = z.object(summaryShape);
@@ -55,6 +59,7 @@ export const recallHitSchema = z.object({
   body: z.string().describe("The body; only its start when bodyTruncated."),
   bodyTruncated: z.boolean().describe("True when the body was shortened; memory_get returns it whole."),
   matchedIn: z.enum(["name_or_description", "body"]).describe("Where a keyword matched; name/description hits rank first."),
+  stale: z.boolean().describe("True for a confirmed fact nobody has reviewed for a long time: follow it, but check it still holds."),
 });
 
 export const similarFactSchema = z.object({
