@@ -44,8 +44,8 @@ describe.each(BACKENDS)("stale facts on %s", (backend) => {
     work = await mkdtemp(join(tmpdir(), "am-stale-"));
     service = await startTestService(tdb.db);
     const team = await addTeam(tdb.db);
-    author = await connectClient(service.mcpUrl, team.deployer.token, "deployer");
-    reviewer = await connectClient(service.mcpUrl, team.writer.token, "blog-writer");
+    author = await connectClient(service.mcpUrl, (team.deployer as typeof team.deployer & { token: string }).token, "deployer");
+    reviewer = await connectClient(service.mcpUrl, (team.writer as typeof team.writer & { token: string }).token, "blog-writer");
     for (const name of ["old-rule", "fresh-rule"]) {
       await store(tdb.db, team.deployer, fact(name, { description: `Deploy rule ${name}`, body: "Why: an outage. How: follow the deploy rule." }));
     }
