@@ -78,7 +78,9 @@ const EnvSchema = z.object({
   FACT_DUPLICATE_WARNING: boolFrom("FACT_DUPLICATE_WARNING", true),
   STALE_AFTER_DAYS: intFrom("STALE_AFTER_DAYS", 180, 1, 36_500),
   GRAPH_TEXT_MAX_CHARS: intFrom("GRAPH_TEXT_MAX_CHARS", 4096, 100, 1_000_000),
-  GRAPH_ANSWER_MAX_CHARS: intFrom("GRAPH_ANSWER_MAX_CHARS", 1_000_000, 10_000, 100_000_000),
+  // 100,000 characters is about 25,000 tokens: a read leaves an agent most of its
+  // context to work in; larger graphs come in further calls (the answer says how).
+  GRAPH_ANSWER_MAX_CHARS: intFrom("GRAPH_ANSWER_MAX_CHARS", 100_000, 10_000, 100_000_000),
   SHUTDOWN_TIMEOUT_MS: intFrom("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
   FIRST_START_OWNER: boolFrom("FIRST_START_OWNER", true),
   OAUTH_MODE: z
