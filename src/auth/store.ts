@@ -72,7 +72,7 @@ export const SCOPE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
  * The reserved identity of `agent-memory import`: the confirmer of facts that
  * were confirmed in the file-based memory before the import, when the file
  * names nobody who is an agent here. Disabled, no scopes, never a token
- * (sql/000007_importer.sql holds the same rules).
+ * (sql/000008_importer.sql holds the same rules).
  */
 export const IMPORTER_AGENT = "importer";
 

@@ -36,7 +36,7 @@ export const GET_HISTORY_VERSIONS = 10;
  * ("deploy-needs-migration Run database migrations before deploying the API" vs
  * "migrate-before-deploy Always run the migrations before a deploy": 0.52) and
  * stays below unrelated facts of one topic (0.2-0.3); below 0.5 the index scan
- * gets expensive at scale (sql/000006_facts_similar.sql, docs/hygiene.md).
+ * gets expensive at scale (sql/000007_facts_similar.sql, docs/hygiene.md).
  */
 export const SIMILAR_THRESHOLD = 0.5;
 export const SIMILAR_MAX = 3;

@@ -210,7 +210,7 @@ export const POSSIBLE_REVIEWERS = `
 
 /**
  * Readable facts most like a new one (the duplicate warning), best first. The
- * search runs in am_similar_facts (sql/000006_facts_similar.sql) over the
+ * search runs in am_similar_facts (sql/000007_facts_similar.sql) over the
  * facts_head_trgm index. $1 text ("name description"), $2 threshold,
  * $3/$4 readable scopes, $5 the new fact's id (left out), $6 how many.
  */
