@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
+    setupFiles: ["test/support/setup-file.ts"],
     pool: "forks",
     // Two cores here; more parallel files only add contention to the timing-free tests.
     maxWorkers: 2,

@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --facts 100000] [-- --graph-sizes 1000,10000,50000]
+// npm run bench [-- --quick] [-- --facts 100000] [-- --graph-sizes 1000,10000,50000] [-- --sections floor,facts,quality]
 //
 // Starts the service as its own process against a fresh Postgres database, drives
 // it only through real MCP clients over HTTP with real tokens (agents made by the
@@ -14,10 +14,13 @@ import { openPostgres } from "../src/db/postgres.js";
 import type { BenchAgent, BenchContext } from "./lib/context.js";
 import { createDatabase, startBenchService } from "./lib/service.js";
 import { benchAnswers } from "./sections/answers.js";
+import { benchConsole } from "./sections/console.js";
 import { benchFacts } from "./sections/facts.js";
 import { benchFloor } from "./sections/floor.js";
 import { benchGraph } from "./sections/graph.js";
+import { benchHostile } from "./sections/hostile.js";
 import { benchLedger } from "./sections/ledger.js";
+import { benchQuality } from "./sections/quality.js";
 
 const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   floor: benchFloor,
@@ -25,6 +28,11 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   ledger: benchLedger,
   graph: benchGraph,
   answers: benchAnswers,
+  quality: benchQuality,
+  // After facts and graph: it pages through what they loaded.
+  console: benchConsole,
+  // On its own embedded (PGlite) service, not the Postgres one the others share.
+  hostile: benchHostile,
 };
 
 const { values } = parseArgs({

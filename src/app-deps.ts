@@ -1,9 +1,10 @@
 // What the HTTP app and every capability receive. Built once at start-up (or per
-// test) and passed down: no module-level singletons.
+// test, or per benchmark) by createDeps and passed down: no module-level singletons.
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
-import type { Metrics } from "./metrics.js";
+import { loadMigrations } from "./db/migrate.js";
+import { createMetrics, type Metrics } from "./metrics.js";
 
 export interface AppDeps {
   config: Config;
@@ -14,4 +15,22 @@ export interface AppDeps {
   expectedMigrations: number;
   /** True once SIGTERM arrived: new requests are refused, /readyz reports 503. */
   isShuttingDown?: () => boolean;
+}
+
+export interface DepsOptions {
+  /** Already known (the service counted them before migrating); read from sql/ otherwise. */
+  expectedMigrations?: number;
+  isShuttingDown?: () => boolean;
+}
+
+/** The one way AppDeps are assembled: src/serve.ts, test/support/service.ts and bench/ use it. */
+export async function createDeps(config: Config, db: Database, logger: Logger, options: DepsOptions = {}): Promise<AppDeps> {
+  return {
+    config,
+    db,
+    logger,
+    metrics: createMetrics(() => db.poolStats()),
+    expectedMigrations: options.expectedMigrations ?? (await loadMigrations()).length,
+    ...(options.isShuttingDown ? { isShuttingDown: options.isShuttingDown } : {}),
+  };
 }

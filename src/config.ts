@@ -1,9 +1,12 @@
 // The one place that reads the environment. Everything else receives a Config.
 // Parsing fails fast with a message naming each bad variable, so a typo in a
 // deployment shows up at start-up rather than as odd behaviour later.
+import { isIP } from "node:net";
+import { join } from "node:path";
 import * as z from "zod/v4";
 
 const DEFAULT_PORT = 8080;
+export const FIRST_TOKEN_FILE_NAME = "owner-token";
 
 const intFrom = (name: string, def: number, min: number, max: number) =>
   z
@@ -44,6 +47,52 @@ const boolFrom = (name: string, def: boolean) =>
       return z.NEVER;
     });
 
+/**
+ * Express "trust proxy" in the forms that cannot be spoofed: a hop count or a
+ * list of proxy addresses/subnets. `true` would trust whatever X-Forwarded-For a
+ * client writes, so the per-address limits would key on a header the caller
+ * controls (unlimited guessing, locking out any chosen address): refused.
+ */
+const TRUST_PROXY_NAMES = ["loopback", "linklocal", "uniquelocal"];
+const trustProxyFrom = () =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((raw, ctx): false | number | string[] => {
+      if (raw === undefined || raw === "" || /^(false|0)$/i.test(raw)) return false;
+      if (/^(true|yes|on)$/i.test(raw)) {
+        ctx.addIssue({
+          code: "custom",
+          message:
+            `TRUST_PROXY=${raw} would trust any client-written X-Forwarded-For. Set the number of proxies in front of the service ` +
+            `(TRUST_PROXY=1 for one load balancer) or their addresses/subnets (e.g. TRUST_PROXY=10.0.0.0/8,loopback).`,
+        });
+        return z.NEVER;
+      }
+      if (/^\d+$/.test(raw)) return Number(raw);
+      const entries = raw.split(",").map((s) => s.trim()).filter(Boolean);
+      const bad = entries.filter((entry) => !TRUST_PROXY_NAMES.includes(entry) && !isAddressOrSubnet(entry));
+      if (bad.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          message: `TRUST_PROXY must be a hop count (1) or a comma-separated list of proxy addresses, subnets or ${TRUST_PROXY_NAMES.join("/")}; not ${bad.map((b) => `"${b}"`).join(", ")}.`,
+        });
+        return z.NEVER;
+      }
+      return entries;
+    });
+
+function isAddressOrSubnet(value: string): boolean {
+  const [address, prefix, ...rest] = value.split("/");
+  const family = isIP(address ?? "");
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const METRICS_TOKEN_MIN_CHARS = 32;
+
 const EnvSchema = z.object({
   HOST: z.string().trim().min(1).optional().default("127.0.0.1"),
   PORT: intFrom("PORT", DEFAULT_PORT, 0, 65535),
@@ -70,10 +119,26 @@ const EnvSchema = z.object({
   MAX_BODY_BYTES: intFrom("MAX_BODY_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
   ALLOWED_ORIGINS: listFrom(),
   ALLOWED_HOSTS: listFrom(),
-  TRUST_PROXY: z.string().trim().optional().default(""),
+  TRUST_PROXY: trustProxyFrom(),
   RATE_LIMIT_PER_MINUTE: intFrom("RATE_LIMIT_PER_MINUTE", 0, 0, 1_000_000),
   AUTH_FAILURES_PER_MINUTE: intFrom("AUTH_FAILURES_PER_MINUTE", 30, 0, 1_000_000),
-  METRICS_TOKEN: z.string().optional().default(""),
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .default("")
+    .refine((v) => v === "" || v.length >= METRICS_TOKEN_MIN_CHARS, {
+      message: `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_CHARS} characters (it is compared per request and guessable when short); generate one with: openssl rand -hex 32`,
+    }),
+  HTTP_REQUEST_TIMEOUT_MS: intFrom("HTTP_REQUEST_TIMEOUT_MS", 30_000, 1000, 3_600_000),
+  HTTP_MAX_CONNECTIONS: intFrom("HTTP_MAX_CONNECTIONS", 1000, 1, 1_000_000),
+  LEDGER_DEFAULT_SCOPE: z
+    .string()
+    .trim()
+    .optional()
+    .default("shared")
+    .refine((v) => /^[a-z0-9][a-z0-9_-]{0,63}$/.test(v), { message: "LEDGER_DEFAULT_SCOPE must be a scope name (lowercase letters, digits, _ or -), e.g. shared" }),
+  LEDGER_MAX_OPEN_CLAIMS_PER_AGENT: intFrom("LEDGER_MAX_OPEN_CLAIMS_PER_AGENT", 100, 1, 1_000_000),
+  FIRST_TOKEN_FILE: z.string().trim().optional().default(""),
   FACT_BODY_MAX_CHARS: intFrom("FACT_BODY_MAX_CHARS", 16_000, 100, 1_000_000),
   FACT_DUPLICATE_WARNING: boolFrom("FACT_DUPLICATE_WARNING", true),
   STALE_AFTER_DAYS: intFrom("STALE_AFTER_DAYS", 180, 1, 36_500),
@@ -83,6 +148,7 @@ const EnvSchema = z.object({
   GRAPH_ANSWER_MAX_CHARS: intFrom("GRAPH_ANSWER_MAX_CHARS", 100_000, 10_000, 100_000_000),
   SHUTDOWN_TIMEOUT_MS: intFrom("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
   FIRST_START_OWNER: boolFrom("FIRST_START_OWNER", true),
+  CONSOLE_SESSION_MINUTES: intFrom("CONSOLE_SESSION_MINUTES", 720, 1, 43_200),
   OAUTH_MODE: z
     .string()
     .trim()
@@ -143,6 +209,22 @@ function publicUrlProblem(value: string | undefined): string | undefined {
   return undefined;
 }
 
+/**
+ * Every variable loadConfig reads, with the value it takes when the variable is
+ * unset, written as .env.example writes it ("" for none, lists comma-separated).
+ * test/foundation/config-docs.test.ts keeps .env.example and
+ * docs/configuration.md in step with it.
+ */
+export function envDefaults(): Record<string, string> {
+  const parsed: Record<string, unknown> = EnvSchema.parse({});
+  return Object.fromEntries(
+    Object.keys(EnvSchema.shape).map((key) => {
+      const value = parsed[key];
+      return [key, value === undefined ? "" : Array.isArray(value) ? value.join(",") : String(value)];
+    }),
+  );
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -161,8 +243,8 @@ export interface Config {
   maxBodyBytes: number;
   allowedOrigins: string[];
   allowedHosts: string[];
-  /** Express "trust proxy" setting: "" (off), "true", a hop count or a list of subnets. */
-  trustProxy: string;
+  /** Express "trust proxy": false (off), a hop count or proxy addresses/subnets; never `true`. */
+  trustProxy: false | number | string[];
   /** Tool calls per token per minute; 0 = unlimited. */
   rateLimitPerMinute: number;
   /** Failed authentications per client address per minute; 0 = unlimited. */
@@ -181,9 +263,25 @@ export interface Config {
     /** A confirmed fact not reviewed for this many days is stale: marked in recall, back in the review queue. */
     staleAfterDays: number;
   };
+  http: {
+    /** Whole-request deadline (headers and body); also the headers deadline. */
+    requestTimeoutMs: number;
+    /** Concurrent connections per process; more are refused by the kernel-level accept. */
+    maxConnections: number;
+  };
+  ledger: {
+    /** The scope of actions with no explicit mapping (ledger_actions). */
+    defaultScope: string;
+    /** Open (unexpired) claims one agent may hold at a time. */
+    maxOpenClaimsPerAgent: number;
+  };
+  /** Where a non-interactive first start writes the owner's token (mode 0600). */
+  firstTokenFile: string;
   shutdownTimeoutMs: number;
   /** Create the `owner` agent and print its token when the database has no agents. */
   firstStartOwner: boolean;
+  /** How long a web console sign-in lasts before the person signs in again. */
+  consoleSessionMinutes: number;
   oauth: OAuthConfig;
 }
 
@@ -249,8 +347,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       duplicateWarning: e.FACT_DUPLICATE_WARNING,
       staleAfterDays: e.STALE_AFTER_DAYS,
     },
+    http: { requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS, maxConnections: e.HTTP_MAX_CONNECTIONS },
+    ledger: { defaultScope: e.LEDGER_DEFAULT_SCOPE, maxOpenClaimsPerAgent: e.LEDGER_MAX_OPEN_CLAIMS_PER_AGENT },
+    firstTokenFile: e.FIRST_TOKEN_FILE || join(e.AGENT_MEMORY_DATA_DIR, FIRST_TOKEN_FILE_NAME),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     firstStartOwner: e.FIRST_START_OWNER,
+    consoleSessionMinutes: e.CONSOLE_SESSION_MINUTES,
     oauth: {
       mode: e.OAUTH_MODE,
       issuer: e.OAUTH_ISSUER || undefined,

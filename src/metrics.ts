@@ -31,7 +31,7 @@ export function createMetrics(poolStats: () => PoolStats): Metrics {
   });
   const authFailures = new client.Counter({
     name: "agent_memory_auth_failures_total",
-    help: "Rejected bearer tokens by reason (missing, malformed, unknown, revoked, expired, agent_disabled).",
+    help: "Rejected credentials on /mcp and /metrics by reason (missing or invalid; deliberately no finer).",
     labelNames: ["reason"] as const,
     registers: [registry],
   });

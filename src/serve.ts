@@ -1,9 +1,11 @@
 // Starting and stopping the service: open the database, migrate, create the first
 // agent on an empty database, listen, and shut down gracefully.
+import { chmod, mkdir, rename, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
+import { dirname } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { Logger } from "pino";
-import type { AppDeps } from "./app-deps.js";
+import { type AppDeps, createDeps } from "./app-deps.js";
 import { countAgents, createAgent, issueToken } from "./auth/store.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
@@ -11,7 +13,6 @@ import { loadMigrations, migrate } from "./db/migrate.js";
 import { describeDatabase, openDatabase } from "./db/open.js";
 import { DomainError } from "./errors.js";
 import { createApp } from "./http/app.js";
-import { createMetrics } from "./metrics.js";
 import { oauthMcpUrl as oauthMcpUrlOf } from "./oauth/routes.js";
 
 export interface RunningService {
@@ -21,6 +22,8 @@ export interface RunningService {
   oauthMcpUrl: string | undefined;
   /** The owner's token when this start created the owner (first start), else undefined. */
   firstToken: string | undefined;
+  /** Where that token was written (non-interactive first start), else undefined. */
+  firstTokenFile: string | undefined;
   db: Database;
   deps: AppDeps;
   /** Stop accepting, let in-flight requests finish (bounded), close the database. */
@@ -29,15 +32,24 @@ export interface RunningService {
 
 export interface StartOptions {
   logger: Logger;
-  /** Where the human-readable start-up banner goes (the first token is printed here, never logged). */
+  /** Where the human-readable start-up banner goes (never the log stream). */
   print: (text: string) => void;
+  /**
+   * A person is reading the banner at a terminal: the first token is shown in it.
+   * Otherwise (containers, --json, redirected output) it is written to
+   * config.firstTokenFile (mode 0600) and only that path is shown or logged.
+   */
+  interactive?: boolean;
   /** An already-open database (tests); otherwise one is opened from config. */
   db?: Database;
 }
 
 export async function startService(config: Config, options: StartOptions): Promise<RunningService> {
   const { logger } = options;
-  const db = options.db ?? (await openDatabase(config, { onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost") }));
+  const db = options.db ?? (await openDatabase(config, {
+      onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
+      onWorkerRestart: (reason) => logger.warn({ reason }, "embedded database worker restarted by the statement watchdog"),
+    }));
   let httpServer: Server | undefined;
   try {
     const migrations = await loadMigrations();
@@ -49,20 +61,26 @@ export async function startService(config: Config, options: StartOptions): Promi
     logger.info({ database: describeDatabase(config), applied: report.applied, schemaVersion: report.current }, "database ready");
 
     let shuttingDown = false;
-    const deps: AppDeps = {
-      config,
-      db,
-      logger,
-      metrics: createMetrics(() => db.poolStats()),
-      expectedMigrations: migrations.length,
-      isShuttingDown: () => shuttingDown,
-    };
+    const deps = await createDeps(config, db, logger, { expectedMigrations: migrations.length, isShuttingDown: () => shuttingDown });
     const firstToken = config.firstStartOwner ? await createOwnerIfEmpty(db, logger) : undefined;
+    const firstTokenFile = firstToken && !options.interactive ? await writeFirstToken(config.firstTokenFile, firstToken, logger) : undefined;
 
-    httpServer = createServer(createApp(deps));
+    const requestTimeout = config.http.requestTimeoutMs;
+    httpServer = createServer(
+      {
+        // A slow or trickling client holds a socket at most this long (Node's
+        // default is 300 s); headers get no longer than the whole request. Node
+        // enforces both on a sweep, whose period must be well under the deadline.
+        requestTimeout,
+        headersTimeout: requestTimeout,
+        connectionsCheckingInterval: Math.min(5_000, Math.max(250, Math.floor(requestTimeout / 4))),
+      },
+      createApp(deps),
+    );
     // Keep-alive must outlast typical load-balancer idle timeouts.
     httpServer.keepAliveTimeout = 65_000;
-    httpServer.headersTimeout = 66_000;
+    // Beyond this many open sockets, new ones are closed on accept (file descriptors and memory stay bounded).
+    httpServer.maxConnections = config.http.maxConnections;
     await new Promise<void>((resolve, reject) => {
       httpServer!.once("error", reject);
       httpServer!.listen(config.port, config.host, () => resolve());
@@ -73,7 +91,7 @@ export async function startService(config: Config, options: StartOptions): Promi
     const mcpUrl = `${url}/mcp`;
     logger.info({ url: mcpUrl, database: describeDatabase(config) }, "agent-memory listening");
     const oauthMcpUrl = oauthMcpUrlOf(config);
-    options.print(banner(mcpUrl, config, firstToken) + (oauthMcpUrl ? oauthBanner(oauthMcpUrl) : ""));
+    options.print(banner(mcpUrl, config, firstToken, options.interactive ? "shown" : firstTokenFile) + (oauthMcpUrl ? oauthBanner(oauthMcpUrl) : ""));
 
     const server = httpServer;
     return {
@@ -81,6 +99,7 @@ export async function startService(config: Config, options: StartOptions): Promi
       mcpUrl,
       oauthMcpUrl,
       firstToken,
+      firstTokenFile,
       db,
       deps,
       async stop() {
@@ -110,8 +129,44 @@ async function createOwnerIfEmpty(db: Database, logger: Logger): Promise<string 
   return token;
 }
 
-function banner(mcpUrl: string, config: Config, firstToken: string | undefined): string {
-  const lines = [``, `agent-memory is serving MCP at ${mcpUrl}`, `database: ${describeDatabase(config)}`];
+/**
+ * The owner's first token, for a start nobody watches: a file only its user can
+ * read (written then renamed, so it is never seen half-written or with a wider
+ * mode). The log and the banner say where, never what.
+ */
+async function writeFirstToken(file: string, token: string, logger: Logger): Promise<string | undefined> {
+  try {
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    const partial = `${file}.${process.pid}.partial`;
+    await writeFile(partial, `${token}\n`, { mode: 0o600 });
+    await chmod(partial, 0o600);
+    await rename(partial, file);
+    logger.info({ agent: "owner", file }, "first start: the owner's token was written to a file readable only by this user");
+    return file;
+  } catch (error) {
+    logger.warn({ err: error, file }, "first start: could not write the owner's token file; issue a token with: agent-memory token issue owner");
+    return undefined;
+  }
+}
+
+/** `tokenFile`: "shown" (a person at a terminal), the file the token went to, or undefined (writing it failed). */
+function banner(mcpUrl: string, config: Config, firstToken: string | undefined, tokenFile: string | undefined): string {
+  const consoleUrl = mcpUrl.replace(/\/mcp$/, "/console");
+  const lines = [``, `agent-memory is serving MCP at ${mcpUrl}`, `web console: ${consoleUrl} (sign in with a human agent's token)`, `database: ${describeDatabase(config)}`];
+  if (firstToken && tokenFile === undefined) {
+    lines.push(``, `First start: created agent "owner" (human, all scopes), but its token could not be written to ${config.firstTokenFile}.`);
+    lines.push(`Issue one with: npx agent-memory token issue owner`, ``);
+    return lines.join("\n");
+  }
+  if (firstToken && tokenFile !== "shown") {
+    lines.push(
+      ``,
+      `First start: created agent "owner" (human, all scopes). Its token is in ${tokenFile} (mode 0600);`,
+      `read it once, store it elsewhere, then delete the file. In a container: docker compose exec agent-memory agent-memory token issue owner`,
+      ``,
+    );
+    return lines.join("\n");
+  }
   if (firstToken) {
     lines.push(
       ``,
@@ -126,7 +181,7 @@ function banner(mcpUrl: string, config: Config, firstToken: string | undefined):
       `Give each agent its own identity:  npx agent-memory agent add blog-writer --scopes shared,blog`,
       `                                   npx agent-memory token issue blog-writer`,
     );
-    if (!config.databaseUrl) lines.push(`(With the embedded database, stop the server before running those commands.)`);
+    if (!config.databaseUrl) lines.push(`(With the embedded database, stop the server before running those commands, or use the console.)`);
   } else {
     lines.push(`Manage agents and tokens: npx agent-memory agent list | token issue NAME (see README).`);
   }

@@ -2,6 +2,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { textOf } from "../../test/support/mcp.js";
 import { summarize, type Summary } from "./stats.js";
 
 export async function connect(mcpUrl: string, token: string): Promise<Client> {
@@ -16,7 +17,7 @@ export async function connect(mcpUrl: string, token: string): Promise<Client> {
 
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
   const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  if (r.isError) throw new Error(`${name} failed: ${r.content.map((c) => (c.type === "text" ? c.text : "")).join(" ")}`);
+  if (r.isError) throw new Error(`${name} failed: ${textOf(r)}`);
   return r;
 }
 

@@ -7,6 +7,8 @@
 export const RARE_WORD = "flamingo";
 export const RARE_COUNT = 10;
 export const ABSENT_WORD = "zyxwvutsrq";
+/** RARE_WORD with two letters swapped: recall finds its facts only as near matches. */
+export const TYPO_WORD = "flamigno";
 
 const EN_A = ["billing", "login", "search", "checkout", "invoice", "upload", "export", "payment", "profile", "report", "audit", "cache", "queue", "webhook", "backup", "email", "sitemap", "gateway", "scheduler", "importer"];
 const EN_B = ["service", "batch job", "dashboard", "API", "worker", "cron", "pipeline", "database", "frontend", "proxy"];

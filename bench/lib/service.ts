@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
+import { createDatabase as createDb, dropDatabase } from "../../test/support/admin-db.js";
 
 const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 
@@ -26,23 +26,11 @@ function procStatusMiB(pid: number, field: "VmRSS" | "VmHWM"): number {
   }
 }
 
+/** A fresh database `name` on the server of `baseUrl` (dropped first if a failed run left it). */
 export async function createDatabase(baseUrl: string, name: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const a = new pg.Client({ connectionString: baseUrl });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
-    },
-  };
+  await dropDatabase(name, baseUrl);
+  const url = await createDb(name, { serverUrl: baseUrl });
+  return { url, drop: () => dropDatabase(name, baseUrl) };
 }
 
 export async function startBenchService(databaseUrl: string, env: Record<string, string> = {}): Promise<BenchService> {

@@ -1,14 +1,16 @@
 // Facts at scale: load N facts through memory_store (16 clients, 4 agents, three
 // scopes, English/Japanese/Korean), then time recall, store, promote and get, and
-// show that recall's plan uses the trigram index.
+// show that recall's plan uses the trigram and word indexes.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import pg from "pg";
+import { recallParams } from "../../src/facts/read.js";
+import { parseKeywords } from "../../src/facts/rules.js";
 import { RECALL } from "../../src/facts/sql.js";
 import { call, connect, timeConcurrent, timeSequential, type Throughput } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
-import { ABSENT_WORD, area, generateFact, RARE_WORD } from "../lib/corpus.js";
-import { type Summary, summarize } from "../lib/stats.js";
+import { ABSENT_WORD, area, generateFact, RARE_WORD, TYPO_WORD } from "../lib/corpus.js";
 import { startBenchService } from "../lib/service.js";
+import { type Summary, summarize } from "../lib/stats.js";
 import { printTable } from "../lib/table.js";
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
@@ -62,6 +64,8 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
   const keywordSets: Array<[string, string[]]> = [
     [`rare keyword (${RARE_WORD})`, [RARE_WORD]],
     [`no match (${ABSENT_WORD})`, [ABSENT_WORD]],
+    // A typo of the rare word: nothing matches as written or by words, so recall looks for near matches.
+    [`typo (${TYPO_WORD})`, [TYPO_WORD]],
     // CJK keywords stay out of the labels: they would break the table's alignment.
     ["Japanese keyword", [area("ja", 3)]],
     ["Korean keyword", [area("ko", 5)]],
@@ -135,11 +139,12 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
   );
 
   // The plan of the recall query for the rare keyword, with the service's own SQL.
-  const plan = await admin.query<{ "QUERY PLAN": string }>(`explain ${RECALL}`, [[`%${RARE_WORD}%`], false, ["shared", "team-a", "team-b"], null, null, null, 10, 1000]);
+  const planParams = recallParams(parseKeywords([RARE_WORD]), { all: false, scopes: ["shared", "team-a", "team-b"] }, {}, 10);
+  const plan = await admin.query<{ "QUERY PLAN": string }>(`explain ${RECALL}`, planParams);
   const planLines = plan.rows.map((r) => r["QUERY PLAN"]);
-  const usesIndex = planLines.some((l) => /Bitmap Index Scan on facts_search_trgm/.test(l));
+  const usesIndex = planLines.some((l) => /Bitmap Index Scan on facts_search_trgm/.test(l)) && planLines.some((l) => /Bitmap Index Scan on facts_search_words/.test(l));
   const seqScan = planLines.some((l) => /Seq Scan on facts/.test(l));
-  ctx.log(`\nRecall plan (${usesIndex && !seqScan ? "uses the trigram index, no sequential scan of facts" : "WARNING: not using the index"}):\n${planLines.map((l) => `  ${l}`).join("\n")}`);
+  ctx.log(`\nRecall plan (${usesIndex && !seqScan ? "uses the trigram and word indexes, no sequential scan of facts" : "WARNING: not using the indexes"}):\n${planLines.map((l) => `  ${l}`).join("\n")}`);
   await admin.end();
 
   for (const pool of clientsByAgent.values()) await Promise.all(pool.map((p) => p.close()));

@@ -1,9 +1,7 @@
-// The authenticated caller as tools see it, and the scope rules in one place.
+// The authenticated caller, and how it travels from the bearer middleware to the
+// tools: inside AuthInfo.extra, written only here (toAuthInfo, attachTrace) and
+// read only through the typed accessors below.
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { forbidden } from "../errors.js";
-
-export const SHARED_SCOPE = "shared";
-export const ALL_SCOPES = "*";
 
 export interface Caller {
   agentId: number;
@@ -14,56 +12,42 @@ export interface Caller {
   tokenId: number;
 }
 
-/** What a caller may read, in the form the SQL filters take: `all` or a list. */
-export interface ScopeFilter {
-  all: boolean;
-  scopes: string[];
+/** Per-request notes that the request log line picks up (see http/logging.ts). */
+export interface RequestTrace {
+  requestId: string;
+  tools: string[];
+  outcome?: string;
 }
 
-export function hasAllScopes(caller: Caller): boolean {
-  return caller.writeScopes.includes(ALL_SCOPES);
+/** The shape of AuthInfo.extra in this service. */
+type AuthExtra = {
+  caller: Caller;
+  trace?: RequestTrace;
+};
+
+/** The AuthInfo the verifier hands to requireBearerAuth for a valid token. */
+export function toAuthInfo(token: string, caller: Caller, expiresAt: number): AuthInfo {
+  const extra: AuthExtra = { caller };
+  return { token, clientId: caller.name, scopes: caller.writeScopes, expiresAt, extra };
 }
 
-export function readableScopes(caller: Caller): ScopeFilter {
-  if (hasAllScopes(caller)) return { all: true, scopes: [] };
-  const scopes = new Set([SHARED_SCOPE, ...caller.writeScopes, ...caller.readScopes]);
-  scopes.delete(ALL_SCOPES);
-  return { all: caller.readScopes.includes(ALL_SCOPES), scopes: [...scopes].sort() };
+/** Lets tools note their names and outcome for the request's log line. */
+export function attachTrace(authInfo: AuthInfo, trace: RequestTrace): void {
+  authInfo.extra = { ...authInfo.extra, trace };
 }
 
-export function writableScopes(caller: Caller): ScopeFilter {
-  if (hasAllScopes(caller)) return { all: true, scopes: [] };
-  return { all: false, scopes: [...caller.writeScopes].sort() };
+// AuthInfo.extra is Record<string, unknown> in the SDK; toAuthInfo is its only
+// writer here, so these readers know its shape.
+function authExtra(authInfo: AuthInfo | undefined): Partial<AuthExtra> {
+  return (authInfo?.extra ?? {}) as Partial<AuthExtra>;
 }
 
-export function canRead(caller: Caller, scope: string): boolean {
-  const r = readableScopes(caller);
-  return r.all || r.scopes.includes(scope);
-}
-
-export function canWrite(caller: Caller, scope: string): boolean {
-  return hasAllScopes(caller) || caller.writeScopes.includes(scope);
-}
-
-export function describeScopes(filter: ScopeFilter): string {
-  return filter.all ? "all scopes" : filter.scopes.join(", ") || "none";
-}
-
-export function assertCanWrite(caller: Caller, scope: string): void {
-  if (!canWrite(caller, scope)) {
-    throw forbidden(`You (${caller.name}) may not write to scope "${scope}". Scopes you may write: ${describeScopes(writableScopes(caller))}.`);
-  }
-}
-
-export function assertCanRead(caller: Caller, scope: string): void {
-  if (!canRead(caller, scope)) {
-    throw forbidden(`You (${caller.name}) may not read scope "${scope}". Scopes you may read: ${describeScopes(readableScopes(caller))}.`);
-  }
-}
-
-/** The caller travels from the bearer middleware to tools inside AuthInfo.extra. */
 export function callerFromAuthInfo(authInfo: AuthInfo | undefined): Caller {
-  const caller = authInfo?.extra?.caller as Caller | undefined;
+  const caller = authExtra(authInfo).caller;
   if (!caller) throw new Error("Tool called without an authenticated caller");
   return caller;
+}
+
+export function traceFromAuthInfo(authInfo: AuthInfo | undefined): RequestTrace | undefined {
+  return authExtra(authInfo).trace;
 }

@@ -1,9 +1,10 @@
-// Agents and tokens: creation, listing, disabling, revocation, verification.
-import type { Database, Queryable } from "../db/database.js";
+// Agents and tokens: creation, listing, disabling, revocation (the admin side;
+// the per-request token check is in verifier.ts).
+import type { Queryable } from "../db/database.js";
 import { conflict, invalid, notFound } from "../errors.js";
-import type { Caller } from "./caller.js";
+import { validateAgentName, validateScopes } from "./scopes.js";
 import * as sql from "./sql.js";
-import { generateToken, hashToken, looksLikeToken, tokenHint } from "./tokens.js";
+import { generateToken, hashToken, tokenHint } from "./tokens.js";
 
 export interface Agent {
   id: number;
@@ -65,14 +66,11 @@ const toToken = (r: TokenRow): TokenRecord => ({
   lastUsedAt: r.last_used_at,
 });
 
-export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-export const SCOPE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-
 /**
  * The reserved identity of `agent-memory import`: the confirmer of facts that
  * were confirmed in the file-based memory before the import, when the file
  * names nobody who is an agent here. Disabled, no scopes, never a token
- * (sql/000008_importer.sql holds the same rules).
+ * (sql/000012_importer.sql holds the same rules).
  */
 export const IMPORTER_AGENT = "importer";
 
@@ -94,22 +92,6 @@ export async function ensureImporterAgent(db: Queryable): Promise<{ id: number; 
     throw conflict(`An agent named "${IMPORTER_AGENT}" exists and can sign in, but that name is reserved for the import identity; rename or disable it first.`);
   }
   return { id: Number(row.id), name: row.name };
-}
-
-export function validateAgentName(name: string): string {
-  if (!AGENT_NAME_PATTERN.test(name)) {
-    throw invalid(`Agent name "${name}" is not valid: use 1-64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit (e.g. blog-writer).`);
-  }
-  return name;
-}
-
-export function validateScopes(scopes: string[], what = "scope"): string[] {
-  for (const s of scopes) {
-    if (s !== "*" && !SCOPE_PATTERN.test(s)) {
-      throw invalid(`${what} "${s}" is not valid: use 1-64 lowercase letters, digits, "_" or "-" (e.g. blog, deploy), or "*" for every scope.`);
-    }
-  }
-  return [...new Set(scopes)];
 }
 
 export interface NewAgent {
@@ -180,50 +162,4 @@ export async function revokeToken(db: Queryable, id: number): Promise<TokenRecor
   const row = (await db.query<TokenRow>(sql.REVOKE_TOKEN, [id])).rows[0];
   if (!row) throw notFound(`No token with id ${id}. List tokens with: agent-memory token list`);
   return toToken(row);
-}
-
-export type TokenRejection = "malformed" | "unknown" | "revoked" | "expired" | "agent_disabled";
-
-export type TokenCheck =
-  | { ok: true; caller: Caller; expiresAt: Date | null; touch: boolean }
-  | { ok: false; reason: TokenRejection };
-
-interface VerifyRow {
-  token_id: number;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  expired: boolean;
-  stale_last_used: boolean;
-  agent_id: number;
-  name: string;
-  kind: "agent" | "human";
-  write_scopes: string[];
-  read_scopes: string[];
-  disabled_at: Date | null;
-}
-
-export async function checkToken(db: Queryable, token: string): Promise<TokenCheck> {
-  if (!looksLikeToken(token)) return { ok: false, reason: "malformed" };
-  const row = (await db.query<VerifyRow>(sql.VERIFY_TOKEN, [hashToken(token)])).rows[0];
-  if (!row) return { ok: false, reason: "unknown" };
-  if (row.revoked_at) return { ok: false, reason: "revoked" };
-  if (row.expired) return { ok: false, reason: "expired" };
-  if (row.disabled_at) return { ok: false, reason: "agent_disabled" };
-  return {
-    ok: true,
-    touch: row.stale_last_used,
-    expiresAt: row.expires_at,
-    caller: {
-      agentId: row.agent_id,
-      name: row.name,
-      kind: row.kind,
-      writeScopes: row.write_scopes,
-      readScopes: row.read_scopes,
-      tokenId: row.token_id,
-    },
-  };
-}
-
-export async function touchToken(db: Database, tokenId: number): Promise<void> {
-  await db.query(sql.TOUCH_TOKEN, [tokenId]);
 }

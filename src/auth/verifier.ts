@@ -1,13 +1,15 @@
 // The token verifier behind the SDK's requireBearerAuth: one indexed lookup per
 // request (so a revoked token is refused immediately, on every replica). Every
-// rejection looks the same to the client; the reason goes only to metrics.
+// rejection looks the same to the client, and to metrics (reason "invalid").
 import { InvalidTokenError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Logger } from "pino";
-import type { Database } from "../db/database.js";
+import type { Database, Queryable } from "../db/database.js";
 import type { Metrics } from "../metrics.js";
-import { checkToken, touchToken } from "./store.js";
+import { type Caller, toAuthInfo } from "./caller.js";
+import * as sql from "./sql.js";
+import { hashToken, looksLikeToken } from "./tokens.js";
 
 // requireBearerAuth insists on a numeric expiry; tokens without one get a
 // horizon that only matters to the middleware's own check.
@@ -35,7 +37,9 @@ export function createTokenVerifier(deps: VerifierDeps): OAuthTokenVerifier {
         throw new ServerError("The memory database is unreachable right now; retry in a few seconds.");
       }
       if (!result.ok) {
-        deps.metrics.authFailures.inc({ reason: result.reason });
+        // Coarse on purpose: whoever reads /metrics must not learn that a token
+        // once existed (revoked, expired) rather than never (unknown).
+        deps.metrics.authFailures.inc({ reason: "invalid" });
         throw new InvalidTokenError(REJECTED_TOKEN_MESSAGE);
       }
       if (result.touch) {
@@ -44,13 +48,54 @@ export function createTokenVerifier(deps: VerifierDeps): OAuthTokenVerifier {
       const expiresAt = result.expiresAt
         ? Math.floor(result.expiresAt.getTime() / 1000)
         : Math.floor(Date.now() / 1000) + NO_EXPIRY_HORIZON_SECONDS;
-      return {
-        token,
-        clientId: result.caller.name,
-        scopes: result.caller.writeScopes,
-        expiresAt,
-        extra: { caller: result.caller },
-      };
+      return toAuthInfo(token, result.caller, expiresAt);
     },
   };
+}
+
+// The per-request check: one indexed lookup by the token's hash.
+export type TokenRejection = "malformed" | "unknown" | "revoked" | "expired" | "agent_disabled";
+
+export type TokenCheck =
+  | { ok: true; caller: Caller; expiresAt: Date | null; touch: boolean }
+  | { ok: false; reason: TokenRejection };
+
+interface VerifyRow {
+  token_id: number;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  expired: boolean;
+  stale_last_used: boolean;
+  agent_id: number;
+  name: string;
+  kind: "agent" | "human";
+  write_scopes: string[];
+  read_scopes: string[];
+  disabled_at: Date | null;
+}
+
+export async function checkToken(db: Queryable, token: string): Promise<TokenCheck> {
+  if (!looksLikeToken(token)) return { ok: false, reason: "malformed" };
+  const row = (await db.query<VerifyRow>(sql.VERIFY_TOKEN, [hashToken(token)])).rows[0];
+  if (!row) return { ok: false, reason: "unknown" };
+  if (row.revoked_at) return { ok: false, reason: "revoked" };
+  if (row.expired) return { ok: false, reason: "expired" };
+  if (row.disabled_at) return { ok: false, reason: "agent_disabled" };
+  return {
+    ok: true,
+    touch: row.stale_last_used,
+    expiresAt: row.expires_at,
+    caller: {
+      agentId: row.agent_id,
+      name: row.name,
+      kind: row.kind,
+      writeScopes: row.write_scopes,
+      readScopes: row.read_scopes,
+      tokenId: row.token_id,
+    },
+  };
+}
+
+export async function touchToken(db: Database, tokenId: number): Promise<void> {
+  await db.query(sql.TOUCH_TOKEN, [tokenId]);
 }

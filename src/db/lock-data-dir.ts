@@ -7,14 +7,16 @@ export class DataDirBusyError extends Error {
   override name = "DataDirBusyError";
 }
 
-export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+/** `consoleUrl`: where the running server's web console is, named in the refusal (agents and tokens can be managed there). */
+export async function lockDataDir(dataDir: string, consoleUrl?: string): Promise<() => Promise<void>> {
   try {
     return await lockfile.lock(dataDir, { stale: 15_000, update: 5_000, realpath: false });
   } catch (error) {
     if ((error as { code?: string }).code === "ELOCKED") {
       throw new DataDirBusyError(
         `The embedded database in ${dataDir} is in use by another agent-memory process (a running server?). ` +
-          `Stop it first, or run against Postgres by setting DATABASE_URL.`,
+          `Stop it first, or run against Postgres by setting DATABASE_URL.` +
+          (consoleUrl ? ` While it runs, manage agents and tokens in its web console: ${consoleUrl} (sign in with a human agent's token).` : ""),
       );
     }
     throw error;

@@ -48,7 +48,11 @@ export async function migrate(db: Database, migrations?: Migration[]): Promise<M
   return db.transaction(
     async (tx) => {
       await tx.query("select pg_advisory_xact_lock($1::bigint)", [MIGRATION_LOCK_KEY]);
-      await tx.query(CREATE_TABLE);
+      // Created only when missing: a service role without DDL rights (compose's
+      // agent_memory) must start on a current schema, and Postgres checks the
+      // schema's CREATE privilege even for "create table if not exists".
+      const present = (await tx.query<{ ok: boolean }>("select to_regclass('schema_migrations') is not null as ok")).rows[0]?.ok;
+      if (!present) await tx.query(CREATE_TABLE);
       const done = new Set((await tx.query<{ id: number }>("select id from schema_migrations")).rows.map((r) => r.id));
       const applied: string[] = [];
       for (const m of all) {

@@ -1,14 +1,16 @@
 // Chooses the backend from config: Postgres when DATABASE_URL is set, otherwise
 // the embedded database in the data folder.
-import { mkdir } from "node:fs/promises";
 import type { Config } from "../config.js";
 import type { Database } from "./database.js";
+import { prepareDataDir, restrictDataDirFiles } from "./data-dir-modes.js";
 import { lockDataDir } from "./lock-data-dir.js";
 import { openPglite } from "./pglite.js";
 import { openPostgres } from "./postgres.js";
 
 export interface OpenOptions {
   onIdleError?: (error: Error) => void;
+  /** The embedded database's watchdog ended its worker (a statement ran too long) and started another. */
+  onWorkerRestart?: (reason: string) => void;
 }
 
 export async function openDatabase(config: Config, options: OpenOptions = {}): Promise<Database> {
@@ -22,11 +24,12 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
       onIdleError: options.onIdleError,
     });
   }
-  await mkdir(config.dataDir, { recursive: true });
-  const unlock = await lockDataDir(config.dataDir);
+  await prepareDataDir(config.dataDir);
+  const unlock = await lockDataDir(config.dataDir, consoleUrlOf(config));
   let db: Database;
   try {
-    db = await openPglite({ ...timeouts, dataDir: config.dataDir });
+    db = await openPglite({ ...timeouts, dataDir: config.dataDir, onWorkerRestart: options.onWorkerRestart });
+    await restrictDataDirFiles(config.dataDir);
   } catch (error) {
     await unlock();
     throw error;
@@ -38,6 +41,13 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
       await unlock();
     },
   };
+}
+
+/** The web console of a server started with this config (as its banner prints it). */
+export function consoleUrlOf(config: Config): string {
+  if (config.publicUrl) return `${config.publicUrl}/console`;
+  const host = ["0.0.0.0", "::"].includes(config.host) ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.port}/console`;
 }
 
 /** Where the data lives, for log lines and the start-up banner. Never prints a password. */

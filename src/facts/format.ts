@@ -2,8 +2,9 @@
 // status of every fact so that a draft is never mistaken for a reviewed fact,
 // and shows why a deprecated fact was withdrawn.
 import type { FactSummary, FullFact } from "./model.js";
-import type { ListResult, RecallResult } from "./read.js";
+import type { ListResult, RecallHit, RecallResult } from "./read.js";
 import { GET_HISTORY_VERSIONS, RECALL_BODY_CHARS } from "./rules.js";
+import type { PromoteResult, StoreResult } from "./store.js";
 
 const DAY_MS = 86_400_000;
 
@@ -13,7 +14,6 @@ function staleNote(f: FactSummary & { stale?: boolean }): string | undefined {
   const days = Math.floor((Date.now() - Date.parse(f.statusAt)) / DAY_MS);
   return `STALE: confirmed ${f.statusAt.slice(0, 10)}, not reviewed for ${days} days. Check it still holds; if it does, confirm it again (memory_promote to confirmed, saying what you checked).`;
 }
-import type { PromoteResult, StoreResult } from "./store.js";
 
 const indent = (text: string, prefix = "   ") =>
   text
@@ -31,6 +31,14 @@ function deprecationNote(f: FactSummary): string | undefined {
   return f.status === "deprecated" ? `WITHDRAWN — do not apply. Reason: ${f.statusReason ?? "(none given)"}` : undefined;
 }
 
+const FIELD_WORDS = { name_or_description: "name/description", body: "body" } as const;
+const HOW_WORDS = { exact: "as written", stemmed: "by its words", similar: "nearly (typo?)" } as const;
+
+/** 'matched: "migrations" by its words in name/description; "migartion" nearly (typo?) in body' */
+function matchLine(h: RecallHit): string {
+  return `matched: ${h.matches.map((m) => `${JSON.stringify(m.keyword)} ${HOW_WORDS[m.how]} in ${FIELD_WORDS[m.in]}`).join("; ")}`;
+}
+
 export function recallText(keywords: string[], r: RecallResult): string {
   const quoted = keywords.map((k) => JSON.stringify(k.trim())).join(", ");
   if (r.total === 0) {
@@ -41,7 +49,7 @@ export function recallText(keywords: string[], r: RecallResult): string {
     (r.truncated ? ` (showing the first ${r.hits.length}; narrow the keywords, filter by type, status or scope, or raise limit up to 50).` : ".") +
     " Confirmed facts were reviewed by someone other than their author; drafts are unverified; deprecated facts are kept so that nobody repeats them.";
   const hits = r.hits.map((h, i) => {
-    const lines = [`${i + 1}. ${headline(h)}`, indent(h.description)];
+    const lines = [`${i + 1}. ${headline(h)}`, indent(h.description), indent(matchLine(h))];
     const note = deprecationNote(h) ?? staleNote(h);
     if (note) lines.push(indent(note));
     lines.push(indent(h.body));

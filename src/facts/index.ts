@@ -1,18 +1,39 @@
-// The facts capability: tools and resources, registered on each MCP server.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { AppDeps } from "../app-deps.js";
-import { registerFactResources } from "./resources.js";
-import { registerGetTool } from "./tools/get.js";
-import { registerListTool } from "./tools/list.js";
-import { registerPromoteTool } from "./tools/promote.js";
-import { registerRecallTool } from "./tools/recall.js";
-import { registerStoreTool } from "./tools/store.js";
+// The facts capability: its tools and resources, as one definition the MCP layer
+// registers (src/capabilities.ts lists it).
+import type { Capability } from "../mcp/tool.js";
+import { factResource } from "./resources.js";
+import { memoryGetTool } from "./tools/get.js";
+import { memoryListTool } from "./tools/list.js";
+import { memoryPromoteTool } from "./tools/promote.js";
+import { memoryRecallTool } from "./tools/recall.js";
+import { memoryStoreTool } from "./tools/store.js";
 
-export function registerFactsTools(server: McpServer, deps: AppDeps): void {
-  registerRecallTool(server, deps);
-  registerStoreTool(server, deps);
-  registerGetTool(server, deps);
-  registerListTool(server, deps);
-  registerPromoteTool(server, deps);
-  registerFactResources(server, deps);
-}
+export const facts: Capability = {
+  name: "facts",
+  tools: [memoryRecallTool, memoryStoreTool, memoryGetTool, memoryListTool, memoryPromoteTool],
+  resources: [factResource],
+};
+
+// The public surface other capabilities (snapshots, prompts) build on: the rules of a
+// fact and the writes that replay a history. Never facts' SQL.
+export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./replay.js";
+export {
+  DESCRIPTION_MAX_CHARS,
+  FACT_EVENT_KINDS,
+  FACT_STATUSES,
+  FACT_TYPES,
+  NAME_MAX_CHARS,
+  NAME_PATTERN,
+  REASON_MAX_CHARS,
+  isReconfirmation,
+  transitionAllowed,
+  validateBody,
+  validateDescription,
+  validateName,
+  validateReason,
+  validateType,
+  type FactEventKind,
+  type FactStatus,
+  type FactType,
+  type PromotionTarget,
+} from "./rules.js";

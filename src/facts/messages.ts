@@ -1,7 +1,8 @@
 // Answers shared by several facts operations. A fact in a scope the caller
 // cannot read gets exactly the answer of a fact that does not exist: the text
 // depends only on the request and the caller's own scopes, never on the data.
-import { type Caller, describeScopes, readableScopes } from "../auth/caller.js";
+import type { Caller } from "../auth/caller.js";
+import { describeScopes, readableScopes } from "../auth/scopes.js";
 import { conflict, invalid, notFound } from "../errors.js";
 
 export function missingFact(caller: Caller, name: string, scope: string | undefined) {

@@ -1,5 +1,5 @@
 // What a fact looks like to callers, and how database rows become that.
-import type { FactStatus, FactType } from "./rules.js";
+import type { FactEventKind, FactStatus, FactType } from "./rules.js";
 
 export interface FactSummary {
   name: string;
@@ -42,7 +42,7 @@ export interface FactVersion {
 }
 
 export interface FactEvent {
-  kind: "created" | "updated" | "confirmed" | "deprecated";
+  kind: FactEventKind;
   version: number;
   actor: string;
   at: string;

@@ -1,8 +1,8 @@
 // Reading facts: recall by keywords, get one whole with its history, list a
 // page. Each is a single query; the caller's readable scopes filter in SQL.
 import * as z from "zod/v4";
-import { assertCanRead, type Caller, readableScopes, writableScopes } from "../auth/caller.js";
-import { validateAgentName } from "../auth/store.js";
+import type { Caller } from "../auth/caller.js";
+import { assertCanRead, readableScopes, validateAgentName, validateScope, writableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import { invalid } from "../errors.js";
 import { decodeCursor, encodeCursor } from "../paging.js";
@@ -12,12 +12,13 @@ import {
   type FactStatus,
   type FactType,
   GET_HISTORY_VERSIONS,
-  keywordPatterns,
+  parseKeywords,
   RECALL_BODY_CHARS,
+  RECALL_NEAR_THRESHOLD,
+  type RecallKeyword,
   STALE_AFTER_DAYS_DEFAULT,
   staleDays,
   validateName,
-  validateScope,
 } from "./rules.js";
 import * as sql from "./sql.js";
 
@@ -34,12 +35,25 @@ export interface RecallInput {
   limit?: number | undefined;
 }
 
+/** How a keyword matched: as written, by its words (stemmed, any order, or the quoted phrase), or nearly (a typo). */
+export type MatchKind = "exact" | "stemmed" | "similar";
+export type MatchField = "name_or_description" | "body";
+
+export interface RecallMatch {
+  /** The keyword as given. */
+  keyword: string;
+  in: MatchField;
+  how: MatchKind;
+}
+
 export interface RecallHit extends FactSummary {
   /** The body, or its first RECALL_BODY_CHARS characters when bodyTruncated. */
   body: string;
   bodyTruncated: boolean;
-  /** Where a keyword matched; name/description hits rank first. */
-  matchedIn: "name_or_description" | "body";
+  /** Where a keyword matched best; name/description hits rank first. */
+  matchedIn: MatchField;
+  /** Why it was found: each keyword that matched, where and how (best match per keyword). */
+  matches: RecallMatch[];
   /** Confirmed, but nobody has reviewed it for more than STALE_AFTER_DAYS. */
   stale: boolean;
 }
@@ -57,33 +71,62 @@ export interface RecallResult {
   truncated: boolean;
 }
 
+// The levels of sql.RECALL (EXACT_LEVEL, NEAR_LEVEL), 1-6.
+const LEVELS: Record<number, { in: MatchField; how: MatchKind }> = {
+  1: { in: "name_or_description", how: "exact" },
+  2: { in: "name_or_description", how: "stemmed" },
+  3: { in: "body", how: "exact" },
+  4: { in: "body", how: "stemmed" },
+  5: { in: "name_or_description", how: "similar" },
+  6: { in: "body", how: "similar" },
+};
+
+export interface RecallFilters {
+  type?: FactType | undefined;
+  status?: FactStatus | undefined;
+  /** Already checked to be readable. */
+  scope?: string | undefined;
+}
+
+/** The parameters of sql.RECALL, in order (also used by the plan tests and the bench). */
+export function recallParams(keywords: RecallKeyword[], readable: { all: boolean; scopes: string[] }, filters: RecallFilters, limit: number): unknown[] {
+  return [
+    keywords.map((k) => k.pattern),
+    keywords.map((k) => k.text),
+    keywords.map((k) => k.phrase),
+    readable.all,
+    readable.scopes,
+    filters.type ?? null,
+    filters.status ?? null,
+    filters.scope ?? null,
+    limit,
+    RECALL_BODY_CHARS,
+    RECALL_NEAR_THRESHOLD,
+  ];
+}
+
 export async function recallFacts(db: Queryable, caller: Caller, input: RecallInput, options: ReadOptions = {}): Promise<RecallResult> {
   const staleAfter = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
-  const patterns = keywordPatterns(input.keywords);
+  const keywords = parseKeywords(input.keywords);
   const scope = optionalReadableScope(caller, input.scope);
   const limit = boundedLimit(input.limit, RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT);
-  const readable = readableScopes(caller);
-  const rows = (
-    await db.query<SummaryRow & { body: string; head_hit: boolean; total: number }>(sql.RECALL, [
-      patterns,
-      readable.all,
-      readable.scopes,
-      input.type ?? null,
-      input.status ?? null,
-      scope ?? null,
-      limit,
-      RECALL_BODY_CHARS,
-    ])
-  ).rows;
+  const params = recallParams(keywords, readableScopes(caller), { type: input.type, status: input.status, scope }, limit);
+  const rows = (await db.query<SummaryRow & { body: string; exact_levels: Array<number | null> | null; near_levels: Array<number | null> | null; total: number }>(sql.RECALL, params)).rows;
   const total = rows[0]?.total ?? 0;
   return {
     hits: rows.map((r) => {
+      // A keyword has a level in at most one of the two (near keywords matched nothing exactly).
+      const matches = keywords.flatMap((k, i) => {
+        const level = r.exact_levels?.[i] ?? r.near_levels?.[i] ?? null;
+        return level === null ? [] : [{ keyword: k.keyword, ...LEVELS[level]! }];
+      });
       const summary = toSummary(r);
       return {
         ...summary,
         body: r.body,
         bodyTruncated: r.body_chars > RECALL_BODY_CHARS,
-        matchedIn: r.head_hit ? ("name_or_description" as const) : ("body" as const),
+        matchedIn: matches.some((m) => m.in === "name_or_description") ? "name_or_description" : "body",
+        matches,
         stale: staleDays(summary, staleAfter) !== null,
       };
     }),

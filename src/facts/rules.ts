@@ -2,7 +2,7 @@
 // messages that tell the agent exactly what to fix. The database repeats the
 // essential ones as constraints (sql/000002_facts.sql).
 import { invalid } from "../errors.js";
-import { SCOPE_PATTERN } from "../auth/store.js";
+import { countTrigrams, KEYWORD_MAX_CHARS, MAX_KEYWORDS, MAX_SEARCH_TRIGRAMS } from "../limits.js";
 import { charCount, CONTROL_CHARS } from "../text.js";
 
 export { charCount };
@@ -11,7 +11,11 @@ export const FACT_TYPES = ["feedback", "project", "reference"] as const;
 export const FACT_STATUSES = ["draft", "confirmed", "deprecated"] as const;
 export const PROMOTION_TARGETS = ["confirmed", "deprecated"] as const;
 
+/** What can happen to a fact: the kinds of rows in fact_events. */
+export const FACT_EVENT_KINDS = ["created", "updated", "confirmed", "deprecated"] as const;
+
 export type FactType = (typeof FACT_TYPES)[number];
+export type FactEventKind = (typeof FACT_EVENT_KINDS)[number];
 export type FactStatus = (typeof FACT_STATUSES)[number];
 export type PromotionTarget = (typeof PROMOTION_TARGETS)[number];
 
@@ -19,8 +23,7 @@ export const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const NAME_MAX_CHARS = 64;
 export const DESCRIPTION_MAX_CHARS = 200;
 export const REASON_MAX_CHARS = 2000;
-export const KEYWORD_MAX_CHARS = 200;
-export const MAX_KEYWORDS = 10;
+export { KEYWORD_MAX_CHARS, MAX_KEYWORDS };
 /** Recall shortens bodies to this many characters to keep an answer bounded. */
 export const RECALL_BODY_CHARS = 1000;
 /**
@@ -36,7 +39,7 @@ export const GET_HISTORY_VERSIONS = 10;
  * ("deploy-needs-migration Run database migrations before deploying the API" vs
  * "migrate-before-deploy Always run the migrations before a deploy": 0.52) and
  * stays below unrelated facts of one topic (0.2-0.3); below 0.5 the index scan
- * gets expensive at scale (sql/000007_facts_similar.sql, docs/hygiene.md).
+ * gets expensive at scale (sql/000011_facts_similar.sql, docs/hygiene.md).
  */
 export const SIMILAR_THRESHOLD = 0.5;
 export const SIMILAR_MAX = 3;
@@ -51,13 +54,6 @@ export function validateName(name: string): string {
     );
   }
   return name;
-}
-
-export function validateScope(scope: string): string {
-  if (!SCOPE_PATTERN.test(scope)) {
-    throw invalid(`scope "${scope}" is not valid: a scope is 1-64 lowercase letters, digits, "_" or "-" (e.g. shared, blog). Call whoami to see yours.`);
-  }
-  return scope;
 }
 
 export function validateType(type: string): FactType {
@@ -103,16 +99,39 @@ export function validateVersion(version: number | undefined): number | undefined
 }
 
 /**
- * Keywords become ILIKE patterns `%keyword%`. Wildcards and the escape
- * character are escaped so that "50%" or "snake_case" match literally.
- * Returns the patterns (deduplicated, case-insensitively).
+ * Recall's near matches (pg_trgm word similarity, for typos) need at least this
+ * similarity between a keyword and some stretch of a fact's text. pg_trgm's
+ * default (0.6) misses swapped letters: "migartion" is 0.43 similar to
+ * "migration", "kuberentes" 0.47 to "kubernetes". 0.4 keeps those; below it,
+ * unrelated words start to match. Near matches are only sought for a keyword
+ * that found nothing exactly or by its words (docs/recall.md).
  */
-export function keywordPatterns(keywords: string[]): string[] {
+export const RECALL_NEAR_THRESHOLD = 0.4;
+
+/** One keyword as recall searches for it. */
+export interface RecallKeyword {
+  /** As given, trimmed (quotes included): what the answer names. */
+  keyword: string;
+  /** The text searched for (a quoted keyword without its quotes). */
+  text: string;
+  /** ILIKE pattern `%text%`, wildcards and the escape character escaped. */
+  pattern: string;
+  /** A keyword in double quotes is an exact phrase: no word reordering, no near matches. */
+  phrase: boolean;
+}
+
+/**
+ * Checks the keywords and prepares each for the search: a substring pattern
+ * (wildcards and the escape character escaped so that "50%" or "snake_case"
+ * match literally) and whether it is a quoted phrase. Deduplicated,
+ * case-insensitively.
+ */
+export function parseKeywords(keywords: string[]): RecallKeyword[] {
   if (keywords.length < 1 || keywords.length > MAX_KEYWORDS) {
     throw invalid(`keywords: give 1-${MAX_KEYWORDS} keywords, got ${keywords.length}.`);
   }
   const seen = new Set<string>();
-  const patterns: string[] = [];
+  const parsed: RecallKeyword[] = [];
   keywords.forEach((raw, i) => {
     if (CONTROL_CHARS.test(raw)) {
       throw invalid(`keywords[${i}] contains a line break or control character: each keyword is a single line of text; pass several keywords instead.`);
@@ -120,12 +139,23 @@ export function keywordPatterns(keywords: string[]): string[] {
     const keyword = raw.trim();
     if (keyword.length === 0) throw invalid(`keywords[${i}] is empty: give a word or short phrase to search for.`);
     if (charCount(keyword) > KEYWORD_MAX_CHARS) throw invalid(`keywords[${i}] is longer than ${KEYWORD_MAX_CHARS} characters: use a few words.`);
+    const quoted = /^"(.*\S.*)"$/u.exec(keyword);
+    const text = quoted ? quoted[1]!.trim() : keyword;
     const folded = keyword.toLowerCase();
     if (seen.has(folded)) return;
     seen.add(folded);
-    patterns.push(`%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    parsed.push({ keyword, text, pattern: `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, phrase: quoted !== null });
   });
-  return patterns;
+  // Every keyword is a lookup in the trigram index: bound them together, as search_nodes' query.
+  if (countTrigrams(keywords, MAX_SEARCH_TRIGRAMS) > MAX_SEARCH_TRIGRAMS) {
+    throw invalid(`keywords have more than ${MAX_SEARCH_TRIGRAMS} distinct trigrams together (three-letter pieces the search index looks up); that is the limit. Use fewer or shorter keywords.`);
+  }
+  return parsed;
+}
+
+/** The substring patterns of the keywords (see parseKeywords). */
+export function keywordPatterns(keywords: string[]): string[] {
+  return parseKeywords(keywords).map((k) => k.pattern);
 }
 
 /** The lifecycle: which promotions are allowed from which status. */

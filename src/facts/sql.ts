@@ -3,7 +3,7 @@
 // agent, never from a tool argument alone.
 
 // Must match the expression of the facts_search_trgm index exactly, or the
-// planner cannot use it.
+// planner cannot use it. (The words, search_head and search_body, have their own index: 000007.)
 const SEARCH_TEXT = `(f.name || E'\\n' || f.description || E'\\n' || f.body)`;
 const HEAD_TEXT = `(f.name || E'\\n' || f.description)`;
 
@@ -22,35 +22,118 @@ const SUMMARY_JOINS = `
   join agents a on a.id = f.author_id
   left join agents sb on sb.id = f.status_by_id`;
 
+const FILTERS = `
+       ${READABLE("$4", "$5")}
+       and ($6::text is null or f.type = $6::text)
+       and ($7::text is null or f.status = $7::text)
+       and ($8::text is null or f.scope = $8::text)`;
+
 /**
- * recall in one round trip. The inner query finds, ranks, counts (window over
- * every match) and cuts; only the rows kept are joined back for their
- * (shortened) bodies and names, so long bodies of cut rows are never copied.
- * $1 patterns, $2/$3 readable scopes, $4 type, $5 status, $6 scope, $7 limit, $8 body chars.
+ * How well one keyword matches one fact, best first (docs/recall.md):
+ * 1 exact substring in name/description, 2 its words (stemmed, any order, or
+ * the quoted phrase) in name/description, 3 exact in the body, 4 words in the
+ * body; near matches (typos): 5 similar in name/description, 6 in the body.
+ */
+const EXACT_LEVEL = `
+  case when t.head like k.lower_pattern then 1
+       when f.search_head @@ k.q then 2
+       when f.search_body @@ k.q then (case when t.body like k.lower_pattern then 3 else 4 end)
+       when t.body like k.lower_pattern then 3
+  end`;
+
+// The head and body lowercased once per candidate for EXACT_LEVEL: ILIKE is
+// exactly lower(text) LIKE lower(pattern), and would lowercase the whole body
+// again for every keyword. "offset 0" keeps the planner from inlining these
+// expressions back into every use.
+const LOWERED = `cross join lateral (select lower(${HEAD_TEXT}) as head, lower(f.body) as body offset 0) t`;
+const NEAR_LEVEL = `
+  case when not k.near then null
+       when word_similarity(k.text, ${HEAD_TEXT}) >= $11::real then 5
+       when word_similarity(k.text, ${SEARCH_TEXT}) >= $11::real then 6
+  end`;
+
+/**
+ * A fact's relevance: per keyword 4 for name/description, 2 for the body, 1 or
+ * 0.5 when only similar, summed over the keywords. Substring and word matches
+ * in a field weigh the same (a fact saying "migrations" is as relevant to
+ * "migration" as one saying "migration"), so that the lifecycle decides among
+ * comparably relevant facts, and a fact matching more keywords ranks higher.
+ * One lateral subquery per candidate gives both the levels and the score.
+ */
+const SCORED = (level: string, keywords: string) => `
+      cross join lateral (
+        select array_agg(x.level order by x.i) as levels,
+               coalesce(sum(case x.level when 1 then 4 when 2 then 4 when 3 then 2 when 4 then 2 when 5 then 1 when 6 then 0.5 end), 0) as score
+          from (select k.i, ${level} as level from ${keywords} k) x
+      ) m`;
+
+/**
+ * recall in one round trip.
+ * - `kw0` turns each keyword into a full-text query (`english` and `simple`,
+ *   ORed; its words ANDed in any order, or a phrase when quoted).
+ * - `exact` finds the facts that contain a keyword (trigram index) or its
+ *   words (tsvector index), in a BitmapOr filtered by scope in the same scan,
+ *   with each keyword's level and the score.
+ * - `kw` marks as `near` the unquoted keywords no such fact matched: only
+ *   those are looked up by trigram word similarity (typos), so a keyword found
+ *   as written never pulls in look-alikes ("100%" does not bring "1000").
+ * - `near` finds those through the trigram index. The threshold is set for
+ *   this statement's transaction only, inside the array the index scan waits
+ *   for, so it is in force before the scan starts (`%>` reads it there).
+ * - `hits` merges both (a near keyword has no exact level anywhere, the others
+ *   no near level: scores add up), counts every match (window), ranks and
+ *   cuts; only the rows kept are joined back for their (shortened) bodies and
+ *   names, so long bodies of cut rows are never copied. The caller merges the
+ *   two level arrays of the rows kept.
+ * $1 patterns, $2 texts, $3 phrase flags (one per keyword), $4/$5 readable
+ * scopes, $6 type, $7 status, $8 scope, $9 limit, $10 body chars,
+ * $11 near-match threshold.
  */
 export const RECALL = `
-  with hits as (
-    select f.id,
-           ${HEAD_TEXT} ilike any($1::text[]) as head_hit,
-           ${STATUS_RANK} as status_rank,
-           f.updated_at,
-           count(*) over () as total
+  with kw0 as materialized (
+    select k.i::int as i, k.text, k.pattern, lower(k.pattern) as lower_pattern, k.phrase,
+           case when k.phrase then phraseto_tsquery('english', k.text) || phraseto_tsquery('simple', k.text)
+                else plainto_tsquery('english', k.text) || plainto_tsquery('simple', k.text) end as q
+      from unnest($1::text[], $2::text[], $3::boolean[]) with ordinality as k(pattern, text, phrase, i)
+  ), exact as materialized (
+    select f.id, ${STATUS_RANK} as status_rank, f.updated_at, m.levels, m.score
       from facts f
-     where ${SEARCH_TEXT} ilike any($1::text[])
-       and ${READABLE("$2", "$3")}
-       and ($4::text is null or f.type = $4::text)
-       and ($5::text is null or f.status = $5::text)
-       and ($6::text is null or f.scope = $6::text)
-     order by head_hit desc, status_rank, f.updated_at desc, f.id desc
-     limit $7::int
+      ${LOWERED}
+      ${SCORED(EXACT_LEVEL, "kw0")}
+     where (${SEARCH_TEXT} ilike any($1::text[]) or f.search_head @@ (select am_tsquery_or(q) from kw0) or f.search_body @@ (select am_tsquery_or(q) from kw0))
+       and ${FILTERS}
+  ), kw as materialized (
+    select k.*, not k.phrase and not exists (select 1 from exact e where e.levels[k.i] is not null) as near
+      from kw0 k
+  ), near as materialized (
+    select f.id, ${STATUS_RANK} as status_rank, f.updated_at, m.levels, m.score
+      from facts f
+      ${SCORED(NEAR_LEVEL, "kw")}
+     where ${SEARCH_TEXT} %> any(array(
+             select k.text from kw k
+              where k.near and set_config('pg_trgm.word_similarity_threshold', $11::real::text, true) is not null))
+       and ${FILTERS}
+       -- Evaluated once, before the scan: with no near keyword (the usual case) the
+       -- scan never runs, whatever plan the planner chose for it.
+       and exists (select 1 from kw k where k.near)
+  ), hits as (
+    select coalesce(e.id, n.id) as id,
+           coalesce(e.status_rank, n.status_rank) as status_rank,
+           coalesce(e.updated_at, n.updated_at) as updated_at,
+           coalesce(e.score, 0) + coalesce(n.score, 0) as score,
+           e.levels as exact_levels, n.levels as near_levels,
+           count(*) over () as total
+      from exact e full join near n on n.id = e.id
+     order by score desc, status_rank, updated_at desc, id desc
+     limit $9::int
   )
   select ${SUMMARY_COLUMNS},
-         left(f.body, $8::int) as body,
-         h.head_hit, h.total
+         left(f.body, $10::int) as body,
+         h.exact_levels, h.near_levels, h.total
     from hits h
     join facts f on f.id = h.id
     ${SUMMARY_JOINS}
-   order by h.head_hit desc, h.status_rank, h.updated_at desc, h.id desc`;
+   order by h.score desc, h.status_rank, h.updated_at desc, h.id desc`;
 
 /**
  * One fact with a window of its history, in one round trip: the newest $6
@@ -210,7 +293,7 @@ export const POSSIBLE_REVIEWERS = `
 
 /**
  * Readable facts most like a new one (the duplicate warning), best first. The
- * search runs in am_similar_facts (sql/000007_facts_similar.sql) over the
+ * search runs in am_similar_facts (sql/000011_facts_similar.sql) over the
  * facts_head_trgm index. $1 text ("name description"), $2 threshold,
  * $3/$4 readable scopes, $5 the new fact's id (left out), $6 how many.
  */
@@ -219,3 +302,45 @@ export const SIMILAR_FACTS = `
     from am_similar_facts($1::text, $2::real, $3::boolean, $4::text[], $5::bigint, $6::int) s
     join facts f on f.id = s.id
    order by s.similarity desc, f.id`;
+
+/**
+ * The review queue, oldest draft first (keyset on change_seq): drafts whose
+ * current version someone else wrote, in scopes the reviewer may write (the
+ * scopes memory_promote lets them confirm), each with the version before it
+ * for a diff. Served by facts_status_change_seq.
+ * $1 reviewer id, $2/$3 writable scopes, $4 after change_seq, $5 limit.
+ */
+export const REVIEW_QUEUE = `
+  select ${SUMMARY_COLUMNS}, f.body, f.change_seq,
+         p.description as prev_description, p.type as prev_type, p.body as prev_body
+    from facts f
+    ${SUMMARY_JOINS}
+    left join fact_versions p on p.fact_id = f.id and p.version = f.version - 1
+   where f.status = 'draft' and f.author_id <> $1::bigint
+     and ($2::boolean or f.scope = any($3::text[]))
+     and ($4::bigint is null or f.change_seq > $4::bigint)
+   order by f.change_seq
+   limit $5::int`;
+
+/** How many drafts wait for this reviewer, counted up to $4. $1 reviewer id, $2/$3 writable scopes. */
+export const REVIEW_QUEUE_COUNT = `
+  select count(*)::int as n from (
+    select 1 from facts f
+     where f.status = 'draft' and f.author_id <> $1::bigint
+       and ($2::boolean or f.scope = any($3::text[]))
+     limit $4::int) q`;
+
+/**
+ * Recent fact events (created, updated, confirmed, deprecated), newest first,
+ * in readable scopes, optionally by one agent. Walks fact_events' primary key
+ * backwards. $1/$2 readable scopes, $3 actor name or null, $4 limit.
+ */
+export const RECENT_FACT_EVENTS = `
+  select e.id, e.kind, e.version, e.at, e.reason, ea.name as actor, f.scope, f.name
+    from fact_events e
+    join facts f on f.id = e.fact_id
+    join agents ea on ea.id = e.actor_id
+   where ${READABLE("$1", "$2")}
+     and ($3::text is null or ea.name = $3::text)
+   order by e.id desc
+   limit $4::int`;

@@ -1,7 +1,8 @@
 // Writing facts: storing versions and promoting them through the lifecycle.
 // Read-modify-write happens in one transaction with the fact row locked, so
 // racing agents serialize and the loser sees the winner's result.
-import { assertCanWrite, type Caller, readableScopes, SHARED_SCOPE } from "../auth/caller.js";
+import type { Caller } from "../auth/caller.js";
+import { assertCanWrite, readableScopes, SHARED_SCOPE, validateScope } from "../auth/scopes.js";
 import type { Database } from "../db/database.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import { ambiguousFact, missingFact, staleVersion } from "./messages.js";
@@ -22,7 +23,6 @@ import {
   validateDescription,
   validateName,
   validateReason,
-  validateScope,
   validateType,
   validateVersion,
 } from "./rules.js";

@@ -1,6 +1,7 @@
 // Which graph a call touches and whether the caller may: one line per tool.
 import type { AppDeps } from "../app-deps.js";
-import { assertCanRead, assertCanWrite, type Caller } from "../auth/caller.js";
+import type { Caller } from "../auth/caller.js";
+import { assertCanRead, assertCanWrite } from "../auth/scopes.js";
 import type { GraphWriter } from "./types.js";
 import { resolveScope } from "./validate.js";
 

@@ -4,7 +4,7 @@
 import { ENTITY_FRAME_CHARS as E, OBSERVATION_FRAME_CHARS as O, RELATION_FRAME_CHARS as R } from "./bounds.js";
 
 // Timestamps in the form of JS toISOString().
-const ISO = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+import { isoTimeSql as ISO } from "../db/iso-time.js";
 
 export const COUNT_ENTITIES = `select count(*)::int as n from graph_entities where scope = $1::text`;
 
@@ -138,16 +138,17 @@ export const RELATIONS_TOUCHING = `
   select ${RELATION_TOTAL} as total, ${relationsJson(true)} as relations`;
 
 // Queries of three or more characters go through am_graph_match (trigram
-// indexes, see sql/000004_graph.sql); shorter ones have no trigram to look up,
+// indexes led by the scope, see sql/000007_graph_search_by_scope.sql), so only
+// the caller's scope is searched; shorter ones have no trigram to look up,
 // so the planner is left to read the tables as it sees fit. $2 is an escaped
 // '%…%' pattern.
-const MATCH_INDEXED = `select id from am_graph_match($2::text) as m(id)`;
+const MATCH_INDEXED = `select id from am_graph_match($1::text, $2::text) as m(id)`;
 const MATCH_SHORT = `
-  select id from graph_entities where name ilike $2::text
+  select id from graph_entities where scope = $1::text and name ilike $2::text
   union
-  select id from graph_entities where entity_type ilike $2::text
+  select id from graph_entities where scope = $1::text and entity_type ilike $2::text
   union
-  select entity_id from graph_observations where content ilike $2::text`;
+  select entity_id from graph_observations where scope = $1::text and content ilike $2::text`;
 
 // search_nodes in one statement (one round trip, one snapshot): $1 scope, $2
 // pattern, $3 limit, $4 offset, $5 entity budget, $6 relation budget. `total`
@@ -204,3 +205,32 @@ export const ENTITY_OBSERVATIONS = `
     coalesce((select json_agg(json_build_object('createdBy', a.name, 'createdAt', ${ISO("s.created_at")}) order by s.id)
       from sel s join agents a on a.id = s.created_by where s.at < $5::int), '[]'::json) as meta
   from ent`;
+
+/**
+ * Recent graph writes (entities, relations, observations created), newest first,
+ * in readable scopes, optionally by one agent; each part walks its primary key
+ * backwards (ids follow insertion order). Deletions leave no row to show.
+ * $1 all scopes, $2 readable scopes, $3 agent name or null, $4 limit.
+ */
+export const RECENT_GRAPH_WRITES = `
+  with who as (select id from agents where $3::text is null or name = $3::text)
+  select w.kind, w.scope, w.subject, w.detail, a.name as actor, ${ISO("w.created_at")} as at
+    from (
+      (select 'entity' as kind, g.scope, g.name as subject, g.entity_type as detail, g.created_by, g.created_at
+         from graph_entities g
+        where ($1::boolean or g.scope = any($2::text[])) and g.created_by in (select id from who)
+        order by g.id desc limit $4::int)
+      union all
+      (select 'relation', r.scope, r.from_name, r.relation_type || ' → ' || r.to_name, r.created_by, r.created_at
+         from graph_relations r
+        where ($1::boolean or r.scope = any($2::text[])) and r.created_by in (select id from who)
+        order by r.id desc limit $4::int)
+      union all
+      (select 'observation', g.scope, g.name, left(o.content, 200), o.created_by, o.created_at
+         from graph_observations o join graph_entities g on g.id = o.entity_id
+        where ($1::boolean or g.scope = any($2::text[])) and o.created_by in (select id from who)
+        order by o.id desc limit $4::int)
+    ) w
+    join agents a on a.id = w.created_by
+   order by w.created_at desc
+   limit $4::int`;

@@ -10,7 +10,7 @@ import { answerBudget } from "./bounds.js";
 import * as sql from "./read-sql.js";
 import { READ_SNAPSHOT } from "./sql.js";
 import type { Graph, GraphEntity, GraphPage, GraphRelation, ObservationPage, PageRequest, Provenance, RelationPage, RelationsCut, RelationsRequest } from "./types.js";
-import { checkItemCount, likePattern, pageBounds } from "./validate.js";
+import { checkCallChars, checkItemCount, likePattern, pageBounds, validateSearchQuery } from "./validate.js";
 
 /** Searches of three or more characters go through the trigram indexes (see am_graph_match). */
 export const INDEXED_QUERY_MIN_CHARS = 3;
@@ -91,6 +91,7 @@ export async function readGraph(db: Database, scope: string, request: PageReques
  * that have at least one endpoint among the entities returned. One statement.
  */
 export async function searchNodes(db: Queryable, scope: string, query: string, request: PageRequest, maxChars: number): Promise<GraphPage> {
+  validateSearchQuery(query);
   const { limit, offset } = pageBounds(request);
   const budget = answerBudget(maxChars);
   const indexed = [...query].length >= INDEXED_QUERY_MIN_CHARS;
@@ -117,6 +118,7 @@ export async function searchNodes(db: Queryable, scope: string, query: string, r
  */
 export async function openNodes(db: Queryable, scope: string, names: string[], maxChars: number): Promise<Graph> {
   checkItemCount("names", names.length);
+  checkCallChars("names", names);
   if (names.length === 0) return { entities: [], relations: [] };
   const budget = answerBudget(maxChars);
   const r = await db.query<{ entities: EntityRow[]; relations: GraphRelation[]; total_relations: number }>(sql.OPEN_NODES, [
@@ -142,7 +144,10 @@ export interface RelationsInput extends PageRequest {
  */
 export async function readRelations(db: Queryable, scope: string, input: RelationsInput, maxChars: number): Promise<RelationPage> {
   const { limit, offset } = pageBounds(input);
-  if (input.names) checkItemCount("names", input.names.length);
+  if (input.names) {
+    checkItemCount("names", input.names.length);
+    checkCallChars("names", input.names);
+  }
   const r = (
     input.names === undefined && !input.unattached
       ? await db.query<RelationsRow>(sql.RELATIONS_ALL, [scope, offset, limit, maxChars])

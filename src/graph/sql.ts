@@ -17,8 +17,8 @@ export const CREATE_ENTITIES = `
     on conflict (scope, am_graph_key(name)) do nothing
     returning id, name
   ), observations as (
-    insert into graph_observations (entity_id, content, created_by)
-    select c.id, o.content, $4::bigint
+    insert into graph_observations (entity_id, scope, content, created_by)
+    select c.id, $1::text, o.content, $4::bigint
     from unnest($5::int[], $6::text[]) with ordinality as o(entity_ord, content, ord)
     join input i on i.ord = o.entity_ord
     join created c on c.name = i.name
@@ -63,8 +63,8 @@ export const ADD_OBSERVATIONS = `
   ), complete as (
     select count(*) = cardinality($2::text[]) as ok from locked
   ), inserted as (
-    insert into graph_observations (entity_id, content, created_by)
-    select l.id, o.content, $5::bigint
+    insert into graph_observations (entity_id, scope, content, created_by)
+    select l.id, $1::text, o.content, $5::bigint
     from unnest($3::text[], $4::text[]) with ordinality as o(entity_name, content, ord)
     join locked l on l.name = o.entity_name
     where (select ok from complete)
@@ -83,11 +83,12 @@ export const KEY_SHARE_ENTITIES_BY_NAME = `
   order by id
   for key share`;
 
-// $1 entity ids, $2 contents (parallel), $3 agent id. Already-present texts are
-// skipped by the unique index, in input order, so the first occurrence wins.
+// $1 entity ids, $2 contents (parallel), $3 agent id, $4 the entities' scope.
+// Already-present texts are skipped by the unique index, in input order, so the
+// first occurrence wins.
 export const INSERT_OBSERVATIONS = `
-  insert into graph_observations (entity_id, content, created_by)
-  select o.entity_id, o.content, $3::bigint
+  insert into graph_observations (entity_id, scope, content, created_by)
+  select o.entity_id, $4::text, o.content, $3::bigint
   from unnest($1::bigint[], $2::text[]) with ordinality as o(entity_id, content, ord)
   order by o.ord
   on conflict (entity_id, am_graph_key(content)) do nothing

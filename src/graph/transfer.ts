@@ -52,7 +52,7 @@ async function importEntities(db: Database, writer: GraphWriter, batch: EntityIn
           contents.push(c);
         }
       }
-      const obs = ids.length ? await tx.query(sql.INSERT_OBSERVATIONS, [ids, contents, writer.agentId]) : { rowCount: 0 };
+      const obs = ids.length ? await tx.query(sql.INSERT_OBSERVATIONS, [ids, contents, writer.agentId, writer.scope]) : { rowCount: 0 };
       return { created: inserted.rowCount, added: obs.rowCount };
     }),
   );

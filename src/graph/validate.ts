@@ -1,26 +1,28 @@
 // Input checks that the reference server does not make, with messages naming the
 // field: every call is checked whole before anything is written, so a bad item
 // fails the call and nothing of it is stored.
-import { SHARED_SCOPE } from "../auth/caller.js";
-import { SCOPE_PATTERN } from "../auth/store.js";
+import { SHARED_SCOPE, validateScope } from "../auth/scopes.js";
 import { invalid } from "../errors.js";
 import { charCount, isStorable } from "../text.js";
 import type { EntityInput, ObservationInput, RelationInput } from "./types.js";
 
-/** Items (entities, relations, names, …) one call may carry. */
-export const MAX_ITEMS_PER_CALL = 1000;
-/** Texts in one call across all items (observations of many entities). */
-export const MAX_TEXTS_PER_CALL = 10_000;
-/** read_graph / search_nodes: entities per answer unless `limit` says otherwise. */
-export const DEFAULT_PAGE_LIMIT = 1000;
-export const MAX_PAGE_LIMIT = 5000;
+import {
+  countTrigrams,
+  DEFAULT_PAGE_LIMIT,
+  MAX_CHARS_PER_CALL,
+  MAX_ITEMS_PER_CALL,
+  MAX_OFFSET,
+  MAX_PAGE_LIMIT,
+  MAX_SEARCH_QUERY_CHARS,
+  MAX_SEARCH_TRIGRAMS,
+  MAX_TEXTS_PER_CALL,
+} from "../limits.js";
 
+export { DEFAULT_PAGE_LIMIT, MAX_ITEMS_PER_CALL, MAX_PAGE_LIMIT, MAX_TEXTS_PER_CALL };
+
+/** The scope a graph call names, "shared" when omitted. */
 export function resolveScope(scope: string | undefined): string {
-  const s = scope ?? SHARED_SCOPE;
-  if (s === "*" || !SCOPE_PATTERN.test(s)) {
-    throw invalid(`scope "${s}" is not valid: use 1-64 lowercase letters, digits, "_" or "-" (e.g. shared, blog), or omit it for "shared". Nothing was written.`);
-  }
-  return s;
+  return validateScope(scope ?? SHARED_SCOPE);
 }
 
 export function checkItemCount(field: string, count: number): void {
@@ -29,12 +31,34 @@ export function checkItemCount(field: string, count: number): void {
   }
 }
 
-function checkTextCount(field: string, count: number): void {
+export function checkTextCount(field: string, count: number): void {
   if (count > MAX_TEXTS_PER_CALL) {
     throw invalid(`${field} carry ${count} texts in total; at most ${MAX_TEXTS_PER_CALL} are accepted per call. Split it into several calls. Nothing was written.`);
   }
 }
 
+/** The characters of a whole call (all its texts together), so no combination of counts and lengths adds up to an unbounded request. */
+export function checkCallChars(field: string, texts: Iterable<string>): void {
+  let total = 0;
+  for (const t of texts) total += t.length;
+  if (total > MAX_CHARS_PER_CALL) {
+    throw invalid(`${field} carry ${total} characters in total; at most ${MAX_CHARS_PER_CALL} are accepted per call. Split it into several calls. Nothing was written.`);
+  }
+}
+
+/**
+ * search_nodes' query: bounded in characters and in distinct trigrams (the
+ * index lookups it costs), before any SQL runs.
+ */
+export function validateSearchQuery(query: string): void {
+  if (query.length > MAX_SEARCH_QUERY_CHARS && charCount(query, MAX_SEARCH_QUERY_CHARS) > MAX_SEARCH_QUERY_CHARS) {
+    throw invalid(`query is ${charCount(query)} characters long; the limit is ${MAX_SEARCH_QUERY_CHARS}. Search for a distinctive part: a name, a word or a short phrase.`);
+  }
+  const trigrams = countTrigrams([query], MAX_SEARCH_TRIGRAMS);
+  if (trigrams > MAX_SEARCH_TRIGRAMS) {
+    throw invalid(`query has more than ${MAX_SEARCH_TRIGRAMS} distinct trigrams (three-letter pieces the search index looks up); that is the limit. Search for a shorter phrase.`);
+  }
+}
 
 /** Checks one text: length in characters (as Postgres counts them), storable, non-empty where required. */
 export function checkText(field: string, value: string, maxChars: number, allowEmpty: boolean): void {
@@ -59,6 +83,7 @@ export function validateEntities(entities: EntityInput[], maxChars: number): voi
     checkText(`entities[${i}].entityType`, e.entityType, maxChars, true);
     e.observations.forEach((o, j) => checkText(`entities[${i}].observations[${j}]`, o, maxChars, true));
   });
+  checkCallChars("entities", entities.flatMap((e) => [e.name, e.entityType, ...e.observations]));
 }
 
 export function validateRelations(relations: RelationInput[], maxChars: number, field = "relations"): void {
@@ -68,12 +93,14 @@ export function validateRelations(relations: RelationInput[], maxChars: number, 
     checkText(`${field}[${i}].to`, r.to, maxChars, false);
     checkText(`${field}[${i}].relationType`, r.relationType, maxChars, true);
   });
+  checkCallChars(field, relations.flatMap((r) => [r.from, r.to, r.relationType]));
 }
 
 export function validateObservations(items: ObservationInput[], maxChars: number): void {
   checkItemCount("observations", items.length);
   checkTextCount("observations' contents", items.reduce((n, o) => n + o.contents.length, 0));
   items.forEach((o, i) => o.contents.forEach((c, j) => checkText(`observations[${i}].contents[${j}]`, c, maxChars, true)));
+  checkCallChars("observations", items.flatMap((o) => [o.entityName, ...o.contents]));
 }
 
 /** Escapes LIKE metacharacters so the query matches as a plain substring. */
@@ -82,5 +109,9 @@ export function likePattern(query: string): string {
 }
 
 export function pageBounds(page: { limit?: number; offset?: number }): { limit: number; offset: number } {
-  return { limit: page.limit ?? DEFAULT_PAGE_LIMIT, offset: page.offset ?? 0 };
+  const offset = page.offset ?? 0;
+  if (offset > MAX_OFFSET) {
+    throw invalid(`offset ${offset} is past the limit of ${MAX_OFFSET}: skipping costs a read of every item skipped. Narrow the request (search_nodes, open_nodes), or export the whole graph with the CLI (agent-memory export).`);
+  }
+  return { limit: page.limit ?? DEFAULT_PAGE_LIMIT, offset };
 }

@@ -3,14 +3,14 @@
 import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
 import express, { type Express, type RequestHandler } from "express";
 import type { AppDeps } from "../app-deps.js";
-import { authFailureLimit, bearerAuth, perTokenLimit } from "./auth.js";
-import { RecentLogins } from "./recent-logins.js";
+import { consoleRouter } from "../console/router.js";
+import { bearerAuth, failedAuthLimit, mcpFailedAuthLimit, perTokenLimit } from "./auth.js";
 import { corsForAllowedOrigins } from "./cors.js";
 import { errorHandler } from "./error-handler.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 import { requestLogging } from "./logging.js";
 import { mcpPostHandler, methodNotAllowed } from "./mcp-route.js";
-import { healthz, metricsEndpoint, readyz } from "./ops.js";
+import { healthz, metricsEndpoint, metricsTokenCheck, readyz } from "./ops.js";
 import { originCheck } from "./origin.js";
 import { mountOAuth } from "../oauth/routes.js";
 
@@ -27,9 +27,12 @@ export function createApp(deps: AppDeps): Express {
   const { config, metrics } = deps;
   const app = express();
   app.disable("x-powered-by");
-  if (config.trustProxy) app.set("trust proxy", parseTrustProxy(config.trustProxy));
+  // Only a hop count or proxy addresses (config refuses `true`): req.ip, which
+  // the per-address limits key on, then never comes from a header a client wrote.
+  if (config.trustProxy !== false) app.set("trust proxy", config.trustProxy);
 
   app.use(requestLogging(deps.logger));
+  app.use(closeAfterRefusal);
   app.use((req, res, next) => {
     res.on("finish", () => metrics.httpRequests.inc({ route: routeLabel(req.path), status: String(res.statusCode) }));
     next();
@@ -46,7 +49,13 @@ export function createApp(deps: AppDeps): Express {
 
   app.get("/healthz", healthz);
   app.get("/readyz", readyz(deps));
-  app.get("/metrics", metricsEndpoint(deps));
+  const metricsLimit = config.metricsToken
+    ? failedAuthLimit(deps, {
+        isValid: metricsTokenCheck(config.metricsToken),
+        refuse: (res, message) => res.status(429).json({ error: "too_many_requests", error_description: message }),
+      })
+    : undefined;
+  app.get("/metrics", ...(metricsLimit ? [metricsLimit] : []), metricsEndpoint(deps));
 
   // DNS-rebinding protection: a page on evil.example resolving to 127.0.0.1 sends
   // Host: evil.example, which is refused here.
@@ -61,14 +70,16 @@ export function createApp(deps: AppDeps): Express {
     app.options("/mcp", ...mcpGuards);
   }
 
-  const recentLogins = new RecentLogins();
-  const failureLimit = authFailureLimit(deps, recentLogins);
+  app.get("/", (_req, res) => res.redirect(302, "/console"));
+  app.use("/console", consoleRouter(deps, { hosts }));
+
+  const failureLimit = mcpFailedAuthLimit(deps);
   const tokenLimit = perTokenLimit(deps);
   app.post(
     "/mcp",
     ...mcpGuards,
     ...(failureLimit ? [failureLimit] : []),
-    bearerAuth(deps, failureLimit ? recentLogins : undefined),
+    bearerAuth(deps),
     ...(tokenLimit ? [tokenLimit] : []),
     express.json({ limit: config.maxBodyBytes }),
     mcpPostHandler(deps),
@@ -78,7 +89,7 @@ export function createApp(deps: AppDeps): Express {
   app.all("/mcp", ...mcpGuards, methodNotAllowed);
   // OAuth (off by default) adds /oauth/mcp beside /mcp, with the same guards and limits.
   if (config.oauth.mode !== "off") {
-    mountOAuth(app, deps, { guards: mcpGuards, preflight: corsHandler !== undefined, failureLimit, tokenLimit, recentLogins: failureLimit ? recentLogins : undefined });
+    mountOAuth(app, deps, { guards: mcpGuards, preflight: corsHandler !== undefined, failureLimit, tokenLimit });
   }
 
   app.use((_req, res) => {
@@ -92,9 +103,18 @@ function routeLabel(path: string): string {
   return ["/mcp", "/oauth/mcp", "/healthz", "/readyz", "/metrics"].includes(path) ? path : "other";
 }
 
-function parseTrustProxy(value: string): boolean | number | string {
-  if (value === "true") return true;
-  if (value === "false") return false;
-  if (/^\d+$/.test(value)) return Number(value);
-  return value;
-}
+/**
+ * A refused request (401, 413, 429) closes its connection once answered: a
+ * client that is refused gets no kept-alive socket to trickle more bytes into,
+ * and an unread body is not waited for.
+ */
+const CLOSE_AFTER = new Set([401, 413, 429]);
+const closeAfterRefusal: RequestHandler = (_req, res, next) => {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+    const status = typeof args[0] === "number" ? args[0] : this.statusCode;
+    if (CLOSE_AFTER.has(status) && !this.headersSent) this.setHeader("Connection", "close");
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
+  next();
+};

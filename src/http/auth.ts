@@ -1,14 +1,111 @@
 // Authentication middleware for /mcp: the SDK's requireBearerAuth with our token
-// verifier, a per-address limit on failed attempts (brute force), and an optional
-// per-token rate limit.
+// verifier, a per-address limit on failed attempts (brute force) that any
+// credential-checking endpoint can reuse, and an optional per-token rate limit.
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { AppDeps } from "../app-deps.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import { checkToken } from "../auth/verifier.js";
 import { createTokenVerifier, type VerifierDeps } from "../auth/verifier.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
-import { bearerToken, type RecentLogins } from "./recent-logins.js";
+
+const WINDOW_MS = 60_000;
+
+export const TOO_MANY_FAILURES_MESSAGE = "Too many failed authentication attempts from this address; wait a minute and check your token.";
+
+/** The bearer token of a request, if it has one. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const [scheme, token] = (header ?? "").split(" ");
+  return scheme?.toLowerCase() === "bearer" && token ? token : undefined;
+}
+
+interface LimiterOptions {
+  deps: Pick<AppDeps, "metrics">;
+  /** Requests allowed per key per minute; 0 switches the limiter off. */
+  limit: number;
+  /** The `limit` label of agent_memory_rate_limited_total. */
+  metricLabel: string;
+  /** The key to count by; the client address (req.ip) when absent. */
+  key?: (req: Request) => string;
+  /** Count only the requests this says failed (the others are taken back once answered). */
+  countOnly?: (req: Request, res: Response) => boolean;
+  /** Over the limit: true lets this request through anyway. */
+  letThrough?: (req: Request) => Promise<boolean>;
+  /** Sends the 429. */
+  refuse: (res: Response) => void;
+}
+
+/** The one rate-limit shape of the service: a fixed one-minute window per key, IETF RateLimit headers. */
+function limiter(options: LimiterOptions): RequestHandler | undefined {
+  if (options.limit === 0) return undefined;
+  const { countOnly, letThrough } = options;
+  return rateLimit({
+    windowMs: WINDOW_MS,
+    limit: options.limit,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    ...(options.key ? { keyGenerator: options.key } : {}),
+    ...(countOnly ? { skipSuccessfulRequests: true, requestWasSuccessful: (req: Request, res: Response) => !countOnly(req, res) } : {}),
+    async handler(req, res, next) {
+      if (letThrough && (await letThrough(req))) {
+        res.removeHeader("Retry-After");
+        return next();
+      }
+      options.deps.metrics.rateLimited.inc({ limit: options.metricLabel });
+      options.refuse(res);
+    },
+  });
+}
+
+export interface FailedAuthLimitOptions {
+  /**
+   * Checks the request's credential once its address is over the limit (for
+   * /mcp: one indexed token lookup). True lets it through; false, or an error,
+   * refuses it with 429 (an error on a database outage goes through instead, so
+   * that the endpoint itself answers 503).
+   */
+  isValid: (req: Request) => Promise<boolean> | boolean;
+  /** Sends the 429; the default is a JSON-RPC error (the /mcp shape). */
+  refuse?: (res: Response, message: string) => void;
+}
+
+/**
+ * Counts only refused authentications (401) per client address. Over the limit,
+ * the credential is still checked: a valid one goes through (working agents at a
+ * busy NAT or proxy address are never locked out by someone else's guesses) and
+ * only invalid ones get 429 — whatever the reason they are invalid, so the 429
+ * reveals nothing a 401 would not. Reusable by every endpoint that checks a
+ * credential (/mcp, /metrics, sign-in and token endpoints).
+ */
+export function failedAuthLimit(deps: AppDeps, options: FailedAuthLimitOptions): RequestHandler | undefined {
+  const refuse = options.refuse ?? ((res: Response, message: string) => sendJsonRpcError(res, 429, JsonRpcCode.SERVER_ERROR, message));
+  return limiter({
+    deps,
+    limit: deps.config.authFailuresPerMinute,
+    metricLabel: "auth_failures",
+    countOnly: (_req, res) => res.statusCode === 401,
+    async letThrough(req) {
+      try {
+        return await options.isValid(req);
+      } catch {
+        // Could not check (database away): let the endpoint answer (503), not a lockout.
+        return true;
+      }
+    },
+    refuse: (res) => refuse(res, TOO_MANY_FAILURES_MESSAGE),
+  });
+}
+
+/** The failed-attempt limit of POST /mcp: over the limit, a token that checks out still goes through. */
+export function mcpFailedAuthLimit(deps: AppDeps): RequestHandler | undefined {
+  return failedAuthLimit(deps, {
+    async isValid(req) {
+      const token = bearerToken(req.headers.authorization);
+      return token !== undefined && (await checkToken(deps.db, token)).ok;
+    },
+  });
+}
 
 export interface BearerAuthOptions {
   /** The token check; default: our agent tokens (static /mcp). */
@@ -17,11 +114,11 @@ export interface BearerAuthOptions {
   resourceMetadataUrl?: string;
 }
 
-export function bearerAuth(deps: AppDeps, recentLogins?: RecentLogins, options: BearerAuthOptions = {}): RequestHandler {
+export function bearerAuth(deps: AppDeps, options: BearerAuthOptions = {}): RequestHandler {
   const makeVerifier = options.createVerifier ?? createTokenVerifier;
   return (req, res, next) => {
-    // The SDK answers a missing header itself; count it here so metrics see every rejection.
-    if (!req.headers.authorization) deps.metrics.authFailures.inc({ reason: "missing" });
+    // The SDK answers a missing (or non-Bearer) header itself; count it here so metrics see every rejection.
+    if (!bearerToken(req.headers.authorization)) deps.metrics.authFailures.inc({ reason: "missing" });
     // Built per request (a closure, cheap) so that a database outage can turn
     // the SDK's answer into 503 + Retry-After. The SDK answers any verifier
     // failure with 500; but a token that could not be checked because the
@@ -37,51 +134,19 @@ export function bearerAuth(deps: AppDeps, recentLogins?: RecentLogins, options: 
     });
     const setStatus = res.status.bind(res);
     res.status = (code: number) => setStatus(unavailable && code === 500 ? 503 : code);
-    return requireBearerAuth({ verifier, resourceMetadataUrl: options.resourceMetadataUrl })(req, res, () => {
-      const token = bearerToken(req.headers.authorization);
-      if (recentLogins && token && req.ip) recentLogins.remember(req.ip, token);
-      next();
-    });
+    return requireBearerAuth({ verifier, resourceMetadataUrl: options.resourceMetadataUrl })(req, res, next);
   };
-}
-
-/**
- * Counts only refused authentications (401) per client address. Over the limit,
- * an address is refused except for tokens that already authenticated from it in
- * the last minute (recentLogins): guessing stops, working neighbours go on.
- */
-export function authFailureLimit(deps: AppDeps, recentLogins: RecentLogins): RequestHandler | undefined {
-  const limit = deps.config.authFailuresPerMinute;
-  if (limit === 0) return undefined;
-  return rateLimit({
-    windowMs: 60_000,
-    limit,
-    standardHeaders: "draft-8",
-    legacyHeaders: false,
-    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
-    skipSuccessfulRequests: true,
-    handler(req, res, next) {
-      const token = bearerToken(req.headers.authorization);
-      if (token && req.ip && recentLogins.has(req.ip, token)) return next();
-      deps.metrics.rateLimited.inc({ limit: "auth_failures" });
-      sendJsonRpcError(res, 429, JsonRpcCode.SERVER_ERROR, "Too many failed authentication attempts from this address; wait a minute and check your token.");
-    },
-  });
 }
 
 /** Tool calls per token per minute, when RATE_LIMIT_PER_MINUTE is set. */
 export function perTokenLimit(deps: AppDeps): RequestHandler | undefined {
   const limit = deps.config.rateLimitPerMinute;
-  if (limit === 0) return undefined;
-  return rateLimit({
-    windowMs: 60_000,
+  return limiter({
+    deps,
     limit,
-    standardHeaders: "draft-8",
-    legacyHeaders: false,
-    keyGenerator: (req) => `token:${(req.auth?.extra?.caller as { tokenId?: number } | undefined)?.tokenId ?? "none"}`,
-    handler(_req, res) {
-      deps.metrics.rateLimited.inc({ limit: "per_token" });
-      sendJsonRpcError(res, 429, JsonRpcCode.SERVER_ERROR, `Rate limit reached: at most ${limit} requests per minute per token. Slow down and retry after the Retry-After delay.`);
-    },
+    metricLabel: "per_token",
+    key: (req) => `token:${(req.auth?.extra?.caller as { tokenId?: number } | undefined)?.tokenId ?? "none"}`,
+    refuse: (res) =>
+      sendJsonRpcError(res, 429, JsonRpcCode.SERVER_ERROR, `Rate limit reached: at most ${limit} requests per minute per token. Slow down and retry after the Retry-After delay.`),
   });
 }

@@ -1,14 +1,15 @@
 // One log line per request: request id, agent (once known), tools called, status,
 // duration. Headers are never serialized, so no token can reach the log.
 import { randomUUID } from "node:crypto";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
-import type { RequestTrace } from "../mcp/tool.js";
+import { traceFromAuthInfo } from "../auth/caller.js";
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-type AuthedRequest = IncomingMessage & { auth?: { clientId?: string; extra?: { trace?: RequestTrace } } };
+type AuthedRequest = IncomingMessage & { auth?: AuthInfo };
 
 export function requestLogging(logger: Logger) {
   return pinoHttp({
@@ -30,7 +31,7 @@ export function requestLogging(logger: Logger) {
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
     customProps(req: AuthedRequest) {
-      const trace = req.auth?.extra?.trace;
+      const trace = traceFromAuthInfo(req.auth);
       return {
         ...(req.auth?.clientId ? { agent: req.auth.clientId } : {}),
         ...(trace && trace.tools.length > 0 ? { tools: trace.tools, outcome: trace.outcome } : {}),

@@ -4,9 +4,23 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Request, RequestHandler, Response } from "express";
 import type { AppDeps } from "../app-deps.js";
+import { attachTrace, type RequestTrace } from "../auth/caller.js";
 import { createMcpServerFactory } from "../mcp/server.js";
-import type { RequestTrace } from "../mcp/tool.js";
-import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
+import { JsonRpcCode, requestId, sendJsonRpcError } from "./json-rpc.js";
+
+/**
+ * A tools/call whose `arguments` is present but not a JSON object. The SDK
+ * validates the whole request against its schema and, failing that, answers
+ * -32603 (internal error) with zod's issue list as the message; the caller made
+ * the mistake, so it gets -32602 (invalid params) and one sentence.
+ */
+function hasNonObjectArguments(body: unknown): boolean {
+  if (typeof body !== "object" || body === null) return false;
+  const { method, params } = body as { method?: unknown; params?: unknown };
+  if (method !== "tools/call" || typeof params !== "object" || params === null || !("arguments" in params)) return false;
+  const args = (params as { arguments: unknown }).arguments;
+  return args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args));
+}
 
 export function mcpPostHandler(deps: AppDeps): RequestHandler {
   const createMcpServer = createMcpServerFactory(deps);
@@ -18,11 +32,15 @@ export function mcpPostHandler(deps: AppDeps): RequestHandler {
       sendJsonRpcError(res, 400, JsonRpcCode.INVALID_REQUEST, "Batch requests are not supported: send one JSON-RPC message per POST.");
       return;
     }
+    if (hasNonObjectArguments(req.body)) {
+      sendJsonRpcError(res, 200, JsonRpcCode.INVALID_PARAMS, "tools/call arguments must be a JSON object of named arguments (e.g. {}), not an array or a single value.", requestId(req.body));
+      return;
+    }
     // Tools read the caller from authInfo; the trace lets the request log line
     // name the tools that ran.
     if (req.auth) {
       const trace: RequestTrace = { requestId: String(req.id), tools: [] };
-      req.auth.extra = { ...req.auth.extra, trace };
+      attachTrace(req.auth, trace);
     }
     const server = createMcpServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

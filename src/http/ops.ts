@@ -1,6 +1,6 @@
 // Operations endpoints: liveness, readiness, Prometheus metrics.
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 import type { AppDeps } from "../app-deps.js";
 import { migrationsPending } from "../db/migrate.js";
 
@@ -26,11 +26,19 @@ export function readyz(deps: AppDeps): RequestHandler {
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
 
+/** Whether a request carries METRICS_TOKEN (true when none is configured). */
+export function metricsTokenCheck(metricsToken: string | undefined): (req: Request) => boolean {
+  const expected = metricsToken ? digest(`Bearer ${metricsToken}`) : undefined;
+  // Comparing fixed-length digests keeps the check constant-time.
+  return (req) => !expected || timingSafeEqual(digest(req.headers.authorization ?? ""), expected);
+}
+
 export function metricsEndpoint(deps: AppDeps): RequestHandler {
-  const expected = deps.config.metricsToken ? digest(`Bearer ${deps.config.metricsToken}`) : undefined;
+  const authorized = metricsTokenCheck(deps.config.metricsToken);
   return async (req, res) => {
-    // Comparing fixed-length digests keeps the check constant-time.
-    if (expected && !timingSafeEqual(digest(req.headers.authorization ?? ""), expected)) {
+    if (!authorized(req)) {
+      // Coarse on purpose, like the /mcp reasons: missing or invalid, nothing more.
+      deps.metrics.authFailures.inc({ reason: req.headers.authorization ? "invalid" : "missing" });
       res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
       res.status(401).json({ error: "unauthorized", error_description: "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>." });
       return;

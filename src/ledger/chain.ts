@@ -95,6 +95,39 @@ export async function lockKey(tx: Queryable, key: LedgerKey): Promise<LockedKeyS
   return { ...toKeyState(key, row), headSeq: Number(row.head_seq), headHash: row.head_hash };
 }
 
+/** What an agent's write is checked against, read under the chain-head lock. */
+export interface AgentWriteState extends LockedKeyState {
+  actionScope: string;
+  /** Null when the agent does not exist. */
+  agent: { writeScopes: string[]; kind: "agent" | "human"; disabled: boolean; openClaims: number } | null;
+}
+
+interface AgentWriteRow extends KeyStateRow {
+  head_seq: number;
+  head_hash: string;
+  action_scope: string;
+  agent_write_scopes: string[] | null;
+  agent_kind: "agent" | "human" | null;
+  agent_disabled: boolean | null;
+  agent_open_claims: number;
+}
+
+/** lockKey for a write by an agent: the same lock and state, plus its permission inputs, in one round trip. */
+export async function lockKeyForAgent(tx: Queryable, key: LedgerKey, agentId: number, defaultScope: string): Promise<AgentWriteState> {
+  const row = (await tx.query<AgentWriteRow>(sql.LOCK_HEAD_AND_READ_KEY_FOR_AGENT, [key.action, key.target, agentId, defaultScope])).rows[0];
+  if (!row) throw new Error("ledger chain head row is missing");
+  return {
+    ...toKeyState(key, row),
+    headSeq: Number(row.head_seq),
+    headHash: row.head_hash,
+    actionScope: row.action_scope,
+    agent:
+      row.agent_kind === null
+        ? null
+        : { writeScopes: row.agent_write_scopes ?? [], kind: row.agent_kind, disabled: row.agent_disabled === true, openClaims: Number(row.agent_open_claims) },
+  };
+}
+
 export interface NewEvent {
   kind: EventKind;
   evidence?: string | null;

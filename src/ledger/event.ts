@@ -1,7 +1,8 @@
 // A ledger event as stored, and the hash that chains it to the one before.
 import { createHash } from "node:crypto";
 
-export const EVENT_KINDS = ["claimed", "renewed", "released", "taken_over", "executed"] as const;
+// "voided": an operator (a human agent) voided the key's record or claim; the key is open again.
+export const EVENT_KINDS = ["claimed", "renewed", "released", "taken_over", "executed", "voided"] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 export interface LedgerEvent {

@@ -31,6 +31,13 @@ export const checkTexts = {
 };
 
 export const refusals = {
+  noPermission: (key: LedgerKey, scope: string, agent: string) =>
+    `Refused: ${key.action} belongs to scope "${scope}", and you (${agent}) may not write to it, so you may not claim, record or release ${keyText(key)}. ` +
+    `Ask an operator for write access to "${scope}" (or to map the action to one of your scopes). Nothing was written.`,
+  tooManyClaims: (max: number) =>
+    `Refused: you already hold ${max} open claims (LEDGER_MAX_OPEN_CLAIMS_PER_AGENT). Record or release the ones you are done with (ledger_list kind=claimed actor=<you>), then claim again. Nothing was written.`,
+  voidNotHuman: (agent: string) => `Refused: only a human agent may void ledger entries; ${agent} is not one. Nothing was written.`,
+  voidNothing: (key: LedgerKey) => `Nothing to void: ${keyText(key)} has no record and no claim.`,
   alreadyExecuted: (r: ExecutedRecord) => `Refused: ${executedText(r)}. Do not execute it again.`,
   claimedByOther: (c: Claim, now: Date) =>
     `Refused: ${claimText(c, now, false)}. Do not execute it; check again after ${c.expiresAt.toISOString()}, or ask ${c.holder}.`,

@@ -1,16 +1,19 @@
 // The handoff ledger: exactly-once bookkeeping of external actions.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { AppDeps } from "../app-deps.js";
-import { registerLedgerCheckTool } from "./tools/check.js";
-import { registerLedgerClaimTool } from "./tools/claim.js";
-import { registerLedgerListTool } from "./tools/list.js";
-import { registerLedgerRecordTool } from "./tools/record.js";
-import { registerLedgerReleaseTool } from "./tools/release.js";
+import type { Capability } from "../mcp/tool.js";
+import { ledgerCheckTool } from "./tools/check.js";
+import { ledgerClaimTool } from "./tools/claim.js";
+import { ledgerListTool } from "./tools/list.js";
+import { ledgerRecordTool } from "./tools/record.js";
+import { ledgerReleaseTool } from "./tools/release.js";
 
-export function registerLedgerTools(server: McpServer, deps: AppDeps): void {
-  registerLedgerCheckTool(server, deps);
-  registerLedgerClaimTool(server, deps);
-  registerLedgerRecordTool(server, deps);
-  registerLedgerReleaseTool(server, deps);
-  registerLedgerListTool(server, deps);
-}
+export const ledger: Capability = {
+  name: "ledger",
+  tools: [ledgerCheckTool, ledgerClaimTool, ledgerRecordTool, ledgerReleaseTool, ledgerListTool],
+};
+
+// The public surface snapshots builds on: the event format, the hash chain and
+// the key rules. Never the ledger's SQL.
+export { exportLedger } from "./audit.js";
+export { appendEvent, claimExpired, lockKey } from "./chain.js";
+export { EVENT_KINDS, eventHash, eventJson, GENESIS_HASH, type EventKind } from "./event.js";
+export { LIMITS, normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "./validate.js";

@@ -4,6 +4,19 @@ import { EVENT_COLUMNS } from "./event.js";
 /** Locks the chain head and reads one key's state under that lock (see the migration). */
 export const LOCK_HEAD_AND_READ_KEY = `select * from am_ledger_lock_head($1::text, $2::text)`;
 
+/** The same for an agent's write, plus what the permission and quota checks need ($3 agent id, $4 default scope). */
+export const LOCK_HEAD_AND_READ_KEY_FOR_AGENT = `select * from am_ledger_lock_for_agent($1::text, $2::text, $3::bigint, $4::text)`;
+
+// Which scope each action belongs to (ledger_actions; unmapped: LEDGER_DEFAULT_SCOPE).
+export const SET_ACTION_SCOPE = `
+  insert into ledger_actions (action, scope, set_by) values ($1::text, $2::text, $3::text)
+  on conflict (action) do update set scope = excluded.scope, set_by = excluded.set_by, set_at = now()
+  returning action, scope, set_by, set_at`;
+
+export const DELETE_ACTION_SCOPE = `delete from ledger_actions where action = $1::text returning action, scope, set_by, set_at`;
+
+export const LIST_ACTION_SCOPES = `select action, scope, set_by, set_at from ledger_actions order by action`;
+
 // Parameters shared by the append statements:
 // $1 seq, $2 kind, $3 action, $4 target, $5 actor_id, $6 actor, $7 at,
 // $8 evidence, $9 note, $10 reason, $11 claim_expires_at, $12 prev_hash, $13 hash.
@@ -52,7 +65,8 @@ export const READ_KEY = `
          c.holder_id as claim_holder_id, c.holder as claim_holder,
          c.claimed_at as claim_claimed_at, c.expires_at as claim_expires_at
     from (select 1) as one
-    left join ledger_events e on e.action = $1::text and e.target = $2::text and e.kind = 'executed'
+    left join ledger_records r on r.action = $1::text and r.target = $2::text
+    left join ledger_events e on e.seq = r.seq
     left join ledger_claims c on c.action = $1::text and c.target = $2::text`;
 
 /** ledger_list: newest first, keyset on seq. A null parameter means "no filter". */
@@ -82,3 +96,11 @@ export const EVENTS_AFTER = `
 export const EVENTS_BEYOND_HEAD = `
   select count(*)::int as n from ledger_events e
    where e.seq > (select h.last_seq from ledger_chain_head h)`;
+
+/** Claims still held (not expired), soonest expiry first. $1 limit. */
+export const OPEN_CLAIMS = `
+  select c.action, c.target, c.holder_id, c.holder, c.claimed_at, c.expires_at
+    from ledger_claims c
+   where c.expires_at > now()
+   order by c.expires_at, c.action, c.target
+   limit $1::int`;

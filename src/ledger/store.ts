@@ -1,12 +1,26 @@
 // The ledger's rules. Every write runs in one short transaction that first locks
 // the chain head (chain.ts), so check-then-write is exact: of any number of agents
 // or replicas racing on one (action, target), exactly one claim or record wins.
+// Writes are permitted per action scope and claims are capped per agent
+// (docs/ledger-permissions.md); both are read under the same lock.
 import * as z from "zod/v4";
+import { ALL_SCOPES } from "../auth/scopes.js";
 import type { Database, Queryable } from "../db/database.js";
 import { pgCode, PgCode } from "../db/errors.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import { encodeCursor, decodeCursor } from "../paging.js";
-import { type Actor, appendEvent, type Claim, claimExpired, type ExecutedRecord, type KeyState, type KeyStateRow, lockKey, toKeyState } from "./chain.js";
+import {
+  type Actor,
+  type AgentWriteState,
+  appendEvent,
+  type Claim,
+  claimExpired,
+  type ExecutedRecord,
+  type KeyState,
+  type KeyStateRow,
+  lockKeyForAgent,
+  toKeyState,
+} from "./chain.js";
 import { type EventKind, type EventRow, type LedgerEvent, toEvent } from "./event.js";
 import { keyText, refusals } from "./format.js";
 import * as sql from "./sql.js";
@@ -24,6 +38,32 @@ import {
 } from "./validate.js";
 
 export type { Actor, Claim, ExecutedRecord } from "./chain.js";
+
+/** Who may write which action, and how many claims one agent may hold (from config). */
+export interface LedgerPolicy {
+  defaultScope: string;
+  maxOpenClaimsPerAgent: number;
+}
+
+export const DEFAULT_LEDGER_POLICY: LedgerPolicy = { defaultScope: "shared", maxOpenClaimsPerAgent: 100 };
+
+/**
+ * The write permission, checked against the agent as stored (not as the token
+ * said at sign-in), so a scope change applies to the next write.
+ */
+function validateMayWrite(state: AgentWriteState, actor: Actor, key: LedgerKey): void {
+  const agent = state.agent;
+  if (!agent || agent.disabled) throw forbidden(`Refused: agent ${actor.name} is unknown or disabled. Nothing was written.`);
+  if (!agent.writeScopes.includes(ALL_SCOPES) && !agent.writeScopes.includes(state.actionScope)) {
+    throw forbidden(refusals.noPermission(key, state.actionScope, actor.name));
+  }
+}
+
+async function lockForWrite(tx: Queryable, key: LedgerKey, actor: Actor, policy: LedgerPolicy): Promise<AgentWriteState> {
+  const state = await lockKeyForAgent(tx, key, actor.agentId, policy.defaultScope);
+  validateMayWrite(state, actor, key);
+  return state;
+}
 
 export type CheckStatus = "EXECUTED" | "CLAIMED" | "NOT_EXECUTED";
 
@@ -49,11 +89,16 @@ export interface ClaimResult {
   now: Date;
 }
 
-export async function claimLedger(db: Database, actor: Actor, input: { action: string; target: string; ttlSeconds?: number }): Promise<ClaimResult> {
+export async function claimLedger(
+  db: Database,
+  actor: Actor,
+  input: { action: string; target: string; ttlSeconds?: number },
+  policy: LedgerPolicy = DEFAULT_LEDGER_POLICY,
+): Promise<ClaimResult> {
   const key = normalizeKey(input);
   const ttl = normalizeTtl(input.ttlSeconds);
   return db.transaction(async (tx) => {
-    const state = await lockKey(tx, key);
+    const state = await lockForWrite(tx, key, actor, policy);
     const { now, executed, claim } = state;
     if (executed) throw conflict(refusals.alreadyExecuted(executed), { status: "EXECUTED" });
     const expiresAt = new Date(now.getTime() + ttl * 1000);
@@ -68,6 +113,10 @@ export async function claimLedger(db: Database, actor: Actor, input: { action: s
     } else if (claim) {
       kind = "taken_over";
       reason = `the claim of ${claim.holder} expired at ${claim.expiresAt.toISOString()}`;
+    }
+    // A renewal holds nothing new; any other claim counts against the quota.
+    if (kind !== "renewed" && state.agent!.openClaims >= policy.maxOpenClaimsPerAgent) {
+      throw conflict(refusals.tooManyClaims(policy.maxOpenClaimsPerAgent), { openClaims: state.agent!.openClaims });
     }
     const event = await appendEvent(tx, state, key, actor, { kind, reason, claimExpiresAt: expiresAt }, { set: claimedAt });
     return {
@@ -92,13 +141,14 @@ export async function recordLedger(
   db: Database,
   actor: Actor,
   input: { action: string; target: string; evidence: string; note?: string },
+  policy: LedgerPolicy = DEFAULT_LEDGER_POLICY,
 ): Promise<RecordResult> {
   const key = normalizeKey(input);
   const evidence = normalizeEvidence(input.evidence);
   const note = normalizeNote(input.note);
   try {
     return await db.transaction(async (tx) => {
-      const state = await lockKey(tx, key);
+      const state = await lockForWrite(tx, key, actor, policy);
       const { now, executed, claim } = state;
       if (executed) {
         // A retry after a lost response must be safe: same actor, same evidence.
@@ -128,11 +178,16 @@ export interface ReleaseResult {
   at: Date;
 }
 
-export async function releaseLedger(db: Database, actor: Actor, input: { action: string; target: string; reason: string }): Promise<ReleaseResult> {
+export async function releaseLedger(
+  db: Database,
+  actor: Actor,
+  input: { action: string; target: string; reason: string },
+  policy: LedgerPolicy = DEFAULT_LEDGER_POLICY,
+): Promise<ReleaseResult> {
   const key = normalizeKey(input);
   const reason = normalizeReason(input.reason);
   return db.transaction(async (tx) => {
-    const state = await lockKey(tx, key);
+    const state = await lockForWrite(tx, key, actor, policy);
     const { now, executed, claim } = state;
     if (!claim || claim.holderId !== actor.agentId) {
       if (executed) throw conflict(refusals.releaseExecuted(executed));
@@ -141,6 +196,41 @@ export async function releaseLedger(db: Database, actor: Actor, input: { action:
     }
     const event = await appendEvent(tx, state, key, actor, { kind: "released", reason }, "drop");
     return { seq: event.seq, released: claim, reason, at: event.at };
+  });
+}
+
+export interface VoidResult {
+  seq: number;
+  at: Date;
+  reason: string;
+  /** What was voided: the executed record, or the claim (live or expired). */
+  voided: { record: ExecutedRecord; claim: null } | { record: null; claim: Claim };
+}
+
+/**
+ * An operator's correction: voids the current record (or, without one, the
+ * claim) of a key, so that the real operation can be claimed and recorded. A new
+ * "voided" event by a human agent, with a reason, appended to the chain: the
+ * voided event stays in the ledger and in `ledger verify`/`export`, nothing is
+ * rewritten. The database clears the key's record and claim in the same
+ * statement (trigger am_ledger_track_records).
+ */
+export async function voidLedger(
+  db: Database,
+  operator: Actor,
+  input: { action: string; target: string; reason: string },
+  policy: LedgerPolicy = DEFAULT_LEDGER_POLICY,
+): Promise<VoidResult> {
+  const key = normalizeKey(input);
+  const reason = normalizeReason(input.reason);
+  return db.transaction(async (tx) => {
+    const state = await lockForWrite(tx, key, operator, policy);
+    if (state.agent!.kind !== "human") throw forbidden(refusals.voidNotHuman(operator.name));
+    const { executed, claim } = state;
+    if (!executed && !claim) throw notFound(refusals.voidNothing(key));
+    const event = await appendEvent(tx, state, key, operator, { kind: "voided", reason }, "keep");
+    const voided = executed ? { record: executed, claim: null } : { record: null, claim: claim! };
+    return { seq: event.seq, at: event.at, reason, voided };
   });
 }
 
@@ -175,4 +265,12 @@ export async function listLedger(db: Queryable, filters: ListFilters): Promise<L
   const events = rows.slice(0, limit).map(toEvent);
   const last = events[events.length - 1];
   return { events, nextCursor: rows.length > limit && last ? encodeCursor({ seq: last.seq }) : null };
+}
+
+/** Claims held right now (expired ones are free to take), soonest expiry first. */
+export async function listOpenClaims(db: Queryable, limit: number): Promise<Claim[]> {
+  const rows = (
+    await db.query<{ action: string; target: string; holder_id: number; holder: string; claimed_at: Date; expires_at: Date }>(sql.OPEN_CLAIMS, [limit])
+  ).rows;
+  return rows.map((r) => ({ action: r.action, target: r.target, holderId: Number(r.holder_id), holder: r.holder, claimedAt: r.claimed_at, expiresAt: r.expires_at }));
 }

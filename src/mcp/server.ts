@@ -1,71 +1,75 @@
-// Builds the MCP server for each request. Each capability registers its own
-// tools in registerCapabilities; this file only wires them.
+// Builds the MCP server for each request from the capabilities' definitions
+// (src/capabilities.ts lists them; this file knows none of them by name).
 //
 // Stateless HTTP needs a fresh McpServer per request (the SDK forbids reusing a
 // server or transport across requests). Two things made that expensive and are
 // done once here instead: the JSON-schema validator (an Ajv instance, ~200 µs to
-// build) is shared, and the tool definitions (zod schemas, ~25 µs per tool to
-// build) are recorded once and replayed into each new server.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// build) is shared, and the registrations (zod schemas, ~25 µs per tool to build,
+// and the wrapped callbacks) are built once per factory and replayed into each
+// new server.
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { AppDeps } from "../app-deps.js";
-import { registerFactsTools } from "../facts/index.js";
-import { registerGraphTools } from "../graph/index.js";
-import { registerLedgerTools } from "../ledger/index.js";
-import { registerPrompts } from "../prompts/index.js";
+import { capabilities as allCapabilities } from "../capabilities.js";
 import { SERVICE_VERSION } from "../version.js";
-import { registerWhoamiTool } from "../whoami/tool.js";
+import { type CallExtra, promptCallback, resourceCall, toolCallback } from "./guard.js";
 import { SERVER_INSTRUCTIONS } from "./instructions.js";
+import type { Capability } from "./tool.js";
 
-export function registerCapabilities(server: McpServer, deps: AppDeps): void {
-  registerWhoamiTool(server, deps);
-  registerFactsTools(server, deps);
-  registerLedgerTools(server, deps);
-  registerGraphTools(server, deps);
-  registerPrompts(server);
-}
+/** Registers every capability's tools, resources and prompts on one server. */
+type Registration = (server: McpServer) => void;
 
-// registerTool is generic and registerResource overloaded; their arguments are
-// replayed exactly as the capability passed them.
-type Registration = unknown[];
-const replay = (fn: unknown, server: McpServer, args: Registration) => (fn as (...a: unknown[]) => unknown).apply(server, args);
-
-/** Records what capabilities register, to replay it into each request's server. */
-function recordRegistrations(deps: AppDeps) {
-  const tools: Registration[] = [];
-  const resources: Registration[] = [];
-  const prompts: Registration[] = [];
-  const recorder = {
-    registerTool: (...args: Registration) => void tools.push(args),
-    registerResource: (...args: Registration) => void resources.push(args),
-    registerPrompt: (...args: Registration) => void prompts.push(args),
-  };
-  registerCapabilities(recorder as unknown as McpServer, deps);
-  return { tools, resources, prompts };
+/** Turns definitions into registrations once; each is replayed per request. */
+export function buildRegistrations(deps: AppDeps, capabilities: readonly Capability[]): Registration[] {
+  const registrations: Registration[] = [];
+  for (const capability of capabilities) {
+    for (const tool of capability.tools) {
+      const config = {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+        annotations: tool.annotations,
+      };
+      const callback = toolCallback(deps, tool);
+      registrations.push((server) => void server.registerTool(tool.name, config, callback));
+    }
+    for (const resource of capability.resources ?? []) {
+      const { list } = resource;
+      const template = new ResourceTemplate(resource.uriTemplate, {
+        list: list ? (extra: CallExtra) => resourceCall(deps, resource, extra, (ctx) => list(ctx)) : undefined,
+      });
+      const metadata = { title: resource.title, description: resource.description, mimeType: resource.mimeType };
+      const read = (uri: URL, variables: Record<string, string | string[]>, extra: CallExtra) =>
+        resourceCall(deps, resource, extra, (ctx) => resource.read(uri, variables, ctx));
+      registrations.push((server) => void server.registerResource(resource.name, template, metadata, read));
+    }
+    for (const prompt of capability.prompts ?? []) {
+      const config = { title: prompt.title, description: prompt.description, argsSchema: prompt.args };
+      const callback = promptCallback(deps, prompt);
+      registrations.push((server) => void server.registerPrompt(prompt.name, config, callback));
+    }
+  }
+  return registrations;
 }
 
 export type McpServerFactory = () => McpServer;
 
-export function createMcpServerFactory(deps: AppDeps): McpServerFactory {
-  const { tools, resources, prompts } = recordRegistrations(deps);
+export function createMcpServerFactory(deps: AppDeps, capabilities: readonly Capability[] = allCapabilities): McpServerFactory {
+  const registrations = buildRegistrations(deps, capabilities);
+  const serverCapabilities = {
+    tools: {},
+    ...(capabilities.some((c) => c.resources?.length) ? { resources: {} } : {}),
+    ...(capabilities.some((c) => c.prompts?.length) ? { prompts: {} } : {}),
+  };
   // Only used to validate elicitation answers; stateless and safe to share.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   return () => {
     const server = new McpServer(
       { name: "agent-memory", version: SERVICE_VERSION },
-      {
-        instructions: SERVER_INSTRUCTIONS,
-        capabilities: {
-          tools: {},
-          ...(resources.length > 0 ? { resources: {} } : {}),
-          ...(prompts.length > 0 ? { prompts: {} } : {}),
-        },
-        jsonSchemaValidator,
-      },
+      { instructions: SERVER_INSTRUCTIONS, capabilities: serverCapabilities, jsonSchemaValidator },
     );
-    for (const args of tools) replay(server.registerTool, server, args);
-    for (const args of resources) replay(server.registerResource, server, args);
-    for (const args of prompts) replay(server.registerPrompt, server, args);
+    for (const register of registrations) register(server);
     return server;
   };
 }

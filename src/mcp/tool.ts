@@ -1,21 +1,22 @@
-// The one way tools are registered. It keeps each tool's callback to "parse,
-// call the store, answer" by doing the rest in one place: finding the caller,
-// timing and counting the call, turning domain errors into an isError answer the
-// agent can act on, and hiding everything else behind a generic message.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+// What a capability hands to the MCP layer: plain definitions of its tools,
+// resources and prompts, and one Capability object listing them. Nothing here
+// touches a server: src/mcp/server.ts turns the definitions into registrations
+// once and src/mcp/guard.ts wraps every callback the same way (caller, metrics,
+// logging, refusal of unstorable text, error classification), so a capability's
+// code stays "parse, call the store, answer".
+import type { GetPromptResult, ReadResourceResult, ListResourcesResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
-import { type Caller, callerFromAuthInfo } from "../auth/caller.js";
-import { classifyDatabaseError } from "../db/classify.js";
-import { DomainError, invalid } from "../errors.js";
-import { findUnstorableText } from "../text.js";
+import type { Caller } from "../auth/caller.js";
 
-export interface ToolContext {
+/** What every tool, resource and prompt callback receives besides its input. */
+export interface CallContext {
   caller: Caller;
   log: Logger;
+  deps: AppDeps;
 }
+export type ToolContext = CallContext;
 
 export interface ToolAnswer<S> {
   /** What a human or a model reads. */
@@ -32,76 +33,78 @@ export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   input: I;
   output: O;
   annotations: ToolAnnotations;
-  run(input: z.infer<z.ZodObject<I>>, ctx: ToolContext): Promise<ToolAnswer<z.infer<z.ZodObject<O>>>>;
+  run(input: z.infer<z.ZodObject<I>>, ctx: CallContext): Promise<ToolAnswer<z.infer<z.ZodObject<O>>>>;
 }
 
-/** Per-request notes that the request log line picks up (see http/logging.ts). */
-export interface RequestTrace {
-  requestId: string;
-  tools: string[];
-  outcome?: string;
+/** A tool as the MCP layer stores it: its generics are no longer needed once the schemas are built. */
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: z.ZodObject<z.ZodRawShape>;
+  outputSchema: z.ZodObject<z.ZodRawShape>;
+  annotations: ToolAnnotations;
+  // Method syntax on purpose: a spec's run takes its own narrower input, and the
+  // SDK has validated the input against inputSchema before run is called.
+  run(input: Record<string, unknown>, ctx: CallContext): Promise<ToolAnswer<Record<string, unknown>>>;
 }
 
-export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(server: McpServer, deps: AppDeps, spec: ToolSpec<I, O>): void {
-  const { metrics, logger } = deps;
-  // Object schemas, not raw shapes: the SDK turns a raw shape into an object
-  // schema on every registration, and a server is built per request.
-  const inputSchema = z.object(spec.input);
-  const outputSchema = z.object(spec.output);
-  server.registerTool(
-    spec.name,
-    {
-      title: spec.title,
-      description: spec.description,
-      inputSchema,
-      outputSchema,
-      annotations: { title: spec.title, ...spec.annotations },
-    },
-    // The SDK's generic callback type cannot follow ToolSpec's generics; the
-    // input was already validated against spec.input by the SDK.
-    (async (input: z.infer<z.ZodObject<I>>, extra: { authInfo?: Parameters<typeof callerFromAuthInfo>[0] }) => {
-      const caller = callerFromAuthInfo(extra.authInfo);
-      const trace = extra.authInfo?.extra?.trace as RequestTrace | undefined;
-      trace?.tools.push(spec.name);
-      const log = logger.child({ tool: spec.name, agent: caller.name, reqId: trace?.requestId });
-      const stopTimer = metrics.toolDuration.startTimer({ tool: spec.name });
-      let outcome = "ok";
-      try {
-        // Every tool, one rule: text the database cannot store exactly is refused
-        // up front, naming the field, instead of failing deep in a query.
-        const unstorable = findUnstorableText(input);
-        if (unstorable) {
-          throw invalid(`${unstorable} contains a NUL character or broken Unicode (an unpaired UTF-16 surrogate), which cannot be stored as written. Send plain UTF-8 text; nothing was written.`);
-        }
-        const answer = await spec.run(input, { caller, log });
-        return {
-          content: [{ type: "text" as const, text: answer.text }],
-          structuredContent: answer.structured as Record<string, unknown>,
-        };
-      } catch (error) {
-        const known = classifyDatabaseError(error);
-        if (known) {
-          outcome = known.code;
-          // A database error turned into an answer is still worth a log line: the
-          // service's own checks should have caught it first.
-          if (!(error instanceof DomainError)) log.warn({ err: error, outcome }, "tool call refused by the database");
-          return errorAnswer(known);
-        }
-        outcome = "error";
-        log.error({ err: error }, "tool call failed");
-        return errorAnswer(
-          new DomainError("unavailable", `Internal error while running ${spec.name}; nothing was changed. Reference: ${trace?.requestId ?? "n/a"}.`),
-        );
-      } finally {
-        stopTimer();
-        metrics.toolCalls.inc({ tool: spec.name, outcome });
-        if (trace) trace.outcome = outcome;
-      }
-    }) as unknown as Parameters<McpServer["registerTool"]>[2],
-  );
+export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(spec: ToolSpec<I, O>): ToolDefinition {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    // Object schemas, not raw shapes: the SDK turns a raw shape into an object
+    // schema on every registration, and a server is built per request.
+    inputSchema: z.object(spec.input),
+    outputSchema: z.object(spec.output),
+    annotations: { title: spec.title, ...spec.annotations },
+    run: spec.run,
+  };
 }
 
-// No structuredContent on errors: clients validate it against the success schema.
-function errorAnswer(error: DomainError) {
-  return { isError: true, content: [{ type: "text" as const, text: error.message }] };
+/** A resource template (uri with {variables}) that can list its resources and read one. */
+export interface ResourceDefinition {
+  /** Registration name; also names the resource in log lines and messages. */
+  name: string;
+  uriTemplate: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  list?(ctx: CallContext): Promise<ListResourcesResult>;
+  read(uri: URL, variables: Record<string, string | string[]>, ctx: CallContext): Promise<ReadResourceResult>;
+}
+
+export function defineResource(spec: ResourceDefinition): ResourceDefinition {
+  return spec;
+}
+
+export interface PromptSpec<A extends z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  /** Prompt arguments; MCP passes them as strings. */
+  args: A;
+  get(args: z.infer<z.ZodObject<A>>, ctx: CallContext): Promise<GetPromptResult>;
+}
+
+export interface PromptDefinition {
+  name: string;
+  title: string;
+  description: string;
+  args: z.ZodRawShape;
+  // Method syntax on purpose, as in ToolDefinition.run.
+  get(args: Record<string, unknown>, ctx: CallContext): Promise<GetPromptResult>;
+}
+
+export function definePrompt<A extends z.ZodRawShape>(spec: PromptSpec<A>): PromptDefinition {
+  return { name: spec.name, title: spec.title, description: spec.description, args: spec.args, get: spec.get };
+}
+
+/** One capability's contribution to the MCP server; src/capabilities.ts lists them all. */
+export interface Capability {
+  name: string;
+  tools: ToolDefinition[];
+  resources?: ResourceDefinition[];
+  prompts?: PromptDefinition[];
 }

@@ -9,8 +9,9 @@ import type { AuthorizationParams } from "@modelcontextprotocol/sdk/server/auth/
 import express, { type Request, type Response, type Router } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { AppDeps } from "../app-deps.js";
-import { ALL_SCOPES } from "../auth/caller.js";
-import { checkToken, listAgents } from "../auth/store.js";
+import { ALL_SCOPES } from "../auth/scopes.js";
+import { listAgents } from "../auth/store.js";
+import { checkToken } from "../auth/verifier.js";
 import type { Queryable } from "../db/database.js";
 import { choosePage, CONSENT_CSS, displayName, errorPage, signInPage, type AgentChoice, type ClientView } from "./consent-page.js";
 import { createGrantWithCode } from "./grants.js";

@@ -11,7 +11,6 @@ import type { AppDeps } from "../app-deps.js";
 import type { Config } from "../config.js";
 import { bearerAuth } from "../http/auth.js";
 import { mcpPostHandler, methodNotAllowed } from "../http/mcp-route.js";
-import type { RecentLogins } from "../http/recent-logins.js";
 import { consentRouter } from "./consent.js";
 import { createJwtVerifierFactory } from "./external.js";
 import { createOAuthProvider } from "./provider.js";
@@ -34,7 +33,6 @@ export interface OAuthMountOptions {
   preflight: boolean;
   failureLimit: RequestHandler | undefined;
   tokenLimit: RequestHandler | undefined;
-  recentLogins: RecentLogins | undefined;
 }
 
 /** The OAuth MCP endpoint: /mcp's chain and POST handler (same tools, same agents) with another authenticator. */
@@ -69,7 +67,7 @@ export function mountOAuth(app: Express, deps: AppDeps, options: OAuthMountOptio
       PROTECTED_RESOURCE_METADATA_PATH,
       metadataHandler({ resource, authorization_servers: [external.issuer], resource_name: "agent-memory", bearer_methods_supported: ["header"] }),
     );
-    mountOAuthMcp(app, deps, options, bearerAuth(deps, options.recentLogins, { resourceMetadataUrl, createVerifier: createJwtVerifierFactory(external) }));
+    mountOAuthMcp(app, deps, options, bearerAuth(deps, { resourceMetadataUrl, createVerifier: createJwtVerifierFactory(external) }));
     return;
   }
 
@@ -99,7 +97,7 @@ export function mountOAuth(app: Express, deps: AppDeps, options: OAuthMountOptio
     }),
   );
   app.use(consentRouter({ deps, issuer: issuerUrl.href, getClient: async (id) => (await provider.clientsStore.getClient(id)) ?? undefined }));
-  mountOAuthMcp(app, deps, options, bearerAuth(deps, options.recentLogins, { resourceMetadataUrl, createVerifier }));
+  mountOAuthMcp(app, deps, options, bearerAuth(deps, { resourceMetadataUrl, createVerifier }));
 }
 
 const hashClientSecret: RequestHandler = (req, _res, next) => {

@@ -1,17 +1,17 @@
 // The protocol as prompts (slash commands in clients such as Claude Code):
 // start-task, remember, handoff, review. They only produce text; the tools they
-// name enforce the rules.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { registerHandoffPrompt } from "./handoff.js";
-import { registerRememberPrompt } from "./remember.js";
-import { registerReviewPrompt } from "./review.js";
-import { registerStartTaskPrompt } from "./start-task.js";
+// name enforce the rules. A capability with prompts and no tools
+// (src/capabilities.ts lists it).
+import type { Capability } from "../mcp/tool.js";
+import { handoffPrompt } from "./handoff.js";
+import { rememberPrompt } from "./remember.js";
+import { reviewPrompt } from "./review.js";
+import { startTaskPrompt } from "./start-task.js";
 
 export const PROMPT_NAMES = ["start-task", "remember", "handoff", "review"] as const;
 
-export function registerPrompts(server: McpServer): void {
-  registerStartTaskPrompt(server);
-  registerRememberPrompt(server);
-  registerHandoffPrompt(server);
-  registerReviewPrompt(server);
-}
+export const prompts: Capability = {
+  name: "prompts",
+  tools: [],
+  prompts: [startTaskPrompt, rememberPrompt, handoffPrompt, reviewPrompt],
+};

@@ -1,7 +1,7 @@
 // Who wrote what, on import: names in a file become agents of this database.
 // A name that is an agent here is that agent; any other name becomes the agent
 // given with --as. Without --as an unknown name makes the file invalid.
-import { AGENT_NAME_PATTERN, validateAgentName } from "../auth/store.js";
+import { AGENT_NAME_PATTERN, validateAgentName } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import { invalid } from "../errors.js";
 import * as sql from "./sql.js";

@@ -2,17 +2,16 @@
 // as JSON Lines, from one consistent snapshot of the database. Deterministic:
 // the same database state gives the same bytes, so a nightly export committed
 // to git shows exactly what changed.
-import { mkdir } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { validateScope } from "../auth/scopes.js";
 import type { Database } from "../db/database.js";
 import { invalid } from "../errors.js";
-import { FACT_STATUSES, type FactStatus, validateScope } from "../facts/rules.js";
-import { exportLedger } from "../ledger/audit.js";
-import { eventJson } from "../ledger/event.js";
+import { FACT_STATUSES, type FactStatus } from "../facts/index.js";
+import { eventJson, exportLedger } from "../ledger/index.js";
 import { renderFactFile } from "./markdown.js";
 import { factPath, LEDGER_FILE } from "./model.js";
 import { countFacts, type ExportFilters, factsForExport } from "./read.js";
-import { exportedFiles, removeExported, writeAtomically, writeIfChanged } from "./tree.js";
+import { exportedFiles, removeExported, resolveTarget, validateInsideTarget, writeAtomically, writeIfChanged } from "./tree.js";
 
 export interface ExportOptions {
   dir: string;
@@ -47,8 +46,7 @@ export function exportFilters(scopes: string[], statuses: string[]): ExportFilte
 
 export async function exportSnapshot(db: Database, options: ExportOptions): Promise<ExportReport> {
   const filters = exportFilters(options.scopes, options.statuses);
-  const root = resolve(options.dir);
-  await mkdir(root, { recursive: true });
+  const root = await resolveTarget(options.dir);
   return db.transaction(async (tx) => {
     // One snapshot for facts and ledger: a fact changed mid-export can never
     // appear half old, half new, and the ledger matches the facts' moment.
@@ -59,11 +57,13 @@ export async function exportSnapshot(db: Database, options: ExportOptions): Prom
     for await (const fact of factsForExport(tx, filters)) {
       const rel = factPath(fact.scope, fact.type, fact.name);
       expected.add(rel);
+      await validateInsideTarget(root, join(root, rel));
       if (await writeIfChanged(join(root, rel), renderFactFile(fact))) written++;
       options.onProgress?.(expected.size, total);
     }
 
     const ledgerPath = join(root, LEDGER_FILE);
+    await validateInsideTarget(root, ledgerPath);
     let summary = { rows: 0, lastSeq: 0, lastHash: "" };
     await writeAtomically(ledgerPath, async (write) => {
       let chunk = "";

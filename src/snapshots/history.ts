@@ -2,7 +2,7 @@
 // before anything is written: the same rules as memory_store/memory_promote
 // (and the database's triggers), with messages that name the entry at fault.
 import { invalid } from "../errors.js";
-import { type FactStatus, type FactType, isReconfirmation, transitionAllowed, validateReason } from "../facts/rules.js";
+import { type FactStatus, type FactType, isReconfirmation, transitionAllowed, validateReason } from "../facts/index.js";
 import type { StoredEvent, StoredVersion } from "./read.js";
 
 export interface Content {

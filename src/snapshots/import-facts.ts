@@ -5,7 +5,7 @@
 import { ensureImporterAgent } from "../auth/store.js";
 import type { Queryable } from "../db/database.js";
 import { conflict, invalid } from "../errors.js";
-import * as factSql from "../facts/sql.js";
+import { lockFactInScope, replayCreate, replayPromotion, replayUpdate } from "../facts/index.js";
 import { checkLifecycle, eventText, sameContent, sameEvent, type TargetHistory } from "./history.js";
 import type { ParsedFile, SnapshotFile } from "./parse.js";
 import { type StoredHistory, storedHistory } from "./read.js";
@@ -25,17 +25,17 @@ export async function importFactFile(tx: Queryable, parsed: ParsedFile, fileCtx:
   const ctx: TargetContext = { ...fileCtx, importer };
   const identity = parsed.format === "snapshot" ? snapshotIdentity(parsed, ctx) : seedIdentity(parsed, ctx);
   // The row lock makes compare-then-append exact against a running service.
-  const row = (await tx.query<{ id: number }>(factSql.LOCK_FACT_IN_SCOPE, [identity.name, identity.scope])).rows[0];
-  const stored = row ? await storedHistory(tx, Number(row.id)) : null;
+  const factId = await lockFactInScope(tx, identity.name, identity.scope);
+  const stored = factId !== null ? await storedHistory(tx, factId) : null;
   const target = parsed.format === "snapshot" ? snapshotTarget(parsed, ctx) : seedTarget(parsed, stored, ctx);
   const final = checkLifecycle(target);
   if (parsed.format === "snapshot") assertFrontMatterAgrees(parsed, final, ctx, target);
 
   const from = stored ? missingFrom(stored, target, identity) : 0;
   if (from >= target.events.length) return { ...identity, outcome: "unchanged" };
-  await append(tx, row ? Number(row.id) : null, identity, target, from);
+  await append(tx, factId, identity, target, from);
   const byImporter = importer !== null && target.events.slice(from).some((e) => e.kind === "confirmed" && e.actorId === importer.id);
-  return { ...identity, outcome: row ? "updated" : "created", ...(byImporter ? { confirmedByImporter: true as const } : {}) };
+  return { ...identity, outcome: factId !== null ? "updated" : "created", ...(byImporter ? { confirmedByImporter: true as const } : {}) };
 }
 
 /** The front matter repeats what the history implies; a hand edit of one without the other is refused. */
@@ -84,14 +84,13 @@ async function append(tx: Queryable, factId: number | null, id: Identity, target
     const c = target.contents[e.version - 1]!;
     if (e.kind === "created") {
       // The same statements memory_store and memory_promote use, at the event's original time.
-      const row = (await tx.query<{ id: number }>(factSql.CREATE_FACT, [id.scope, id.name, c.description, c.type, c.body, e.actorId, e.at])).rows[0];
-      if (!row) throw conflict(`"${id.name}" was created in scope "${id.scope}" while this import ran; run the import again.`);
-      current = Number(row.id);
+      current = await replayCreate(tx, id.scope, id.name, c, e.actorId, e.at);
+      if (current === null) throw conflict(`"${id.name}" was created in scope "${id.scope}" while this import ran; run the import again.`);
     } else if (e.kind === "updated") {
-      const row = (await tx.query<{ version: number }>(factSql.UPDATE_FACT, [current, c.description, c.type, c.body, e.actorId, e.from, e.at])).rows[0];
-      if (row?.version !== e.version) throw new Error(`import of "${id.name}" produced version ${row?.version}, expected ${e.version}`);
+      const version = await replayUpdate(tx, current!, c, e.actorId, e.from, e.at);
+      if (version !== e.version) throw new Error(`import of "${id.name}" produced version ${version}, expected ${e.version}`);
     } else {
-      await tx.query(factSql.PROMOTE_FACT, [current, e.kind, e.actorId, e.reason, e.from, e.at]);
+      await replayPromotion(tx, current!, e.kind, e.actorId, e.reason, e.from, e.at);
     }
   }
 }

@@ -6,8 +6,7 @@ import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Queryable } from "../db/database.js";
 import { DomainError } from "../errors.js";
-import { appendEvent, claimExpired, lockKey } from "../ledger/chain.js";
-import { GENESIS_HASH } from "../ledger/event.js";
+import { appendEvent, claimExpired, GENESIS_HASH, lockKey } from "../ledger/index.js";
 import type { AgentMap } from "./agents.js";
 import { type LedgerLine, parseLedgerLine } from "./ledger-lines.js";
 import * as sql from "./sql.js";
@@ -64,8 +63,9 @@ export async function validateLedgerFile(path: string, agents: AgentMap): Promis
 /**
  * Pass 2, inside the caller's transaction (which holds the chain head from the
  * first record on). A record already present is skipped: the same
- * kind/action/target/actor/at, or for an executed record any record of its
- * (action, target), since an action is executed at most once.
+ * kind/action/target/actor/at, or for an executed record any current record of
+ * its (action, target), since an action is executed at most once until voided.
+ * A voided record re-opens its key here as it did where it was exported.
  */
 export async function appendLedgerFile(tx: Queryable, path: string, agents: AgentMap): Promise<{ appended: number; unchanged: number; warnings: string[] }> {
   let appended = 0;
@@ -75,10 +75,11 @@ export async function appendLedgerFile(tx: Queryable, path: string, agents: Agen
     const r = parseLedgerLine(text);
     const agent = agents.resolve(r.actor, "actor");
     const state = await lockKey(tx, r);
-    if (r.kind === "executed" ? state.executed !== null : await present(tx, r)) {
+    const alreadyHere = await present(tx, r);
+    if (alreadyHere || (r.kind === "executed" && state.executed !== null)) {
       unchanged++;
       const e = state.executed;
-      if (r.kind === "executed" && e && (e.actor !== r.actor || e.at.getTime() !== r.at.getTime() || e.evidence !== r.evidence)) {
+      if (!alreadyHere && e && (e.actor !== r.actor || e.at.getTime() !== r.at.getTime() || e.evidence !== r.evidence)) {
         warnings.push(
           `ledger.jsonl line ${line}: ${r.action} for ${JSON.stringify(r.target)} is already recorded (by ${e.actor} at ${e.at.toISOString()}, evidence ${e.evidence}); the file's record (by ${r.actor} at ${r.at.toISOString()}) was skipped.`,
         );
@@ -114,6 +115,8 @@ async function present(tx: Queryable, r: LedgerLine): Promise<boolean> {
 function claimEffect(r: LedgerLine, agentId: number, state: Awaited<ReturnType<typeof lockKey>>): { set: Date } | "drop" | "keep" {
   const claim = state.claim;
   if (r.kind === "executed") return "drop";
+  // A void clears the key's record and claim itself (the database trigger does, as for a live void).
+  if (r.kind === "voided") return "keep";
   if (r.kind === "released") return claim && claim.holderId === agentId ? "drop" : "keep";
   if (state.executed) return "keep";
   const own = claim !== null && claim.holderId === agentId;

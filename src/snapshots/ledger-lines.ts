@@ -3,10 +3,9 @@
 // edited line is caught) or a line of the seeds' file-based ledger
 // ({action, target, evidence, actor, at}: an executed action).
 import * as z from "zod/v4";
-import { validateAgentName } from "../auth/store.js";
+import { validateAgentName } from "../auth/scopes.js";
 import { invalid } from "../errors.js";
-import { EVENT_KINDS, type EventKind, eventHash } from "../ledger/event.js";
-import { normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "../ledger/validate.js";
+import { EVENT_KINDS, eventHash, type EventKind, normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "../ledger/index.js";
 import { isCanonicalTime } from "./model.js";
 
 export interface LedgerLine {
@@ -104,7 +103,7 @@ function normalized(r: LedgerLine): LedgerLine {
   const isClaim = CLAIM_KINDS.includes(r.kind);
   if (isClaim !== (r.claimExpiresAt !== null)) throw invalid(isClaim ? `a ${r.kind} record needs claimExpiresAt.` : `a ${r.kind} record has no claimExpiresAt.`);
   if (r.claimExpiresAt && r.claimExpiresAt.getTime() <= r.at.getTime()) throw invalid("claimExpiresAt must be after at.");
-  if ((r.kind === "released" || r.kind === "taken_over") && r.reason === null) throw invalid(`a ${r.kind} record needs a reason.`);
+  if ((r.kind === "released" || r.kind === "taken_over" || r.kind === "voided") && r.reason === null) throw invalid(`a ${r.kind} record needs a reason.`);
   return {
     ...r,
     ...key,

@@ -1,10 +1,10 @@
 // A fact as a snapshot file carries it: the current version, its whole history
 // and the content of every earlier version, so an import can recreate it
 // exactly (fact_events reference (fact_id, version), so version N needs 1..N-1).
-import type { FactStatus, FactType } from "../facts/rules.js";
+import type { FactEventKind, FactStatus, FactType } from "../facts/index.js";
 
-export const FACT_EVENT_KINDS = ["created", "updated", "confirmed", "deprecated"] as const;
-export type FactEventKind = (typeof FACT_EVENT_KINDS)[number];
+// The facts capability owns the event kinds; re-exported for the snapshot code.
+export { FACT_EVENT_KINDS, type FactEventKind } from "../facts/index.js";
 
 /** One line of the History section. */
 export interface SnapshotEvent {

@@ -5,8 +5,8 @@
 // rules (lengths, names, lifecycle) are checked by the importer.
 import * as z from "zod/v4";
 import { invalid } from "../errors.js";
-import { FACT_STATUSES, type FactStatus, type PromotionTarget } from "../facts/rules.js";
-import { parseSince } from "../ledger/validate.js";
+import { FACT_STATUSES, type FactStatus, type PromotionTarget } from "../facts/index.js";
+import { parseSince } from "../ledger/index.js";
 import { assertKnownFields, optionalText, requiredInteger, requiredText, splitFrontMatter } from "./frontmatter.js";
 import { unescapeBody } from "./markdown.js";
 import {

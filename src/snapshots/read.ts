@@ -1,7 +1,7 @@
 // Facts as the database holds them, turned into the snapshot shape (export)
 // and into comparable histories (import).
 import type { Queryable } from "../db/database.js";
-import type { FactStatus, FactType } from "../facts/rules.js";
+import type { FactStatus, FactType } from "../facts/index.js";
 import type { FactEventKind, SnapshotFact } from "./model.js";
 import * as sql from "./sql.js";
 

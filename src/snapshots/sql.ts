@@ -2,7 +2,7 @@
 // database as text in one canonical form (UTC, milliseconds, truncated), so an
 // export and the importer's comparison see exactly the same value.
 
-const TS = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+import { isoTimeSql as TS } from "../db/iso-time.js";
 
 /** Every version and event of fact `f`, oldest first, as JSON (agent ids and names). */
 const HISTORY_COLUMNS = `

@@ -1,19 +1,9 @@
 // From a parsed file to the history the fact should have: names, lengths and
 // types validated exactly as memory_store validates them (facts/rules.ts),
 // authors mapped to agents here.
-import { SHARED_SCOPE } from "../auth/caller.js";
+import { SHARED_SCOPE, validateScope } from "../auth/scopes.js";
 import { DomainError, invalid } from "../errors.js";
-import {
-  FACT_STATUSES,
-  type FactStatus,
-  REASON_MAX_CHARS,
-  transitionAllowed,
-  validateBody,
-  validateDescription,
-  validateName,
-  validateScope,
-  validateType,
-} from "../facts/rules.js";
+import { FACT_STATUSES, type FactStatus, REASON_MAX_CHARS, transitionAllowed, validateBody, validateDescription, validateName, validateType } from "../facts/index.js";
 import type { AgentMap, MappedAgent } from "./agents.js";
 import { type Content, type PlannedEvent, sameContent, type TargetHistory } from "./history.js";
 import { factPath } from "./model.js";

@@ -2,11 +2,48 @@
 // files an import reads. Nothing here touches a file it does not recognise.
 import { randomBytes } from "node:crypto";
 import type { Dirent } from "node:fs";
-import { mkdir, open, readdir, readFile, rename, rm, rmdir } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { SCOPE_PATTERN } from "../auth/store.js";
-import { FACT_TYPES, NAME_PATTERN } from "../facts/rules.js";
+import { lstat, mkdir, open, readdir, readFile, realpath, rename, rm, rmdir } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { invalid } from "../errors.js";
+import { SCOPE_PATTERN } from "../auth/scopes.js";
+import { FACT_TYPES, NAME_PATTERN } from "../facts/index.js";
 import { HISTORY_MARKER } from "./model.js";
+
+/**
+ * The export target, resolved once (a target that is itself a link is the
+ * operator's choice and is followed here, once).
+ */
+export async function resolveTarget(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  return realpath(dir);
+}
+
+/**
+ * Every path an export writes must resolve inside its target. Fact bodies are
+ * written by agents, so a symbolic link inside the target (a scope folder, a
+ * fact file, ledger.jsonl) pointing elsewhere would let them land anywhere the
+ * operator may write. Any link on the way from `root` (already resolved) to
+ * `file` is refused, with the path to fix; nothing is followed.
+ */
+export async function validateInsideTarget(root: string, file: string): Promise<void> {
+  const rel = relative(root, file);
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) throw invalid(`export: ${file} is outside the target folder ${root}; nothing was written there.`);
+  let current = root;
+  for (const part of rel.split(sep)) {
+    current = join(current, part);
+    const info = await lstat(current).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return null;
+      throw error;
+    });
+    if (!info) return;
+    if (info.isSymbolicLink()) {
+      throw invalid(
+        `export: ${relative(root, current)} in ${root} is a symbolic link; an export writes only real files and folders inside its target. ` +
+          `Remove the link (or export to another folder) and run the export again.`,
+      );
+    }
+  }
+}
 
 /** A sibling temp file that import and export both skip (dot files), renamed over the target. */
 const tempName = (file: string): string => join(dirname(file), `.${randomBytes(6).toString("hex")}.tmp`);

@@ -1,6 +1,7 @@
 // Recall must not scan every fact for a keyword of three or more characters:
 // with a few thousand facts and fresh statistics, the planner picks the
-// trigram index on its own (no planner settings are forced here).
+// trigram index (substrings, near matches) and the tsvector index (words) on
+// its own (no planner settings are forced here).
 //
 // "Fresh statistics" means VACUUM ANALYZE, not ANALYZE alone: a GIN index keeps
 // its own statistics (entry and page counts) in its metapage, and only VACUUM
@@ -9,7 +10,8 @@
 // prices the index as if every keyword hit all of it. On Postgres autovacuum
 // runs after the first ~1,000 inserts; PGlite has no autovacuum.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { keywordPatterns, RECALL_BODY_CHARS } from "../../src/facts/rules.js";
+import { recallParams } from "../../src/facts/read.js";
+import { parseKeywords } from "../../src/facts/rules.js";
 import * as sql from "../../src/facts/sql.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller, fact, store } from "./helpers.js";
@@ -58,7 +60,7 @@ describe.each(BACKENDS)("recall query plan on %s", (backend) => {
   });
 
   async function plan(keywords: string[], readable: { all: boolean; scopes: string[] }, scope: string | null = null): Promise<PlanNode[]> {
-    const params = [keywordPatterns(keywords), readable.all, readable.scopes, null, null, scope, 10, RECALL_BODY_CHARS];
+    const params = recallParams(parseKeywords(keywords), readable, { scope: scope ?? undefined }, 10);
     const r = await tdb.db.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> | string }>(`explain (format json) ${sql.RECALL}`, params);
     const raw = r.rows[0]!["QUERY PLAN"];
     const parsed = typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: PlanNode }>) : raw;
@@ -70,17 +72,23 @@ describe.each(BACKENDS)("recall query plan on %s", (backend) => {
     ["several keywords, some scopes", ["deploy", "rollback", "queue"], { all: false, scopes: ["shared"] }, null],
     ["a long keyword (many trigrams)", ["database-migration-checklist-before-release"], { all: true, scopes: [] }, null],
     ["a Japanese keyword with a scope filter", ["マイグレーション"], { all: false, scopes: ["shared", "team"] }, "shared"],
+    ["a typo and a quoted phrase", ["migartion", '"schema index"'], { all: false, scopes: ["shared"] }, null],
   ];
 
-  it.each(cases)("%s: bitmap scan of the trigram index, no sequential scan of facts", async (_what, keywords, readable, scope) => {
+  it.each(cases)("%s: bitmap scans of the trigram and word indexes, no sequential scan of facts", async (_what, keywords, readable, scope) => {
     const all = await plan(keywords, readable, scope);
     const summary = all.map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` on ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` using ${n["Index Name"]}` : ""}`);
-    expect(summary, summary.join("\n")).toContain("Bitmap Index Scan using facts_search_trgm");
+    // Substrings and near matches (two scans: exact, then near), and words.
+    expect(summary.filter((s) => s === "Bitmap Index Scan using facts_search_trgm"), summary.join("\n")).toHaveLength(2);
+    expect(summary, summary.join("\n")).toContain("Bitmap Index Scan using facts_search_words");
     expect(summary.filter((s) => s.startsWith("Seq Scan on facts")), summary.join("\n")).toEqual([]);
   });
 
   it("really finds the fact through that plan", async () => {
-    const r = await tdb.db.query<{ name: string; total: number }>(sql.RECALL, [keywordPatterns(["マイグレーション"]), true, [], null, null, null, 10, RECALL_BODY_CHARS]);
+    const r = await tdb.db.query<{ name: string; total: number }>(sql.RECALL, recallParams(parseKeywords(["マイグレーション"]), { all: true, scopes: [] }, {}, 10));
     expect(r.rows.map((row) => [row.name, row.total])).toEqual([["deploy-needs-migrations", 1]]);
+    // A typo in a word of the generated text is found through the near-match scan.
+    const near = await tdb.db.query<{ total: number }>(sql.RECALL, recallParams(parseKeywords(["foxtort"]), { all: true, scopes: [] }, {}, 10));
+    expect(near.rows[0]?.total).toBeGreaterThan(0);
   });
 });

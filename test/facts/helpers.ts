@@ -1,8 +1,8 @@
 // Shared setup for facts tests: agents as Callers (for store tests) and a
 // compact way to store facts.
 import type { Caller } from "../../src/auth/caller.js";
+import { checkToken } from "../../src/auth/verifier.js";
 import { DomainError } from "../../src/errors.js";
-import { checkToken } from "../../src/auth/store.js";
 import type { Database } from "../../src/db/database.js";
 import { storeFact, type StoreInput } from "../../src/facts/store.js";
 import { addAgent } from "../support/service.js";

@@ -1,5 +1,6 @@
 // memory_recall's search on both backends: any script, case-insensitive,
-// literal keywords, ranking, bounded answers, and scope filtering.
+// literal keywords, words (stems, any order, quoted phrases), near matches
+// for typos, ranking, bounded answers, and scope filtering.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
 import { DomainError } from "../../src/errors.js";
@@ -28,9 +29,9 @@ describe.each(BACKENDS)("recall on %s", (backend) => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase(backend);
-    writer = await addCaller(tdb.db, "writer", { scopes: ["shared", "langs", "rank", "blog", "bulk"] });
-    reviewer = await addCaller(tdb.db, "reviewer", { scopes: ["shared", "langs", "rank", "blog", "bulk"] });
-    outsider = await addCaller(tdb.db, "outsider", { scopes: ["shared"], readScopes: ["langs", "rank", "bulk"] });
+    writer = await addCaller(tdb.db, "writer", { scopes: ["shared", "langs", "rank", "blog", "bulk", "words", "fuse"] });
+    reviewer = await addCaller(tdb.db, "reviewer", { scopes: ["shared", "langs", "rank", "blog", "bulk", "words", "fuse"] });
+    outsider = await addCaller(tdb.db, "outsider", { scopes: ["shared"], readScopes: ["langs", "rank", "bulk", "words", "fuse"] });
 
     const langs = { scope: "langs" };
     await store(tdb.db, writer, fact("ja-migrations", { ...langs, description: "本番デプロイの前にマイグレーションを実行する", body: "理由: 古いスキーマのままだとAPIが起動しない。手順: 先に migrate を実行する。" }));
@@ -126,6 +127,81 @@ describe.each(BACKENDS)("recall on %s", (backend) => {
     expect(e.message).toContain('may not read scope "blog"');
     // The same answer whether or not the scope holds anything.
     expect((await refusal(outsider, { keywords: ["echidna"], scope: "nothing-here" })).message).toBe(e.message.replaceAll('"blog"', '"nothing-here"'));
+  });
+
+  describe("words, phrases and near matches (issue 17)", () => {
+    const words = { scope: "words" };
+    beforeAll(async () => {
+      await store(tdb.db, writer, fact("migrate-before-deploy", { ...words, description: "Run the database migration before every deploy", body: "Otherwise the new code starts against the old schema." }));
+      await store(tdb.db, writer, fact("credit-note-numbering", { ...words, description: "Each credit note gets its own number series", body: "Accounting requires gapless numbering per series." }));
+      await store(tdb.db, writer, fact("ci-retries", { ...words, description: "Retry the CI job once when the tests are flaky", body: "Report the flaky test in the tracker before retrying." }));
+      await store(tdb.db, writer, fact("db-pool-size", { ...words, description: "Keep the Postgres pool at 10 connections per worker", body: "More connections slow everything down; pooling happens in pgbouncer." }));
+      await store(tdb.db, writer, fact("unrelated-cache", { ...words, description: "Cache keys carry the schema version", body: "Flush on every schema change." }));
+    });
+    const within = (keywords: string[]) => names(outsider, { keywords, scope: "words" });
+
+    it("finds a fact by another inflection of its words", async () => {
+      expect(await within(["migrations"])).toEqual(["migrate-before-deploy"]);
+      expect(await within(["migrating"])).toEqual(["migrate-before-deploy"]);
+      expect(await within(["deployment"])).toEqual(["migrate-before-deploy"]);
+      expect(await within(["credit notes"])).toEqual(["credit-note-numbering"]);
+    });
+
+    it("finds a multi-word keyword whose words occur in another order", async () => {
+      expect(await within(["flaky test"])).toEqual(["ci-retries"]);
+      expect(await within(["connection pooling"])).toEqual(["db-pool-size"]);
+    });
+
+    it("matches a quoted keyword only as that exact phrase", async () => {
+      expect(await within(['"flaky test"'])).toEqual(["ci-retries"]); // the body says "the flaky test"
+      expect(await within(['"tests flaky"'])).toEqual([]);
+      expect(await within(['"database migration"'])).toEqual(["migrate-before-deploy"]);
+      expect(await within(['"migration database"'])).toEqual([]);
+    });
+
+    it("finds a typo as a near match, and says so", async () => {
+      const r = await recall(outsider, { keywords: ["migartion"], scope: "words" });
+      expect(r.hits.map((h) => h.name)).toEqual(["migrate-before-deploy"]);
+      expect(r.hits[0]!.matches).toEqual([{ keyword: "migartion", in: "name_or_description", how: "similar" }]);
+      // A keyword that matches as written brings no look-alikes.
+      expect(await within(["schema"])).toEqual(["unrelated-cache", "migrate-before-deploy"]);
+    });
+
+    it("says per hit which keyword matched where, and how", async () => {
+      const r = await recall(outsider, { keywords: ["deployment", "schema", "nothing-like-this"], scope: "words" });
+      expect(r.hits.map((h) => [h.name, h.matchedIn, h.matches])).toEqual([
+        [
+          "migrate-before-deploy",
+          "name_or_description",
+          [
+            { keyword: "deployment", in: "name_or_description", how: "stemmed" },
+            { keyword: "schema", in: "body", how: "exact" },
+          ],
+        ],
+        ["unrelated-cache", "name_or_description", [{ keyword: "schema", in: "name_or_description", how: "exact" }]],
+      ]);
+    });
+
+    it("ranks a fact matching every keyword above newer facts that each match one", async () => {
+      const fuse = { scope: "fuse" };
+      await store(tdb.db, writer, fact("rollback-checklist", { ...fuse, description: "Checklist for a rollback", body: "Restore the backup, then replay the queue." }));
+      for (const [i, word] of ["rollback", "backup", "queue", "rollback", "backup", "queue"].entries()) {
+        await store(tdb.db, writer, fact(`partial-${i}`, { ...fuse, description: `Notes on the ${word}`, body: "Nothing more." }));
+        await promoteFact(tdb.db, reviewer, { name: `partial-${i}`, scope: "fuse", to: "confirmed", reason: "checked" });
+      }
+      const r = await recall(outsider, { keywords: ["rollback", "backup", "queue"], scope: "fuse" });
+      expect(r.hits[0]!.name).toBe("rollback-checklist");
+      expect(r.hits[0]!.matches.map((m) => m.keyword)).toEqual(["rollback", "backup", "queue"]);
+      expect(r.total).toBe(7);
+    });
+
+    it("keeps counting only what the caller may read", async () => {
+      await store(tdb.db, writer, fact("blog-migration-secret", { scope: "blog", description: "Migrations of the blog database" }));
+      expect(await names(outsider, { keywords: ["database migrations"] })).toEqual(["migrate-before-deploy"]);
+      expect(await recall(outsider, { keywords: ["databse"] })).toMatchObject({ total: 1, hits: [{ name: "migrate-before-deploy" }] });
+      expect((await names(writer, { keywords: ["database migrations"] })).sort()).toEqual(["blog-migration-secret", "migrate-before-deploy"]);
+      expect((await names(writer, { keywords: ["databse"] })).sort()).toEqual(["blog-migration-secret", "migrate-before-deploy"]);
+    });
   });
 
   it("refuses multi-line, empty and too many keywords with a clear message", async () => {

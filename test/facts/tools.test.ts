@@ -95,6 +95,16 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
     expect(hit).toMatchObject({ name: "rollback-needs-flag", status: "deprecated", statusReason: "v2 of the CLI keeps data by default; the flag was removed." });
     expect(textOf(recalled)).toContain("[DEPRECATED] rollback-needs-flag");
     expect(textOf(recalled)).toContain("WITHDRAWN — do not apply. Reason: v2 of the CLI keeps data by default");
+    // Why it was found, structured (validated by the output schema) and in the text.
+    const why = await outsider.callTool({ name: "memory_recall", arguments: { keywords: ["dropped jobs", "wipped queue"] } });
+    expect((why.structuredContent as { hits: Array<{ name: string; matches: unknown[] }> }).hits[0]).toMatchObject({
+      name: "rollback-needs-flag",
+      matches: [
+        { keyword: "dropped jobs", in: "body", how: "stemmed" },
+        { keyword: "wipped queue", in: "name_or_description", how: "similar" },
+      ],
+    });
+    expect(textOf(why)).toContain('matched: "dropped jobs" by its words in body; "wipped queue" nearly (typo?) in name/description');
 
     const history = await callOk<{ fact: { events: Array<{ kind: string; actor: string }> } }>(outsider, "memory_get", { name: "rollback-needs-flag" });
     expect(history.fact.events.map((e) => `${e.kind}:${e.actor}`)).toEqual(["created:blog-writer", "confirmed:qa-bot", "deprecated:alice"]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkToken, createAgent, issueToken, listAgents, listTokens, revokeToken, setAgentDisabled, touchToken } from "../../src/auth/store.js";
+import { createAgent, issueToken, listAgents, listTokens, revokeToken, setAgentDisabled } from "../../src/auth/store.js";
 import { hashToken } from "../../src/auth/tokens.js";
+import { checkToken, touchToken } from "../../src/auth/verifier.js";
 import { DomainError } from "../../src/errors.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 

@@ -1,5 +1,5 @@
 // The real CLI as a process, against a real database.
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +7,10 @@ import type { RunningService } from "../../src/serve.js";
 import { onlyJson, runCli, startServe } from "../support/cli.js";
 import { createEmptyPostgresDatabase, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { callOk, connectClient, startTestService } from "../support/service.js";
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [join(dir, e.name), ...filesUnder(join(dir, e.name))] : [join(dir, e.name)]));
+}
 
 describe("agent and token management on Postgres", () => {
   let tdb: TestDatabase;
@@ -137,32 +141,43 @@ describe("serve on the embedded database (no DATABASE_URL)", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("first start creates owner, prints its token and the claude line; SIGTERM exits 0", async () => {
+  it("first start without a terminal creates owner and writes its token to a 0600 file (path only in banner and log); SIGTERM exits 0", async () => {
     const serve = startServe({ AGENT_MEMORY_DATA_DIR: dataDir });
     const mcpUrl = await serve.ready;
     expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     await new Promise((r) => setTimeout(r, 50));
-    const banner = serve.stderr();
-    const token = /^\s+(amk_[A-Za-z0-9_-]{43})$/m.exec(banner)?.[1];
-    expect(token).toBeTruthy();
-    expect(banner).toContain(`claude mcp add --transport http agent-memory ${mcpUrl} --header "Authorization: Bearer ${token}"`);
-    // The token is printed for the human, never logged.
-    expect(serve.stdout()).not.toContain(token!);
+    const tokenFile = join(dataDir, "owner-token");
+    // Nobody is at a terminal (stderr is a pipe, as under docker compose): the
+    // token goes neither into the banner nor into the log stream, only the file's path.
+    expect(serve.stderr()).toContain(`Its token is in ${tokenFile} (mode 0600)`);
+    expect(serve.stdout()).toContain(tokenFile);
+    expect(serve.stderr() + serve.stdout()).not.toMatch(/amk_/);
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const token = readFileSync(tokenFile, "utf8").trim();
+    expect(token).toMatch(/^amk_[A-Za-z0-9_-]{43}$/);
 
-    const client = await connectClient(mcpUrl, token!);
+    const client = await connectClient(mcpUrl, token);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain("whoami");
     expect(await callOk(client, "whoami")).toMatchObject({ name: "owner", kind: "human", writeScopes: ["*"] });
     await client.close();
 
+    // The embedded database's folder is 0700 and every file PGlite wrote is 0600 (umask 077).
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    const loose = filesUnder(dataDir).filter((f) => (statSync(f).mode & 0o077) !== 0);
+    expect(filesUnder(dataDir).length).toBeGreaterThan(10);
+    expect(loose).toEqual([]);
+
     // The embedded database belongs to the running server: the CLI says so instead of corrupting it.
     const busy = await runCli(["agent", "list"], { AGENT_MEMORY_DATA_DIR: dataDir });
     expect(busy.code).toBe(1);
     expect(busy.stderr).toMatch(/in use by another agent-memory process/);
+    expect(busy.stderr).toMatch(/web console: http:\/\/[^ ]+\/console/);
 
     serve.child.kill("SIGTERM");
     expect(await serve.exited).toBe(0);
-  });
+    // A first PGlite start plus several CLI processes: slow on a loaded machine.
+  }, 180_000);
 
   it("later starts print only the URL, and the CLI manages the stopped database", async () => {
     const added = onlyJson<{ token: string }>(await runCli(["agent", "add", "bot", "--json"], { AGENT_MEMORY_DATA_DIR: dataDir }));
@@ -177,16 +192,40 @@ describe("serve on the embedded database (no DATABASE_URL)", () => {
   });
 });
 
+describe("embedded data folder modes", () => {
+  it("an existing folder open to others is tightened to 0700 by any command, and the files it writes are 0600", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "am-modes-"));
+    const dataDir = join(parent, "data");
+    try {
+      mkdirSync(dataDir, { mode: 0o755 });
+      chmodSync(dataDir, 0o777);
+      const added = await runCli(["agent", "add", "bot", "--json"], { AGENT_MEMORY_DATA_DIR: dataDir });
+      expect(added.code, added.stderr).toBe(0);
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      const files = filesUnder(dataDir);
+      expect(files.length).toBeGreaterThan(10);
+      expect(files.filter((f) => (statSync(f).mode & 0o077) !== 0)).toEqual([]);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
 describe("serve --json", () => {
-  it("prints one JSON object with the URL and, on the first start, the owner's token", async () => {
+  it("prints one JSON object with the URL and, on the first start, where the owner's token was written (never the token)", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "am-serve-json-"));
-    const serve = startServe({ AGENT_MEMORY_DATA_DIR: dataDir, LOG_LEVEL: "silent" }, ["--json"]);
+    const serve = startServe({ AGENT_MEMORY_DATA_DIR: dataDir, LOG_LEVEL: "info" }, ["--json"]);
     try {
       const mcpUrl = await serve.ready;
-      const line = JSON.parse(serve.stdout().trim().split("\n")[0]!) as { url: string; database: string; firstToken?: string };
-      expect(line).toMatchObject({ url: mcpUrl, database: "pglite" });
-      expect(line.firstToken).toMatch(/^amk_/);
-      const client = await connectClient(mcpUrl, line.firstToken!);
+      await new Promise((r) => setTimeout(r, 50));
+      const line = JSON.parse(serve.stdout().trim().split("\n").find((l) => l.includes('"url"') && !l.includes('"level"'))!) as {
+        url: string;
+        database: string;
+        firstTokenFile?: string;
+      };
+      expect(line).toEqual({ url: mcpUrl, database: "pglite", firstTokenFile: join(dataDir, "owner-token") });
+      expect(serve.stdout() + serve.stderr()).not.toMatch(/amk_/);
+      const client = await connectClient(mcpUrl, readFileSync(line.firstTokenFile!, "utf8").trim());
       expect(await callOk(client, "whoami")).toMatchObject({ name: "owner" });
       await client.close();
     } finally {
@@ -200,18 +239,23 @@ describe("serve --json", () => {
 describe("serve on Postgres (DATABASE_URL)", () => {
   it("migrates, serves and reports the database in /readyz", async () => {
     const empty = await createEmptyPostgresDatabase();
-    const serve = startServe({ DATABASE_URL: empty.url });
+    const tokenDir = mkdtempSync(join(tmpdir(), "am-serve-pg-"));
+    const serve = startServe({ DATABASE_URL: empty.url, FIRST_TOKEN_FILE: join(tokenDir, "secrets", "owner") });
     try {
       const mcpUrl = await serve.ready;
       const ready = await fetch(mcpUrl.replace(/\/mcp$/, "/readyz"));
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ status: "ready", database: "postgres" });
       expect(serve.stderr()).toMatch(/database: Postgres at 127\.0\.0\.1:5432\//);
-      expect(serve.stderr()).toMatch(/amk_/);
+      expect(serve.stderr()).not.toMatch(/amk_/);
+      expect(readFileSync(join(tokenDir, "secrets", "owner"), "utf8")).toMatch(/^amk_/);
+      expect(statSync(join(tokenDir, "secrets", "owner")).mode & 0o777).toBe(0o600);
+      expect(statSync(join(tokenDir, "secrets")).mode & 0o777).toBe(0o700);
     } finally {
       serve.child.kill("SIGTERM");
       expect(await serve.exited).toBe(0);
       await empty.drop();
+      rmSync(tokenDir, { recursive: true, force: true });
     }
   });
 });

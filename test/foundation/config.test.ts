@@ -37,11 +37,36 @@ describe("configuration", () => {
   });
 
   it("parses lists, numbers and flags", () => {
-    const c = loadConfig({ ALLOWED_ORIGINS: " https://a.example , https://b.example ", PORT: "9000", FIRST_START_OWNER: "no", METRICS_TOKEN: "s3cret" });
+    const c = loadConfig({ ALLOWED_ORIGINS: " https://a.example , https://b.example ", PORT: "9000", FIRST_START_OWNER: "no", METRICS_TOKEN: "s3cret-s3cret-s3cret-s3cret-s3cret" });
     expect(c.allowedOrigins).toEqual(["https://a.example", "https://b.example"]);
     expect(c.port).toBe(9000);
     expect(c.firstStartOwner).toBe(false);
-    expect(c.metricsToken).toBe("s3cret");
+    expect(c.metricsToken).toBe("s3cret-s3cret-s3cret-s3cret-s3cret");
+  });
+
+  it("refuses TRUST_PROXY=true (a client-written X-Forwarded-For) and says what to set instead", () => {
+    for (const value of ["true", "TRUE", "yes"]) {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY=.* would trust any client-written X-Forwarded-For\. Set the number of proxies .*TRUST_PROXY=1.*subnets/);
+    }
+    expect(() => loadConfig({ TRUST_PROXY: "10.0.0.0/33,proxy.example" })).toThrow(/TRUST_PROXY must be a hop count .* not "10\.0\.0\.0\/33", "proxy\.example"/);
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: " 10.0.0.0/8, loopback ,192.168.1.7, fd00::/8" }).trustProxy).toEqual(["10.0.0.0/8", "loopback", "192.168.1.7", "fd00::/8"]);
+  });
+
+  it("refuses a METRICS_TOKEN shorter than 32 characters", () => {
+    expect(() => loadConfig({ METRICS_TOKEN: "s3cret" })).toThrow(/METRICS_TOKEN must be at least 32 characters/);
+    expect(loadConfig({ METRICS_TOKEN: "x".repeat(32) }).metricsToken).toBe("x".repeat(32));
+  });
+
+  it("has request timeouts, a connection cap, ledger limits and a first-token file by default", () => {
+    const c = loadConfig({ AGENT_MEMORY_DATA_DIR: "/srv/am" });
+    expect(c.http).toEqual({ requestTimeoutMs: 30_000, maxConnections: 1000 });
+    expect(c.ledger).toEqual({ defaultScope: "shared", maxOpenClaimsPerAgent: 100 });
+    expect(c.firstTokenFile).toBe("/srv/am/owner-token");
+    expect(loadConfig({ FIRST_TOKEN_FILE: "/run/secrets/owner" }).firstTokenFile).toBe("/run/secrets/owner");
+    expect(() => loadConfig({ LEDGER_DEFAULT_SCOPE: "Not A Scope" })).toThrow(/LEDGER_DEFAULT_SCOPE must be a scope name/);
   });
 
   it("documents every setting in .env.example, and .env.example holds only real settings", () => {

@@ -8,6 +8,7 @@ import { createTestApp, MCP_HEADERS, toolCallBody } from "../support/service.js"
 
 let tdb: TestDatabase;
 let token: string;
+const METRICS_SECRET = "metrics-secret-0123456789abcdef0123456789";
 
 beforeAll(async () => {
   tdb = await createTestDatabase("postgres");
@@ -60,25 +61,34 @@ describe("authentication on POST /mcp", () => {
     }
     // Unknown, revoked, expired and disabled are indistinguishable to the caller.
     expect(bodies.size).toBe(1);
+    // Metrics are as coarse as the answers: missing or invalid, never revoked vs unknown.
     const metrics = await deps.metrics.registry.getSingleMetricAsString("agent_memory_auth_failures_total");
-    for (const reason of ["missing", "malformed", "unknown", "revoked", "expired", "agent_disabled"]) {
-      expect(metrics).toContain(`reason="${reason}"`);
-    }
+    expect(metrics).toMatch(/reason="missing"\} 2/);
+    expect(metrics).toMatch(/reason="invalid"\} 5/);
+    for (const reason of ["malformed", "unknown", "revoked", "expired", "agent_disabled"]) expect(metrics).not.toContain(`reason="${reason}"`);
   });
 
-  it("limits failed attempts per client address (brute force), without locking out tokens already working there", async () => {
-    const { app } = await createTestApp(tdb.db, { AUTH_FAILURES_PER_MINUTE: "3" });
-    const fresh = (await issueToken(tdb.db, "writer", null)).token;
+  it("over the failed-attempt limit, a valid token never used from that address still passes; only bad ones get 429", async () => {
+    const { app, deps } = await createTestApp(tdb.db, { AUTH_FAILURES_PER_MINUTE: "30" });
+    const neverUsed = (await issueToken(tdb.db, "writer", null)).token;
+    const revoked = await issueToken(tdb.db, "writer", null);
+    await revokeToken(tdb.db, revoked.record.id);
     const call = (t: string) => request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${t}`).send(whoami());
-    expect((await call(token)).status).toBe(200);
-    for (let i = 0; i < 3; i++) expect((await call(`amk_${"y".repeat(43)}`)).status).toBe(401);
+    for (let i = 0; i < 30; i++) expect((await call(`amk_${"y".repeat(43)}`)).status).toBe(401);
     const blocked = await call(`amk_${"z".repeat(43)}`);
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.message).toMatch(/Too many failed authentication attempts/);
-    // A neighbour whose token already worked from this address goes on working…
-    expect((await call(token)).status).toBe(200);
-    // …while a token not yet seen from here waits out the window like any guess.
-    expect((await call(fresh)).status).toBe(429);
+    // A working agent at the same address (a NAT, a proxy) is not locked out by someone else's guesses…
+    const ok = await call(neverUsed);
+    expect(ok.status).toBe(200);
+    expect(ok.body.result.structuredContent).toMatchObject({ name: "writer" });
+    expect(ok.headers["retry-after"]).toBeUndefined();
+    // …while every kind of invalid token gets the same 429 (revoked looks like unknown).
+    const refusedRevoked = await call(revoked.token);
+    expect(refusedRevoked.status).toBe(429);
+    expect(refusedRevoked.body).toEqual(blocked.body);
+    expect((await request(app).post("/mcp").set(MCP_HEADERS).send(whoami())).status).toBe(429);
+    expect(await deps.metrics.registry.getSingleMetricAsString("agent_memory_rate_limited_total")).toMatch(/limit="auth_failures"\} 3/);
   });
 
   it("successful calls do not count towards the failure limit", async () => {
@@ -241,10 +251,22 @@ describe("ops endpoints", () => {
   });
 
   it("/metrics can require its own token", async () => {
-    const { app } = await createTestApp(tdb.db, { METRICS_TOKEN: "metrics-secret" });
+    const { app } = await createTestApp(tdb.db, { METRICS_TOKEN: METRICS_SECRET });
     expect((await request(app).get("/metrics")).status).toBe(401);
     expect((await request(app).get("/metrics").set("Authorization", `Bearer ${token}`)).status).toBe(401);
-    expect((await request(app).get("/metrics").set("Authorization", "Bearer metrics-secret")).status).toBe(200);
+    expect((await request(app).get("/metrics").set("Authorization", `Bearer ${METRICS_SECRET}`)).status).toBe(200);
+  });
+
+  it("/metrics guesses are throttled by the failed-auth limiter; the right token still passes; reasons stay coarse", async () => {
+    const { app, deps } = await createTestApp(tdb.db, { METRICS_TOKEN: METRICS_SECRET, AUTH_FAILURES_PER_MINUTE: "3" });
+    for (let i = 0; i < 3; i++) expect((await request(app).get("/metrics").set("Authorization", `Bearer guess-${i}`)).status).toBe(401);
+    const blocked = await request(app).get("/metrics").set("Authorization", "Bearer guess-4");
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error_description).toMatch(/Too many failed authentication attempts/);
+    expect(blocked.headers.connection).toBe("close");
+    expect((await request(app).get("/metrics").set("Authorization", `Bearer ${METRICS_SECRET}`)).status).toBe(200);
+    const failures = await deps.metrics.registry.getSingleMetricAsString("agent_memory_auth_failures_total");
+    expect(failures).toMatch(/reason="invalid"\} 3/);
   });
 
   it("answers unknown paths with a JSON 404", async () => {

@@ -1,10 +1,13 @@
 // Proof that search_nodes does not read whole tables for queries of three or
-// more characters: the exact statement the store runs, and the body of the
-// match function it calls under that function's own settings, EXPLAINed on
-// Postgres over a few thousand analysed rows.
+// more characters, and searches only the caller's scope inside the index (audit
+// finding 6: the trigram match ran over every scope before the scope filter):
+// the exact statement the store runs, and the body of the match function it
+// calls under that function's own settings, EXPLAINed on Postgres over a few
+// thousand analysed rows in one scope and many more in another.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import * as sql from "../../src/graph/read-sql.js";
+import { searchNodes } from "../../src/graph/read-store.js";
 import { likePattern } from "../../src/graph/validate.js";
 import { createEntities, createRelations } from "../../src/graph/write-store.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -13,6 +16,7 @@ interface PlanNode {
   "Node Type": string;
   "Relation Name"?: string;
   "Index Name"?: string;
+  "Index Cond"?: string;
   Plans?: PlanNode[];
 }
 
@@ -27,7 +31,7 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
-    const agent = await createAgent(tdb.db, { name: "loader", kind: "agent", writeScopes: ["shared"] });
+    const agent = await createAgent(tdb.db, { name: "loader", kind: "agent", writeScopes: ["shared", "hidden"] });
     const w = { scope: "shared", agentId: agent.id, maxChars: 4096 };
     for (let batch = 0; batch < 6; batch++) {
       const entities = Array.from({ length: 500 }, (_, i) => {
@@ -40,6 +44,15 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
       });
       await createEntities(tdb.db, w, entities);
       await createRelations(tdb.db, w, entities.slice(1).map((e, i) => ({ from: entities[i]!.name, to: e.name, relationType: "next" })));
+    }
+    // A bigger scope the searches below must not wade through: every entity matches every query.
+    const hidden = { ...w, scope: "hidden" };
+    for (let batch = 0; batch < 4; batch++) {
+      await createEntities(
+        tdb.db,
+        hidden,
+        Array.from({ length: 1000 }, (_, i) => ({ name: `hidden-${batch * 1000 + i} 1a2b entity-42`, entityType: "project", observations: ["about 東京メモ"] })),
+      );
     }
     await tdb.db.exec("analyze");
   });
@@ -63,20 +76,45 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
     expect(graphSeqScans(plan)).toEqual([]);
   });
 
-  it.each(QUERIES)("the match function for %s uses the three trigram indexes", async (query) => {
+  // Every branch reads through an index whose condition holds the scope: the
+  // scope-led trigram index, or, for a common word whose trigrams select much of
+  // the scope anyway, the (scope, id) btree (rows of the caller's scope only).
+  // No trigram index without the scope is left to use.
+  it.each(QUERIES)("the match function for %s reads each table through an index on the caller's scope", async (query) => {
     const fn = (await tdb.db.query<{ body: string; config: string[] }>("select prosrc as body, proconfig as config from pg_proc where proname = 'am_graph_match'")).rows[0]!;
-    expect(fn.config).toEqual(["enable_seqscan=off"]);
-    const plan = await explain(fn.body, [likePattern(query)], fn.config);
+    expect(fn.config).toEqual(["enable_seqscan=off", "enable_indexscan=off"]);
+    const plan = await explain(fn.body, ["shared", likePattern(query)], fn.config);
     expect(graphSeqScans(plan)).toEqual([]);
-    const indexes = plan.map((n) => n["Index Name"]).filter(Boolean);
-    expect(indexes).toEqual(expect.arrayContaining(["graph_entities_name_trgm", "graph_entities_type_trgm", "graph_observations_content_trgm"]));
+    const scans = plan.filter((n) => n["Index Name"]);
+    expect(scans).toHaveLength(3);
+    for (const scan of scans) {
+      expect(["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm", "graph_entities_scope_id"]).toContain(scan["Index Name"]);
+      expect(scan["Index Cond"], scan["Index Name"]).toMatch(/^\(+scope = 'shared'::text\)/);
+    }
+    expect(scans.map((n) => n["Index Name"])).toContain("graph_observations_scope_content_trgm");
+  });
+
+  it("a distinctive query goes through the three scope-led trigram indexes, scope and pattern in one index condition", async () => {
+    const fn = (await tdb.db.query<{ body: string; config: string[] }>("select prosrc as body, proconfig as config from pg_proc where proname = 'am_graph_match'")).rows[0]!;
+    const plan = await explain(fn.body, ["shared", likePattern("1a2b")], fn.config);
+    const scans = plan.filter((n) => n["Index Name"]);
+    expect(scans.map((n) => n["Index Name"]).sort()).toEqual(["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm"]);
+    for (const scan of scans) expect(scan["Index Cond"], scan["Index Name"]).toMatch(/^\(\(scope = 'shared'::text\) AND \(\w+ ~~\* '%1a2b%'::text\)\)$/);
+  });
+
+  it("finds only the caller's scope, and counts only its matches", async () => {
+    const shared = await searchNodes(tdb.db, "shared", "entity-42", {}, 500_000);
+    expect(shared.entities.map((e) => e.name).every((n) => n.startsWith("entity-42"))).toBe(true);
+    expect(shared.totalEntities).toBe(shared.entities.length);
+    expect((await searchNodes(tdb.db, "hidden", "entity-42", { limit: 1 }, 500_000)).totalEntities).toBe(4000);
   });
 
   // (Whether the planner would read the tables whole without the function's
   // setting depends on GIN pending lists and autovacuum timing, so it is not
   // asserted; on this data it usually does.)
-  it("ran on the data it was meant for: 3,000 entities and 6,000 observations", async () => {
-    expect((await tdb.db.query<{ n: number }>("select count(*)::int as n from graph_entities")).rows[0]!.n).toBe(3000);
-    expect((await tdb.db.query<{ n: number }>("select count(*)::int as n from graph_observations")).rows[0]!.n).toBe(6000);
+  it("ran on the data it was meant for: 3,000 entities and 6,000 observations, and 4,000 more entities in another scope", async () => {
+    expect((await tdb.db.query<{ n: number }>("select count(*)::int as n from graph_entities where scope = 'shared'")).rows[0]!.n).toBe(3000);
+    expect((await tdb.db.query<{ n: number }>("select count(*)::int as n from graph_observations where scope = 'shared'")).rows[0]!.n).toBe(6000);
+    expect((await tdb.db.query<{ n: number }>("select count(*)::int as n from graph_entities where scope = 'hidden'")).rows[0]!.n).toBe(4000);
   });
 });

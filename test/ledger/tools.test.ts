@@ -23,9 +23,10 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
     service = await startTestService(tdb.db);
-    // The ledger is team-wide: scopes do not matter, so the agents get different ones.
-    const w = await addAgent(tdb.db, "blog-writer", { scopes: ["blog"] });
-    const d = await addAgent(tdb.db, "deployer", { scopes: ["deploy"] });
+    // Different scopes of their own; ledger writes need write access to the
+    // action's scope, which is "shared" for unmapped actions (docs/ledger-permissions.md).
+    const w = await addAgent(tdb.db, "blog-writer", { scopes: ["blog", "shared"] });
+    const d = await addAgent(tdb.db, "deployer", { scopes: ["deploy", "shared"] });
     const r = await addAgent(tdb.db, "alice", { kind: "human", scopes: ["shared"] });
     writer = await connectClient(service.mcpUrl, w.token);
     deployer = await connectClient(service.mcpUrl, d.token);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { action, anyString, argsOf, count, entityName, factStatus, factType, isoTime, junk, mostly, scope, slug, text, url } from "./hostile.js";
-import { assertAlive, callOk, postMcp, type Replica, startReplica, stopAllReplicas, toolCall } from "./support.js";
+import { assertAlive, callToolOk, postMcp, type Replica, startReplica, stopAllReplicas, toolCall } from "./support.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 
@@ -126,17 +126,17 @@ beforeAll(async () => {
   const author = await addAgent(tdb.db, "author", { scopes: ["shared", "team", "other-team"] });
   replica = await startReplica(tdb.url!);
   // Something to hit: a fact, a claim and a record, entities and a relation.
-  await callOk(replica.mcpUrl, author.token, "memory_store", { name: "seed-fact", description: "seed", type: "project", body: "b" });
-  await callOk(replica.mcpUrl, author.token, "ledger_record", { action: "publish_post", target: "seed", evidence: "https://example.com/seed" });
-  await callOk(replica.mcpUrl, author.token, "ledger_claim", { action: "deploy-prod", target: "seed" });
+  await callToolOk(replica.mcpUrl, author.token, "memory_store", { name: "seed-fact", description: "seed", type: "project", body: "b" });
+  await callToolOk(replica.mcpUrl, author.token, "ledger_record", { action: "publish_post", target: "seed", evidence: "https://example.com/seed" });
+  await callToolOk(replica.mcpUrl, author.token, "ledger_claim", { action: "deploy-prod", target: "seed" });
   // "Example Entity" is never generated, so the delete tools' fuzzing cannot remove it.
-  await callOk(replica.mcpUrl, author.token, "create_entities", {
+  await callToolOk(replica.mcpUrl, author.token, "create_entities", {
     entities: [
       { name: "Seed Entity", entityType: "seed", observations: ["o"] },
       { name: "Example Entity", entityType: "seed", observations: ["o"] },
     ],
   });
-  await callOk(replica.mcpUrl, author.token, "create_relations", { relations: [{ from: "Seed Entity", to: "Fuzz Entity", relationType: "knows" }] });
+  await callToolOk(replica.mcpUrl, author.token, "create_relations", { relations: [{ from: "Seed Entity", to: "Fuzz Entity", relationType: "knows" }] });
 });
 afterAll(async () => {
   await stopAllReplicas();
@@ -218,7 +218,7 @@ describe("fuzzed tool arguments", () => {
     assertAlive(replica);
     expect((await fetch(`${replica.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${replica.url}/readyz`)).status).toBe(200);
-    const me = await callOk<{ name: string }>(replica.mcpUrl, fuzzer.token, "whoami", {});
+    const me = await callToolOk<{ name: string }>(replica.mcpUrl, fuzzer.token, "whoami", {});
     expect(me.name).toBe("fuzzer");
   });
 });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
-import { assertAlive, callOk, MCP_HEADERS, type RawAnswer, rawRequest, type Replica, startReplica, stopAllReplicas, toolCall } from "./support.js";
+import { assertAlive, callToolOk, MCP_HEADERS, type RawAnswer, rawRequest, type Replica, startReplica, stopAllReplicas, toolCall } from "./support.js";
 
 const MAX_BODY_BYTES = 65_536;
 
@@ -123,7 +123,7 @@ describe("the service is unaffected", () => {
 
     assertAlive(replica);
     expect((await fetch(`${replica.url}/readyz`)).status).toBe(200);
-    const me = await callOk<{ name: string }>(replica.mcpUrl, agent.token, "whoami", {});
+    const me = await callToolOk<{ name: string }>(replica.mcpUrl, agent.token, "whoami", {});
     expect(me.name).toBe("agent");
     const errors = replica.process
       .stdout()

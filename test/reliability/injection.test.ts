@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onlyJson, runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
-import { callOk, type Replica, startReplica, stopAllReplicas } from "./support.js";
+import { callToolOk, type Replica, startReplica, stopAllReplicas } from "./support.js";
 
 const INJECTIONS = [
   "'; drop table facts; --",
@@ -56,7 +56,7 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
-const call = <T = Record<string, unknown>>(agent: TestAgent, tool: string, args: Record<string, unknown>) => callOk<T>(replica.mcpUrl, agent.token, tool, args);
+const call = <T = Record<string, unknown>>(agent: TestAgent, tool: string, args: Record<string, unknown>) => callToolOk<T>(replica.mcpUrl, agent.token, tool, args);
 
 describe("injection texts are stored and read back verbatim", () => {
   it("facts: description, body, promotion reason and recall keywords", async () => {

@@ -9,7 +9,7 @@ import { onlyJson, runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { describeLoad, reconcile, startWriteLoad, type WriteAttempt } from "./load.js";
-import { adminQuery, assertAlive, callOk, callTool, type Replica, startReplica, stopAllReplicas, until } from "./support.js";
+import { adminQuery, assertAlive, callToolOk, callTool, type Replica, startReplica, stopAllReplicas, until } from "./support.js";
 
 const CLAIM_TTL_SECONDS = 10; // the shortest lease ledger_claim allows
 
@@ -39,7 +39,7 @@ describe("a replica killed with SIGKILL under a write load", () => {
     // A claim taken through the replica about to die, never recorded or released.
     const holder = writers[0]!;
     const contested = { action: "deploy-prod", target: "orphaned-release" };
-    const claim = await callOk<{ claim: { expiresAt: string; claimedAt: string } }>(replicas[0]!.mcpUrl, holder.token, "ledger_claim", {
+    const claim = await callToolOk<{ claim: { expiresAt: string; claimedAt: string } }>(replicas[0]!.mcpUrl, holder.token, "ledger_claim", {
       ...contested,
       ttl_seconds: CLAIM_TTL_SECONDS,
     });

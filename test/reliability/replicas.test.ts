@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, onlyJson } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
-import { callOk, callRetrying, type Outcome, type Replica, startReplica, stopAllReplicas } from "./support.js";
+import { callToolOk, callRetrying, type Outcome, type Replica, startReplica, stopAllReplicas } from "./support.js";
 
 const RACERS = 16;
 
@@ -47,7 +47,7 @@ describe("two replicas on one database", () => {
   });
 
   it("facts: one confirmation of a contested draft, one winner of a version race, no duplicate creation", async () => {
-    await callOk(via(0), author.token, "memory_store", { name: "contested", description: "a contested draft", type: "project", body: "b" });
+    await callToolOk(via(0), author.token, "memory_store", { name: "contested", description: "a contested draft", type: "project", body: "b" });
     const confirms = await race("memory_promote", () => ({ name: "contested", to: "confirmed", reason: "checked" }));
     expect(winners(confirms)).toHaveLength(1);
     const confirmer = winners(confirms)[0]!.agent;

@@ -7,7 +7,7 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
-import { callOk, callTool, directClient, httpStatus, type Outcome, type Replica, serviceBackendsWaitingOnLocks, startReplica, stopAllReplicas, until } from "./support.js";
+import { callToolOk, callTool, directClient, httpStatus, type Outcome, type Replica, serviceBackendsWaitingOnLocks, startReplica, stopAllReplicas, until } from "./support.js";
 
 const BLOCKED = 4;
 
@@ -40,7 +40,7 @@ const refusedAfterShutdown = (o: Outcome) =>
 describe("graceful shutdown on SIGTERM", () => {
   it("finishes in-flight calls, refuses new ones, and exits 0", async () => {
     const names = Array.from({ length: BLOCKED }, (_, i) => `pending-review-${i}`);
-    for (const name of names) await callOk(replica.mcpUrl, author.token, "memory_store", { name, description: `fact ${name}`, type: "project", body: "b" });
+    for (const name of names) await callToolOk(replica.mcpUrl, author.token, "memory_store", { name, description: `fact ${name}`, type: "project", body: "b" });
 
     // A steady read load that keeps running across the shutdown.
     let reading = true;

@@ -8,7 +8,7 @@ import type pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
-import { adminQuery, callOk, callTool, directClient, type Outcome, type Replica, startReplica, stopAllReplicas } from "./support.js";
+import { adminQuery, callToolOk, callTool, directClient, type Outcome, type Replica, startReplica, stopAllReplicas } from "./support.js";
 
 const LOCK_TIMEOUT_MS = 300;
 const STATEMENT_TIMEOUT_MS = 1000;
@@ -65,7 +65,7 @@ async function serviceLocks(): Promise<number> {
 
 describe("lock waits are bounded by lock_timeout", () => {
   it("memory_promote on a row locked elsewhere: a retryable conflict within the bound, nothing written, then success", async () => {
-    await callOk(replica.mcpUrl, author.token, "memory_store", { name: "locked-fact", description: "d", type: "project", body: "b" });
+    await callToolOk(replica.mcpUrl, author.token, "memory_store", { name: "locked-fact", description: "d", type: "project", body: "b" });
     await holdLocks("select id from facts where name = 'locked-fact' for update");
 
     const { outcome, ms } = await timed(() => callTool(replica.mcpUrl, reviewer.token, "memory_promote", { name: "locked-fact", to: "confirmed", reason: "ok" }));
@@ -74,7 +74,7 @@ describe("lock waits are bounded by lock_timeout", () => {
     expect((await tdb.db.query("select status from facts where name = 'locked-fact'")).rows).toEqual([{ status: "draft" }]);
 
     await blocker!.query("commit");
-    await callOk(replica.mcpUrl, reviewer.token, "memory_promote", { name: "locked-fact", to: "confirmed", reason: "ok" });
+    await callToolOk(replica.mcpUrl, reviewer.token, "memory_promote", { name: "locked-fact", to: "confirmed", reason: "ok" });
   });
 
   it("ledger_record while the chain head is locked elsewhere: a retryable conflict, no event, then success", async () => {
@@ -86,11 +86,11 @@ describe("lock waits are bounded by lock_timeout", () => {
     expect((await tdb.db.query("select count(*)::int as n from ledger_events")).rows).toEqual([{ n: 0 }]);
 
     await blocker!.query("commit");
-    await callOk(replica.mcpUrl, author.token, "ledger_record", key);
+    await callToolOk(replica.mcpUrl, author.token, "ledger_record", key);
   });
 
   it("add_observations to an entity locked elsewhere: a retryable conflict, nothing added, then success", async () => {
-    await callOk(replica.mcpUrl, author.token, "create_entities", { entities: [{ name: "Locked", entityType: "thing", observations: [] }] });
+    await callToolOk(replica.mcpUrl, author.token, "create_entities", { entities: [{ name: "Locked", entityType: "thing", observations: [] }] });
     await holdLocks("select id from graph_entities where name = 'Locked' for update");
     const args = { observations: [{ entityName: "Locked", contents: ["added later"] }] };
     const { outcome, ms } = await timed(() => callTool(replica.mcpUrl, author.token, "add_observations", args));
@@ -99,7 +99,7 @@ describe("lock waits are bounded by lock_timeout", () => {
     expect((await tdb.db.query("select count(*)::int as n from graph_observations")).rows).toEqual([{ n: 0 }]);
 
     await blocker!.query("commit");
-    await callOk(replica.mcpUrl, author.token, "add_observations", args);
+    await callToolOk(replica.mcpUrl, author.token, "add_observations", args);
   });
 });
 
@@ -117,7 +117,7 @@ describe("statements are bounded by statement_timeout", () => {
   });
 
   it("a slow update is cancelled in time, answered retryable, writes nothing and releases the row it had locked", async () => {
-    const stored = await callOk<{ fact: { version: number } }>(replica.mcpUrl, author.token, "memory_store", {
+    const stored = await callToolOk<{ fact: { version: number } }>(replica.mcpUrl, author.token, "memory_store", {
       name: "slow-fact",
       description: "fast",
       type: "project",
@@ -141,6 +141,6 @@ describe("statements are bounded by statement_timeout", () => {
     expect(await serviceLocks()).toBe(0);
 
     // The same update, not slow this time, goes through.
-    await callOk(replica.mcpUrl, author.token, "memory_store", { name: "slow-fact", description: "fast again", type: "project", body: "b2", version: 1 });
+    await callToolOk(replica.mcpUrl, author.token, "memory_store", { name: "slow-fact", description: "fast again", type: "project", body: "b2", version: 1 });
   });
 });

@@ -5,8 +5,9 @@
 import { request } from "node:http";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pg from "pg";
+import { adminQuery } from "../support/admin-db.js";
 import { type ServeProcess, startServe } from "../support/cli.js";
-import { adminUrl } from "../support/pg-urls.js";
+import { MCP_HEADERS, textOf } from "../support/mcp.js";
 
 export interface Replica {
   /** http://host:port, without /mcp. */
@@ -66,7 +67,9 @@ export type Outcome =
 
 let nextId = 1;
 
-export const MCP_HEADERS = { Accept: "application/json, text/event-stream", "Content-Type": "application/json" };
+// Shared with every test and the benchmark; re-exported for the reliability tests.
+export { adminQuery, MCP_HEADERS, textOf };
+
 
 /** POSTs one JSON-RPC message to /mcp and returns the raw HTTP answer. */
 export async function postMcp(mcpUrl: string, token: string | undefined, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
@@ -120,15 +123,12 @@ export async function callRetrying(mcpUrl: string, token: string, name: string, 
 }
 
 /** Calls a tool that must succeed; returns its structuredContent. */
-export async function callOk<T = Record<string, unknown>>(mcpUrl: string, token: string, name: string, args: unknown): Promise<T> {
+export async function callToolOk<T = Record<string, unknown>>(mcpUrl: string, token: string, name: string, args: unknown): Promise<T> {
   const outcome = await callTool(mcpUrl, token, name, args);
   if (outcome.kind !== "ok") throw new Error(`${name} did not succeed: ${JSON.stringify(outcome)}`);
   return outcome.result.structuredContent as T;
 }
 
-export function textOf(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
-}
 
 /** Thrown by a probe to stop polling at once (e.g. the service died: waiting longer is pointless). */
 export class GiveUp extends Error {}
@@ -188,15 +188,6 @@ export async function directClient(url: string): Promise<pg.Client> {
   return client;
 }
 
-/** Runs SQL on the server's maintenance database (for ALTER DATABASE and pg_terminate_backend). */
-export async function adminQuery<R extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<R[]> {
-  const client = await directClient(adminUrl());
-  try {
-    return (await client.query<R>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** Ends every connection of the service (application_name agent-memory) to `database`; returns how many. */
 export async function terminateServiceBackends(database: string): Promise<number> {

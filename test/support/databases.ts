@@ -1,13 +1,13 @@
 // Each test file gets its own database: a clone of the migrated template on the
 // real Postgres server, or a fresh in-memory PGlite. Store tests run on both.
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { inject } from "vitest";
 import type { Database } from "../../src/db/database.js";
 import { migrate } from "../../src/db/migrate.js";
 import { openPglite } from "../../src/db/pglite.js";
 import { openPostgres } from "../../src/db/postgres.js";
-import { adminUrl, databaseUrl } from "./pg-urls.js";
+import { createDatabase, dropDatabase } from "./admin-db.js";
+import { keepFailedDatabase } from "./keep-db.js";
 
 export type Backend = "postgres" | "pglite";
 export const BACKENDS: Backend[] = ["postgres", "pglite"];
@@ -24,21 +24,11 @@ export interface TestDatabase {
 
 export const TEST_TIMEOUTS = { statementTimeoutMs: 30_000, lockTimeoutMs: 10_000 };
 
-async function adminQuery(sql: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl() });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
-}
-
 /** A fresh empty database (no schema) on the Postgres server. */
 export async function createEmptyPostgresDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `am_empty_${inject("runId")}_${randomBytes(4).toString("hex")}`;
-  await adminQuery(`create database ${name}`);
-  return { name, url: databaseUrl(name), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
+  const url = await createDatabase(name);
+  return { name, url, drop: () => dropDatabase(name) };
 }
 
 export async function createTestDatabase(backend: Backend, options: { poolMax?: number } = {}): Promise<TestDatabase> {
@@ -56,8 +46,7 @@ export async function createTestDatabase(backend: Backend, options: { poolMax?: 
     };
   }
   const name = `am_test_${inject("runId")}_${randomBytes(4).toString("hex")}`;
-  await adminQuery(`create database ${name} template ${inject("templateDatabase")}`);
-  const url = databaseUrl(name);
+  const url = await createDatabase(name, { template: inject("templateDatabase") });
   const pools: Database[] = [];
   const openPool = (poolMax = options.poolMax ?? 10) => {
     const db = openPostgres({ ...TEST_TIMEOUTS, connectionString: url, poolMax, connectTimeoutMs: 5000 });
@@ -72,7 +61,8 @@ export async function createTestDatabase(backend: Backend, options: { poolMax?: 
     openPool,
     async drop() {
       await Promise.all(pools.map((p) => p.close().catch(() => undefined)));
-      await adminQuery(`drop database if exists ${name} with (force)`);
+      if (keepFailedDatabase(name)) return;
+      await dropDatabase(name);
     },
   };
 }

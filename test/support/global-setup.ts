@@ -39,7 +39,10 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     const leftovers = await admin.query<{ datname: string }>("select datname from pg_database where datname like $1", [`am_%${runId}%`]);
+    // KEEP_TEST_DB=1 keeps the databases failed test files left (see keep-db.ts); the template goes.
+    const keep = process.env.KEEP_TEST_DB === "1";
     for (const { datname } of leftovers.rows) {
+      if (keep && datname !== template) continue;
       await admin.query(`drop database if exists ${datname} with (force)`);
     }
     await admin.end();

@@ -2,11 +2,13 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createDeps } from "../../src/app-deps.js";
 import { createAgent, issueToken } from "../../src/auth/store.js";
 import { loadConfig, type Config } from "../../src/config.js";
 import type { Database } from "../../src/db/database.js";
 import { createLogger } from "../../src/logger.js";
 import { startService, type RunningService } from "../../src/serve.js";
+import { MCP_HEADERS, textOf } from "./mcp.js";
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
@@ -47,10 +49,8 @@ export async function connectClient(mcpUrl: string, token: string, name = "test"
   return client;
 }
 
-export function textOf(result: unknown): string {
-  const r = result as CallToolResult;
-  return r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
-}
+// Shared with the reliability tests and the benchmark; re-exported for the tool tests.
+export { MCP_HEADERS, textOf };
 
 /** Calls a tool and returns its structuredContent, failing with the text if it was an error. */
 export async function callOk<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
@@ -69,8 +69,6 @@ export async function callError(client: Client, name: string, args: Record<strin
 /** The Express app alone (for supertest), with its log lines captured for inspection. */
 export async function createTestApp(db: Database, env: Record<string, string> = {}) {
   const { createApp } = await import("../../src/http/app.js");
-  const { createMetrics } = await import("../../src/metrics.js");
-  const { loadMigrations } = await import("../../src/db/migrate.js");
   const { Writable } = await import("node:stream");
   const logLines: string[] = [];
   const sink = new Writable({
@@ -80,13 +78,7 @@ export async function createTestApp(db: Database, env: Record<string, string> = 
     },
   });
   const config = testConfig({ LOG_LEVEL: "debug", ...env });
-  const deps = {
-    config,
-    db,
-    logger: createLogger(config.logLevel, sink),
-    metrics: createMetrics(() => db.poolStats()),
-    expectedMigrations: (await loadMigrations()).length,
-  };
+  const deps = await createDeps(config, db, createLogger(config.logLevel, sink));
   return { app: createApp(deps), deps, logLines };
 }
 
@@ -95,4 +87,3 @@ export function toolCallBody(name: string, args: Record<string, unknown> = {}, i
   return { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
 }
 
-export const MCP_HEADERS = { Accept: "application/json, text/event-stream", "Content-Type": "application/json" };

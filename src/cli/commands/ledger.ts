@@ -8,9 +8,11 @@ import { eventJson, type LedgerEvent } from "../../ledger/event.js";
 import { withDatabase } from "../context.js";
 import { ExitCode, UsageError, type Output } from "../output.js";
 import { action } from "../run.js";
+import { registerLedgerAdminCommands } from "./ledger-admin.js";
 
 export function registerLedgerCommands(program: Command): void {
-  const ledger = program.command("ledger").description("audit the handoff ledger of external actions");
+  const ledger = program.command("ledger").description("audit the handoff ledger of external actions, map actions to scopes, void entries");
+  registerLedgerAdminCommands(ledger);
 
   ledger
     .command("verify")

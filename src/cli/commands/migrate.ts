@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { loadConfig } from "../../config.js";
 import { migrate } from "../../db/migrate.js";
 import { describeDatabase, openDatabase } from "../../db/open.js";
+import { restrictFileModes } from "../file-modes.js";
 import type { Output } from "../output.js";
 import { action } from "../run.js";
 
@@ -15,6 +16,7 @@ export function registerMigrateCommand(program: Command): void {
     .action(
       action(async (out: Output) => {
         const config = loadConfig();
+        restrictFileModes(config);
         const db = await openDatabase(config);
         try {
           const report = await migrate(db);

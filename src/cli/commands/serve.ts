@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { loadConfig } from "../../config.js";
 import { createLogger } from "../../logger.js";
 import { startService } from "../../serve.js";
+import { restrictFileModes } from "../file-modes.js";
 import type { Output } from "../output.js";
 import { action } from "../run.js";
 
@@ -14,14 +15,27 @@ export function registerServeCommand(program: Command): void {
     .action(
       action(async (out: Output) => {
         const config = loadConfig();
+        restrictFileModes(config);
         const logger = createLogger(config.logLevel);
         const service = await startService(config, {
           logger,
-          // The banner (with a first token) goes to the terminal, never into the JSON log stream.
+          // The banner goes to stderr, never into the JSON log stream on stdout.
           print: (text) => (out.json ? undefined : process.stderr.write(`${text}\n`)),
+          // Only a person at a terminal sees the first token; any other start
+          // (containers, --json, redirected output) gets it in a 0600 file.
+          interactive: !out.json && process.stderr.isTTY === true,
         });
-        // With --json the banner is not printed, so the first token travels in the object.
-        if (out.json) out.result({ url: service.mcpUrl, database: service.db.kind, ...(service.oauthMcpUrl ? { oauthMcpUrl: service.oauthMcpUrl } : {}), ...(service.firstToken ? { firstToken: service.firstToken } : {}) }, () => "");
+        // The object names the token file, never the token: stdout is the log stream too.
+        if (out.json)
+          out.result(
+            {
+              url: service.mcpUrl,
+              database: service.db.kind,
+              ...(service.oauthMcpUrl ? { oauthMcpUrl: service.oauthMcpUrl } : {}),
+              ...(service.firstTokenFile ? { firstTokenFile: service.firstTokenFile } : {}),
+            },
+            () => "",
+          );
         await new Promise<void>((resolve) => {
           const shutdown = (signal: NodeJS.Signals) => {
             logger.info({ signal }, "shutting down: finishing in-flight requests");

@@ -1,7 +1,5 @@
 // memory_get: one fact whole, with its recent versions and reviews (older ones page by page).
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { fullFactText } from "../format.js";
 import { factUri } from "../model.js";
@@ -22,19 +20,17 @@ const input = {
 
 const output = { fact: fullFactSchema, uri: uriField };
 
-export function registerGetTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "memory_get",
-    title: "Get a fact with its history",
-    description:
-      `Read one fact by its exact name: the whole body, its current status and version, and its history — the newest ${GET_HISTORY_VERSIONS} versions (who wrote what, when) and their confirmations and deprecations (who, when, why); older versions with versionsBefore. ` +
-      "Call it when a recalled body was shortened, before updating a fact (you need its current version), and before confirming or deprecating one.",
-    input,
-    output,
-    annotations: READ_ONLY,
-    async run(args, { caller }) {
-      const fact = await getFact(deps.db, caller, args);
-      return { text: fullFactText(fact), structured: { fact, uri: factUri(fact.scope, fact.name) } };
-    },
-  });
-}
+export const memoryGetTool = defineTool({
+  name: "memory_get",
+  title: "Get a fact with its history",
+  description:
+    `Read one fact by its exact name: the whole body, its current status and version, and its history — the newest ${GET_HISTORY_VERSIONS} versions (who wrote what, when) and their confirmations and deprecations (who, when, why); older versions with versionsBefore. ` +
+    "Call it when a recalled body was shortened, before updating a fact (you need its current version), and before confirming or deprecating one.",
+  input,
+  output,
+  annotations: READ_ONLY,
+  async run(args, { caller, deps }) {
+    const fact = await getFact(deps.db, caller, args);
+    return { text: fullFactText(fact), structured: { fact, uri: factUri(fact.scope, fact.name) } };
+  },
+});

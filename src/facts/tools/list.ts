@@ -1,7 +1,5 @@
 // memory_list: browse facts page by page, e.g. the review queue.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { listText } from "../format.js";
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, listFacts } from "../read.js";
@@ -33,20 +31,18 @@ const output = {
   nextCursor: z.string().nullable().describe("Pass as cursor to get the next page; null on the last page."),
 };
 
-export function registerListTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "memory_list",
-    title: "List facts",
-    description:
-      "List facts page by page, most recently changed first, filtered by status, type, scope or author. " +
-      "Call it with reviewable: true to get your review queue (drafts by others that you may confirm); review them when you have a moment, because unreviewed drafts rank below confirmed facts. " +
-      "To search by topic, use memory_recall instead.",
-    input,
-    output,
-    annotations: READ_ONLY,
-    async run(args, { caller }) {
-      const result = await listFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
-      return { text: listText(result, args.reviewable ?? false), structured: { ...result } };
-    },
-  });
-}
+export const memoryListTool = defineTool({
+  name: "memory_list",
+  title: "List facts",
+  description:
+    "List facts page by page, most recently changed first, filtered by status, type, scope or author. " +
+    "Call it with reviewable: true to get your review queue (drafts by others that you may confirm); review them when you have a moment, because unreviewed drafts rank below confirmed facts. " +
+    "To search by topic, use memory_recall instead.",
+  input,
+  output,
+  annotations: READ_ONLY,
+  async run(args, { caller, deps }) {
+    const result = await listFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
+    return { text: listText(result, args.reviewable ?? false), structured: { ...result } };
+  },
+});

@@ -1,7 +1,5 @@
 // memory_promote: review a fact — confirm someone else's draft, or deprecate a wrong fact.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { promoteText } from "../format.js";
 import { FACT_STATUSES, PROMOTION_TARGETS } from "../rules.js";
@@ -29,20 +27,18 @@ const output = {
   at: z.string().describe("ISO 8601 time, UTC."),
 };
 
-export function registerPromoteTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "memory_promote",
-    title: "Confirm or deprecate a fact",
-    description:
-      "Move a fact through its lifecycle, by exact name: confirm a draft written by someone else after checking it, or deprecate a fact found wrong or obsolete. " +
-      "Allowed: draft → confirmed, draft → deprecated, confirmed → deprecated. You may never confirm a version you wrote (ask another agent or a human); you may deprecate your own. " +
-      "Always give the reason; deprecated facts stay visible with it so that nobody repeats the mistake. Read the fact with memory_get first and pass its version.",
-    input,
-    output,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    async run(args, { caller }) {
-      const result = await promoteFact(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
-      return { text: promoteText(result), structured: { ...result } };
-    },
-  });
-}
+export const memoryPromoteTool = defineTool({
+  name: "memory_promote",
+  title: "Confirm or deprecate a fact",
+  description:
+    "Move a fact through its lifecycle, by exact name: confirm a draft written by someone else after checking it, or deprecate a fact found wrong or obsolete. " +
+    "Allowed: draft → confirmed, draft → deprecated, confirmed → deprecated. You may never confirm a version you wrote (ask another agent or a human); you may deprecate your own. " +
+    "Always give the reason; deprecated facts stay visible with it so that nobody repeats the mistake. Read the fact with memory_get first and pass its version.",
+  input,
+  output,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run(args, { caller, deps }) {
+    const result = await promoteFact(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
+    return { text: promoteText(result), structured: { ...result } };
+  },
+});

@@ -1,7 +1,5 @@
 // memory_recall: find what the team already knows before starting work.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { recallText } from "../format.js";
 import { RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT, recallFacts } from "../read.js";
@@ -22,27 +20,29 @@ const input = {
 };
 
 const output = {
-  hits: z.array(recallHitSchema).describe("Best first: name/description matches before body-only matches, then confirmed, draft, deprecated, then most recent."),
+  hits: z
+    .array(recallHitSchema)
+    .describe("Best first: facts matching more keywords, and in name/description rather than body, first; among equally relevant ones confirmed, draft, deprecated, then most recent."),
   total: z.number().int().describe("How many facts matched in all."),
   truncated: z.boolean().describe("True when more facts matched than were returned."),
 };
 
-export function registerRecallTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "memory_recall",
-    title: "Recall facts",
-    description:
-      "Search the team's shared memory. Call it before starting any task, with a few keywords of the task (in the language the facts are likely written in; any script works), " +
-      "and again before a risky step. Matches any keyword in a fact's name, description or body, case-insensitively. " +
-      "Agents forget across sessions and over-trust what they find, so every hit says who wrote it, whether someone else checked it, and, if it was withdrawn, why. " +
-      "Follow confirmed facts; treat drafts as unverified claims; never do what a deprecated fact describes — each deprecated hit carries the reason it was withdrawn. " +
-      "Long bodies are shortened; memory_get returns a fact whole with its history.",
-    input,
-    output,
-    annotations: READ_ONLY,
-    async run(args, { caller }) {
-      const result = await recallFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
-      return { text: recallText(args.keywords, result), structured: { ...result } };
-    },
-  });
-}
+export const memoryRecallTool = defineTool({
+  name: "memory_recall",
+  title: "Recall facts",
+  description:
+    "Search the team's shared memory. Call it before starting any task, and again before a risky step. " +
+    "What works best: a few keywords, each a word or short phrase of the task (e.g. [\"database migration\", \"deploy\"]), in the language the facts are likely written in (any script works). " +
+    "Inflections and word order do not matter (\"migrations\" finds \"migration\"; \"flaky test\" finds \"tests are flaky\"), typos are tolerated, and text in any language is found as written; " +
+    "put a keyword in double quotes for an exact phrase. Facts matching more keywords, in their name or description, come first; each hit says which keyword matched where and how. " +
+    "Agents forget across sessions and over-trust what they find, so every hit says who wrote it, whether someone else checked it, and, if it was withdrawn, why. " +
+    "Follow confirmed facts; treat drafts as unverified claims; never do what a deprecated fact describes — each deprecated hit carries the reason it was withdrawn. " +
+    "Long bodies are shortened; memory_get returns a fact whole with its history.",
+  input,
+  output,
+  annotations: READ_ONLY,
+  async run(args, { caller, deps }) {
+    const result = await recallFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
+    return { text: recallText(args.keywords, result), structured: { ...result } };
+  },
+});

@@ -1,7 +1,7 @@
 // Zod shapes shared by the facts tools. Built once at module load: the server
 // is created per request (stateless HTTP), so nothing here is rebuilt per call.
 import * as z from "zod/v4";
-import { FACT_STATUSES, FACT_TYPES, GET_HISTORY_VERSIONS, MAX_KEYWORDS } from "../rules.js";
+import { FACT_EVENT_KINDS, FACT_STATUSES, FACT_TYPES, GET_HISTORY_VERSIONS, MAX_KEYWORDS } from "../rules.js";
 
 export const nameField = z
   .string()
@@ -25,10 +25,18 @@ export const versionField = z
   .describe("The current version number, as shown by memory_get or memory_recall. It must still be current, or the call is refused (someone changed the fact since you read it).");
 
 export const keywordsField = z
-  .array(z.string().describe("One word or short phrase, single line; matched as a substring, case-insensitively, in any language."))
+  .array(
+    z
+      .string()
+      .describe(
+        'One word or short phrase, single line, in the language the facts are written in. Matches as written (a substring, case-insensitively, any script), ' +
+          'by its words in any order and any inflection (languages with spaces between words), or nearly (a typo, only when nothing matched otherwise). ' +
+          'In double quotes ("flaky test") it matches only as that exact phrase.',
+      ),
+  )
   .min(1)
   .max(MAX_KEYWORDS)
-  .describe(`1-${MAX_KEYWORDS} keywords; a fact matches if any keyword occurs in its name, description or body.`);
+  .describe(`1-${MAX_KEYWORDS} keywords; a fact matches if any keyword matches its name, description or body; facts matching more keywords rank higher.`);
 
 const iso = z.string().describe("ISO 8601 time, UTC.");
 
@@ -58,7 +66,16 @@ export const recallHitSchema = z.object({
   ...summaryShape,
   body: z.string().describe("The body; only its start when bodyTruncated."),
   bodyTruncated: z.boolean().describe("True when the body was shortened; memory_get returns it whole."),
-  matchedIn: z.enum(["name_or_description", "body"]).describe("Where a keyword matched; name/description hits rank first."),
+  matchedIn: z.enum(["name_or_description", "body"]).describe("Where a keyword matched best; name/description hits rank first."),
+  matches: z
+    .array(
+      z.object({
+        keyword: z.string().describe("The keyword as given."),
+        in: z.enum(["name_or_description", "body"]),
+        how: z.enum(["exact", "stemmed", "similar"]).describe("exact: as written; stemmed: by its words (other inflection or order, or the quoted phrase); similar: a near spelling (typo)."),
+      }),
+    )
+    .describe("Why it was found: each keyword that matched, where and how (its best match)."),
   stale: z.boolean().describe("True for a confirmed fact nobody has reviewed for a long time: follow it, but check it still holds."),
 });
 
@@ -81,7 +98,7 @@ export const versionSchema = z.object({
 });
 
 export const eventSchema = z.object({
-  kind: z.enum(["created", "updated", "confirmed", "deprecated"]),
+  kind: z.enum(FACT_EVENT_KINDS),
   version: z.number().int(),
   actor: z.string(),
   at: iso,

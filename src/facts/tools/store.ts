@@ -1,7 +1,5 @@
 // memory_store: record a reusable fact, or a new version of one.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { storeText } from "../format.js";
 import { factUri } from "../model.js";
@@ -32,25 +30,23 @@ const output = {
     .describe("Only when a fact was created: up to 3 facts you can read whose name and description are much alike (most similar first). If one is the same fact, update it instead."),
 };
 
-export function registerStoreTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "memory_store",
-    title: "Store a fact",
-    description:
-      "Store one reusable fact in the team's shared memory, or a new version of an existing one. " +
-      "Store only what the next agent needs and cannot see elsewhere: corrections you received, settled decisions, prevention rules learned from a failure, where things are. " +
-      "Not chat transcripts, progress notes or what the code already says. One fact per record (never an ever-growing notes file, which nobody reads): a kebab-case name, a one-line description, " +
-      "and a body that says why it holds and how to apply it. Before storing, memory_recall to find an existing fact to update instead of duplicating it. " +
-      "A new or changed fact is a draft until someone other than you confirms it (memory_promote). To change a fact, pass its current version; if someone changed it since, the call is refused: re-read it with memory_get and merge.",
-    input,
-    output,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    async run(args, { caller }) {
-      const result = await storeFact(deps.db, caller, args, {
-        bodyMaxChars: deps.config.limits.factBodyMaxChars,
-        duplicateWarning: deps.config.facts.duplicateWarning,
-      });
-      return { text: storeText(result), structured: { ...result, uri: factUri(result.fact.scope, result.fact.name) } };
-    },
-  });
-}
+export const memoryStoreTool = defineTool({
+  name: "memory_store",
+  title: "Store a fact",
+  description:
+    "Store one reusable fact in the team's shared memory, or a new version of an existing one. " +
+    "Store only what the next agent needs and cannot see elsewhere: corrections you received, settled decisions, prevention rules learned from a failure, where things are. " +
+    "Not chat transcripts, progress notes or what the code already says. One fact per record (never an ever-growing notes file, which nobody reads): a kebab-case name, a one-line description, " +
+    "and a body that says why it holds and how to apply it. Before storing, memory_recall to find an existing fact to update instead of duplicating it. " +
+    "A new or changed fact is a draft until someone other than you confirms it (memory_promote). To change a fact, pass its current version; if someone changed it since, the call is refused: re-read it with memory_get and merge.",
+  input,
+  output,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run(args, { caller, deps }) {
+    const result = await storeFact(deps.db, caller, args, {
+      bodyMaxChars: deps.config.limits.factBodyMaxChars,
+      duplicateWarning: deps.config.facts.duplicateWarning,
+    });
+    return { text: storeText(result), structured: { ...result, uri: factUri(result.fact.scope, result.fact.name) } };
+  },
+});

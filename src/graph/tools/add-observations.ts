@@ -1,6 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { graphWriter } from "../access.js";
 import { json } from "../format.js";
@@ -19,20 +17,18 @@ const input = {
 };
 const output = { results: z.array(z.object({ entityName: z.string(), addedObservations: z.array(z.string()) })) };
 
-export function registerAddObservationsTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "add_observations",
-    title: "Add Observations",
-    description:
-      "Add new observations to existing entities in the knowledge graph. Call it when you learn a new fact about a known entity. " +
-      "Texts an entity already has are skipped; the answer lists, per entity, the observations actually added. If any named " +
-      "entity does not exist, the whole call fails and nothing is written: create it with create_entities first.",
-    input,
-    output,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    async run(input, { caller }) {
-      const results = await addObservations(deps.db, graphWriter(deps, caller, input.scope), input.observations);
-      return { text: json(results), structured: { results } };
-    },
-  });
-}
+export const addObservationsTool = defineTool({
+  name: "add_observations",
+  title: "Add Observations",
+  description:
+    "Add new observations to existing entities in the knowledge graph. Call it when you learn a new fact about a known entity. " +
+    "Texts an entity already has are skipped; the answer lists, per entity, the observations actually added. If any named " +
+    "entity does not exist, the whole call fails and nothing is written: create it with create_entities first.",
+  input,
+  output,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run(input, { caller, deps }) {
+    const results = await addObservations(deps.db, graphWriter(deps, caller, input.scope), input.observations);
+    return { text: json(results), structured: { results } };
+  },
+});

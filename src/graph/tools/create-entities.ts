@@ -1,6 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { graphWriter } from "../access.js";
 import { json } from "../format.js";
@@ -11,21 +9,19 @@ import { createEntities } from "../write-store.js";
 const input = { entities: z.array(EntitySchema), scope: scopeField };
 const output = { entities: z.array(EntitySchema) };
 
-export function registerCreateEntitiesTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "create_entities",
-    title: "Create Entities",
-    description:
-      "Create multiple new entities in the knowledge graph. Call it when you meet a person, organisation, project, tool or concept " +
-      "worth remembering across sessions (search_nodes first, to reuse an existing name). Each entity has a unique name, an entityType " +
-      "and observations (short atomic facts). Names that already exist are skipped (use add_observations to extend them); " +
-      "the answer lists only the entities actually created.",
-    input,
-    output,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    async run(input, { caller }) {
-      const created = await createEntities(deps.db, graphWriter(deps, caller, input.scope), input.entities);
-      return { text: json(created), structured: { entities: created } };
-    },
-  });
-}
+export const createEntitiesTool = defineTool({
+  name: "create_entities",
+  title: "Create Entities",
+  description:
+    "Create multiple new entities in the knowledge graph. Call it when you meet a person, organisation, project, tool or concept " +
+    "worth remembering across sessions (search_nodes first, to reuse an existing name). Each entity has a unique name, an entityType " +
+    "and observations (short atomic facts). Names that already exist are skipped (use add_observations to extend them); " +
+    "the answer lists only the entities actually created.",
+  input,
+  output,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run(input, { caller, deps }) {
+    const created = await createEntities(deps.db, graphWriter(deps, caller, input.scope), input.entities);
+    return { text: json(created), structured: { entities: created } };
+  },
+});

@@ -1,6 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { graphWriter } from "../access.js";
 import { json } from "../format.js";
@@ -11,21 +9,19 @@ import { createRelations } from "../write-store.js";
 const input = { relations: z.array(RelationSchema), scope: scopeField };
 const output = { relations: z.array(RelationSchema) };
 
-export function registerCreateRelationsTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "create_relations",
-    title: "Create Relations",
-    description:
-      "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice " +
-      '(from "Alice", relationType "works_at", to "Acme"). Existing relations are skipped; the answer lists only those actually ' +
-      "created. Endpoints are entity names; as in the reference memory server, a relation is accepted even when an endpoint " +
-      "entity does not exist (yet), so create the entities too.",
-    input,
-    output,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    async run(input, { caller }) {
-      const created = await createRelations(deps.db, graphWriter(deps, caller, input.scope), input.relations);
-      return { text: json(created), structured: { relations: created } };
-    },
-  });
-}
+export const createRelationsTool = defineTool({
+  name: "create_relations",
+  title: "Create Relations",
+  description:
+    "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice " +
+    '(from "Alice", relationType "works_at", to "Acme"). Existing relations are skipped; the answer lists only those actually ' +
+    "created. Endpoints are entity names; as in the reference memory server, a relation is accepted even when an endpoint " +
+    "entity does not exist (yet), so create the entities too.",
+  input,
+  output,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run(input, { caller, deps }) {
+    const created = await createRelations(deps.db, graphWriter(deps, caller, input.scope), input.relations);
+    return { text: json(created), structured: { relations: created } };
+  },
+});

@@ -1,6 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { graphWriter } from "../access.js";
 import { deleteOutput, scopeField } from "../schemas.js";
@@ -12,19 +10,17 @@ const MESSAGE = "Entities deleted successfully";
 const input = { entityNames: z.array(z.string()).describe("An array of entity names to delete"), scope: scopeField };
 const output = deleteOutput;
 
-export function registerDeleteEntitiesTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "delete_entities",
-    title: "Delete Entities",
-    description:
-      "Delete multiple entities and their associated relations from the knowledge graph: their observations go too, and every " +
-      "relation from or to a given name. Names that do not exist are ignored. Call it only for entities that are wrong or obsolete.",
-    input,
-    output,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    async run(input, { caller }) {
-      const deleted = await deleteEntities(deps.db, graphWriter(deps, caller, input.scope).scope, input.entityNames);
-      return { text: MESSAGE, structured: { success: true, message: MESSAGE, deleted } };
-    },
-  });
-}
+export const deleteEntitiesTool = defineTool({
+  name: "delete_entities",
+  title: "Delete Entities",
+  description:
+    "Delete multiple entities and their associated relations from the knowledge graph: their observations go too, and every " +
+    "relation from or to a given name. Names that do not exist are ignored. Call it only for entities that are wrong or obsolete.",
+  input,
+  output,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async run(input, { caller, deps }) {
+    const deleted = await deleteEntities(deps.db, graphWriter(deps, caller, input.scope).scope, input.entityNames);
+    return { text: MESSAGE, structured: { success: true, message: MESSAGE, deleted } };
+  },
+});

@@ -1,6 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { graphWriter } from "../access.js";
 import { deleteOutput, scopeField } from "../schemas.js";
@@ -20,19 +18,17 @@ const input = {
 };
 const output = deleteOutput;
 
-export function registerDeleteObservationsTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "delete_observations",
-    title: "Delete Observations",
-    description:
-      "Delete specific observations from entities in the knowledge graph (exact text match). Entities or observations that do " +
-      "not exist are ignored. Call it when an observation turned out wrong or outdated.",
-    input,
-    output,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    async run(input, { caller }) {
-      const deleted = await deleteObservations(deps.db, graphWriter(deps, caller, input.scope).scope, input.deletions);
-      return { text: MESSAGE, structured: { success: true, message: MESSAGE, deleted } };
-    },
-  });
-}
+export const deleteObservationsTool = defineTool({
+  name: "delete_observations",
+  title: "Delete Observations",
+  description:
+    "Delete specific observations from entities in the knowledge graph (exact text match). Entities or observations that do " +
+    "not exist are ignored. Call it when an observation turned out wrong or outdated.",
+  input,
+  output,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async run(input, { caller, deps }) {
+    const deleted = await deleteObservations(deps.db, graphWriter(deps, caller, input.scope).scope, input.deletions);
+    return { text: MESSAGE, structured: { success: true, message: MESSAGE, deleted } };
+  },
+});

@@ -1,6 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { graphWriter } from "../access.js";
 import { deleteOutput, RelationSchema, scopeField } from "../schemas.js";
@@ -12,19 +10,17 @@ const MESSAGE = "Relations deleted successfully";
 const input = { relations: z.array(RelationSchema).describe("An array of relations to delete"), scope: scopeField };
 const output = deleteOutput;
 
-export function registerDeleteRelationsTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "delete_relations",
-    title: "Delete Relations",
-    description:
-      "Delete multiple relations from the knowledge graph. A relation goes only when from, to and relationType all match " +
-      "exactly; relations that do not exist are ignored.",
-    input,
-    output,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    async run(input, { caller }) {
-      const deleted = await deleteRelations(deps.db, graphWriter(deps, caller, input.scope).scope, input.relations);
-      return { text: MESSAGE, structured: { success: true, message: MESSAGE, deleted } };
-    },
-  });
-}
+export const deleteRelationsTool = defineTool({
+  name: "delete_relations",
+  title: "Delete Relations",
+  description:
+    "Delete multiple relations from the knowledge graph. A relation goes only when from, to and relationType all match " +
+    "exactly; relations that do not exist are ignored.",
+  input,
+  output,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async run(input, { caller, deps }) {
+    const deleted = await deleteRelations(deps.db, graphWriter(deps, caller, input.scope).scope, input.relations);
+    return { text: MESSAGE, structured: { success: true, message: MESSAGE, deleted } };
+  },
+});

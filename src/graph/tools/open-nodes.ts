@@ -1,6 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { graphText } from "../format.js";
@@ -11,20 +9,18 @@ import { graphOutput, scopeField } from "../schemas.js";
 const input = { names: z.array(z.string()).describe("An array of entity names to retrieve"), scope: scopeField };
 const output = graphOutput;
 
-export function registerOpenNodesTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "open_nodes",
-    title: "Open Nodes",
-    description:
-      "Open specific nodes in the knowledge graph by their names. Returns the entities that exist (missing names are skipped) and " +
-      "every relation with at least one endpoint among them. The structured answer also says who created each entity, " +
-      "observation and relation, and when. A very large answer is cut: entities marked observationsTruncated continue with read_observations, relations with read_relations (see nextRelations).",
-    input,
-    output,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run(input, { caller }) {
-      const graph = await openNodes(deps.db, readableGraph(caller, input.scope), input.names, deps.config.limits.graphAnswerMaxChars);
-      return { text: graphText(graph), structured: { ...graph } };
-    },
-  });
-}
+export const openNodesTool = defineTool({
+  name: "open_nodes",
+  title: "Open Nodes",
+  description:
+    "Open specific nodes in the knowledge graph by their names. Returns the entities that exist (missing names are skipped) and " +
+    "every relation with at least one endpoint among them. The structured answer also says who created each entity, " +
+    "observation and relation, and when. A very large answer is cut: entities marked observationsTruncated continue with read_observations, relations with read_relations (see nextRelations).",
+  input,
+  output,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(input, { caller, deps }) {
+    const graph = await openNodes(deps.db, readableGraph(caller, input.scope), input.names, deps.config.limits.graphAnswerMaxChars);
+    return { text: graphText(graph), structured: { ...graph } };
+  },
+});

@@ -1,5 +1,3 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { pageText } from "../format.js";
@@ -11,20 +9,18 @@ import { DEFAULT_PAGE_LIMIT } from "../validate.js";
 const input = { scope: scopeField, ...pagingFields };
 const output = pagedGraphOutput;
 
-export function registerReadGraphTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "read_graph",
-    title: "Read Graph",
-    description:
-      "Read the entire knowledge graph: entities with their observations, and relations. Prefer search_nodes or open_nodes when " +
-      `you look for something specific. Large graphs come in pages of at most ${DEFAULT_PAGE_LIMIT} entities (see limit); ` +
-      "when the answer says truncated, call again with offset = nextOffset. Relations beyond an answer's size limit come from read_relations (see nextRelations).",
-    input,
-    output,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run(input, { caller }) {
-      const page = await readGraph(deps.db, readableGraph(caller, input.scope), input, deps.config.limits.graphAnswerMaxChars);
-      return { text: pageText("read_graph", page), structured: { ...page } };
-    },
-  });
-}
+export const readGraphTool = defineTool({
+  name: "read_graph",
+  title: "Read Graph",
+  description:
+    "Read the entire knowledge graph: entities with their observations, and relations. Prefer search_nodes or open_nodes when " +
+    `you look for something specific. Large graphs come in pages of at most ${DEFAULT_PAGE_LIMIT} entities (see limit); ` +
+    "when the answer says truncated, call again with offset = nextOffset. Relations beyond an answer's size limit come from read_relations (see nextRelations).",
+  input,
+  output,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(input, { caller, deps }) {
+    const page = await readGraph(deps.db, readableGraph(caller, input.scope), input, deps.config.limits.graphAnswerMaxChars);
+    return { text: pageText("read_graph", page), structured: { ...page } };
+  },
+});

@@ -1,6 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { observationPageText } from "../format.js";
@@ -16,20 +14,18 @@ const input = {
 };
 const output = observationPageOutput;
 
-export function registerReadObservationsTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "read_observations",
-    title: "Read Observations",
-    description:
-      "Page through one entity's observations in the order they were added, with who added each and when. Call it when " +
-      "read_graph, search_nodes or open_nodes mark an entity observationsTruncated: pass its name and offset = the number of " +
-      "observations shown. When this answer says truncated, call again with offset = nextOffset.",
-    input,
-    output,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run(input, { caller }) {
-      const page = await readObservations(deps.db, readableGraph(caller, input.scope), input.name, input, deps.config.limits.graphAnswerMaxChars);
-      return { text: observationPageText(page), structured: { ...page } };
-    },
-  });
-}
+export const readObservationsTool = defineTool({
+  name: "read_observations",
+  title: "Read Observations",
+  description:
+    "Page through one entity's observations in the order they were added, with who added each and when. Call it when " +
+    "read_graph, search_nodes or open_nodes mark an entity observationsTruncated: pass its name and offset = the number of " +
+    "observations shown. When this answer says truncated, call again with offset = nextOffset.",
+  input,
+  output,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(input, { caller, deps }) {
+    const page = await readObservations(deps.db, readableGraph(caller, input.scope), input.name, input, deps.config.limits.graphAnswerMaxChars);
+    return { text: observationPageText(page), structured: { ...page } };
+  },
+});

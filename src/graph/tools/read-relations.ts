@@ -1,6 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { relationPageText } from "../format.js";
@@ -23,20 +21,18 @@ const input = {
 };
 const output = relationPageOutput;
 
-export function registerReadRelationsTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "read_relations",
-    title: "Read Relations",
-    description:
-      "Page through relations of the knowledge graph in creation order, with who created each and when: all of them, or those " +
-      "touching given entity names. Call it when read_graph, search_nodes or open_nodes say relationsTruncated: pass their " +
-      "nextRelations as the arguments. When this answer says truncated, call again with offset = nextOffset.",
-    input,
-    output,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run(input, { caller }) {
-      const page = await readRelations(deps.db, readableGraph(caller, input.scope), input, deps.config.limits.graphAnswerMaxChars);
-      return { text: relationPageText(page), structured: { ...page } };
-    },
-  });
-}
+export const readRelationsTool = defineTool({
+  name: "read_relations",
+  title: "Read Relations",
+  description:
+    "Page through relations of the knowledge graph in creation order, with who created each and when: all of them, or those " +
+    "touching given entity names. Call it when read_graph, search_nodes or open_nodes say relationsTruncated: pass their " +
+    "nextRelations as the arguments. When this answer says truncated, call again with offset = nextOffset.",
+  input,
+  output,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(input, { caller, deps }) {
+    const page = await readRelations(deps.db, readableGraph(caller, input.scope), input, deps.config.limits.graphAnswerMaxChars);
+    return { text: relationPageText(page), structured: { ...page } };
+  },
+});

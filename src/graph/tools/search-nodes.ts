@@ -1,6 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { pageText } from "../format.js";
@@ -15,21 +13,19 @@ const input = {
 };
 const output = pagedGraphOutput;
 
-export function registerSearchNodesTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "search_nodes",
-    title: "Search Nodes",
-    description:
-      "Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation contents as a " +
-      "case-insensitive substring, in any language; returns the matching entities and every relation with at least one endpoint " +
-      "among them. An empty query matches everything. Call it before creating entities, to reuse existing names. Many matches " +
-      "come in pages (see limit; when truncated, call again with offset = nextOffset). Relations beyond an answer's size limit come from read_relations (see nextRelations).",
-    input,
-    output,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run(input, { caller }) {
-      const page = await searchNodes(deps.db, readableGraph(caller, input.scope), input.query, input, deps.config.limits.graphAnswerMaxChars);
-      return { text: pageText("search_nodes", page), structured: { ...page } };
-    },
-  });
-}
+export const searchNodesTool = defineTool({
+  name: "search_nodes",
+  title: "Search Nodes",
+  description:
+    "Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation contents as a " +
+    "case-insensitive substring, in any language; returns the matching entities and every relation with at least one endpoint " +
+    "among them. An empty query matches everything. Call it before creating entities, to reuse existing names. Many matches " +
+    "come in pages (see limit; when truncated, call again with offset = nextOffset). Relations beyond an answer's size limit come from read_relations (see nextRelations).",
+  input,
+  output,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(input, { caller, deps }) {
+    const page = await searchNodes(deps.db, readableGraph(caller, input.scope), input.query, input, deps.config.limits.graphAnswerMaxChars);
+    return { text: pageText("search_nodes", page), structured: { ...page } };
+  },
+});

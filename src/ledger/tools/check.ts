@@ -1,50 +1,46 @@
 // ledger_check: "has this already happened?" — the first step before any external operation.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { checkTexts } from "../format.js";
 import { checkLedger } from "../store.js";
-import { claimJson, claimShape, keyInput, recordJson, recordShape } from "./shapes.js";
+import { claimJson, claimShape, keyInput, recordJson, recordShape } from "./schemas.js";
 
-export function registerLedgerCheckTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "ledger_check",
-    title: "Check the ledger",
-    description:
-      "Call this before any external operation (publishing, deploying, calling a paid API) to learn whether it already happened. " +
-      "The answer starts with EXECUTED (do not execute again; the record, actor, time and evidence follow), " +
-      "CLAIMED (another agent, or you, holds the right to execute until the time shown) or NOT_EXECUTED (call ledger_claim, then execute).",
-    input: keyInput,
-    output: {
-      status: z.enum(["EXECUTED", "CLAIMED", "NOT_EXECUTED"]),
-      action: z.string().describe("The action as stored (lower case)."),
-      target: z.string(),
-      record: recordShape.nullable(),
-      claim: claimShape.nullable().describe("The current claim, also when it has expired (then status is NOT_EXECUTED)."),
-    },
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    async run(input, { caller }) {
-      const result = await checkLedger(deps.db, input);
-      const { executed, claim, now, key } = result;
-      // The text follows the status the store decided; only "whose claim" is added here.
-      const text =
-        result.status === "EXECUTED"
-          ? checkTexts.executed(executed!)
-          : result.status === "CLAIMED"
-            ? claim!.holderId === caller.agentId
-              ? checkTexts.claimedByYou(claim!, now)
-              : checkTexts.claimedByOther(claim!, now)
-            : checkTexts.notExecuted(key, claim);
-      return {
-        text,
-        structured: {
-          status: result.status,
-          ...key,
-          record: executed ? recordJson(executed) : null,
-          claim: claim ? claimJson(claim, now, caller.agentId) : null,
-        },
-      };
-    },
-  });
-}
+export const ledgerCheckTool = defineTool({
+  name: "ledger_check",
+  title: "Check the ledger",
+  description:
+    "Call this before any external operation (publishing, deploying, calling a paid API) to learn whether it already happened. " +
+    "The answer starts with EXECUTED (do not execute again; the record, actor, time and evidence follow), " +
+    "CLAIMED (another agent, or you, holds the right to execute until the time shown) or NOT_EXECUTED (call ledger_claim, then execute).",
+  input: keyInput,
+  output: {
+    status: z.enum(["EXECUTED", "CLAIMED", "NOT_EXECUTED"]),
+    action: z.string().describe("The action as stored (lower case)."),
+    target: z.string(),
+    record: recordShape.nullable(),
+    claim: claimShape.nullable().describe("The current claim, also when it has expired (then status is NOT_EXECUTED)."),
+  },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async run(input, { caller, deps }) {
+    const result = await checkLedger(deps.db, input);
+    const { executed, claim, now, key } = result;
+    // The text follows the status the store decided; only "whose claim" is added here.
+    const text =
+      result.status === "EXECUTED"
+        ? checkTexts.executed(executed!)
+        : result.status === "CLAIMED"
+          ? claim!.holderId === caller.agentId
+            ? checkTexts.claimedByYou(claim!, now)
+            : checkTexts.claimedByOther(claim!, now)
+          : checkTexts.notExecuted(key, claim);
+    return {
+      text,
+      structured: {
+        status: result.status,
+        ...key,
+        record: executed ? recordJson(executed) : null,
+        claim: claim ? claimJson(claim, now, caller.agentId) : null,
+      },
+    };
+  },
+});

@@ -1,43 +1,39 @@
 // ledger_list: the history of external actions and claims, newest first.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { EVENT_KINDS } from "../event.js";
 import { eventLine } from "../format.js";
 import { listLedger } from "../store.js";
 import { LIMITS } from "../validate.js";
-import { eventShape, listEventJson } from "./shapes.js";
+import { eventShape, listEventJson } from "./schemas.js";
 
-export function registerLedgerListTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "ledger_list",
-    title: "List ledger history",
-    description:
-      "Lists the team's ledger, newest first: executed operations and the claims around them (claimed, renewed, released, taken_over). " +
-      "Use it to review what was done recently, by whom, with which evidence; to decide about one operation, call ledger_check instead. " +
-      "Pass nextCursor back as cursor for the next page.",
-    input: {
-      action: z.string().optional().describe("Only this action (e.g. publish_qiita)."),
-      target: z.string().optional().describe("Only this target (exact, case-sensitive)."),
-      actor: z.string().optional().describe("Only events by this agent name."),
-      kind: z.enum(EVENT_KINDS).optional().describe("Only this kind of event, e.g. executed."),
-      since: z.string().optional().describe("Only events at or after this ISO 8601 time, e.g. 2025-06-01T00:00:00Z."),
-      limit: z.number().int().min(1).max(LIMITS.listMax).optional().describe(`Events per page (1-${LIMITS.listMax}, default ${LIMITS.listDefault}).`),
-      cursor: z.string().optional().describe("nextCursor of the previous page; omit for the first page."),
-    },
-    output: {
-      events: z.array(eventShape),
-      nextCursor: z.string().nullable().describe("Pass as cursor to get older events; null on the last page."),
-    },
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    async run(input) {
-      const page = await listLedger(deps.db, input);
-      const lines = page.events.map(eventLine);
-      const text =
-        (lines.length ? `${lines.length} ledger event(s), newest first:\n${lines.join("\n")}` : "No ledger events match.") +
-        (page.nextCursor ? `\nMore: call again with cursor "${page.nextCursor}".` : "");
-      return { text, structured: { events: page.events.map(listEventJson), nextCursor: page.nextCursor } };
-    },
-  });
-}
+export const ledgerListTool = defineTool({
+  name: "ledger_list",
+  title: "List ledger history",
+  description:
+    "Lists the team's ledger, newest first: executed operations and the claims around them (claimed, renewed, released, taken_over). " +
+    "Use it to review what was done recently, by whom, with which evidence; to decide about one operation, call ledger_check instead. " +
+    "Pass nextCursor back as cursor for the next page.",
+  input: {
+    action: z.string().optional().describe("Only this action (e.g. publish_qiita)."),
+    target: z.string().optional().describe("Only this target (exact, case-sensitive)."),
+    actor: z.string().optional().describe("Only events by this agent name."),
+    kind: z.enum(EVENT_KINDS).optional().describe("Only this kind of event, e.g. executed."),
+    since: z.string().optional().describe("Only events at or after this ISO 8601 time, e.g. 2025-06-01T00:00:00Z."),
+    limit: z.number().int().min(1).max(LIMITS.listMax).optional().describe(`Events per page (1-${LIMITS.listMax}, default ${LIMITS.listDefault}).`),
+    cursor: z.string().optional().describe("nextCursor of the previous page; omit for the first page."),
+  },
+  output: {
+    events: z.array(eventShape),
+    nextCursor: z.string().nullable().describe("Pass as cursor to get older events; null on the last page."),
+  },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  async run(input, { deps }) {
+    const page = await listLedger(deps.db, input);
+    const lines = page.events.map(eventLine);
+    const text =
+      (lines.length ? `${lines.length} ledger event(s), newest first:\n${lines.join("\n")}` : "No ledger events match.") +
+      (page.nextCursor ? `\nMore: call again with cursor "${page.nextCursor}".` : "");
+    return { text, structured: { events: page.events.map(listEventJson), nextCursor: page.nextCursor } };
+  },
+});

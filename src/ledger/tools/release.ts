@@ -1,40 +1,36 @@
 // ledger_release: give a claim back without executing, so another agent may go ahead.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/v4";
-import type { AppDeps } from "../../app-deps.js";
 import { defineTool } from "../../mcp/tool.js";
 import { keyText } from "../format.js";
 import { releaseLedger } from "../store.js";
 import { LIMITS } from "../validate.js";
-import { keyInput } from "./shapes.js";
+import { keyInput } from "./schemas.js";
 
-export function registerLedgerReleaseTool(server: McpServer, deps: AppDeps): void {
-  defineTool(server, deps, {
-    name: "ledger_release",
-    title: "Release a claim",
-    description:
-      "Call this when you claimed an operation with ledger_claim but will not execute it (it failed before any side effect, or the task changed), " +
-      "so that another agent can claim it at once instead of waiting for the claim to expire. Only your own claim can be released; " +
-      "the reason is written to the ledger. Do not release after executing: call ledger_record instead.",
-    input: {
-      ...keyInput,
-      reason: z.string().describe(`Why you give up the claim (1-${LIMITS.reasonMaxChars} characters); kept in the ledger.`),
-    },
-    output: {
-      seq: z.number().int().describe("Position of the release event in the ledger."),
-      action: z.string(),
-      target: z.string(),
-      reason: z.string(),
-      at: z.string().describe("ISO 8601 time (UTC)."),
-    },
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    async run(input, { caller }) {
-      const result = await releaseLedger(deps.db, caller, input);
-      const { action, target } = result.released;
-      return {
-        text: `Released your claim on ${keyText(result.released)} (ledger #${result.seq}). Reason: ${result.reason}`,
-        structured: { seq: result.seq, action, target, reason: result.reason, at: result.at.toISOString() },
-      };
-    },
-  });
-}
+export const ledgerReleaseTool = defineTool({
+  name: "ledger_release",
+  title: "Release a claim",
+  description:
+    "Call this when you claimed an operation with ledger_claim but will not execute it (it failed before any side effect, or the task changed), " +
+    "so that another agent can claim it at once instead of waiting for the claim to expire. Only your own claim can be released; " +
+    "the reason is written to the ledger. Do not release after executing: call ledger_record instead.",
+  input: {
+    ...keyInput,
+    reason: z.string().describe(`Why you give up the claim (1-${LIMITS.reasonMaxChars} characters); kept in the ledger.`),
+  },
+  output: {
+    seq: z.number().int().describe("Position of the release event in the ledger."),
+    action: z.string(),
+    target: z.string(),
+    reason: z.string(),
+    at: z.string().describe("ISO 8601 time (UTC)."),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run(input, { caller, deps }) {
+    const result = await releaseLedger(deps.db, caller, input, deps.config.ledger);
+    const { action, target } = result.released;
+    return {
+      text: `Released your claim on ${keyText(result.released)} (ledger #${result.seq}). Reason: ${result.reason}`,
+      structured: { seq: result.seq, action, target, reason: result.reason, at: result.at.toISOString() },
+    };
+  },
+});

@@ -1,0 +1,93 @@
+// ledger action set | unset | list, and ledger void: the operator's side of the
+// ledger's write permission (docs/ledger-permissions.md).
+import type { Command } from "commander";
+import { getAgent } from "../../auth/store.js";
+import { loadConfig } from "../../config.js";
+import { type ActionScope, listActionScopes, setActionScope, unsetActionScope } from "../../ledger/actions.js";
+import { keyText } from "../../ledger/format.js";
+import { voidLedger } from "../../ledger/store.js";
+import { withDatabase } from "../context.js";
+import { iso, table, type Output } from "../output.js";
+import { action } from "../run.js";
+
+const actionJson = (a: ActionScope) => ({ action: a.action, scope: a.scope, setBy: a.setBy, setAt: iso(a.setAt) });
+
+export function registerLedgerAdminCommands(ledger: Command): void {
+  const actions = ledger.command("action").description("which scope each ledger action belongs to (only writers of that scope may claim or record it)");
+
+  actions
+    .command("set")
+    .description("put an action in a scope")
+    .argument("<action>", "ledger action, e.g. deploy_prod")
+    .requiredOption("--scope <scope>", "the scope whose writers may claim, record and release it")
+    .option("--as <name>", "who made the change, for the record (default: cli)")
+    .option("--json", "print one JSON object")
+    .action(
+      action(async (out: Output, actionName: string, opts: { scope: string; as?: string }) => {
+        const set = await withDatabase((db) => setActionScope(db, { action: actionName, scope: opts.scope, setBy: opts.as ?? "cli" }));
+        out.result({ action: actionJson(set) }, () => `${set.action} now belongs to scope "${set.scope}": only agents that may write "${set.scope}" can claim, record or release it.`);
+      }),
+    );
+
+  actions
+    .command("unset")
+    .description("return an action to the default scope (LEDGER_DEFAULT_SCOPE)")
+    .argument("<action>", "ledger action")
+    .option("--json", "print one JSON object")
+    .action(
+      action(async (out: Output, actionName: string) => {
+        const defaultScope = loadConfig().ledger.defaultScope;
+        const removed = await withDatabase((db) => unsetActionScope(db, actionName, defaultScope));
+        out.result({ action: actionJson(removed), defaultScope }, () => `${removed.action} belongs to the default scope "${defaultScope}" again (was "${removed.scope}").`);
+      }),
+    );
+
+  actions
+    .command("list")
+    .description("list the actions that have a scope of their own")
+    .option("--json", "print one JSON object")
+    .action(
+      action(async (out: Output) => {
+        const defaultScope = loadConfig().ledger.defaultScope;
+        const rows = await withDatabase((db) => listActionScopes(db));
+        out.result({ defaultScope, actions: rows.map(actionJson) }, () =>
+          [
+            table(["action", "scope", "set by", "set at"], rows.map((a) => [a.action, a.scope, a.setBy, iso(a.setAt)])),
+            `Any other action belongs to "${defaultScope}" (LEDGER_DEFAULT_SCOPE).`,
+          ].join("\n"),
+        );
+      }),
+    );
+
+  ledger
+    .command("void")
+    .description("void the current record (or claim) of an action and target: a new 'voided' event in the chain, by a human, with a reason; the key is open again")
+    .argument("<action>", "ledger action")
+    .argument("<target>", "ledger target")
+    .requiredOption("--reason <text>", "why it is voided (kept in the ledger)")
+    .requiredOption("--as <human>", "the human agent voiding it (agent-memory agent add NAME --kind human)")
+    .option("--json", "print one JSON object")
+    .action(
+      action(async (out: Output, actionName: string, target: string, opts: { reason: string; as: string }) => {
+        const policy = loadConfig().ledger;
+        const result = await withDatabase(async (db) => {
+          const operator = await getAgent(db, opts.as);
+          return voidLedger(db, { agentId: operator.id, name: operator.name }, { action: actionName, target, reason: opts.reason }, policy);
+        });
+        const voided = result.voided.record ?? result.voided.claim;
+        const what = result.voided.record ? `the record by ${result.voided.record.actor} (ledger #${result.voided.record.seq})` : `the claim of ${result.voided.claim!.holder}`;
+        out.result(
+          {
+            seq: result.seq,
+            at: iso(result.at),
+            action: voided.action,
+            target: voided.target,
+            voided: result.voided.record ? "record" : "claim",
+            voidedActor: result.voided.record ? result.voided.record.actor : result.voided.claim!.holder,
+            reason: result.reason,
+          },
+          () => `Voided ${what} of ${keyText(voided)} (ledger #${result.seq}). It can be claimed and recorded again.`,
+        );
+      }),
+    );
+}

@@ -1,0 +1,126 @@
+// The console's only two static files, kept as strings so that the build (tsc)
+// ships them without a copy step. Served from this origin, so the CSP can say
+// script-src 'self' and style-src 'self' and allow nothing inline.
+import type { Router } from "express";
+
+/**
+ * Keyboard shortcuts and the copy button. Every action is a plain form that
+ * works without this file; it only moves focus and presses those forms' buttons.
+ */
+export const CONSOLE_JS = String.raw`"use strict";
+(function () {
+  var current = -1;
+  function items() { return Array.prototype.slice.call(document.querySelectorAll("[data-item]")); }
+  function select(i) {
+    var list = items();
+    if (list.length === 0) return;
+    current = Math.max(0, Math.min(i, list.length - 1));
+    list.forEach(function (el, j) { el.classList.toggle("current", j === current); });
+    list[current].focus();
+    list[current].scrollIntoView({ block: "nearest" });
+  }
+  function currentItem() {
+    var list = items();
+    var inside = document.activeElement && document.activeElement.closest ? document.activeElement.closest("[data-item]") : null;
+    if (inside) current = list.indexOf(inside);
+    return list[current] || null;
+  }
+  function typing(el) {
+    return el instanceof HTMLElement && (el.isContentEditable || el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT");
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    var target = e.target;
+    if (typing(target)) {
+      if (e.key === "Escape") { target.blur(); var it = target.closest("[data-item]"); if (it) it.focus(); }
+      // After "d": Enter in the reason field deprecates (Shift+Enter is a new line).
+      if (e.key === "Enter" && !e.shiftKey && target.hasAttribute("data-reason") && target.value.trim() !== "") {
+        var pending = target.closest("[data-item]");
+        if (pending && pending.getAttribute("data-pending") === "deprecate") { e.preventDefault(); pending.querySelector("[data-deprecate]").click(); }
+      }
+      return;
+    }
+    var item;
+    switch (e.key) {
+      case "j": select(current + 1); break;
+      case "k": select(current < 0 ? 0 : current - 1); break;
+      case "c": item = currentItem(); if (!item) return; item.querySelector("[data-confirm]").click(); break;
+      case "d":
+        item = currentItem(); if (!item) return;
+        var reason = item.querySelector("[data-reason]");
+        if (reason && reason.value.trim() === "") { item.setAttribute("data-pending", "deprecate"); reason.focus(); }
+        else item.querySelector("[data-deprecate]").click();
+        break;
+      case "r": item = currentItem(); if (!item) return; item.querySelector("[data-reason]").focus(); break;
+      default: return;
+    }
+    e.preventDefault();
+  });
+  document.addEventListener("click", function (e) {
+    var button = e.target && e.target.closest ? e.target.closest("[data-copy]") : null;
+    if (!button) return;
+    var source = document.getElementById(button.getAttribute("data-copy"));
+    if (!source || !navigator.clipboard) return;
+    navigator.clipboard.writeText(source.textContent || "").then(function () { button.textContent = "Copied"; });
+  });
+  document.addEventListener("DOMContentLoaded", function () { if (items().length > 0) select(0); });
+})();
+`;
+
+export const CONSOLE_CSS = String.raw`:root { color-scheme: light; --fg: #1d2327; --muted: #5f6b73; --line: #d8dee2; --bg: #f6f7f8; --accent: #0b5cad; --ok: #17663a; --bad: #a32020; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
+a { color: var(--accent); }
+header.top { display: flex; align-items: center; gap: 1.5rem; padding: .6rem 1.5rem; background: #fff; border-bottom: 1px solid var(--line); }
+.brand { font-weight: 700; text-decoration: none; color: var(--fg); }
+nav a { margin-right: 1rem; text-decoration: none; }
+nav a[aria-current="page"] { font-weight: 700; border-bottom: 2px solid var(--accent); }
+.signout { margin-left: auto; display: flex; gap: .6rem; align-items: center; }
+.who { color: var(--muted); }
+main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
+h1 { font-size: 1.5rem; }
+h2 { font-size: 1.15rem; margin: 0; }
+h3 { font-size: 1rem; margin: .8rem 0 .3rem; }
+.count { display: inline-block; min-width: 2rem; padding: 0 .5rem; border-radius: 1rem; background: var(--accent); color: #fff; font-size: 1rem; text-align: center; vertical-align: middle; }
+.hint, .meta, .empty { color: var(--muted); }
+.narrow { max-width: 28rem; margin: 3rem auto; }
+.notice { padding: .6rem .9rem; border-radius: 4px; border: 1px solid var(--line); background: #fff; white-space: pre-wrap; }
+.notice-ok { border-color: var(--ok); color: var(--ok); }
+.notice-error { border-color: var(--bad); color: var(--bad); }
+ol.queue, ul.plain { list-style: none; padding: 0; }
+.item, .card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 1rem 1.2rem; margin-bottom: 1rem; }
+.item:focus, .item.current { outline: 3px solid var(--accent); outline-offset: 1px; }
+.scope { font-family: ui-monospace, monospace; background: #eef2f5; padding: 0 .3rem; border-radius: 3px; }
+pre { white-space: pre-wrap; word-break: break-word; background: var(--bg); padding: .6rem .8rem; border-radius: 4px; max-height: 24rem; overflow: auto; font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, monospace; }
+ins { background: #dcf5e3; text-decoration: none; }
+del { background: #fbe0e0; }
+label { display: block; font-weight: 600; margin: .6rem 0 .2rem; }
+input[type=text], input[type=password], input[type=search], textarea, select { width: 100%; padding: .45rem .55rem; border: 1px solid #b9c3ca; border-radius: 4px; font: inherit; }
+button, .button { margin-top: .6rem; padding: .4rem .9rem; border: 1px solid var(--accent); border-radius: 4px; background: var(--accent); color: #fff; font: inherit; cursor: pointer; text-decoration: none; display: inline-block; }
+button.secondary { background: #fff; color: var(--accent); }
+button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
+.actions { display: flex; gap: .6rem; }
+table { width: 100%; border-collapse: collapse; background: #fff; }
+th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-weight: 600; color: var(--muted); }
+form.inline { display: inline; }
+form.inline button { margin-top: 0; }
+.filters { display: flex; flex-wrap: wrap; gap: .8rem; align-items: end; }
+.filters > div { min-width: 9rem; }
+.pager a { margin-right: 1rem; }
+.secret { font: 14px ui-monospace, monospace; background: #fff8d6; padding: .6rem; border: 1px solid #e0c85a; border-radius: 4px; word-break: break-all; }
+.status-draft { color: #8a5a00; } .status-confirmed { color: var(--ok); } .status-deprecated { color: var(--bad); }
+svg.graph { background: #fff; border: 1px solid var(--line); border-radius: 6px; max-width: 100%; height: auto; }
+kbd { border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 3px; padding: 0 .3rem; font-size: .85em; background: #fff; }
+`;
+
+export function registerAssets(router: Router): void {
+  router.get("/assets/console.js", (_req, res) => {
+    res.setHeader("Cache-Control", "public, max-age=300");
+    res.type("text/javascript").send(CONSOLE_JS);
+  });
+  router.get("/assets/console.css", (_req, res) => {
+    res.setHeader("Cache-Control", "public, max-age=300");
+    res.type("text/css").send(CONSOLE_CSS);
+  });
+}

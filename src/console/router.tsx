@@ -1,0 +1,72 @@
+// The web console: server-rendered pages for the humans of the team, mounted
+// by the HTTP app under /console. A composition layer like the MCP server: it
+// calls the capabilities' exported functions (the same code paths as the tools
+// and the CLI), and no capability imports it.
+import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
+import express, { type ErrorRequestHandler, type Router } from "express";
+import type { AppDeps } from "../app-deps.js";
+import { registerAssets } from "./assets.js";
+import { sendPage } from "./render.js";
+import { registerActivity } from "./routes/activity.js";
+import { registerAgents } from "./routes/agents.js";
+import { registerFacts } from "./routes/facts.js";
+import { registerGraph } from "./routes/graph.js";
+import { registerLedger } from "./routes/ledger.js";
+import { registerReview } from "./routes/review.js";
+import { registerSignIn } from "./routes/sign-in.js";
+import { crossSiteRefusal, securityHeaders } from "./security.js";
+import { pageContext, requireSession } from "./session-middleware.js";
+import { ErrorPage } from "./views/errors.js";
+
+export interface ConsoleOptions {
+  /** Host names accepted (DNS-rebinding protection, as on /mcp); undefined accepts any. */
+  hosts?: string[] | undefined;
+}
+
+export function consoleRouter(deps: AppDeps, options: ConsoleOptions = {}): Router {
+  const router = express.Router();
+  router.use(securityHeaders());
+  if (options.hosts) router.use(hostHeaderValidation(options.hosts));
+  registerAssets(router);
+
+  // Cross-site requests never change anything, whatever they carry.
+  router.use((req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD") return next();
+    const refusal = crossSiteRefusal(req, deps.config.publicUrl);
+    if (!refusal) return next();
+    sendPage(res, 403, <ErrorPage ctx={{}} title="Refused" message={`Refused: ${refusal}. Console forms work only from the console's own pages.`} />);
+  });
+  router.use(express.urlencoded({ extended: false, limit: deps.config.maxBodyBytes }));
+
+  registerSignIn(router, deps);
+  router.use(requireSession(deps));
+  registerReview(router, deps);
+  registerFacts(router, deps);
+  registerLedger(router, deps);
+  registerActivity(router, deps);
+  registerGraph(router, deps);
+  registerAgents(router, deps);
+
+  router.use((_req, res) => {
+    sendPage(res, 404, <ErrorPage ctx={pageContext(res)} title="Not found" message="There is no console page at this address." />);
+  });
+  router.use(consoleErrors(deps));
+  return router;
+}
+
+function consoleErrors(deps: AppDeps): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    const e = error as { type?: string; status?: number };
+    // A failure in the middle of a download: the headers are gone, cut the stream.
+    if (res.headersSent) {
+      (req.log ?? deps.logger).error({ err: error }, "console response failed after it started");
+      return res.destroy();
+    }
+    if (e.type === "entity.too.large") {
+      return sendPage(res, 413, <ErrorPage ctx={{}} title="Too large" message="The form is larger than this service accepts (MAX_BODY_BYTES). Nothing was changed." />);
+    }
+    (req.log ?? deps.logger).error({ err: error }, "console request failed");
+    const ctx = res.locals.consoleSession ? pageContext(res) : {};
+    sendPage(res, 500, <ErrorPage ctx={ctx} title="Error" message="Something went wrong on the server; nothing was changed. Try again, and tell an operator if it persists." />);
+  };
+}

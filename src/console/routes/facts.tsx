@@ -1,0 +1,90 @@
+// Facts in the browser: the same recall and listing functions as memory_recall
+// and memory_list (so the same scope filter), one fact with its history as
+// memory_get shows it, and review actions through memory_promote's code path.
+import type { Request, Response, Router } from "express";
+import type { AppDeps } from "../../app-deps.js";
+import { DomainError } from "../../errors.js";
+import { getFact, listFacts, recallFacts } from "../../facts/read.js";
+import type { FactStatus, FactType } from "../../facts/rules.js";
+import { FACT_STATUSES, FACT_TYPES, MAX_KEYWORDS } from "../../facts/rules.js";
+import { sendPage, statusOf } from "../render.js";
+import { pageContext, sessionOf } from "../session-middleware.js";
+import { FactPage, type FactFilters, factHref, FactsPage } from "../views/facts.js";
+import { promoteFromForm, readPromoteForm } from "./review.js";
+
+export const FACTS_PAGE_SIZE = 50;
+
+const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+
+function readFilters(req: Request): FactFilters {
+  return { q: str(req.query.q), scope: str(req.query.scope), status: str(req.query.status), type: str(req.query.type), author: str(req.query.author) };
+}
+
+function pageHref(filters: FactFilters, cursor: string): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
+  params.set("cursor", cursor);
+  return `/console/facts?${params.toString()}`;
+}
+
+const DONE: Record<string, string> = { confirmed: "Confirmed.", deprecated: "Deprecated." };
+
+export function registerFacts(router: Router, deps: AppDeps): void {
+  router.get("/facts", async (req, res) => {
+    const filters = readFilters(req);
+    const caller = sessionOf(res).caller;
+    const status = (FACT_STATUSES as readonly string[]).includes(filters.status) ? (filters.status as FactStatus) : undefined;
+    const type = (FACT_TYPES as readonly string[]).includes(filters.type) ? (filters.type as FactType) : undefined;
+    const scope = filters.scope || undefined;
+    const ctx = pageContext(res, "facts");
+    try {
+      if (filters.q) {
+        const keywords = filters.q.split(/\s+/).filter(Boolean).slice(0, MAX_KEYWORDS);
+        const result = await recallFacts(deps.db, caller, { keywords, status, type, scope, limit: 50 });
+        // Recall has no author filter; applied to the hits shown.
+        const hits = filters.author ? result.hits.filter((h) => h.author === filters.author) : result.hits;
+        return sendPage(res, 200, <FactsPage ctx={ctx} filters={filters} facts={hits} total={filters.author ? hits.length : result.total} />);
+      }
+      const cursor = str(req.query.cursor) || undefined;
+      const result = await listFacts(deps.db, caller, { status, type, scope, author: filters.author || undefined, limit: FACTS_PAGE_SIZE, cursor });
+      sendPage(res, 200, <FactsPage ctx={ctx} filters={filters} facts={result.facts} nextHref={result.nextCursor ? pageHref(filters, result.nextCursor) : undefined} />);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      sendPage(res, statusOf(error), <FactsPage ctx={ctx} filters={filters} facts={[]} notice={{ kind: "error", text: error.message }} />);
+    }
+  });
+
+  const renderFact = async (req: Request, res: Response, status: number, notice?: { kind: "ok" | "error"; text: string }) => {
+    const before = /^\d{1,9}$/.test(str(req.query.before)) ? Number(req.query.before) : undefined;
+    const fact = await getFact(deps.db, sessionOf(res).caller, { name: String(req.params.name), scope: String(req.params.scope), versionsBefore: before });
+    sendPage(res, status, <FactPage ctx={pageContext(res, "facts")} fact={fact} notice={notice} />);
+  };
+
+  const showRefusal = (res: Response, error: unknown) => {
+    if (!(error instanceof DomainError)) throw error;
+    // Unreadable and missing facts get the same page: their existence is not revealed.
+    sendPage(res, statusOf(error), <FactsPage ctx={pageContext(res, "facts")} filters={readFilters({ query: {} } as Request)} facts={[]} notice={{ kind: "error", text: error.message }} />);
+  };
+
+  router.get("/facts/:scope/:name", async (req, res) => {
+    const done = typeof req.query.done === "string" ? DONE[req.query.done] : undefined;
+    try {
+      await renderFact(req, res, 200, done ? { kind: "ok", text: done } : undefined);
+    } catch (error) {
+      showRefusal(res, error);
+    }
+  });
+
+  router.post("/facts/:scope/:name/promote", async (req, res) => {
+    const scope = String(req.params.scope);
+    const name = String(req.params.name);
+    const form = { ...readPromoteForm(req.body as Record<string, unknown>), name, scope };
+    const refused = await promoteFromForm(deps, res, form);
+    if (!refused) return res.redirect(303, `${factHref({ scope, name })}?done=${form.to}`);
+    try {
+      await renderFact(req, res, refused.status, { kind: "error", text: refused.text });
+    } catch (error) {
+      showRefusal(res, error);
+    }
+  });
+}

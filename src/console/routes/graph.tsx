@@ -1,0 +1,80 @@
+// The knowledge graph in the browser, with the same reads as search_nodes,
+// read_graph, open_nodes, read_observations and read_relations, in one scope
+// the person may read.
+import type { Request, Response, Router } from "express";
+import type { AppDeps } from "../../app-deps.js";
+import { SHARED_SCOPE } from "../../auth/scopes.js";
+import { DomainError } from "../../errors.js";
+import { readableGraph } from "../../graph/access.js";
+import { openNodes, readGraph, readObservations, readRelations, searchNodes } from "../../graph/read-store.js";
+import { sendPage, statusOf } from "../render.js";
+import { pageContext, sessionOf } from "../session-middleware.js";
+import { EntityPage, entityHref, GraphSearchPage } from "../views/graph.js";
+import { MAX_FIRST_HOP } from "../views/neighbourhood.js";
+
+export const GRAPH_PAGE_SIZE = 50;
+export const OBSERVATIONS_PAGE_SIZE = 50;
+const FIRST_HOP_RELATIONS = 100;
+const SECOND_HOP_RELATIONS = 200;
+// Pages show lists, not whole texts: a small budget keeps each read cheap.
+const PAGE_CHARS = 200_000;
+
+const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+const offsetOf = (v: unknown) => (/^\d{1,9}$/.test(str(v)) ? Number(v) : 0);
+
+export function registerGraph(router: Router, deps: AppDeps): void {
+  router.get("/graph", async (req, res) => {
+    const scopeInput = str(req.query.scope) || SHARED_SCOPE;
+    const q = str(req.query.q);
+    const offset = offsetOf(req.query.offset);
+    const ctx = pageContext(res, "graph");
+    try {
+      const scope = readableGraph(sessionOf(res).caller, scopeInput);
+      const page = q
+        ? await searchNodes(deps.db, scope, q, { limit: GRAPH_PAGE_SIZE, offset }, PAGE_CHARS)
+        : await readGraph(deps.db, scope, { limit: GRAPH_PAGE_SIZE, offset }, PAGE_CHARS);
+      const next = page.nextOffset !== undefined ? `/console/graph?${new URLSearchParams({ scope, ...(q ? { q } : {}), offset: String(page.nextOffset) }).toString()}` : undefined;
+      sendPage(res, 200, <GraphSearchPage ctx={ctx} scope={scope} q={q} entities={page.entities} total={page.totalEntities} nextHref={next} />);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      sendPage(res, statusOf(error), <GraphSearchPage ctx={ctx} scope={scopeInput} q={q} entities={[]} total={0} notice={error.message} />);
+    }
+  });
+
+  router.get("/graph/:scope/:name", async (req: Request, res: Response) => {
+    const name = String(req.params.name);
+    const offset = offsetOf(req.query.offset);
+    try {
+      const scope = readableGraph(sessionOf(res).caller, String(req.params.scope));
+      const observations = await readObservations(deps.db, scope, name, { limit: OBSERVATIONS_PAGE_SIZE, offset }, PAGE_CHARS);
+      const [opened, relations] = await Promise.all([
+        openNodes(deps.db, scope, [observations.name], 10_000),
+        readRelations(deps.db, scope, { names: [observations.name], limit: FIRST_HOP_RELATIONS }, PAGE_CHARS),
+      ]);
+      const key = observations.name.toLowerCase();
+      const neighbours = [...new Set(relations.relations.map((r) => (r.from.toLowerCase() === key ? r.to : r.from)))].slice(0, MAX_FIRST_HOP);
+      const secondHop = neighbours.length
+        ? (await readRelations(deps.db, scope, { names: neighbours, limit: SECOND_HOP_RELATIONS }, PAGE_CHARS)).relations
+        : [];
+      const entity = opened.entities[0];
+      sendPage(
+        res,
+        200,
+        <EntityPage
+          ctx={pageContext(res, "graph")}
+          scope={scope}
+          entity={{ name: observations.name, entityType: observations.entityType }}
+          provenance={entity ? { createdBy: entity.createdBy, createdAt: entity.createdAt } : undefined}
+          observations={observations}
+          relations={relations.relations}
+          totalRelations={relations.totalRelations}
+          secondHop={secondHop}
+          nextObservationsHref={observations.nextOffset !== undefined ? `${entityHref(scope, observations.name)}?offset=${observations.nextOffset}` : undefined}
+        />,
+      );
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      sendPage(res, statusOf(error), <GraphSearchPage ctx={pageContext(res, "graph")} scope={SHARED_SCOPE} q="" entities={[]} total={0} notice={error.message} />);
+    }
+  });
+}

@@ -1,0 +1,100 @@
+// The review queue (the console's landing page) and the promote action shared
+// by the queue and the fact page. Promotion goes through promoteFact, the code
+// path of memory_promote: same rules, same history event, the signed-in human
+// as the actor.
+import type { Request, Response, Router } from "express";
+import type { AppDeps } from "../../app-deps.js";
+import { DomainError } from "../../errors.js";
+import { reviewQueue } from "../../facts/review.js";
+import { NAME_PATTERN, PROMOTION_TARGETS, type PromotionTarget } from "../../facts/rules.js";
+import { promoteFact } from "../../facts/store.js";
+import { SCOPE_PATTERN } from "../../auth/scopes.js";
+import { sendPage, statusOf } from "../render.js";
+import { pageContext, sessionOf } from "../session-middleware.js";
+import { BASE } from "../views/layout.js";
+import { QueuePage, type QueueNotice } from "../views/queue.js";
+
+export const QUEUE_PAGE_SIZE = 10;
+
+const positiveInt = (value: unknown): number | undefined => {
+  if (typeof value !== "string" || !/^\d{1,15}$/.test(value)) return undefined;
+  const n = Number(value);
+  return n > 0 ? n : undefined;
+};
+
+const DONE_TEXT: Record<PromotionTarget, string> = { confirmed: "Confirmed", deprecated: "Deprecated" };
+
+/** The notice after a redirect: built from known codes and validated names only. */
+function doneNotice(req: Request): QueueNotice | undefined {
+  const { done, name, scope } = req.query;
+  if (typeof done !== "string" || !(PROMOTION_TARGETS as readonly string[]).includes(done)) return undefined;
+  const what = typeof name === "string" && NAME_PATTERN.test(name) && typeof scope === "string" && SCOPE_PATTERN.test(scope) ? ` "${name}" (scope ${scope})` : "";
+  return { kind: "ok", text: `${DONE_TEXT[done as PromotionTarget]}${what}.` };
+}
+
+async function renderQueue(deps: AppDeps, req: Request, res: Response, status: number, notice?: QueueNotice): Promise<void> {
+  const after = positiveInt(req.query.after);
+  const queue = await reviewQueue(deps.db, sessionOf(res).caller, { after, limit: QUEUE_PAGE_SIZE });
+  sendPage(res, status, <QueuePage ctx={pageContext(res, "review")} queue={queue} notice={notice} after={after} />);
+}
+
+export interface PromoteForm {
+  name: string;
+  scope: string;
+  version: number | undefined;
+  to: PromotionTarget | undefined;
+  reason: string;
+}
+
+export function readPromoteForm(body: Record<string, unknown>): PromoteForm {
+  const text = (v: unknown) => (typeof v === "string" ? v : "");
+  const to = text(body.to);
+  return {
+    name: text(body.name),
+    scope: text(body.scope),
+    version: positiveInt(body.version),
+    to: (PROMOTION_TARGETS as readonly string[]).includes(to) ? (to as PromotionTarget) : undefined,
+    reason: text(body.reason).trim(),
+  };
+}
+
+/**
+ * Runs the promotion; answers with the refusal to show, or undefined on success.
+ * A stale version gets the console's own words: the person must read the new
+ * version before deciding, never overwrite it silently.
+ */
+export async function promoteFromForm(deps: AppDeps, res: Response, form: PromoteForm): Promise<{ status: number; text: string } | undefined> {
+  if (!form.to) return { status: 400, text: "Choose Confirm or Deprecate." };
+  if (form.version === undefined) return { status: 400, text: "The form lost the version you reviewed; reload the page." };
+  if (form.to === "deprecated" && form.reason === "") {
+    return { status: 400, text: `Give a reason to deprecate "${form.name}": what is wrong and what to do instead. Nothing was changed.` };
+  }
+  const reason = form.reason || `Checked version ${form.version} in the review console.`;
+  try {
+    await promoteFact(deps.db, sessionOf(res).caller, { name: form.name, scope: form.scope, to: form.to, reason, version: form.version });
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const current = error.details?.currentVersion;
+    if (error.code === "conflict" && typeof current === "number" && current !== form.version) {
+      return {
+        status: 409,
+        text: `"${form.name}" changed since you opened it: you read version ${form.version}, the current version is ${current} (by ${String(error.details?.author ?? "?")}). Nothing was changed; read the current version and decide again.`,
+      };
+    }
+    return { status: statusOf(error), text: error.message };
+  }
+}
+
+export function registerReview(router: Router, deps: AppDeps): void {
+  router.get("/", async (req, res) => {
+    await renderQueue(deps, req, res, 200, doneNotice(req));
+  });
+
+  router.post("/review", async (req, res) => {
+    const form = readPromoteForm(req.body as Record<string, unknown>);
+    const refused = await promoteFromForm(deps, res, form);
+    if (refused) return renderQueue(deps, req, res, refused.status, { kind: "error", text: refused.text });
+    res.redirect(303, `${BASE}?done=${form.to}&name=${encodeURIComponent(form.name)}&scope=${encodeURIComponent(form.scope)}`);
+  });
+}

@@ -1,0 +1,92 @@
+// Sign-in and sign-out. A token of an agent of kind "human" becomes a session;
+// the token itself is never stored in the browser. Failed attempts count
+// against the same per-address limit as bearer auth on /mcp (AUTH_FAILURES_PER_MINUTE).
+import { randomBytes } from "node:crypto";
+import type { Router } from "express";
+import { rateLimit } from "express-rate-limit";
+import type { AppDeps } from "../../app-deps.js";
+import { checkToken, touchToken } from "../../auth/verifier.js";
+import { clearCookie, readCookie, SESSION_COOKIE, setCookie, SIGN_IN_COOKIE } from "../cookies.js";
+import { sendPage } from "../render.js";
+import { servedOverHttps } from "../security.js";
+import { requireSession, sessionOf } from "../session-middleware.js";
+import { createSession, endSession, findSession, sameSecret } from "../sessions.js";
+import { ErrorPage } from "../views/errors.js";
+import { BASE } from "../views/layout.js";
+import { SignInPage } from "../views/sign-in.js";
+
+export const INVALID_TOKEN_MESSAGE = "That token is not valid: it is unknown, revoked or expired, or its agent is disabled. Check it, or ask an administrator for a new one.";
+
+function signInFailureLimit(deps: AppDeps) {
+  const limit = deps.config.authFailuresPerMinute;
+  if (limit === 0) return undefined;
+  return rateLimit({
+    windowMs: 60_000,
+    limit,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    // Only refused tokens count, as on /mcp: people who sign in fine are never limited.
+    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
+    skipSuccessfulRequests: true,
+    handler(_req, res) {
+      deps.metrics.rateLimited.inc({ limit: "auth_failures" });
+      sendPage(res, 429, <ErrorPage ctx={{}} title="Too many attempts" message="Too many failed sign-ins from this address; wait a minute and check your token." />);
+    },
+  });
+}
+
+export function registerSignIn(router: Router, deps: AppDeps): void {
+  const secureOf = (req: Parameters<typeof servedOverHttps>[0]) => servedOverHttps(req, deps.config.publicUrl);
+
+  const showForm = (req: Parameters<typeof servedOverHttps>[0], res: Parameters<typeof sendPage>[0], status: number, error?: string) => {
+    // Double-submit secret: a sign-in form posted from another site lacks it
+    // (login CSRF), on top of the Origin check and the SameSite cookie.
+    const formSecret = randomBytes(24).toString("base64url");
+    setCookie(res, SIGN_IN_COOKIE, formSecret, { secure: secureOf(req), maxAgeMs: 3_600_000 });
+    const note = typeof req.query.note === "string" ? req.query.note : undefined;
+    sendPage(res, status, <SignInPage formSecret={formSecret} note={error ? undefined : note} error={error} />);
+  };
+
+  router.get("/sign-in", async (req, res) => {
+    const found = await findSession(deps.db, readCookie(req, SESSION_COOKIE));
+    if (found.ok) return res.redirect(303, BASE);
+    showForm(req, res, 200);
+  });
+
+  const limiter = signInFailureLimit(deps);
+  router.post("/sign-in", ...(limiter ? [limiter] : []), async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const cookieSecret = readCookie(req, SIGN_IN_COOKIE);
+    if (!cookieSecret || !sameSecret(body.form, cookieSecret)) {
+      return showForm(req, res, 403, "The sign-in form had expired or came from another page. Try again.");
+    }
+    const token = typeof body.token === "string" ? body.token.trim() : "";
+    const check = await checkToken(deps.db, token);
+    if (!check.ok) {
+      deps.metrics.authFailures.inc({ reason: check.reason });
+      return showForm(req, res, 401, INVALID_TOKEN_MESSAGE);
+    }
+    const caller = check.caller;
+    if (caller.kind !== "human") {
+      return showForm(
+        req,
+        res,
+        403,
+        `This token belongs to "${caller.name}", an agent of kind "agent": agent tokens are for MCP clients and cannot sign in to the console. Sign in with the token of a human (kind "human").`,
+      );
+    }
+    if (check.touch) await touchToken(deps.db, caller.tokenId);
+    const { sessionId } = await createSession(deps.db, caller, deps.config.consoleSessionMinutes);
+    setCookie(res, SESSION_COOKIE, sessionId, { secure: secureOf(req), maxAgeMs: deps.config.consoleSessionMinutes * 60_000 });
+    clearCookie(res, SIGN_IN_COOKIE, secureOf(req));
+    req.log?.info({ agent: caller.name, tokenId: caller.tokenId }, "console sign-in");
+    res.redirect(303, BASE);
+  });
+
+  router.post("/sign-out", requireSession(deps), async (req, res) => {
+    await endSession(deps.db, sessionOf(res).id);
+    clearCookie(res, SESSION_COOKIE, secureOf(req));
+    res.redirect(303, `${BASE}/sign-in?note=signed-out`);
+  });
+}
+

@@ -1,0 +1,61 @@
+// What the team did lately: fact events, ledger events and graph writes, merged
+// newest first, with who and when.
+import { age } from "../render.js";
+import { BASE, Layout, type PageContext } from "./layout.js";
+
+export interface ActivityItem {
+  at: string;
+  actor: string;
+  area: "facts" | "ledger" | "graph";
+  what: string;
+  /** The thing acted on (a fact, an operation, an entity). */
+  subject: string;
+  href?: string | undefined;
+  detail: string;
+}
+
+export function ActivityPage({ ctx, items, agent }: { ctx: PageContext; items: ActivityItem[]; agent: string }) {
+  return (
+    <Layout ctx={ctx} title="Activity">
+      <h1>Activity</h1>
+      <form class="filters" method="get" action={`${BASE}/activity`}>
+        <div>
+          <label for="a-agent">Agent</label>
+          <input id="a-agent" name="agent" type="text" value={agent} placeholder="everyone" />
+        </div>
+        <div>
+          <button type="submit">Show</button>
+        </div>
+      </form>
+      <table>
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>Who</th>
+            <th>Where</th>
+            <th>What</th>
+            <th>On</th>
+            <th>Detail</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((i) => (
+            <tr data-area={i.area}>
+              <td>
+                <time dateTime={i.at} title={i.at}>
+                  {age(i.at)}
+                </time>
+              </td>
+              <td>{i.actor}</td>
+              <td>{i.area}</td>
+              <td>{i.what}</td>
+              <td>{i.href ? <a href={i.href}>{i.subject}</a> : i.subject}</td>
+              <td>{i.detail}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {items.length === 0 && <p class="empty">Nothing yet.</p>}
+    </Layout>
+  );
+}

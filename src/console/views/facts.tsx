@@ -1,0 +1,226 @@
+// Facts: search (the recall agents use) or a filtered, paged listing; and one
+// fact with every version and every event.
+import type { FactSummary, FullFact } from "../../facts/model.js";
+import type { RecallHit } from "../../facts/read.js";
+import { FACT_STATUSES, FACT_TYPES } from "../../facts/rules.js";
+import { age } from "../render.js";
+import { TextDiff } from "./diff.js";
+import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";
+
+export interface FactFilters {
+  q: string;
+  scope: string;
+  status: string;
+  type: string;
+  author: string;
+}
+
+type Listed = FactSummary | RecallHit;
+type PageNotice = { kind: "ok" | "error"; text: string };
+
+export function factHref(f: { scope: string; name: string }): string {
+  return `${BASE}/facts/${f.scope}/${f.name}`;
+}
+
+function Select({ id, label, value, options }: { id: keyof FactFilters; label: string; value: string; options: readonly string[] }) {
+  return (
+    <div>
+      <label for={`f-${id}`}>{label}</label>
+      <select id={`f-${id}`} name={id}>
+        <option value="">any</option>
+        {options.map((o) => (
+          <option value={o} selected={o === value}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function FactsPage({
+  ctx,
+  filters,
+  facts,
+  total,
+  nextHref,
+  notice,
+}: {
+  ctx: PageContext;
+  filters: FactFilters;
+  facts: Listed[];
+  total?: number | undefined;
+  nextHref?: string | undefined;
+  notice?: PageNotice | undefined;
+}) {
+  return (
+    <Layout ctx={ctx} title="Facts">
+      <h1>Facts</h1>
+      <form class="filters" method="get" action={`${BASE}/facts`} role="search">
+        <div>
+          <label for="f-q">Search</label>
+          <input id="f-q" name="q" type="search" value={filters.q} placeholder="keywords, any language" />
+        </div>
+        <div>
+          <label for="f-scope">Scope</label>
+          <input id="f-scope" name="scope" type="text" value={filters.scope} placeholder="any" />
+        </div>
+        <Select id="status" label="Status" value={filters.status} options={FACT_STATUSES} />
+        <Select id="type" label="Type" value={filters.type} options={FACT_TYPES} />
+        <div>
+          <label for="f-author">Author</label>
+          <input id="f-author" name="author" type="text" value={filters.author} placeholder="any" />
+        </div>
+        <div>
+          <button type="submit">Show</button>
+        </div>
+      </form>
+      {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
+      {total !== undefined && (
+        <p class="hint">
+          {total} fact{total === 1 ? "" : "s"} match{total === 1 ? "es" : ""}
+          {total > facts.length ? `; the ${facts.length} most relevant are shown` : ""}.
+        </p>
+      )}
+      <table>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Scope</th>
+            <th>Type</th>
+            <th>Status</th>
+            <th>Author</th>
+            <th>Changed</th>
+            <th>Description</th>
+          </tr>
+        </thead>
+        <tbody>
+          {facts.map((f) => (
+            <tr>
+              <td>
+                <a href={factHref(f)}>{f.name}</a>
+              </td>
+              <td>
+                <span class="scope">{f.scope}</span>
+              </td>
+              <td>{f.type}</td>
+              <td class={`status-${f.status}`}>{f.status}</td>
+              <td>{f.author}</td>
+              <td>
+                <time dateTime={f.updatedAt} title={f.updatedAt}>
+                  {age(f.updatedAt)}
+                </time>
+              </td>
+              <td>{f.description}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {facts.length === 0 && <p class="empty">No facts match.</p>}
+      <nav class="pager" aria-label="Pages">
+        {nextHref && <a href={nextHref}>Next page</a>}
+      </nav>
+    </Layout>
+  );
+}
+
+export function FactPage({ ctx, fact, notice }: { ctx: PageContext; fact: FullFact; notice?: PageNotice | undefined }) {
+  const newestFirst = [...fact.versions].reverse();
+  return (
+    <Layout ctx={ctx} title={fact.name}>
+      <p>
+        <a href={`${BASE}/facts`}>← Facts</a>
+      </p>
+      <h1>{fact.name}</h1>
+      <p class="meta">
+        <span class="scope">{fact.scope}</span> · {fact.type} · <span class={`status-${fact.status}`}>{fact.status}</span> · version {fact.version} by{" "}
+        <strong>{fact.author}</strong>
+        {fact.statusBy && (
+          <>
+            {" "}
+            · {fact.status} by <strong>{fact.statusBy}</strong>
+          </>
+        )}
+      </p>
+      {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
+      {fact.statusReason && (
+        <p class="notice notice-info">
+          Reason: <span data-status-reason>{fact.statusReason}</span>
+        </p>
+      )}
+      <p class="description">{fact.description}</p>
+      <pre class="body">{fact.body}</pre>
+      {fact.status !== "deprecated" && (
+        <section class="card item" data-item tabIndex={-1}>
+          <h2>Review</h2>
+          <form method="post" action={`${factHref(fact)}/promote`}>
+            <CsrfField csrf={ctx.csrf} />
+            <input type="hidden" name="version" value={String(fact.version)} />
+            <label for="reason">Reason</label>
+            <textarea id="reason" name="reason" rows={2} maxLength={2000} data-reason placeholder="What you checked, or what is wrong and what to do instead" />
+            <div class="actions">
+              {fact.status === "draft" && (
+                <button type="submit" name="to" value="confirmed" data-confirm>
+                  Confirm
+                </button>
+              )}
+              <button type="submit" name="to" value="deprecated" class="danger" data-deprecate>
+                Deprecate
+              </button>
+            </div>
+          </form>
+        </section>
+      )}
+      <h2>History</h2>
+      <table class="events">
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>Who</th>
+            <th>What</th>
+            <th>Version</th>
+            <th>Reason</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...fact.events].reverse().map((e) => (
+            <tr data-event={e.kind}>
+              <td>
+                <time dateTime={e.at} title={e.at}>
+                  {e.at.replace("T", " ").slice(0, 19)}
+                </time>
+              </td>
+              <td>{e.actor}</td>
+              <td>{e.from ? `${e.kind} (${e.from} → ${e.to})` : e.kind}</td>
+              <td>{e.version}</td>
+              <td>{e.reason ?? ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Versions</h2>
+      {newestFirst.map((v) => {
+        const before = fact.versions.find((o) => o.version === v.version - 1);
+        return (
+          <section class="card">
+            <h3>
+              Version {v.version} by {v.author},{" "}
+              <time dateTime={v.at} title={v.at}>
+                {age(v.at)}
+              </time>
+            </h3>
+            <p class="description">
+              {v.type} · {v.description}
+            </p>
+            {before ? <TextDiff before={before.body} after={v.body} /> : <pre>{v.body}</pre>}
+          </section>
+        );
+      })}
+      {fact.earlierVersions !== undefined && (
+        <p>
+          <a href={`${factHref(fact)}?before=${fact.versions[0]?.version ?? 1}`}>{fact.earlierVersions} earlier version(s)</a>
+        </p>
+      )}
+    </Layout>
+  );
+}

@@ -1,0 +1,158 @@
+// The knowledge graph: search entities in a scope; one entity with its
+// observations (paged), relations both ways, provenance, and a picture.
+import type { GraphEntity, GraphRelation, ObservationPage } from "../../graph/types.js";
+import { age } from "../render.js";
+import { BASE, Layout, Notice, type PageContext } from "./layout.js";
+import { NeighbourhoodSvg } from "./neighbourhood.js";
+
+export const entityHref = (scope: string, name: string) => `${BASE}/graph/${scope}/${encodeURIComponent(name)}`;
+
+export function GraphSearchPage({
+  ctx,
+  scope,
+  q,
+  entities,
+  total,
+  nextHref,
+  notice,
+}: {
+  ctx: PageContext;
+  scope: string;
+  q: string;
+  entities: GraphEntity[];
+  total: number;
+  nextHref?: string | undefined;
+  notice?: string | undefined;
+}) {
+  return (
+    <Layout ctx={ctx} title="Graph">
+      <h1>Knowledge graph</h1>
+      <form class="filters" method="get" action={`${BASE}/graph`} role="search">
+        <div>
+          <label for="g-scope">Scope</label>
+          <input id="g-scope" name="scope" type="text" value={scope} />
+        </div>
+        <div>
+          <label for="g-q">Search</label>
+          <input id="g-q" name="q" type="search" value={q} placeholder="name, type or observation" />
+        </div>
+        <div>
+          <button type="submit">Search</button>
+        </div>
+      </form>
+      {notice ? (
+        <Notice kind="error">{notice}</Notice>
+      ) : (
+        <p class="hint">
+          {total} entit{total === 1 ? "y" : "ies"}
+          {q ? " match" : " in this scope"}.
+        </p>
+      )}
+      <table>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Type</th>
+            <th>Observations</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entities.map((e) => (
+            <tr>
+              <td>
+                <a href={entityHref(scope, e.name)}>{e.name}</a>
+              </td>
+              <td>{e.entityType}</td>
+              <td>{e.totalObservations ?? e.observations.length}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <nav class="pager" aria-label="Pages">
+        {nextHref && <a href={nextHref}>Next page</a>}
+      </nav>
+    </Layout>
+  );
+}
+
+export function EntityPage({
+  ctx,
+  scope,
+  entity,
+  provenance,
+  observations,
+  relations,
+  totalRelations,
+  secondHop,
+  nextObservationsHref,
+}: {
+  ctx: PageContext;
+  scope: string;
+  entity: { name: string; entityType: string };
+  provenance?: { createdBy?: string | undefined; createdAt?: string | undefined } | undefined;
+  observations: ObservationPage;
+  relations: GraphRelation[];
+  totalRelations: number;
+  secondHop: GraphRelation[];
+  nextObservationsHref?: string | undefined;
+}) {
+  const key = entity.name.toLowerCase();
+  const outgoing = relations.filter((r) => r.from.toLowerCase() === key);
+  const incoming = relations.filter((r) => r.from.toLowerCase() !== key);
+  const RelationRows = ({ rows, far }: { rows: GraphRelation[]; far: "from" | "to" }) => (
+    <tbody>
+      {rows.map((r) => (
+        <tr>
+          <td>{r.relationType}</td>
+          <td>
+            <a href={entityHref(scope, r[far])}>{r[far]}</a>
+          </td>
+          <td>{r.createdBy ?? ""}</td>
+          <td>{r.createdAt ? age(r.createdAt) : ""}</td>
+        </tr>
+      ))}
+    </tbody>
+  );
+  return (
+    <Layout ctx={ctx} title={entity.name}>
+      <p>
+        <a href={`${BASE}/graph?scope=${scope}`}>← Graph</a>
+      </p>
+      <h1>{entity.name}</h1>
+      <p class="meta">
+        <span class="scope">{scope}</span> · {entity.entityType}
+        {provenance?.createdBy && (
+          <>
+            {" "}
+            · created by <strong>{provenance.createdBy}</strong> {provenance.createdAt ? age(provenance.createdAt) : ""}
+          </>
+        )}
+      </p>
+      <NeighbourhoodSvg scope={scope} center={entity.name} firstHop={relations} secondHop={secondHop} />
+      <h2>Observations ({observations.totalObservations})</h2>
+      <table>
+        <tbody>
+          {observations.observations.map((o, i) => (
+            <tr>
+              <td>{o}</td>
+              <td>{observations.observationsMeta[i]?.createdBy ?? ""}</td>
+              <td>{observations.observationsMeta[i] ? age(observations.observationsMeta[i]!.createdAt) : ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <nav class="pager" aria-label="Observation pages">
+        {nextObservationsHref && <a href={nextObservationsHref}>More observations</a>}
+      </nav>
+      <h2>Relations from {entity.name}</h2>
+      <table>
+        <RelationRows rows={outgoing} far="to" />
+      </table>
+      <h2>Relations to {entity.name}</h2>
+      <table>
+        <RelationRows rows={incoming} far="from" />
+      </table>
+      {totalRelations > relations.length && <p class="hint">Showing {relations.length} of {totalRelations} relations.</p>}
+    </Layout>
+  );
+}

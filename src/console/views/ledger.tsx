@@ -1,0 +1,159 @@
+// The ledger of external actions: open claims, history with filters, the
+// result of verify, and the export download.
+import type { VerifyReport } from "../../ledger/audit.js";
+import type { Claim } from "../../ledger/chain.js";
+import type { LedgerEvent } from "../../ledger/event.js";
+import { EVENT_KINDS } from "../../ledger/event.js";
+import { age } from "../render.js";
+import { BASE, Layout, Notice, type PageContext } from "./layout.js";
+
+export interface LedgerFilters {
+  action: string;
+  target: string;
+  actor: string;
+  kind: string;
+  since: string;
+}
+
+const iso = (d: Date) => d.toISOString().replace("T", " ").slice(0, 19);
+
+function Field({ id, label, value, placeholder }: { id: keyof LedgerFilters; label: string; value: string; placeholder: string }) {
+  return (
+    <div>
+      <label for={`l-${id}`}>{label}</label>
+      <input id={`l-${id}`} name={id} type="text" value={value} placeholder={placeholder} />
+    </div>
+  );
+}
+
+export function LedgerPage({
+  ctx,
+  filters,
+  events,
+  claims,
+  nextHref,
+  notice,
+}: {
+  ctx: PageContext;
+  filters: LedgerFilters;
+  events: LedgerEvent[];
+  claims: Claim[];
+  nextHref?: string | undefined;
+  notice?: string | undefined;
+}) {
+  return (
+    <Layout ctx={ctx} title="Ledger">
+      <h1>Ledger</h1>
+      <p>
+        <a class="button" href={`${BASE}/ledger/verify`}>
+          Verify the hash chain
+        </a>{" "}
+        <a class="button" href={`${BASE}/ledger/export`} download="ledger.jsonl">
+          Download the export (JSON Lines)
+        </a>
+      </p>
+      <h2>Open claims</h2>
+      {claims.length === 0 ? (
+        <p class="empty">No operation is claimed right now.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th>Action</th>
+              <th>Target</th>
+              <th>Holder</th>
+              <th>Claimed</th>
+              <th>Expires</th>
+            </tr>
+          </thead>
+          <tbody>
+            {claims.map((c) => (
+              <tr>
+                <td>{c.action}</td>
+                <td>{c.target}</td>
+                <td>{c.holder}</td>
+                <td>{age(c.claimedAt.toISOString())}</td>
+                <td>{iso(c.expiresAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h2>History</h2>
+      <form class="filters" method="get" action={`${BASE}/ledger`}>
+        <Field id="action" label="Action" value={filters.action} placeholder="publish_qiita" />
+        <Field id="target" label="Target" value={filters.target} placeholder="exact target" />
+        <Field id="actor" label="Actor" value={filters.actor} placeholder="agent name" />
+        <div>
+          <label for="l-kind">Kind</label>
+          <select id="l-kind" name="kind">
+            <option value="">any</option>
+            {EVENT_KINDS.map((k) => (
+              <option value={k} selected={k === filters.kind}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field id="since" label="Since" value={filters.since} placeholder="2026-11-30T00:00:00Z" />
+        <div>
+          <button type="submit">Show</button>
+        </div>
+      </form>
+      {notice && <Notice kind="error">{notice}</Notice>}
+      <table>
+        <thead>
+          <tr>
+            <th>#</th>
+            <th>When</th>
+            <th>Kind</th>
+            <th>Action</th>
+            <th>Target</th>
+            <th>Actor</th>
+            <th>Evidence / note / reason</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((e) => (
+            <tr>
+              <td>{e.seq}</td>
+              <td>{iso(e.at)}</td>
+              <td>{e.kind}</td>
+              <td>{e.action}</td>
+              <td>{e.target}</td>
+              <td>{e.actor}</td>
+              <td>
+                {/* Shown as text, never as a link: evidence URLs are written by agents. */}
+                {[e.evidence, e.note, e.reason].filter(Boolean).join(" · ")}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {events.length === 0 && !notice && <p class="empty">No ledger events match.</p>}
+      <nav class="pager" aria-label="Pages">
+        {nextHref && <a href={nextHref}>Older events</a>}
+      </nav>
+    </Layout>
+  );
+}
+
+export function VerifyPage({ ctx, report }: { ctx: PageContext; report: VerifyReport }) {
+  return (
+    <Layout ctx={ctx} title="Ledger verify">
+      <p>
+        <a href={`${BASE}/ledger`}>← Ledger</a>
+      </p>
+      <h1>Ledger verify</h1>
+      {report.ok ? (
+        <Notice kind="ok">
+          Intact: {report.rows} event(s) checked, every hash links to the one before. Last hash: <code>{report.lastHash}</code>
+        </Notice>
+      ) : (
+        <Notice kind="error">
+          Broken at event #{report.broken!.seq}: {report.broken!.problem}. {report.rows} event(s) before it verified.
+        </Notice>
+      )}
+    </Layout>
+  );
+}

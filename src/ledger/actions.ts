@@ -1,0 +1,42 @@
+// Which scope each ledger action belongs to: an operator's mapping (CLI), read
+// under the chain-head lock by every ledger write (am_ledger_lock_for_agent).
+import { validateScopes } from "../auth/scopes.js";
+import type { Queryable } from "../db/database.js";
+import { invalid, notFound } from "../errors.js";
+import * as sql from "./sql.js";
+import { normalizeAction } from "./validate.js";
+
+export interface ActionScope {
+  action: string;
+  scope: string;
+  setBy: string;
+  setAt: Date;
+}
+
+interface ActionScopeRow {
+  action: string;
+  scope: string;
+  set_by: string;
+  set_at: Date;
+}
+
+const toActionScope = (r: ActionScopeRow): ActionScope => ({ action: r.action, scope: r.scope, setBy: r.set_by, setAt: r.set_at });
+
+export async function setActionScope(db: Queryable, input: { action: string; scope: string; setBy: string }): Promise<ActionScope> {
+  const action = normalizeAction(input.action);
+  const scope = input.scope.trim();
+  if (scope === "*") throw invalid(`An action belongs to one scope; "*" is not one. Name the scope whose writers may claim and record ${action}.`);
+  validateScopes([scope]);
+  return toActionScope((await db.query<ActionScopeRow>(sql.SET_ACTION_SCOPE, [action, scope, input.setBy])).rows[0]!);
+}
+
+export async function unsetActionScope(db: Queryable, rawAction: string, defaultScope: string): Promise<ActionScope> {
+  const action = normalizeAction(rawAction);
+  const row = (await db.query<ActionScopeRow>(sql.DELETE_ACTION_SCOPE, [action])).rows[0];
+  if (!row) throw notFound(`${action} has no scope of its own; it already belongs to the default scope "${defaultScope}".`);
+  return toActionScope(row);
+}
+
+export async function listActionScopes(db: Queryable): Promise<ActionScope[]> {
+  return (await db.query<ActionScopeRow>(sql.LIST_ACTION_SCOPES)).rows.map(toActionScope);
+}

@@ -1,0 +1,69 @@
+// How much work one call may ask of the service, in one place (documented in
+// docs/limits.md). The database's statement timeout is the last line; these
+// refuse an oversized request before any SQL runs, on both backends, with a
+// message naming the limit. Sizes that operators tune (text lengths, answer
+// size, body size, timeouts) are config keys instead (src/config.ts).
+
+/** Items (entities, relations, names, deletions, …) one graph call may carry. */
+export const MAX_ITEMS_PER_CALL = 1000;
+/** Texts (observations) one graph call may carry across all its items. */
+export const MAX_TEXTS_PER_CALL = 10_000;
+/**
+ * Characters one graph call may carry across all its texts (names, types,
+ * observations, relation ends). Without it the count limits above times
+ * GRAPH_TEXT_MAX_CHARS allowed ~40 million characters once MAX_BODY_BYTES is raised.
+ */
+export const MAX_CHARS_PER_CALL = 1_000_000;
+
+/** read_graph / search_nodes / read_relations / read_observations: items per answer. */
+export const DEFAULT_PAGE_LIMIT = 1000;
+export const MAX_PAGE_LIMIT = 5000;
+/**
+ * The furthest a graph read may skip (offset). Skipping reads every row skipped,
+ * so the cost of a page grows with its offset; 100 pages of the largest size
+ * reach it. Whole graphs larger than that leave with `agent-memory export`.
+ */
+export const MAX_OFFSET = 100_000;
+
+/**
+ * search_nodes `query`, in characters. No stored name or observation is longer
+ * than GRAPH_TEXT_MAX_CHARS, and every character of the query costs index work:
+ * a 100,000-character query held the embedded database ~3 s per call.
+ */
+export const MAX_SEARCH_QUERY_CHARS = 1000;
+/**
+ * Distinct trigrams of one search (search_nodes' query, or memory_recall's
+ * keywords together): each is one lookup in every trigram index searched, and
+ * their posting lists are intersected. Counted in TypeScript the way pg_trgm
+ * splits text (see countTrigrams), before any SQL runs.
+ */
+export const MAX_SEARCH_TRIGRAMS = 512;
+
+/** memory_recall: keywords per call, and characters per keyword. */
+export const MAX_KEYWORDS = 10;
+export const KEYWORD_MAX_CHARS = 200;
+
+/** Page cursors (memory_list, ledger_list) are a few dozen characters; anything longer is not one of ours. */
+export const MAX_CURSOR_CHARS = 200;
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Distinct trigrams pg_trgm extracts from `texts` (at most one more than
+ * `stopAfter`): each word (a run of letters and digits, lower-cased) padded with
+ * two spaces before and one after, as show_trgm does. A LIKE pattern yields at
+ * most these, so the count bounds the index work from above.
+ */
+export function countTrigrams(texts: readonly string[], stopAfter = Infinity): number {
+  const seen = new Set<string>();
+  for (const text of texts) {
+    for (const word of text.toLowerCase().match(WORD) ?? []) {
+      const c = [" ", " ", ...word, " "];
+      for (let i = 0; i + 3 <= c.length; i++) {
+        seen.add(c[i]! + c[i + 1]! + c[i + 2]!);
+        if (seen.size > stopAfter) return seen.size;
+      }
+    }
+  }
+  return seen.size;
+}

@@ -1,0 +1,265 @@
+// The console in a real browser (Debian's chromium via playwright-core) against
+// a real service on the embedded database, with real MCP clients as the agents.
+// With UPDATE_SCREENSHOTS=1 it also refreshes docs/console/*.png.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningService } from "../../src/serve.js";
+import { launchBrowser } from "../support/browser.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { addAgent, callOk, connectClient, startTestService, type TestAgent } from "../support/service.js";
+
+const VIEWPORT = { width: 1280, height: 860 };
+const SLOW = 120_000;
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  // Committed images change only on purpose, so normal runs leave the tree clean.
+  if (process.env.UPDATE_SCREENSHOTS === "1") await page.screenshot({ path: `docs/console/${name}.png` });
+}
+
+describe("console in a browser", () => {
+  let t: TestDatabase;
+  let service: RunningService;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let owner: TestAgent;
+  let writer: Client;
+  let ownerMcp: Client;
+  const dialogs: string[] = [];
+
+  const url = (path: string) => `${service.url}${path}`;
+  const text = async (selector: string) => (await page.locator(selector).first().textContent()) ?? "";
+
+  async function signIn(p: Page, token: string): Promise<void> {
+    await p.goto(url("/console"));
+    await p.locator("#token").fill(token);
+    await p.locator("button[type=submit]").click();
+    await p.locator("h1").first().waitFor();
+  }
+
+  const store = (client: Client, args: Record<string, unknown>) => callOk(client, "memory_store", { type: "project", scope: "shared", ...args });
+
+  beforeAll(async () => {
+    t = await createTestDatabase("pglite");
+    service = await startTestService(t.db);
+    owner = await addAgent(t.db, "owner", { kind: "human", scopes: ["*"] });
+    const writerAgent = await addAgent(t.db, "blog-writer", { scopes: ["shared", "blog"] });
+    writer = await connectClient(service.mcpUrl, writerAgent.token, "blog-writer");
+    ownerMcp = await connectClient(service.mcpUrl, owner.token, "owner-desktop");
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: VIEWPORT });
+    page = await context.newPage();
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await writer?.close();
+    await ownerMcp?.close();
+    await browser?.close();
+    await service?.stop();
+    await t?.drop().catch(() => undefined);
+  });
+
+  it("sends a visitor to sign-in and signs a human in to the review queue", async () => {
+    await page.goto(url("/console"));
+    expect(page.url()).toContain("/console/sign-in");
+    await screenshot(page, "sign-in");
+    await signIn(page, owner.token);
+    expect(page.url()).toBe(url("/console"));
+    expect(await text("h1")).toContain("Review queue");
+  }, SLOW);
+
+  it("confirms an agent's draft from the keyboard, recorded as the human", async () => {
+    await store(writer, { name: "deploy-needs-migrations", description: "Run migrations before deploying the API", body: "The API refuses to start on an old schema.\nRun `npm run migrate` first." });
+    await store(writer, { name: "qiita-tag-limit", scope: "blog", type: "feedback", description: "Qiita posts take at most 5 tags", body: "Qiita accepts at most 5 tags per post.\nPick the five most specific tags." });
+    await store(writer, { name: "qiita-tag-limit", scope: "blog", type: "feedback", version: 1, description: "Qiita posts take at most 5 tags", body: "Qiita accepts at most 5 tags per post.\nPick the five most specific tags; drop generic ones like 'programming'." });
+    await page.goto(url("/console"));
+    expect(await text("[data-count]")).toBe("2");
+    expect(await text("#review-blog-qiita-tag-limit")).toContain("Changes since version 1");
+    await screenshot(page, "review-queue");
+    // The first (oldest) item is selected on load: c confirms it.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("review-shared-deploy-needs-migrations");
+    await page.keyboard.press("c");
+    await page.locator(".notice-ok").waitFor();
+    expect(await text(".notice-ok")).toContain('Confirmed "deploy-needs-migrations"');
+    const { fact } = await callOk<{ fact: { status: string; statusBy: string } }>(writer, "memory_get", { name: "deploy-needs-migrations" });
+    expect(fact).toMatchObject({ status: "confirmed", statusBy: "owner" });
+  }, SLOW);
+
+  it("refuses a stale version: the page says it changed since it was opened", async () => {
+    await page.goto(url("/console"));
+    const item = page.locator("#review-blog-qiita-tag-limit");
+    await item.waitFor();
+    await store(writer, { name: "qiita-tag-limit", scope: "blog", type: "feedback", version: 2, description: "Qiita posts take at most 5 tags", body: "Changed again while the reviewer was reading." });
+    await item.locator("[data-confirm]").click();
+    await page.locator(".notice-error").waitFor();
+    expect(await text(".notice-error")).toContain("changed since you opened it");
+    const { fact } = await callOk<{ fact: { status: string; version: number } }>(writer, "memory_get", { name: "qiita-tag-limit", scope: "blog" });
+    expect(fact).toMatchObject({ status: "draft", version: 3 });
+  }, SLOW);
+
+  it("deprecates with a reason from the keyboard (d, type, Enter) and shows it in the fact's history", async () => {
+    await page.goto(url("/console"));
+    await page.locator("#review-blog-qiita-tag-limit").waitFor();
+    await page.keyboard.press("d");
+    expect(await page.evaluate(() => document.activeElement?.hasAttribute("data-reason"))).toBe(true);
+    await page.keyboard.type("Qiita raised the limit to 10 tags in 2026.");
+    await page.keyboard.press("Enter");
+    await page.locator(".notice-ok").waitFor();
+    await page.goto(url("/console/facts/blog/qiita-tag-limit"));
+    const row = page.locator('tr[data-event="deprecated"]');
+    expect(await row.textContent()).toContain("Qiita raised the limit to 10 tags in 2026.");
+    expect(await row.textContent()).toContain("owner");
+    await screenshot(page, "fact");
+  }, SLOW);
+
+  it("shows the self-approval refusal for one's own draft", async () => {
+    await store(ownerMcp, { name: "owner-own-note", description: "A note the owner wrote over MCP", body: "Only someone else may confirm it." });
+    await page.goto(url("/console/facts/shared/owner-own-note"));
+    await page.locator("[data-confirm]").click();
+    await page.locator(".notice-error").waitFor();
+    expect(await text(".notice-error")).toContain("you may not confirm it");
+  }, SLOW);
+
+  it("renders a hostile fact literally: no dialog, no script, no image", async () => {
+    const body = `<script>window.__pwned = 1; alert("script")</script>\n<img src=x onerror="window.__pwned = 2; alert('img')">`;
+    await store(writer, { name: "hostile-fact", description: `<b onmouseover=alert(3)>bold</b> "quoted" & more`, body });
+    for (const path of ["/console", "/console/facts?q=pwned", "/console/facts/shared/hostile-fact"]) {
+      await page.goto(url(path));
+      await page.locator("main").waitFor();
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await page.locator("main img, main b, main script").count()).toBe(0);
+    }
+    expect(await text("main pre")).toContain('<script>window.__pwned = 1; alert("script")</script>');
+    expect(dialogs).toEqual([]);
+  }, SLOW);
+
+  it("refuses a cross-site form POST and changes nothing", async () => {
+    await store(writer, { name: "cross-site-target", description: "A draft an attacker wants confirmed", body: "Nobody reviewed this." });
+    // An attacker page on another origin (same host, other port) posting to the console.
+    const attacker: Server = createServer((_req, res) => {
+      res.setHeader("Content-Type", "text/html");
+      res.end(
+        `<form id="f" method="post" action="${url("/console/review")}">` +
+          `<input name="name" value="cross-site-target"><input name="scope" value="shared"><input name="version" value="1">` +
+          `<input name="to" value="confirmed"><input name="reason" value="pwned"><input name="csrf" value="guess"></form>` +
+          `<script>document.getElementById("f").submit()</script>`,
+      );
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", () => resolve()));
+    try {
+      await page.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`);
+      await page.waitForURL(url("/console/review"));
+      expect(await text("main")).toContain("Refused");
+    } finally {
+      attacker.close();
+    }
+    const { fact } = await callOk<{ fact: { status: string } }>(writer, "memory_get", { name: "cross-site-target" });
+    expect(fact.status).toBe("draft");
+  }, SLOW);
+
+  it("issues a token in the console that works over MCP; revoking it refuses the next call (401) and ends a human's console session", async () => {
+    await page.goto(url("/console/agents"));
+    await page.locator("#agent-name").fill("deployer");
+    await page.locator("#agent-scopes").fill("shared, deploy");
+    await page.locator("form[action='/console/agents'] button[type=submit]").click();
+    await page.locator("text=Agent created").waitFor();
+    await page.locator("form[action$='/tokens'] button[type=submit]").click();
+    const token = ((await page.locator("[data-token]").textContent()) ?? "").trim();
+    expect(token).toMatch(/^amk_/);
+    expect(await text("#issued-command")).toContain(`claude mcp add --transport http agent-memory ${service.mcpUrl}`);
+    await screenshot(page, "token-issued");
+
+    const deployer = await connectClient(service.mcpUrl, token, "deployer");
+    expect(await callOk(deployer, "whoami")).toMatchObject({ name: "deployer" });
+    await page.goto(url("/console/agents/deployer"));
+    await page.locator("form[action$='/revoke'] button").first().click();
+    await page.locator("text=Token revoked").waitFor();
+    await expect(callOk(deployer, "whoami")).rejects.toThrow(/401|nauthori|invalid_token/i);
+    const raw = await fetch(service.mcpUrl, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(raw.status).toBe(401);
+    await deployer.close().catch(() => undefined);
+
+    // A human's console session ends with its token.
+    await page.goto(url("/console/agents"));
+    await page.locator("#agent-name").fill("reviewer");
+    await page.locator("#agent-kind").selectOption("human");
+    await page.locator("form[action='/console/agents'] button[type=submit]").click();
+    await page.locator("text=Agent created").waitFor();
+    await page.locator("form[action$='/tokens'] button[type=submit]").click();
+    const humanToken = ((await page.locator("[data-token]").textContent()) ?? "").trim();
+    const other = await browser.newContext({ viewport: VIEWPORT });
+    try {
+      const reviewerPage = await other.newPage();
+      await signIn(reviewerPage, humanToken);
+      expect(await reviewerPage.locator("h1").first().textContent()).toContain("Review queue");
+      await page.goto(url("/console/agents/reviewer"));
+      await page.locator("form[action$='/revoke'] button").first().click();
+      await page.locator("text=Token revoked").waitFor();
+      await reviewerPage.reload();
+      expect(reviewerPage.url()).toContain("/console/sign-in?note=ended");
+      expect(await reviewerPage.locator(".notice").first().textContent()).toContain("session has ended");
+    } finally {
+      await other.close();
+    }
+    await page.goto(url("/console/agents"));
+    await screenshot(page, "agents");
+  }, SLOW);
+
+  it("shows the graph neighbourhood, the ledger and the activity feed", async () => {
+    await callOk(writer, "create_entities", {
+      entities: [
+        { name: "agent-memory", entityType: "project", observations: ["MCP memory service for agent teams", "Runs on Postgres or embedded PGlite"] },
+        { name: "Postgres", entityType: "database", observations: ["version 15"] },
+        { name: "PGlite", entityType: "database", observations: ["Postgres compiled to WASM"] },
+        { name: "MCP", entityType: "protocol", observations: [] },
+        { name: "Claude Code", entityType: "client", observations: [] },
+      ],
+    });
+    await callOk(writer, "create_relations", {
+      relations: [
+        { from: "agent-memory", to: "Postgres", relationType: "stores data in" },
+        { from: "agent-memory", to: "PGlite", relationType: "embeds" },
+        { from: "agent-memory", to: "MCP", relationType: "speaks" },
+        { from: "Claude Code", to: "MCP", relationType: "speaks" },
+        { from: "PGlite", to: "Postgres", relationType: "is a build of" },
+      ],
+    });
+    await callOk(writer, "ledger_record", { action: "publish_qiita", target: "deploy-notes", evidence: "https://qiita.com/example/items/1" });
+    await page.goto(url("/console/graph/shared/agent-memory"));
+    expect(await page.locator("svg.graph circle").count()).toBe(5);
+    expect(await page.locator("svg.graph").textContent()).toContain("Claude Code");
+    await screenshot(page, "graph");
+    await page.goto(url("/console/ledger"));
+    expect(await text("main table")).toContain("publish_qiita");
+    await screenshot(page, "ledger");
+    await page.goto(url("/console/activity"));
+    expect(await page.locator('tr[data-area="graph"]').count()).toBeGreaterThan(0);
+    await screenshot(page, "activity");
+  }, SLOW);
+
+  it("sends a signed-out or expired session to sign-in", async () => {
+    await page.goto(url("/console/facts"));
+    await screenshot(page, "facts");
+    await page.locator(".signout button").click();
+    await page.locator("#token").waitFor();
+    expect(await text(".notice")).toContain("signed out");
+    await page.goto(url("/console/facts"));
+    expect(page.url()).toContain("/console/sign-in");
+
+    await signIn(page, owner.token);
+    await t.db.query("update console_sessions set created_at = now() - interval '2 days', expires_at = now() - interval '1 second' where revoked_at is null");
+    await page.goto(url("/console/facts"));
+    expect(page.url()).toContain("/console/sign-in?note=ended");
+  }, SLOW);
+});

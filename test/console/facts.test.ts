@@ -1,0 +1,83 @@
+// Facts pages: search and listing with the tools' own scope filter, one fact
+// with its history, and review actions on it.
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addAgent, type TestAgent } from "../support/service.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { callerOf, type ConsoleApp, draft, postForm, signIn, startConsoleApp, type SignedIn } from "./support.js";
+
+describe("console facts pages", () => {
+  let t: TestDatabase;
+  let app: ConsoleApp;
+  let alice: TestAgent;
+  let writer: TestAgent;
+  let who: SignedIn;
+
+  beforeAll(async () => {
+    t = await createTestDatabase("postgres");
+    app = await startConsoleApp(t.db);
+    alice = await addAgent(t.db, "alice", { kind: "human", scopes: ["shared", "blog"] });
+    writer = await addAgent(t.db, "writer", { scopes: ["shared", "blog", "secret"] });
+    const w = await callerOf(t.db, writer.token);
+    await draft(t.db, w, "qiita-tag-limit", "blog", "Qiita の記事にはタグを5個までしか付けられない。");
+    await draft(t.db, w, "secret-launch-date", "secret", "Launch is on the 3rd. Qiita knows nothing.");
+    for (let i = 0; i < 55; i++) await draft(t.db, w, `bulk-fact-${i}`, "shared");
+    who = await signIn(app.base, alice.token);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await t?.drop();
+  });
+
+  const get = (path: string) => request(app.base).get(path).set("Cookie", who.cookie);
+
+  it("searches with recall (Japanese included) and never shows facts of unreadable scopes", async () => {
+    const ja = await get(`/console/facts?q=${encodeURIComponent("タグ")}`);
+    expect(ja.status).toBe(200);
+    expect(ja.text).toContain("qiita-tag-limit");
+    const both = await get("/console/facts?q=qiita");
+    expect(both.text).toContain("qiita-tag-limit");
+    expect(both.text).not.toContain("secret-launch-date");
+    expect(both.text).toMatch(/1 fact matches/);
+  });
+
+  it("lists with filters and keyset pages, in readable scopes only", async () => {
+    const first = await get("/console/facts?scope=shared&status=draft&type=project&author=writer");
+    expect(first.status).toBe(200);
+    expect((first.text.match(/>bulk-fact-\d+<\/a>/g) ?? []).length).toBe(50);
+    const next = /href="(\/console\/facts\?[^"]*cursor=[^"]*)"/.exec(first.text)?.[1]?.replaceAll("&amp;", "&");
+    expect(next).toBeDefined();
+    const second = await get(next!);
+    expect((second.text.match(/>bulk-fact-\d+<\/a>/g) ?? []).length).toBe(5);
+    const all = await get("/console/facts");
+    expect(all.text).not.toContain("secret-launch-date");
+    const forbidden = await get("/console/facts?scope=secret");
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.text).not.toContain("secret-launch-date");
+  });
+
+  it("answers an unreadable fact exactly like a missing one", async () => {
+    const hidden = await get("/console/facts/secret/secret-launch-date");
+    const missing = await get("/console/facts/secret/no-such-fact");
+    expect(hidden.status).toBe(404);
+    expect(missing.status).toBe(404);
+    expect(hidden.text.replaceAll("secret-launch-date", "X")).toBe(missing.text.replaceAll("no-such-fact", "X"));
+  });
+
+  it("shows a fact with every version and event, and deprecates it with a reason recorded as the human's", async () => {
+    const page = await get("/console/facts/blog/qiita-tag-limit");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("5個まで");
+    expect(page.text).toContain('data-event="created"');
+    const refused = await postForm(app.base, who, "/console/facts/blog/qiita-tag-limit/promote", { version: "1", to: "deprecated", reason: "" });
+    expect(refused.status).toBe(400);
+    const done = await postForm(app.base, who, "/console/facts/blog/qiita-tag-limit/promote", { version: "1", to: "deprecated", reason: "Qiita raised the limit to 10." });
+    expect(done.status).toBe(303);
+    const after = await get(done.headers.location!);
+    expect(after.text).toContain('data-event="deprecated"');
+    expect(after.text).toContain("Qiita raised the limit to 10.");
+    expect(after.text).toMatch(/<td>alice<\/td>/);
+    const again = await postForm(app.base, who, "/console/facts/blog/qiita-tag-limit/promote", { version: "1", to: "deprecated", reason: "again" });
+    expect(again.status).toBe(409);
+  });
+});

@@ -1,0 +1,108 @@
+// Graph pages (search, entity with its neighbourhood as SVG) and the activity
+// feed, each in readable scopes only.
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { promoteFact } from "../../src/facts/store.js";
+import { addObservations, createEntities, createRelations } from "../../src/graph/write-store.js";
+import { recordLedger } from "../../src/ledger/store.js";
+import { layoutNeighbourhood } from "../../src/console/views/neighbourhood.js";
+import { addAgent } from "../support/service.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { callerOf, type ConsoleApp, draft, signIn, startConsoleApp, type SignedIn } from "./support.js";
+
+describe("console graph and activity pages", () => {
+  let t: TestDatabase;
+  let app: ConsoleApp;
+  let who: SignedIn;
+
+  beforeAll(async () => {
+    t = await createTestDatabase("postgres");
+    app = await startConsoleApp(t.db);
+    const alice = await addAgent(t.db, "alice", { kind: "human", scopes: ["shared"] });
+    const root = await addAgent(t.db, "root", { kind: "human", scopes: ["*"] });
+    const mapper = await addAgent(t.db, "mapper", { scopes: ["shared", "secret"] });
+    const m = await callerOf(t.db, mapper.token);
+    const shared = { scope: "shared", agentId: m.agentId, maxChars: 4096 };
+    await createEntities(t.db, shared, [
+      { name: "agent-memory", entityType: "project", observations: ["MCP memory service", "<script>alert(1)</script>"] },
+      { name: "Postgres", entityType: "database", observations: ["version 15"] },
+      { name: "PGlite", entityType: "database", observations: [] },
+      { name: "pg_trgm", entityType: "extension", observations: [] },
+    ]);
+    await createRelations(t.db, shared, [
+      { from: "agent-memory", to: "Postgres", relationType: "stores data in" },
+      { from: "PGlite", to: "agent-memory", relationType: "embedded in" },
+      { from: "Postgres", to: "pg_trgm", relationType: "uses" },
+    ]);
+    await addObservations(t.db, shared, [{ entityName: "agent-memory", contents: Array.from({ length: 60 }, (_, i) => `note ${i}`) }]);
+    await createEntities(t.db, { ...shared, scope: "secret" }, [{ name: "launch-plan", entityType: "plan", observations: ["hidden"] }]);
+    await draft(t.db, m, "secret-fact", "secret");
+    const f = await draft(t.db, m, "shared-fact", "shared");
+    await promoteFact(t.db, await callerOf(t.db, root.token), { name: f.fact.name, scope: "shared", to: "confirmed", reason: "checked" });
+    await recordLedger(t.db, m, { action: "deploy_api", target: "v2", evidence: "https://ci.example/2" });
+    who = await signIn(app.base, alice.token);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await t?.drop();
+  });
+
+  const get = (path: string) => request(app.base).get(path).set("Cookie", who.cookie);
+
+  it("searches entities in a readable scope and refuses an unreadable one", async () => {
+    const page = await get("/console/graph?scope=shared&q=postgres");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Postgres");
+    const secret = await get("/console/graph?scope=secret");
+    expect(secret.status).toBe(403);
+    expect(secret.text).not.toContain("launch-plan");
+    expect((await get("/console/graph/secret/launch-plan")).status).toBe(403);
+  });
+
+  it("shows an entity with paged observations, relations both ways, and a two-hop SVG without script", async () => {
+    const page = await get("/console/graph/shared/agent-memory");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("<svg");
+    expect(page.text).toContain("pg_trgm"); // two hops away
+    expect(page.text).toContain("stores data in");
+    expect(page.text).toContain("embedded in");
+    expect(page.text).toContain("&lt;script>alert(1)&lt;/script>");
+    expect(page.text).toContain("Observations (62)");
+    expect(page.text).toContain("?offset=50");
+    const more = await get("/console/graph/shared/agent-memory?offset=50");
+    expect(more.text).toContain("note 59");
+    expect((await get("/console/graph/shared/no-such-entity")).status).toBe(404);
+  });
+
+  it("lays out the neighbourhood: centre, first and second hop, one edge per relation", () => {
+    const { nodes, edges } = layoutNeighbourhood(
+      "a",
+      [
+        { from: "a", to: "b", relationType: "r" },
+        { from: "c", to: "A", relationType: "s" },
+      ],
+      [{ from: "b", to: "d", relationType: "t" }],
+    );
+    expect(nodes.map((n) => [n.name, n.hop])).toEqual([
+      ["a", 0],
+      ["b", 1],
+      ["c", 1],
+      ["d", 2],
+    ]);
+    expect(edges).toHaveLength(3);
+  });
+
+  it("lists recent activity across facts, ledger and graph, filterable by agent, readable scopes only", async () => {
+    const page = await get("/console/activity");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('data-area="facts"');
+    expect(page.text).toContain('data-area="ledger"');
+    expect(page.text).toContain('data-area="graph"');
+    expect(page.text).toContain("shared-fact");
+    expect(page.text).not.toContain("secret-fact");
+    expect(page.text).not.toContain("launch-plan");
+    const root = await get("/console/activity?agent=root");
+    expect(root.text).toContain("confirmed");
+    expect(root.text).not.toContain('data-area="graph"');
+  });
+});

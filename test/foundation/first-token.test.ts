@@ -1,0 +1,59 @@
+// Where the owner's first token goes: into the banner only for a person at a
+// terminal; otherwise into a 0600 file whose path (never the token) is shown
+// and logged.
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/logger.js";
+import { startService } from "../../src/serve.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { testConfig } from "../support/service.js";
+
+let tdb: TestDatabase | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await tdb?.drop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  tdb = undefined;
+  dir = undefined;
+});
+
+async function firstStart(interactive: boolean) {
+  tdb = await createTestDatabase("postgres");
+  dir = mkdtempSync(join(tmpdir(), "am-first-token-"));
+  const config = testConfig({ FIRST_START_OWNER: "true", LOG_LEVEL: "info", AGENT_MEMORY_DATA_DIR: dir });
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logLines.push(chunk.toString("utf8"));
+      done();
+    },
+  });
+  const printed: string[] = [];
+  const service = await startService(config, { logger: createLogger(config.logLevel, sink), print: (t) => printed.push(t), db: tdb.openPool(2), interactive });
+  await service.stop();
+  return { service, banner: printed.join("\n"), log: logLines.join(""), file: join(dir, "owner-token") };
+}
+
+describe("the owner's first token", () => {
+  it("is shown in the banner to a person at a terminal, and never logged", async () => {
+    const { service, banner, log, file } = await firstStart(true);
+    expect(service.firstToken).toMatch(/^amk_/);
+    expect(banner).toContain(`  ${service.firstToken}`);
+    expect(log).not.toContain(service.firstToken);
+    expect(() => statSync(file)).toThrow();
+  });
+
+  it("otherwise goes to a 0600 file; banner and log name the file, never the token", async () => {
+    const { service, banner, log, file } = await firstStart(false);
+    expect(service.firstTokenFile).toBe(file);
+    expect(readFileSync(file, "utf8").trim()).toBe(service.firstToken);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(banner).toContain(file);
+    expect(banner).toContain("docker compose exec agent-memory agent-memory token issue owner");
+    expect(log).toContain(file);
+    expect(banner + log).not.toMatch(/amk_/);
+  });
+});

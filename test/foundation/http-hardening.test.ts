@@ -1,0 +1,151 @@
+// The HTTP edge against clients that misbehave on purpose: proxy headers from
+// peers that are not proxies, trickled bodies after a refusal, requests that
+// never finish, more connections than allowed. Real sockets against a real
+// server where connection handling is the point; supertest for the rest.
+import { Agent, request as httpRequest } from "node:http";
+import { connect, type Socket } from "node:net";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { addAgent, createTestApp, MCP_HEADERS, startTestService, type TestAgent, toolCallBody } from "../support/service.js";
+
+let tdb: TestDatabase;
+let agent: TestAgent;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase("postgres");
+  agent = await addAgent(tdb.db, "writer");
+});
+afterAll(async () => {
+  await tdb?.drop();
+});
+
+const badToken = `amk_${"q".repeat(43)}`;
+
+describe("TRUST_PROXY", () => {
+  const guess = (app: Parameters<typeof request>[0], forwardedFor: string) =>
+    request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${badToken}`).set("X-Forwarded-For", forwardedFor).send(toolCallBody("whoami"));
+
+  it("X-Forwarded-For from a peer that is not a listed proxy does not change the address the limiter counts", async () => {
+    // The test client is 127.0.0.1, not in 10.0.0.0/8: its header is ignored.
+    const { app } = await createTestApp(tdb.db, { AUTH_FAILURES_PER_MINUTE: "3", TRUST_PROXY: "10.0.0.0/8" });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await guess(app, `203.0.113.${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+  });
+
+  it("the same header from a listed proxy is believed (each client address counted on its own)", async () => {
+    const { app } = await createTestApp(tdb.db, { AUTH_FAILURES_PER_MINUTE: "3", TRUST_PROXY: "loopback" });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await guess(app, `203.0.113.${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+  });
+});
+
+/** A raw connection that records everything it receives and when it was closed. */
+function openSocket(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<number> }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let data = "";
+    const started = Date.now();
+    socket.on("data", (d: Buffer) => (data += d.toString()));
+    socket.on("error", () => undefined);
+    const closed = new Promise<number>((r) => socket.once("close", () => r(Date.now() - started)));
+    socket.once("connect", () => resolve({ socket, received: () => data, closed }));
+    socket.once("error", reject);
+  });
+}
+
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<"still open">((r) => setTimeout(() => r("still open"), ms))]);
+
+describe("slow and refused connections", () => {
+  it("a body trickled after a bad token is cut: the 401 carries Connection: close and the socket is closed", async () => {
+    const service = await startTestService(tdb.openPool(2));
+    try {
+      const port = Number(new URL(service.url).port);
+      const { socket, received, closed } = await openSocket(port);
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${badToken}\r\n` +
+          `Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n{"jsonrpc":`,
+      );
+      const trickle = setInterval(() => socket.writable && socket.write(" "), 100);
+      try {
+        expect(await within(closed, 3000)).not.toBe("still open");
+      } finally {
+        clearInterval(trickle);
+        socket.destroy();
+      }
+      expect(received()).toMatch(/^HTTP\/1\.1 401 /);
+      expect(received()).toMatch(/\r\nConnection: close\r\n/i);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it("a request whose headers never finish is dropped after HTTP_REQUEST_TIMEOUT_MS", async () => {
+    const service = await startTestService(tdb.openPool(2), { HTTP_REQUEST_TIMEOUT_MS: "1000" });
+    try {
+      const { socket, closed } = await openSocket(Number(new URL(service.url).port));
+      socket.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+      const trickle = setInterval(() => socket.writable && socket.write("X-Slow: 1\r\n"), 200);
+      try {
+        expect(await within(closed, 4000)).not.toBe("still open");
+      } finally {
+        clearInterval(trickle);
+        socket.destroy();
+      }
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it("connections beyond HTTP_MAX_CONNECTIONS are closed at once; the ones within keep working", async () => {
+    const service = await startTestService(tdb.openPool(2), { HTTP_MAX_CONNECTIONS: "2" });
+    try {
+      const port = Number(new URL(service.url).port);
+      const first = await openSocket(port);
+      const second = await openSocket(port);
+      await new Promise((r) => setTimeout(r, 100));
+      const third = await openSocket(port);
+      expect(await within(third.closed, 2000)).not.toBe("still open");
+      expect(await within(first.closed, 200)).toBe("still open");
+      first.socket.destroy();
+      second.socket.destroy();
+      await Promise.all([first.closed, second.closed]);
+      await new Promise((r) => setTimeout(r, 100));
+      const ok = await fetch(`${service.url}/healthz`);
+      expect(ok.status).toBe(200);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it("401, 413 and 429 answers close the connection even when the client asks to keep it alive; a 200 keeps it", async () => {
+    const service = await startTestService(tdb.openPool(2), { AUTH_FAILURES_PER_MINUTE: "1", MAX_BODY_BYTES: "1024" });
+    const agentPool = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (token: string, body: string) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const req = httpRequest(
+          `${service.url}/mcp`,
+          { method: "POST", agent: agentPool, headers: { ...MCP_HEADERS, Authorization: `Bearer ${token}`, "Content-Length": Buffer.byteLength(body) } },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    try {
+      const whoami = JSON.stringify(toolCallBody("whoami"));
+      expect(await post(agent.token, whoami)).toEqual({ status: 200, connection: "keep-alive" });
+      expect(await post(agent.token, JSON.stringify(toolCallBody("whoami", { pad: "x".repeat(2000) })))).toEqual({ status: 413, connection: "close" });
+      expect(await post(badToken, whoami)).toEqual({ status: 401, connection: "close" });
+      expect(await post(badToken, whoami)).toEqual({ status: 429, connection: "close" });
+    } finally {
+      agentPool.destroy();
+      await service.stop();
+    }
+  });
+});

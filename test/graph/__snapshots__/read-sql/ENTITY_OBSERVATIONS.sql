@@ -1,0 +1,17 @@
+with ent as (
+    select e.id, e.name, e.entity_type from graph_entities e
+    where e.scope = $1::text and am_graph_key(e.name) = am_graph_key($2::text)
+  ), sel as (
+    select o.id, o.content, o.created_by, o.created_at,
+      sum(char_length(o.content) + 12) over (order by o.id) - (char_length(o.content) + 12) as at
+    from (
+      select o.* from graph_observations o where o.entity_id = (select id from ent)
+      order by o.id offset $3::int limit least($4::int, $5::int / 12 + 1)
+    ) o
+  )
+  select ent.name, ent.entity_type,
+    (select count(*) from graph_observations o where o.entity_id = ent.id)::int as total,
+    coalesce((select json_agg(s.content order by s.id) from sel s where s.at < $5::int), '[]'::json) as observations,
+    coalesce((select json_agg(json_build_object('createdBy', a.name, 'createdAt', to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) order by s.id)
+      from sel s join agents a on a.id = s.created_by where s.at < $5::int), '[]'::json) as meta
+  from ent
