@@ -8,10 +8,14 @@
 create index facts_head_trgm on facts
   using gin (((name || ' ' || description)) gin_trgm_ops);
 
--- The similar facts for a text, best first. In a function because the `%`
--- operator (the form the GIN index can answer) compares against the setting
--- pg_trgm.similarity_threshold, not an argument: it is set here for this
--- transaction only. The threshold matters for cost as much as for relevance:
+-- The similar facts for a text, best first. In a function because the `<%`
+-- operator (a form the GIN index can answer) compares against the setting
+-- pg_trgm.word_similarity_threshold, not an argument: it is set here for this
+-- transaction only. `<%` (word similarity of the text to the fact's head, at
+-- least its similarity) finds the candidates through the index and similarity()
+-- decides; not `%` itself: its function (similarity_op) answers no row at all
+-- in the embedded database (PGlite 0.5.17 in its worker thread), where `<%`,
+-- `%>` and similarity() work. The threshold matters for cost as much as for relevance:
 -- GIN must read the posting list of every trigram that could decide a match,
 -- and at a low threshold that includes the most common ones (measured at
 -- 100,000 facts: ~1 s at 0.3, ~2 ms at 0.5; see docs/hygiene.md).
@@ -26,7 +30,7 @@ create function am_similar_facts(
   set enable_seqscan = off
   as $$
 begin
-  perform set_config('pg_trgm.similarity_threshold', p_threshold::text, true);
+  perform set_config('pg_trgm.word_similarity_threshold', p_threshold::text, true);
   -- Only the trigram condition inside the CTE: with the scope filter beside it,
   -- the planner scanned the whole (name, scope) index instead and computed the
   -- similarity of every fact. The inner LIMIT bounds the work when a new fact
@@ -38,7 +42,8 @@ begin
     with alike as materialized (
       select f.id, f.scope, similarity(f.name || ' ' || f.description, p_text) as similarity
         from facts f
-       where (f.name || ' ' || f.description) % p_text
+       where p_text <% (f.name || ' ' || f.description)
+         and similarity(f.name || ' ' || f.description, p_text) >= p_threshold
        limit 100
     )
     select a.id, a.similarity

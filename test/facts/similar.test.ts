@@ -118,10 +118,11 @@ describe.each(BACKENDS)("duplicate search plan on %s", (backend) => {
       .replace(/p_exclude/g, "$2::bigint")
       .replace(/p_all/g, "$3::boolean")
       .replace(/p_scopes/g, "$4::text[]")
-      .replace(/p_limit/g, "$5::int");
-    const params = ["deploy-needs-migration Run database migrations before deploying the API", 0, false, ["shared"], 3];
+      .replace(/p_limit/g, "$5::int")
+      .replace(/p_threshold/g, "$6::real");
+    const params = ["deploy-needs-migration Run database migrations before deploying the API", 0, false, ["shared"], 3, SIMILAR_THRESHOLD];
     await tdb.db.transaction(async (tx) => {
-      await tx.query("select set_config('pg_trgm.similarity_threshold', $1::text, true), set_config('enable_seqscan', 'off', true)", [String(SIMILAR_THRESHOLD)]);
+      await tx.query("select set_config('pg_trgm.word_similarity_threshold', $1::text, true), set_config('enable_seqscan', 'off', true)", [String(SIMILAR_THRESHOLD)]);
       const r = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> | string }>(`explain (format json) ${query}`, params);
       const raw = r.rows[0]!["QUERY PLAN"];
       const plan = (typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: PlanNode }>) : raw)[0]!.Plan;
