@@ -4,14 +4,14 @@
 //   lower layers   config, db/, errors, text, logger, metrics, paging, version, app-deps
 //   auth           auth/
 //   MCP helpers    mcp/tool.ts, mcp/guard.ts, mcp/instructions.ts
-//   capabilities   facts/, ledger/, graph/, whoami/, snapshots/
+//   capabilities   facts/, ledger/, graph/, whoami/, snapshots/, prompts/
 //   composition    capabilities.ts, mcp/server.ts, http/, cli/, serve.ts, console/, oauth/
 //
 // Each layer may import only the layers above it in this list.
 const LOWER = "^src/(config|errors|text|logger|metrics|paging|version|app-deps)\\.ts$|^src/db/";
 const AUTH = "^src/auth/";
 const MCP_HELPERS = "^src/mcp/(tool|guard|instructions)\\.ts$";
-const CAPABILITIES = "^src/(facts|ledger|graph|whoami|snapshots)/";
+const CAPABILITIES = "^src/(facts|ledger|graph|whoami|snapshots|prompts)/";
 const COMPOSITION = "^src/(capabilities\\.ts|serve\\.ts|mcp/server\\.ts|http/|cli/|console/|oauth/)";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -55,7 +55,7 @@ module.exports = {
     {
       name: "capabilities-independent",
       severity: "error",
-      comment: "facts, ledger, graph and whoami never import each other (or snapshots).",
+      comment: "facts, ledger, graph and whoami never import each other (or snapshots or prompts).",
       from: { path: "^src/(facts|ledger|graph|whoami)/" },
       to: { path: CAPABILITIES, pathNot: "^src/$1/" },
     },
@@ -65,6 +65,13 @@ module.exports = {
       comment: "snapshots spans facts and the ledger through their index.ts exports only, never their SQL or internals.",
       from: { path: "^src/snapshots/" },
       to: { path: CAPABILITIES, pathNot: ["^src/snapshots/", "^src/(facts|ledger)/index\\.ts$"] },
+    },
+    {
+      name: "prompts-use-public-exports",
+      severity: "error",
+      comment: "prompts name the rules of facts and the ledger through their index.ts exports only.",
+      from: { path: "^src/prompts/" },
+      to: { path: CAPABILITIES, pathNot: ["^src/prompts/", "^src/(facts|ledger)/index\\.ts$"] },
     },
   ],
   options: {

@@ -13,6 +13,7 @@ import { createAgent, issueToken } from "../src/auth/store.js";
 import { openPostgres } from "../src/db/postgres.js";
 import type { BenchAgent, BenchContext } from "./lib/context.js";
 import { createDatabase, startBenchService } from "./lib/service.js";
+import { benchAnswers } from "./sections/answers.js";
 import { benchConsole } from "./sections/console.js";
 import { benchFacts } from "./sections/facts.js";
 import { benchFloor } from "./sections/floor.js";
@@ -26,6 +27,7 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   facts: benchFacts,
   ledger: benchLedger,
   graph: benchGraph,
+  answers: benchAnswers,
   quality: benchQuality,
   // After facts and graph: it pages through what they loaded.
   console: benchConsole,

@@ -140,8 +140,12 @@ const EnvSchema = z.object({
   LEDGER_MAX_OPEN_CLAIMS_PER_AGENT: intFrom("LEDGER_MAX_OPEN_CLAIMS_PER_AGENT", 100, 1, 1_000_000),
   FIRST_TOKEN_FILE: z.string().trim().optional().default(""),
   FACT_BODY_MAX_CHARS: intFrom("FACT_BODY_MAX_CHARS", 16_000, 100, 1_000_000),
+  FACT_DUPLICATE_WARNING: boolFrom("FACT_DUPLICATE_WARNING", true),
+  STALE_AFTER_DAYS: intFrom("STALE_AFTER_DAYS", 180, 1, 36_500),
   GRAPH_TEXT_MAX_CHARS: intFrom("GRAPH_TEXT_MAX_CHARS", 4096, 100, 1_000_000),
-  GRAPH_ANSWER_MAX_CHARS: intFrom("GRAPH_ANSWER_MAX_CHARS", 1_000_000, 10_000, 100_000_000),
+  // 100,000 characters is about 25,000 tokens: a read leaves an agent most of its
+  // context to work in; larger graphs come in further calls (the answer says how).
+  GRAPH_ANSWER_MAX_CHARS: intFrom("GRAPH_ANSWER_MAX_CHARS", 100_000, 10_000, 100_000_000),
   SHUTDOWN_TIMEOUT_MS: intFrom("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
   FIRST_START_OWNER: boolFrom("FIRST_START_OWNER", true),
   CONSOLE_SESSION_MINUTES: intFrom("CONSOLE_SESSION_MINUTES", 720, 1, 43_200),
@@ -253,6 +257,12 @@ export interface Config {
     /** About the most characters of JSON text one graph read answers with (see src/graph/bounds.ts). */
     graphAnswerMaxChars: number;
   };
+  facts: {
+    /** memory_store lists facts much like a newly created one (docs/hygiene.md). */
+    duplicateWarning: boolean;
+    /** A confirmed fact not reviewed for this many days is stale: marked in recall, back in the review queue. */
+    staleAfterDays: number;
+  };
   http: {
     /** Whole-request deadline (headers and body); also the headers deadline. */
     requestTimeoutMs: number;
@@ -332,6 +342,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       factBodyMaxChars: e.FACT_BODY_MAX_CHARS,
       graphTextMaxChars: e.GRAPH_TEXT_MAX_CHARS,
       graphAnswerMaxChars: e.GRAPH_ANSWER_MAX_CHARS,
+    },
+    facts: {
+      duplicateWarning: e.FACT_DUPLICATE_WARNING,
+      staleAfterDays: e.STALE_AFTER_DAYS,
     },
     http: { requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS, maxConnections: e.HTTP_MAX_CONNECTIONS },
     ledger: { defaultScope: e.LEDGER_DEFAULT_SCOPE, maxOpenClaimsPerAgent: e.LEDGER_MAX_OPEN_CLAIMS_PER_AGENT },

@@ -91,7 +91,7 @@ export async function benchConsole(ctx: BenchContext): Promise<void> {
     };
     await explain("review queue", REVIEW_QUEUE, [reviewerId, true, [], null, 11]);
     await explain("review queue count", REVIEW_QUEUE_COUNT, [reviewerId, true, [], 1001]);
-    await explain("facts list (team-a, draft, project)", LIST_FACTS, [true, [], "draft", "project", "team-a", null, false, reviewerId, true, [], null, 51]);
+    await explain("facts list (team-a, draft, project)", LIST_FACTS, [true, [], "draft", "project", "team-a", null, false, reviewerId, true, [], null, 51, 180]);
     await explain("console session lookup", FIND_SESSION, ["0".repeat(64)]);
   } finally {
     await admin.end();

@@ -9,8 +9,15 @@ import { RECALL } from "../../src/facts/sql.js";
 import { call, connect, timeConcurrent, timeSequential, type Throughput } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
 import { ABSENT_WORD, area, generateFact, RARE_WORD, TYPO_WORD } from "../lib/corpus.js";
-import type { Summary } from "../lib/stats.js";
+import { startBenchService } from "../lib/service.js";
+import { type Summary, summarize } from "../lib/stats.js";
 import { printTable } from "../lib/table.js";
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await work();
+  return performance.now() - t0;
+}
 
 export async function benchFacts(ctx: BenchContext): Promise<void> {
   const total = ctx.factsCount;
@@ -72,9 +79,38 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
   }
 
   // Writes and reads of single facts, sequentially from one client each.
+  // memory_store (new) with and without the duplicate check, side by side: the
+  // same stores through a second service process on the same database with
+  // FACT_DUPLICATE_WARNING=false, interleaved in blocks so both see the same load.
+  const noCheck = await startBenchService(ctx.service.databaseUrl, { DB_POOL_MAX: "20", FACT_DUPLICATE_WARNING: "false" });
+  const readerNoCheck = await connect(noCheck.mcpUrl, c.token);
+  const newFact = (client: Client, name: string) =>
+    call(client, "memory_store", { name, description: "A new fact stored by the benchmark", type: "project", body: "Why: measuring. How to apply: ignore.", scope: "team-a" });
+  await timeSequential(readerNoCheck, Math.min(50, n), (i) => newFact(readerNoCheck, `bench-warm-${i}`));
+  const samples = { with: [] as number[], without: [] as number[] };
+  const block = Math.max(10, Math.floor(n / 10));
+  for (let done = 0; done < n; done += block) {
+    for (let i = done; i < Math.min(n, done + block); i++) samples.with.push(await timed(() => newFact(reader, `bench-new-${i}`)));
+    for (let i = done; i < Math.min(n, done + block); i++) samples.without.push(await timed(() => newFact(readerNoCheck, `bench-nocheck-${i}`)));
+  }
+  latency["memory_store (new)"] = { ...summarize(samples.with), hits: 0 };
+  latency["memory_store (new), check off"] = { ...summarize(samples.without), hits: 0 };
+  // A new fact much like hundreds of stored ones (the corpus is templated): the
+  // check's cost when there is something to warn about.
+  let similarFound = 0;
+  latency["memory_store (new), look-alikes"] = {
+    ...(await timeSequential(reader, Math.min(n, 100), async (i) => {
+      const like = generateFact(i * 3, total);
+      const r = await call(reader, "memory_store", { name: `bench-like-${i}`, description: like.description, type: "project", body: "Why: measuring. How to apply: ignore.", scope: "team-a" });
+      similarFound += ((r.structuredContent as { similar?: unknown[] }).similar ?? []).length;
+    })),
+    hits: 0,
+  };
+  await readerNoCheck.close();
+  await noCheck.stop();
+  const checkCost = latency["memory_store (new)"]!.p50 - latency["memory_store (new), check off"]!.p50;
+  ctx.log(`Duplicate check at ${total.toLocaleString("en-US")} facts: memory_store (new) p50 ${checkCost >= 0 ? "+" : ""}${checkCost.toFixed(2)} ms with the check (target ≤ +1 ms); look-alike stores listed ${similarFound} similar facts in all.`);
   let k = 0;
-  latency["memory_store (new)"] = { ...(await timeSequential(reader, n, () => call(reader, "memory_store", { name: `bench-new-${k++}`, description: "A new fact stored by the benchmark", type: "project", body: "Why: measuring. How to apply: ignore.", scope: "team-a" }))), hits: 0 };
-  k = 0;
   latency["memory_store (update)"] = { ...(await timeSequential(reader, n, () => call(reader, "memory_store", { name: `bench-new-${k++}`, description: "A new fact stored by the benchmark, second version", type: "project", body: "Why: measuring updates. How to apply: ignore.", scope: "team-a", version: 1 }))), hits: 0 };
   const reviewer = await connect(ctx.service.mcpUrl, ctx.agents.reviewer.token);
   k = 0;
@@ -114,5 +150,5 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
   for (const pool of clientsByAgent.values()) await Promise.all(pool.map((p) => p.close()));
   await reader.close();
   await reviewer.close();
-  ctx.results.facts = { total, keywords: Object.fromEntries(keywordSets), loadSeconds, storesPerSecond: total / loadSeconds, latency, throughput, plan: planLines, usesIndex: usesIndex && !seqScan };
+  ctx.results.facts = { total, duplicateCheckP50Ms: checkCost, lookAlikeSimilarListed: similarFound, keywords: Object.fromEntries(keywordSets), loadSeconds, storesPerSecond: total / loadSeconds, latency, throughput, plan: planLines, usesIndex: usesIndex && !seqScan };
 }

@@ -8,6 +8,12 @@ export const INSERT_AGENT = `
   on conflict (name) do nothing
   returning id, name, kind, write_scopes, read_scopes, created_at, disabled_at`;
 
+/** The reserved importer identity: disabled from birth, no scopes. $1 its name. */
+export const INSERT_IMPORTER = `
+  insert into agents (name, kind, write_scopes, read_scopes, disabled_at)
+  values ($1::text, 'agent', '{}', '{}', now())
+  on conflict (name) do nothing`;
+
 export const SELECT_AGENT_BY_NAME = `
   select ${AGENT_COLUMNS} from agents a where a.name = $1::text`;
 

@@ -66,6 +66,34 @@ const toToken = (r: TokenRow): TokenRecord => ({
   lastUsedAt: r.last_used_at,
 });
 
+/**
+ * The reserved identity of `agent-memory import`: the confirmer of facts that
+ * were confirmed in the file-based memory before the import, when the file
+ * names nobody who is an agent here. Disabled, no scopes, never a token
+ * (sql/000012_importer.sql holds the same rules).
+ */
+export const IMPORTER_AGENT = "importer";
+
+function refuseReserved(name: string, what: string): void {
+  if (name === IMPORTER_AGENT) {
+    throw invalid(`"${IMPORTER_AGENT}" is a reserved agent name: it stands for confirmations made before an import and can never sign in, so it cannot ${what}.`);
+  }
+}
+
+/**
+ * The importer identity, created on first use (in the caller's transaction, so
+ * a dry run leaves nothing behind). An enabled agent already holding the name
+ * (made before the name was reserved) is refused rather than borrowed.
+ */
+export async function ensureImporterAgent(db: Queryable): Promise<{ id: number; name: string }> {
+  await db.query(sql.INSERT_IMPORTER, [IMPORTER_AGENT]);
+  const row = (await db.query<AgentRow>(sql.SELECT_AGENT_BY_NAME, [IMPORTER_AGENT])).rows[0]!;
+  if (!row.disabled_at || row.kind !== "agent") {
+    throw conflict(`An agent named "${IMPORTER_AGENT}" exists and can sign in, but that name is reserved for the import identity; rename or disable it first.`);
+  }
+  return { id: Number(row.id), name: row.name };
+}
+
 export interface NewAgent {
   name: string;
   kind: "agent" | "human";
@@ -75,6 +103,7 @@ export interface NewAgent {
 
 export async function createAgent(db: Queryable, input: NewAgent): Promise<Agent> {
   validateAgentName(input.name);
+  refuseReserved(input.name, "be added");
   const write = validateScopes(input.writeScopes, "Scope");
   const read = validateScopes(input.readScopes ?? [], "Read scope");
   const r = await db.query<AgentRow>(sql.INSERT_AGENT, [input.name, input.kind, write, read]);
@@ -99,12 +128,14 @@ export async function countAgents(db: Queryable): Promise<number> {
 }
 
 export async function setAgentDisabled(db: Queryable, name: string, disabled: boolean): Promise<Agent> {
+  if (!disabled) refuseReserved(name, "be enabled");
   const row = (await db.query<AgentRow>(sql.SET_AGENT_DISABLED, [name, disabled])).rows[0];
   if (!row) throw notFound(`No agent named "${name}".`);
   return toAgent(row);
 }
 
 export async function setAgentScopes(db: Queryable, name: string, writeScopes: string[], readScopes: string[]): Promise<Agent> {
+  refuseReserved(name, "get scopes");
   const row = (
     await db.query<AgentRow>(sql.SET_AGENT_SCOPES, [name, validateScopes(writeScopes, "Scope"), validateScopes(readScopes, "Read scope")])
   ).rows[0];
@@ -113,6 +144,7 @@ export async function setAgentScopes(db: Queryable, name: string, writeScopes: s
 }
 
 export async function issueToken(db: Queryable, agentName: string, expiresAt: Date | null): Promise<{ token: string; record: TokenRecord; agent: Agent }> {
+  refuseReserved(agentName, "get a token");
   const agent = await getAgent(db, agentName);
   if (agent.disabledAt) throw conflict(`Agent "${agentName}" is disabled; enable it before issuing tokens.`);
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid("The expiry must be in the future.");

@@ -6,6 +6,15 @@ import type { ListResult, RecallHit, RecallResult } from "./read.js";
 import { GET_HISTORY_VERSIONS, RECALL_BODY_CHARS } from "./rules.js";
 import type { PromoteResult, StoreResult } from "./store.js";
 
+const DAY_MS = 86_400_000;
+
+/** "Stale: confirmed 2026-01-02, not reviewed for 240 days; …" for a stale fact. */
+function staleNote(f: FactSummary & { stale?: boolean }): string | undefined {
+  if (!f.stale || !f.statusAt) return undefined;
+  const days = Math.floor((Date.now() - Date.parse(f.statusAt)) / DAY_MS);
+  return `STALE: confirmed ${f.statusAt.slice(0, 10)}, not reviewed for ${days} days. Check it still holds; if it does, confirm it again (memory_promote to confirmed, saying what you checked).`;
+}
+
 const indent = (text: string, prefix = "   ") =>
   text
     .split("\n")
@@ -41,7 +50,7 @@ export function recallText(keywords: string[], r: RecallResult): string {
     " Confirmed facts were reviewed by someone other than their author; drafts are unverified; deprecated facts are kept so that nobody repeats them.";
   const hits = r.hits.map((h, i) => {
     const lines = [`${i + 1}. ${headline(h)}`, indent(h.description), indent(matchLine(h))];
-    const note = deprecationNote(h);
+    const note = deprecationNote(h) ?? staleNote(h);
     if (note) lines.push(indent(note));
     lines.push(indent(h.body));
     if (h.bodyTruncated) {
@@ -56,12 +65,24 @@ export function storeText(r: StoreResult): string {
   const f = r.fact;
   switch (r.outcome) {
     case "created":
-      return `Stored "${f.name}" in scope ${f.scope} as a draft (version 1, by you). Someone else must review it: another agent or a human confirms it with memory_promote.`;
+      return (
+        `Stored "${f.name}" in scope ${f.scope} as a draft (version 1, by you). Someone else must review it: another agent or a human confirms it with memory_promote.` +
+        similarText(r)
+      );
     case "updated":
       return `Stored version ${f.version} of "${f.name}" in scope ${f.scope} as a draft (version ${r.previousVersion} stays in its history). Changed content needs a fresh review: someone other than you confirms it with memory_promote.`;
     case "unchanged":
       return `"${f.name}" in scope ${f.scope} already has exactly this content at version ${f.version} (${f.status}); nothing was changed.`;
   }
+}
+
+function similarText(r: StoreResult): string {
+  if (!r.similar || r.similar.length === 0) return "";
+  const items = r.similar.map((s) => `- ${s.name} (${s.status}, scope ${s.scope}, v${s.version}): ${s.description}`);
+  return (
+    `\nSimilar facts exist:\n${items.join("\n")}\n` +
+    `If this is the same fact, update that one instead (memory_store with its name and version) and deprecate this draft (memory_promote to deprecated, reason "duplicate of <name>").`
+  );
 }
 
 export function promoteText(r: PromoteResult): string {
@@ -106,12 +127,15 @@ export function fullFactText(f: FullFact): string {
 
 export function listText(r: ListResult, reviewable: boolean): string {
   if (r.facts.length === 0) {
-    return reviewable ? "No drafts are waiting for your review." : "No facts match these filters in the scopes you can read.";
+    return reviewable ? "No drafts or stale facts are waiting for your review." : "No facts match these filters in the scopes you can read.";
   }
   const head = reviewable
-    ? `${r.facts.length} draft${r.facts.length === 1 ? "" : "s"} you may review (newest first). Read one with memory_get, then confirm or deprecate it with memory_promote and a reason.`
+    ? `${r.facts.length} fact${r.facts.length === 1 ? "" : "s"} you may review (newest first): drafts, and confirmed facts marked STALE. Read one with memory_get, then confirm (again) or deprecate it with memory_promote and a reason.`
     : `${r.facts.length} fact${r.facts.length === 1 ? "" : "s"}, most recently changed first.`;
-  const items = r.facts.map((f) => `- ${headline(f)}\n  ${f.description}`);
+  const items = r.facts.map((f) => {
+    const stale = staleNote(f);
+    return `- ${headline(f)}\n  ${f.description}${stale ? `\n  ${stale}` : ""}`;
+  });
   const more = r.nextCursor ? [`More: call memory_list again with cursor "${r.nextCursor}" and the same filters.`] : [];
   return [head, ...items, ...more].join("\n");
 }

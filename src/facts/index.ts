@@ -14,15 +14,18 @@ export const facts: Capability = {
   resources: [factResource],
 };
 
-// The public surface other capabilities (snapshots) build on: the rules of a
+// The public surface other capabilities (snapshots, prompts) build on: the rules of a
 // fact and the writes that replay a history. Never facts' SQL.
 export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./replay.js";
 export {
+  DESCRIPTION_MAX_CHARS,
   FACT_EVENT_KINDS,
   FACT_STATUSES,
   FACT_TYPES,
+  NAME_MAX_CHARS,
   NAME_PATTERN,
   REASON_MAX_CHARS,
+  isReconfirmation,
   transitionAllowed,
   validateBody,
   validateDescription,

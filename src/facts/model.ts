@@ -21,6 +21,17 @@ export interface FactSummary {
   bodyChars: number;
 }
 
+/** A readable fact like a newly stored one (the duplicate warning). */
+export interface SimilarFact {
+  name: string;
+  scope: string;
+  status: FactStatus;
+  version: number;
+  description: string;
+  /** pg_trgm similarity of "name description", 0-1. */
+  similarity: number;
+}
+
 export interface FactVersion {
   version: number;
   description: string;

@@ -16,6 +16,8 @@ import {
   RECALL_BODY_CHARS,
   RECALL_NEAR_THRESHOLD,
   type RecallKeyword,
+  STALE_AFTER_DAYS_DEFAULT,
+  staleDays,
   validateName,
 } from "./rules.js";
 import * as sql from "./sql.js";
@@ -52,6 +54,13 @@ export interface RecallHit extends FactSummary {
   matchedIn: MatchField;
   /** Why it was found: each keyword that matched, where and how (best match per keyword). */
   matches: RecallMatch[];
+  /** Confirmed, but nobody has reviewed it for more than STALE_AFTER_DAYS. */
+  stale: boolean;
+}
+
+export interface ReadOptions {
+  /** Days after which a confirmed fact counts as stale (default STALE_AFTER_DAYS_DEFAULT). */
+  staleAfterDays?: number;
 }
 
 export interface RecallResult {
@@ -96,7 +105,8 @@ export function recallParams(keywords: RecallKeyword[], readable: { all: boolean
   ];
 }
 
-export async function recallFacts(db: Queryable, caller: Caller, input: RecallInput): Promise<RecallResult> {
+export async function recallFacts(db: Queryable, caller: Caller, input: RecallInput, options: ReadOptions = {}): Promise<RecallResult> {
+  const staleAfter = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
   const keywords = parseKeywords(input.keywords);
   const scope = optionalReadableScope(caller, input.scope);
   const limit = boundedLimit(input.limit, RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT);
@@ -110,12 +120,14 @@ export async function recallFacts(db: Queryable, caller: Caller, input: RecallIn
         const level = r.exact_levels?.[i] ?? r.near_levels?.[i] ?? null;
         return level === null ? [] : [{ keyword: k.keyword, ...LEVELS[level]! }];
       });
+      const summary = toSummary(r);
       return {
-        ...toSummary(r),
+        ...summary,
         body: r.body,
         bodyTruncated: r.body_chars > RECALL_BODY_CHARS,
         matchedIn: matches.some((m) => m.in === "name_or_description") ? "name_or_description" : "body",
         matches,
+        stale: staleDays(summary, staleAfter) !== null,
       };
     }),
     total,
@@ -184,16 +196,19 @@ export interface ListInput {
 }
 
 export interface ListResult {
-  facts: FactSummary[];
+  facts: Array<FactSummary & { stale: boolean }>;
   /** Pass back as cursor for the next page; null on the last page. */
   nextCursor: string | null;
 }
 
 const CursorSchema = z.object({ s: z.number().int().positive() });
 
-export async function listFacts(db: Queryable, caller: Caller, input: ListInput): Promise<ListResult> {
-  if (input.reviewable && input.status !== undefined && input.status !== "draft") {
-    throw invalid(`reviewable: true lists drafts waiting for review; omit status or pass status: "draft" (got "${input.status}").`);
+export async function listFacts(db: Queryable, caller: Caller, input: ListInput, options: ReadOptions = {}): Promise<ListResult> {
+  const staleAfter = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
+  if (input.reviewable && input.status === "deprecated") {
+    throw invalid(
+      `reviewable: true lists drafts and stale confirmed facts waiting for review; omit status, or pass "draft" or "confirmed" (got "${input.status}").`,
+    );
   }
   const scope = optionalReadableScope(caller, input.scope);
   const author = input.author === undefined ? undefined : validateAgentName(input.author);
@@ -216,12 +231,16 @@ export async function listFacts(db: Queryable, caller: Caller, input: ListInput)
       writable.scopes,
       after?.s ?? null,
       limit + 1,
+      staleAfter,
     ])
   ).rows;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
-    facts: page.map(toSummary),
+    facts: page.map((row) => {
+      const summary = toSummary(row);
+      return { ...summary, stale: staleDays(summary, staleAfter) !== null };
+    }),
     nextCursor: rows.length > limit && last ? encodeCursor({ s: last.change_seq }) : null,
   };
 }

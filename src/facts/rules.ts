@@ -32,6 +32,17 @@ export const RECALL_BODY_CHARS = 1000;
  * FACT_BODY_MAX_CHARS. `versionsBefore` pages back through the older ones.
  */
 export const GET_HISTORY_VERSIONS = 10;
+/**
+ * The duplicate warning of memory_store: facts whose "name description" has a
+ * trigram similarity (pg_trgm) of at least this with the new fact's are listed,
+ * at most SIMILAR_MAX of them. 0.5 flags rewordings of the same rule
+ * ("deploy-needs-migration Run database migrations before deploying the API" vs
+ * "migrate-before-deploy Always run the migrations before a deploy": 0.52) and
+ * stays below unrelated facts of one topic (0.2-0.3); below 0.5 the index scan
+ * gets expensive at scale (sql/000011_facts_similar.sql, docs/hygiene.md).
+ */
+export const SIMILAR_THRESHOLD = 0.5;
+export const SIMILAR_MAX = 3;
 
 
 const blank = (s: string) => s.trim().length === 0;
@@ -153,3 +164,16 @@ export function transitionAllowed(from: FactStatus, to: PromotionTarget): boolea
 }
 
 export const ALLOWED_TRANSITIONS_TEXT = "draft → confirmed, draft → deprecated, confirmed → deprecated";
+
+/** Confirming a confirmed fact again: a new review, allowed once the fact is stale. */
+export const isReconfirmation = (from: FactStatus, to: PromotionTarget): boolean => from === "confirmed" && to === "confirmed";
+
+export const STALE_AFTER_DAYS_DEFAULT = 180;
+const DAY_MS = 86_400_000;
+
+/** Whole days since a fact's last review, when it is confirmed and that is more than staleAfterDays ago; else null. */
+export function staleDays(f: { status: FactStatus; statusAt: string | null }, staleAfterDays: number, now = Date.now()): number | null {
+  if (f.status !== "confirmed" || f.statusAt === null) return null;
+  const days = Math.floor((now - Date.parse(f.statusAt)) / DAY_MS);
+  return days > staleAfterDays ? days : null;
+}

@@ -168,7 +168,8 @@ export const GET_FACT = `
 /**
  * A page of facts, most recently changed first (keyset on change_seq).
  * $1/$2 readable, $3 status, $4 type, $5 scope, $6 author name,
- * $7 reviewable, $8 caller id, $9/$10 writable scopes, $11 before change_seq, $12 limit.
+ * $7 reviewable, $8 caller id, $9/$10 writable scopes, $11 before change_seq, $12 limit,
+ * $13 days after which a confirmed fact is stale (reviewable lists it again).
  */
 export const LIST_FACTS = `
   select ${SUMMARY_COLUMNS}, f.change_seq
@@ -180,7 +181,8 @@ export const LIST_FACTS = `
      and ($5::text is null or f.scope = $5::text)
      and ($6::text is null or a.name = $6::text)
      and (not $7::boolean
-          or (f.status = 'draft' and f.author_id <> $8::bigint and ($9::boolean or f.scope = any($10::text[]))))
+          or ((f.status = 'draft' or (f.status = 'confirmed' and f.status_at < now() - make_interval(days => $13::int)))
+              and f.author_id <> $8::bigint and ($9::boolean or f.scope = any($10::text[]))))
      and ($11::bigint is null or f.change_seq < $11::bigint)
    order by f.change_seq desc
    limit $12::int`;
@@ -288,6 +290,18 @@ export const POSSIBLE_REVIEWERS = `
      and ('*' = any(write_scopes) or $2::text = any(write_scopes))
    order by kind desc, name
    limit 6`;
+
+/**
+ * Readable facts most like a new one (the duplicate warning), best first. The
+ * search runs in am_similar_facts (sql/000011_facts_similar.sql) over the
+ * facts_head_trgm index. $1 text ("name description"), $2 threshold,
+ * $3/$4 readable scopes, $5 the new fact's id (left out), $6 how many.
+ */
+export const SIMILAR_FACTS = `
+  select f.name, f.scope, f.status, f.version, f.description, s.similarity
+    from am_similar_facts($1::text, $2::real, $3::boolean, $4::text[], $5::bigint, $6::int) s
+    join facts f on f.id = s.id
+   order by s.similarity desc, f.id`;
 
 /**
  * The review queue, oldest draft first (keyset on change_seq): drafts whose

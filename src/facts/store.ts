@@ -6,10 +6,15 @@ import { assertCanWrite, readableScopes, SHARED_SCOPE, validateScope } from "../
 import type { Database } from "../db/database.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import { ambiguousFact, missingFact, staleVersion } from "./messages.js";
-import { type FactSummary, isoTime, type SummaryRow, toSummary } from "./model.js";
+import { type FactSummary, isoTime, type SimilarFact, type SummaryRow, toSummary } from "./model.js";
 import {
   ALLOWED_TRANSITIONS_TEXT,
   charCount,
+  isReconfirmation,
+  STALE_AFTER_DAYS_DEFAULT,
+  staleDays,
+  SIMILAR_MAX,
+  SIMILAR_THRESHOLD,
   type FactStatus,
   type FactType,
   type PromotionTarget,
@@ -37,10 +42,14 @@ export interface StoreResult {
   outcome: "created" | "updated" | "unchanged";
   fact: FactSummary;
   previousVersion: number | null;
+  /** Only for a created fact: readable facts that may say the same (best first, at most SIMILAR_MAX). */
+  similar?: SimilarFact[];
 }
 
 export interface FactLimits {
   bodyMaxChars: number;
+  /** List facts much like a newly created one (default true). */
+  duplicateWarning?: boolean;
 }
 
 interface WrittenRow {
@@ -81,7 +90,10 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
   if (version === undefined) {
     // One statement: the unique (name, scope) key decides between racing creators.
     const created = (await db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null])).rows[0];
-    if (created) return { outcome: "created", fact: written(created), previousVersion: null };
+    if (created) {
+      const similar = limits.duplicateWarning === false ? [] : await similarFacts(db, caller, created.id, name, description);
+      return { outcome: "created", fact: written(created), previousVersion: null, ...(similar.length > 0 ? { similar } : {}) };
+    }
     const current = (await db.query<{ version: number; status: string; author: string; updated_at: Date }>(sql.CURRENT_VERSION, [name, scope])).rows[0];
     throw conflict(
       `A fact named "${name}" already exists in scope "${scope}": version ${current?.version ?? "?"} by ${current?.author ?? "?"} (${current?.status ?? "?"}). ` +
@@ -108,6 +120,19 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
   });
 }
 
+/**
+ * The duplicate warning: readable facts whose name and description are most
+ * like the new fact's. Only the caller's readable scopes are searched, so the
+ * warning never reveals a fact the caller could not recall.
+ */
+async function similarFacts(db: Database, caller: Caller, id: number, name: string, description: string): Promise<SimilarFact[]> {
+  const readable = readableScopes(caller);
+  const rows = (
+    await db.query<SimilarFact>(sql.SIMILAR_FACTS, [`${name} ${description}`, SIMILAR_THRESHOLD, readable.all, readable.scopes, id, SIMILAR_MAX])
+  ).rows;
+  return rows.map((r) => ({ ...r, similarity: Math.round(r.similarity * 100) / 100 }));
+}
+
 export interface PromoteInput {
   name: string;
   to: PromotionTarget;
@@ -125,7 +150,13 @@ export interface PromoteResult {
   at: string;
 }
 
-export async function promoteFact(db: Database, caller: Caller, input: PromoteInput): Promise<PromoteResult> {
+export async function promoteFact(
+  db: Database,
+  caller: Caller,
+  input: PromoteInput,
+  options: { staleAfterDays?: number } = {},
+): Promise<PromoteResult> {
+  const staleAfterDays = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
   const name = validateName(input.name);
   const scope = input.scope === undefined ? undefined : validateScope(input.scope);
   const reason = validateReason(input.reason);
@@ -143,12 +174,16 @@ export async function promoteFact(db: Database, caller: Caller, input: PromoteIn
     if (version !== undefined && row.version !== version) {
       throw staleVersion(name, row.scope, version, { version: row.version, author: row.author, updatedAt: isoTime(row.updated_at) });
     }
-    if (!transitionAllowed(row.status, input.to)) {
+    // A stale confirmed fact may be confirmed again (a new review); a fresh
+    // one may not, so that racing reviewers still make exactly one confirmation.
+    const review = isReconfirmation(row.status, input.to) && staleDays(toSummary(row), staleAfterDays) !== null;
+    if (!transitionAllowed(row.status, input.to) && !review) {
       const already =
         row.status === input.to ? ` It is already ${row.status}${row.status_by ? ` (by ${row.status_by} at ${isoTime(row.status_at!)})` : ""}.` : "";
       throw conflict(
         `memory_promote cannot move "${name}" (scope ${row.scope}, version ${row.version}) from ${row.status} to ${input.to}.${already} ` +
-          `Allowed: ${ALLOWED_TRANSITIONS_TEXT}. A deprecated fact comes back only as a new version stored with memory_store, which starts again as a draft.`,
+          `Allowed: ${ALLOWED_TRANSITIONS_TEXT}; and confirmed → confirmed again once nobody has reviewed it for ${staleAfterDays} days (stale). ` +
+          `A deprecated fact comes back only as a new version stored with memory_store, which starts again as a draft.`,
         { status: row.status },
       );
     }

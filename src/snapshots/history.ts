@@ -2,7 +2,7 @@
 // before anything is written: the same rules as memory_store/memory_promote
 // (and the database's triggers), with messages that name the entry at fault.
 import { invalid } from "../errors.js";
-import { type FactStatus, type FactType, transitionAllowed, validateReason } from "../facts/index.js";
+import { type FactStatus, type FactType, isReconfirmation, transitionAllowed, validateReason } from "../facts/index.js";
 import type { StoredEvent, StoredVersion } from "./read.js";
 
 export interface Content {
@@ -57,7 +57,8 @@ export function checkLifecycle(h: TargetHistory): FinalState {
     expectVersion(state.version);
     if (e.from !== state.status) fail(`"from" must be ${state.status}, the status before it.`);
     if (e.to !== e.kind) fail(`"to" must be ${e.kind}.`);
-    if (!transitionAllowed(state.status, e.kind)) fail(`a fact cannot go from ${state.status} to ${e.kind}.`);
+    // A re-confirmation (a stale fact reviewed again) is history like any other.
+    if (!transitionAllowed(state.status, e.kind) && !isReconfirmation(state.status, e.kind)) fail(`a fact cannot go from ${state.status} to ${e.kind}.`);
     if (e.kind === "confirmed" && e.actorId === state.authorId) {
       fail(`${e.actor} wrote version ${e.version} and cannot also confirm it (self-approval is refused). Pass --as with another agent if the original reviewer is not an agent here.`);
     }

@@ -2,21 +2,27 @@
 // the history the file wants with the one stored, and append what is missing
 // with the original authors and times. Nothing is ever rewritten: a file whose
 // history contradicts the database is refused.
+import { ensureImporterAgent } from "../auth/store.js";
 import type { Queryable } from "../db/database.js";
 import { conflict, invalid } from "../errors.js";
 import { lockFactInScope, replayCreate, replayPromotion, replayUpdate } from "../facts/index.js";
 import { checkLifecycle, eventText, sameContent, sameEvent, type TargetHistory } from "./history.js";
 import type { ParsedFile, SnapshotFile } from "./parse.js";
 import { type StoredHistory, storedHistory } from "./read.js";
-import { type Identity, seedIdentity, seedTarget, snapshotIdentity, snapshotTarget, type TargetContext } from "./targets.js";
+import { type Identity, seedIdentity, seedTarget, snapshotIdentity, snapshotTarget, type TargetContext, wantsImporter } from "./targets.js";
 
 export type FactOutcome = "created" | "updated" | "unchanged";
 
 export interface FactImportResult extends Identity {
   outcome: FactOutcome;
+  /** Only when true: this import recorded the fact's confirmation under the importer identity. */
+  confirmedByImporter?: true;
 }
 
-export async function importFactFile(tx: Queryable, parsed: ParsedFile, ctx: TargetContext): Promise<FactImportResult> {
+export async function importFactFile(tx: Queryable, parsed: ParsedFile, fileCtx: TargetContext): Promise<FactImportResult> {
+  // Created in this file's transaction, only when the file needs it.
+  const importer = parsed.format === "seed" && wantsImporter(parsed, fileCtx.agents) ? await ensureImporterAgent(tx) : null;
+  const ctx: TargetContext = { ...fileCtx, importer };
   const identity = parsed.format === "snapshot" ? snapshotIdentity(parsed, ctx) : seedIdentity(parsed, ctx);
   // The row lock makes compare-then-append exact against a running service.
   const factId = await lockFactInScope(tx, identity.name, identity.scope);
@@ -28,7 +34,8 @@ export async function importFactFile(tx: Queryable, parsed: ParsedFile, ctx: Tar
   const from = stored ? missingFrom(stored, target, identity) : 0;
   if (from >= target.events.length) return { ...identity, outcome: "unchanged" };
   await append(tx, factId, identity, target, from);
-  return { ...identity, outcome: factId !== null ? "updated" : "created" };
+  const byImporter = importer !== null && target.events.slice(from).some((e) => e.kind === "confirmed" && e.actorId === importer.id);
+  return { ...identity, outcome: factId !== null ? "updated" : "created", ...(byImporter ? { confirmedByImporter: true as const } : {}) };
 }
 
 /** The front matter repeats what the history implies; a hand edit of one without the other is refused. */

@@ -33,6 +33,7 @@ export interface FileResult {
   scope?: string;
   name?: string;
   reason?: string;
+  confirmedByImporter?: true;
 }
 
 export interface ImportReport {
@@ -40,6 +41,8 @@ export interface ImportReport {
   dryRun: boolean;
   as: string | null;
   facts: Record<FactOutcome | "invalid", number>;
+  /** Confirmations this import recorded under the reserved importer identity (confirmed before the import, by nobody who is an agent here). */
+  confirmedByImporter: number;
   files: FileResult[];
   ledger: { file: string | null; appended: number; unchanged: number; invalid: LineProblem[] };
   warnings: string[];
@@ -142,7 +145,8 @@ export async function importSnapshot(db: Database, options: ImportOptions): Prom
     ).rows[0]!;
     recorded = { id: Number(row.id), at: row.at };
   }
-  return { dir: root, dryRun: options.dryRun, as: agents.as?.name ?? null, facts, files: results, ledger, warnings, recorded };
+  const confirmedByImporter = results.filter((r) => r.confirmedByImporter).length;
+  return { dir: root, dryRun: options.dryRun, as: agents.as?.name ?? null, facts, confirmedByImporter, files: results, ledger, warnings, recorded };
 }
 
 function osUser(): string {

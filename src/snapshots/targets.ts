@@ -19,6 +19,8 @@ export interface TargetContext {
   file: string;
   /** The sub-folder the file is in, or null at the top level. */
   folder: string | null;
+  /** The reserved importer identity, when this file needs it (see wantsImporter). */
+  importer?: MappedAgent | null;
 }
 
 /** Prefixes a rule's message with where it applies ("version 2: description is …"). */
@@ -130,10 +132,27 @@ export function seedTarget(seed: SeedFile, stored: StoredHistory | null, ctx: Ta
   return history;
 }
 
+/** The seed's own confirmation line, if any: "> [confirmed] by X: why". */
+const confirmationLine = (seed: SeedFile) => [...seed.promotions].reverse().find((p) => p.to === "confirmed");
+
+/**
+ * Whether a seed file's confirmation falls to the importer identity: it says
+ * status: confirmed, no --as was given, and it names no confirmer who is an
+ * agent here. (A named confirmer who is an agent here keeps the usual rules,
+ * so a fact its own author "confirmed" is still refused.)
+ */
+export function wantsImporter(seed: SeedFile, agents: AgentMap): boolean {
+  if (seed.status !== "confirmed" || agents.as) return false;
+  const line = confirmationLine(seed);
+  return !line || agents.known(line.by) === null;
+}
+
 /**
  * Who promotes a seed fact: the reviewer named in its "> [status] by X: why"
- * line if X is an agent here, else the --as agent; a deprecation may also be
- * the author's own. A confirmation needs someone other than the author.
+ * line if X is an agent here, else the --as agent, else (for a confirmation
+ * the file-based memory already had) the reserved importer identity; a
+ * deprecation may also be the author's own. A confirmation needs someone other
+ * than the author.
  */
 function seedPromotion(
   seed: SeedFile,
@@ -144,7 +163,9 @@ function seedPromotion(
   ctx: TargetContext,
 ): PlannedEvent {
   const line = [...seed.promotions].reverse().find((p) => p.to === to);
-  const candidates = [line ? ctx.agents.known(line.by) : null, ctx.agents.as].filter((a): a is MappedAgent => a !== null);
+  const named = line ? ctx.agents.known(line.by) : null;
+  const importer = to === "confirmed" && named === null ? (ctx.importer ?? null) : null;
+  const candidates = [named, ctx.agents.as, importer].filter((a): a is MappedAgent => a !== null);
   const actor = to === "confirmed" ? candidates.find((a) => a.id !== author.id) : candidates[0];
   if (!actor && to === "confirmed") {
     throw invalid(
@@ -155,6 +176,8 @@ function seedPromotion(
   const reason =
     line && line.by === by.name
       ? line.reason
-      : `imported from ${ctx.file}${line ? `: ${to} by ${line.by}: ${line.reason}` : ` (status: ${to} in the file)`}`;
+      : importer && by.id === importer.id
+        ? `confirmed before import (source: ${ctx.file})${line ? `: confirmed by ${line.by}: ${line.reason}` : ""}`
+        : `imported from ${ctx.file}${line ? `: ${to} by ${line.by}: ${line.reason}` : ` (status: ${to} in the file)`}`;
   return { kind: to, version, actorId: by.id, actor: by.name, at: ctx.importAt, from, to, reason: [...reason].slice(0, REASON_MAX_CHARS).join("") };
 }

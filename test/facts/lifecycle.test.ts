@@ -164,9 +164,9 @@ describe.each(BACKENDS)("facts lifecycle on %s", (backend) => {
       expect((await listFacts(tdb.db, qReader, { scope: "queue", author: "qa" })).facts.map((f) => f.name)).toEqual(["queue-a2", "queue-a1"]);
     });
 
-    it("refuses a forged cursor and a non-draft status in the review queue", async () => {
+    it("refuses a forged cursor and a deprecated status in the review queue (stale confirmed facts belong there)", async () => {
       expect((await domainError(listFacts(tdb.db, writer, { cursor: "bm90LWEtY3Vyc29y" }))).message).toContain("cursor is not valid");
-      expect((await domainError(listFacts(tdb.db, writer, { reviewable: true, status: "confirmed" }))).message).toContain("reviewable");
+      expect((await domainError(listFacts(tdb.db, writer, { reviewable: true, status: "deprecated" }))).message).toContain("reviewable");
     });
   });
 

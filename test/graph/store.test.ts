@@ -8,7 +8,7 @@ import { addObservations, createEntities, createRelations, deleteEntities, delet
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 const MAX = 4096;
-/** GRAPH_ANSWER_MAX_CHARS default. */
+/** A budget large enough for every whole answer here (the default is 100,000). */
 const ANSWER = 1_000_000;
 
 async function rejects(promise: Promise<unknown>, code: string, message: RegExp): Promise<void> {

@@ -59,7 +59,7 @@ export function registerSnapshotCommands(program: Command): void {
     .description("read facts and the ledger back from an exported folder, or from a folder of *.md files in the file-based memory format")
     .argument("<dir>", "the folder to read")
     .option("--dry-run", "check everything and report what would happen, write nothing")
-    .option("--as <agent>", "the agent that stands in for authors and actors that are not agents here (and confirms seed facts marked confirmed)")
+    .option("--as <agent>", "the agent that stands in for authors and actors that are not agents here (and confirms seed facts marked confirmed; without it they are recorded as confirmed before import, by the reserved agent \"importer\")")
     .option("--json", "print one JSON object")
     .action(async (...args: unknown[]) => {
       let failed = false;
@@ -97,6 +97,9 @@ function importText(r: ImportReport): string {
   const lines = [
     head,
     `facts:  ${f.created} created, ${f.updated} updated, ${f.unchanged} unchanged, ${f.invalid} invalid`,
+    ...(r.confirmedByImporter > 0
+      ? [`        ${r.confirmedByImporter} confirmation(s) made before the import recorded under the reserved agent "importer" (the files name no confirmer who is an agent here)`]
+      : []),
     `ledger: ${ledger}`,
     ...r.files.filter((x) => x.outcome !== "unchanged").map((x) => `  ${x.outcome.padEnd(9)} ${x.file}${x.reason ? `: ${x.reason}` : ""}`),
     ...l.invalid.map((p) => `  invalid   ${l.file} line ${p.line}: ${p.reason}`),

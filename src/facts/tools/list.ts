@@ -13,7 +13,9 @@ const input = {
   reviewable: z
     .boolean()
     .optional()
-    .describe("true: your review queue — drafts written by someone else in scopes you may write, which you may confirm or deprecate."),
+    .describe(
+      "true: your review queue — drafts written by someone else in scopes you may write, and confirmed facts nobody has reviewed for a long time (stale), which you may confirm (again) or deprecate.",
+    ),
   limit: z
     .number()
     .int()
@@ -40,7 +42,7 @@ export const memoryListTool = defineTool({
   output,
   annotations: READ_ONLY,
   async run(args, { caller, deps }) {
-    const result = await listFacts(deps.db, caller, args);
+    const result = await listFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
     return { text: listText(result, args.reviewable ?? false), structured: { ...result } };
   },
 });

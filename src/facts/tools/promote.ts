@@ -38,7 +38,7 @@ export const memoryPromoteTool = defineTool({
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(args, { caller, deps }) {
-    const result = await promoteFact(deps.db, caller, args);
+    const result = await promoteFact(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
     return { text: promoteText(result), structured: { ...result } };
   },
 });

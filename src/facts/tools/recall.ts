@@ -42,7 +42,7 @@ export const memoryRecallTool = defineTool({
   output,
   annotations: READ_ONLY,
   async run(args, { caller, deps }) {
-    const result = await recallFacts(deps.db, caller, args);
+    const result = await recallFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
     return { text: recallText(args.keywords, result), structured: { ...result } };
   },
 });

@@ -54,6 +54,10 @@ export const summaryShape = {
   statusAt: iso.nullable(),
   statusReason: z.string().nullable().describe("Why it was confirmed or deprecated. For a deprecated fact: why it must not be applied."),
   bodyChars: z.number().int().describe("Length of the whole body in characters."),
+  stale: z
+    .boolean()
+    .optional()
+    .describe("True for a confirmed fact nobody has reviewed for a long time (STALE_AFTER_DAYS): check it still holds; someone other than its author may confirm it again."),
 };
 
 export const summarySchema = z.object(summaryShape);
@@ -72,6 +76,16 @@ export const recallHitSchema = z.object({
       }),
     )
     .describe("Why it was found: each keyword that matched, where and how (its best match)."),
+  stale: z.boolean().describe("True for a confirmed fact nobody has reviewed for a long time: follow it, but check it still holds."),
+});
+
+export const similarFactSchema = z.object({
+  name: z.string(),
+  scope: z.string(),
+  status: z.enum(FACT_STATUSES),
+  version: z.number().int().describe("Its current version: pass it to memory_store to update that fact."),
+  description: z.string(),
+  similarity: z.number().describe("Trigram similarity of name and description, 0-1."),
 });
 
 export const versionSchema = z.object({

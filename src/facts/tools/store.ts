@@ -4,7 +4,7 @@ import { defineTool } from "../../mcp/tool.js";
 import { storeText } from "../format.js";
 import { factUri } from "../model.js";
 import { storeFact } from "../store.js";
-import { nameField, scopeField, summarySchema, typeField, uriField, versionField } from "./schemas.js";
+import { nameField, scopeField, similarFactSchema, summarySchema, typeField, uriField, versionField } from "./schemas.js";
 
 const input = {
   name: nameField,
@@ -24,6 +24,10 @@ const output = {
   fact: summarySchema,
   previousVersion: z.number().int().nullable().describe("The version this call replaced (null when created)."),
   uri: uriField,
+  similar: z
+    .array(similarFactSchema)
+    .optional()
+    .describe("Only when a fact was created: up to 3 facts you can read whose name and description are much alike (most similar first). If one is the same fact, update it instead."),
 };
 
 export const memoryStoreTool = defineTool({
@@ -39,7 +43,10 @@ export const memoryStoreTool = defineTool({
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(args, { caller, deps }) {
-    const result = await storeFact(deps.db, caller, args, { bodyMaxChars: deps.config.limits.factBodyMaxChars });
+    const result = await storeFact(deps.db, caller, args, {
+      bodyMaxChars: deps.config.limits.factBodyMaxChars,
+      duplicateWarning: deps.config.facts.duplicateWarning,
+    });
     return { text: storeText(result), structured: { ...result, uri: factUri(result.fact.scope, result.fact.name) } };
   },
 });
