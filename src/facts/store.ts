@@ -91,7 +91,11 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
     // One statement: the unique (name, scope) key decides between racing creators.
     const created = (await db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null])).rows[0];
     if (created) {
-      const similar = limits.duplicateWarning === false ? [] : await similarFacts(db, caller, created.id, name, description);
+      // The fact is stored (committed) at this point. The duplicate warning is
+      // advice: if looking for similar facts fails (connection lost, timeout),
+      // the answer must still say "created", never an error that reads as
+      // "nothing was written" (the reliability suite caught exactly that).
+      const similar = limits.duplicateWarning === false ? [] : await similarFacts(db, caller, created.id, name, description).catch(() => []);
       return { outcome: "created", fact: written(created), previousVersion: null, ...(similar.length > 0 ? { similar } : {}) };
     }
     const current = (await db.query<{ version: number; status: string; author: string; updated_at: Date }>(sql.CURRENT_VERSION, [name, scope])).rows[0];

@@ -58,7 +58,7 @@ describe("graph import/export CLI", () => {
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm test does).`);
     tdb = await createTestDatabase("postgres");
     await createAgent(tdb.db, { name: "owner", kind: "human", writeScopes: ["*"] });
-    await createAgent(tdb.db, { name: "importer", kind: "agent", writeScopes: ["team"] });
+    await createAgent(tdb.db, { name: "graph-loader", kind: "agent", writeScopes: ["team"] });
     dir = await mkdtemp(path.join(tmpdir(), "am-graph-cli-"));
     env = { PATH: process.env.PATH, DATABASE_URL: tdb.url, LOG_LEVEL: "silent" };
   });
@@ -104,10 +104,10 @@ describe("graph import/export CLI", () => {
       JSON.stringify({ type: "entity", name: "long", entityType: "t", observations: ["x".repeat(5000)] }),
     ];
     await writeFile(older, `\uFEFF${lines.join("\r\n")}\r\n`);
-    const report = await cliJson<{ invalid: Array<{ line: number; error: string }> } & Record<string, unknown>>("graph", "import", older, "--scope", "team", "--as", "importer");
+    const report = await cliJson<{ invalid: Array<{ line: number; error: string }> } & Record<string, unknown>>("graph", "import", older, "--scope", "team", "--as", "graph-loader");
     expect(report).toMatchObject({
       lines: 8,
-      as: "importer",
+      as: "graph-loader",
       entities: { created: 1, existing: 1 },
       observations: { added: 2, existing: 0 },
       relations: { created: 1, existing: 0 },
@@ -122,7 +122,7 @@ describe("graph import/export CLI", () => {
     const row = (await tdb.db.query<{ created_by: string; obs: string[] }>(
       "select a.name as created_by, array(select content from graph_observations o where o.entity_id = e.id order by o.id) as obs from graph_entities e join agents a on a.id = e.created_by where e.scope = 'team' and e.name = 'kept'",
     )).rows[0]!;
-    expect(row).toEqual({ created_by: "importer", obs: ["one", "two"] });
+    expect(row).toEqual({ created_by: "graph-loader", obs: ["one", "two"] });
     expect(await cli("graph", "export", "--scope", "team")).toBe(
       [
         JSON.stringify({ type: "entity", name: "kept", entityType: "t", observations: ["one", "two"] }),
@@ -133,9 +133,9 @@ describe("graph import/export CLI", () => {
 
   it("refuses an agent that may not write the scope, and a missing file, with a usage exit code", async () => {
     const file = path.join(dir, "memory.jsonl");
-    await expect(run(process.execPath, [CLI, "graph", "import", file, "--as", "importer"], { env })).rejects.toMatchObject({
+    await expect(run(process.execPath, [CLI, "graph", "import", file, "--as", "graph-loader"], { env })).rejects.toMatchObject({
       code: 1,
-      stderr: expect.stringMatching(/importer\) may not write to scope "shared"/),
+      stderr: expect.stringMatching(/graph-loader\) may not write to scope "shared"/),
     });
     await expect(run(process.execPath, [CLI, "graph", "import", path.join(dir, "nope.jsonl")], { env })).rejects.toMatchObject({
       code: 2,
