@@ -35,7 +35,10 @@ export async function createDatabase(baseUrl: string, name: string): Promise<{ u
 
 export async function startBenchService(databaseUrl: string, env: Record<string, string> = {}): Promise<BenchService> {
   const child: ChildProcess = spawn(process.execPath, [CLI, "serve", "--json"], {
-    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PORT: "0", LOG_LEVEL: "warn", FIRST_START_OWNER: "false", AUTH_FAILURES_PER_MINUTE: "0", ...env },
+    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PORT: "0", LOG_LEVEL: "warn", FIRST_START_OWNER: "false", AUTH_FAILURES_PER_MINUTE: "0",
+      // The graph section's lost-writes burst opens 1,000 requests at once, past the default connection cap (HTTP_MAX_CONNECTIONS=1000).
+      HTTP_MAX_CONNECTIONS: "10000",
+      ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const mcpUrl = await new Promise<string>((resolve, reject) => {
