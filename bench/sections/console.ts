@@ -4,7 +4,8 @@
 // entity page, signed in as the human reviewer; and the plans of their queries.
 // Run after the facts and graph sections (it reads what they loaded).
 import pg from "pg";
-import { LIST_FACTS, REVIEW_QUEUE, REVIEW_QUEUE_COUNT } from "../../src/facts/sql.js";
+import { REVIEW_QUEUE, REVIEW_QUEUE_COUNT } from "../../src/facts/review-sql.js";
+import { LIST_FACTS } from "../../src/facts/sql.js";
 import { FIND_SESSION } from "../../src/console/sql.js";
 import { call, connect } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";

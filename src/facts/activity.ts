@@ -4,6 +4,7 @@ import { type Caller } from "../auth/caller.js";
 import { readableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import { isoTime } from "./model.js";
+import * as reviewSql from "./review-sql.js";
 import * as sql from "./sql.js";
 
 export interface FactActivity {
@@ -20,7 +21,7 @@ export async function recentFactEvents(db: Queryable, caller: Caller, options: {
   const readable = readableScopes(caller);
   const rows = (
     await db.query<{ kind: FactActivity["kind"]; scope: string; name: string; version: number; actor: string; at: Date; reason: string | null }>(
-      sql.RECENT_FACT_EVENTS,
+      reviewSql.RECENT_FACT_EVENTS,
       [readable.all, readable.scopes, options.actor ?? null, options.limit],
     )
   ).rows;

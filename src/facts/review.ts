@@ -6,6 +6,7 @@ import { writableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import { type FactSummary, type SummaryRow, toSummary } from "./model.js";
 import type { FactType } from "./rules.js";
+import * as reviewSql from "./review-sql.js";
 import * as sql from "./sql.js";
 
 /** Counting stops here: past it the queue shows "1000+", and the count stays cheap at any size. */
@@ -39,8 +40,8 @@ type QueueRow = SummaryRow & {
 export async function reviewQueue(db: Queryable, caller: Caller, options: { after?: number | undefined; limit: number }): Promise<ReviewQueue> {
   const writable = writableScopes(caller);
   const [rows, counted] = await Promise.all([
-    db.query<QueueRow>(sql.REVIEW_QUEUE, [caller.agentId, writable.all, writable.scopes, options.after ?? null, options.limit + 1]),
-    db.query<{ n: number }>(sql.REVIEW_QUEUE_COUNT, [caller.agentId, writable.all, writable.scopes, REVIEW_COUNT_CAP + 1]),
+    db.query<QueueRow>(reviewSql.REVIEW_QUEUE, [caller.agentId, writable.all, writable.scopes, options.after ?? null, options.limit + 1]),
+    db.query<{ n: number }>(reviewSql.REVIEW_QUEUE_COUNT, [caller.agentId, writable.all, writable.scopes, REVIEW_COUNT_CAP + 1]),
   ]);
   const page = rows.rows.slice(0, options.limit);
   const n = counted.rows[0]?.n ?? 0;

@@ -26,6 +26,7 @@ import {
   validateType,
   validateVersion,
 } from "./rules.js";
+import * as reviewSql from "./review-sql.js";
 import * as sql from "./sql.js";
 
 export interface StoreInput {
@@ -208,7 +209,7 @@ export async function promoteFact(
 }
 
 async function selfApprovalMessage(tx: Pick<Database, "query">, row: LockedRow): Promise<string> {
-  const reviewers = (await tx.query<{ name: string; kind: string }>(sql.POSSIBLE_REVIEWERS, [row.author_id, row.scope])).rows;
+  const reviewers = (await tx.query<{ name: string; kind: string }>(reviewSql.POSSIBLE_REVIEWERS, [row.author_id, row.scope])).rows;
   const who =
     reviewers.length === 0
       ? `No other active agent may write scope "${row.scope}" yet; an administrator can grant one with: agent-memory agent scopes <name> --scopes ${row.scope}.`
