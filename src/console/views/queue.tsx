@@ -144,14 +144,23 @@ function ReviewForm({ ctx, id, item, confirmLabel }: { ctx: PageContext; id: str
       <input type="hidden" name="version" value={String(item.version)} />
       <label for={`${id}-reason`}>Reason</label>
       <textarea id={`${id}-reason`} name="reason" rows={2} maxLength={2000} data-reason placeholder="What you checked, or what is wrong (required to deprecate)" />
-      <div class="actions">
+      <ReviewButtons confirmLabel={confirmLabel} />
+    </form>
+  );
+}
+
+/** The two actions of a review form (queue items and a fact page); no confirm button when confirmLabel is undefined. */
+export function ReviewButtons({ confirmLabel }: { confirmLabel: string | undefined }) {
+  return (
+    <div class="actions">
+      {confirmLabel !== undefined && (
         <button type="submit" name="to" value="confirmed" data-confirm>
           {confirmLabel}
         </button>
-        <button type="submit" name="to" value="deprecated" class="danger" data-deprecate>
-          Deprecate
-        </button>
-      </div>
-    </form>
+      )}
+      <button type="submit" name="to" value="deprecated" class="danger" data-deprecate>
+        Deprecate
+      </button>
+    </div>
   );
 }
