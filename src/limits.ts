@@ -3,6 +3,12 @@
 // refuse an oversized request before any SQL runs, on both backends, with a
 // message naming the limit. Sizes that operators tune (text lengths, answer
 // size, body size, timeouts) are config keys instead (src/config.ts).
+//
+// The checks are here too, one per kind of limit, so that every capability
+// refuses with the same words: checkChars for a text's length (facts, ledger,
+// graph) and checkWholeNumber for a numeric argument's range (page sizes, TTLs).
+import { invalid } from "./errors.js";
+import { charCount } from "./text.js";
 
 /** Items (entities, relations, names, deletions, …) one graph call may carry. */
 export const MAX_ITEMS_PER_CALL = 1000;
@@ -66,4 +72,36 @@ export function countTrigrams(texts: readonly string[], stopAfter = Infinity): n
     }
   }
   return seen.size;
+}
+
+/** How a refusal of checkChars reads, besides the field, the count and the limit. */
+export interface CharLimitWords {
+  /** "is N characters long" (the graph's wording) rather than "is N characters". */
+  long?: boolean;
+  /** The config key that sets the limit, named in brackets after it. */
+  key?: string;
+  /** What to do instead: a sentence appended to the message. */
+  advice?: string;
+}
+
+/**
+ * The one length check: refuses `text` longer than `max` characters (Unicode
+ * code points, as Postgres's char_length counts them) with "<field> is N
+ * characters; the limit is M." and the words given.
+ */
+export function checkChars(field: string, text: string, max: number, words: CharLimitWords = {}): void {
+  // UTF-16 length bounds the character count from above: only long strings need counting.
+  if (text.length <= max) return;
+  const n = charCount(text);
+  if (n <= max) return;
+  const key = words.key ? ` (${words.key})` : "";
+  const advice = words.advice ? ` ${words.advice}` : "";
+  throw invalid(`${field} is ${n} characters${words.long ? " long" : ""}; the limit is ${max}${key}.${advice}`);
+}
+
+/** The one range check of a numeric argument: `value` (the default when omitted) must be a whole number from min to max. */
+export function checkWholeNumber(field: string, value: number | undefined, def: number, min: number, max: number): number {
+  const n = value ?? def;
+  if (!Number.isInteger(n) || n < min || n > max) throw invalid(`${field} must be a whole number from ${min} to ${max}, got ${value}.`);
+  return n;
 }

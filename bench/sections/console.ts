@@ -4,7 +4,7 @@
 // entity page, signed in as the human reviewer; and the plans of their queries.
 // Run after the facts and graph sections (it reads what they loaded).
 import pg from "pg";
-import { REVIEW_QUEUE, REVIEW_QUEUE_COUNT } from "../../src/facts/review-sql.js";
+import { REVIEW_QUEUE, REVIEW_QUEUE_COUNT, STALE_QUEUE, STALE_QUEUE_COUNT } from "../../src/facts/review-sql.js";
 import { LIST_FACTS } from "../../src/facts/sql.js";
 import { FIND_SESSION } from "../../src/console/sql.js";
 import { call, connect } from "../lib/clients.js";
@@ -92,6 +92,8 @@ export async function benchConsole(ctx: BenchContext): Promise<void> {
     };
     await explain("review queue", REVIEW_QUEUE, [reviewerId, true, [], null, 11]);
     await explain("review queue count", REVIEW_QUEUE_COUNT, [reviewerId, true, [], 1001]);
+    await explain("stale facts", STALE_QUEUE, [reviewerId, true, [], 180, 10]);
+    await explain("stale facts count", STALE_QUEUE_COUNT, [reviewerId, true, [], 180, 1001]);
     await explain("facts list (team-a, draft, project)", LIST_FACTS, [true, [], "draft", "project", "team-a", null, false, reviewerId, true, [], null, 51, 180]);
     await explain("console session lookup", FIND_SESSION, ["0".repeat(64)]);
   } finally {

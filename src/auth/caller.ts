@@ -25,10 +25,13 @@ type AuthExtra = {
   trace?: RequestTrace;
 };
 
-/** The AuthInfo the verifier hands to requireBearerAuth for a valid token. */
-export function toAuthInfo(token: string, caller: Caller, expiresAt: number): AuthInfo {
+/**
+ * The AuthInfo a verifier hands to requireBearerAuth for a valid token: the
+ * agent-token verifier, and OAuth's (which adds the audience as `resource`).
+ */
+export function toAuthInfo(token: string, caller: Caller, expiresAt: number, resource?: URL): AuthInfo {
   const extra: AuthExtra = { caller };
-  return { token, clientId: caller.name, scopes: caller.writeScopes, expiresAt, extra };
+  return { token, clientId: caller.name, scopes: caller.writeScopes, expiresAt, ...(resource ? { resource } : {}), extra };
 }
 
 /** Lets tools note their names and outcome for the request's log line. */
@@ -46,6 +49,11 @@ export function callerFromAuthInfo(authInfo: AuthInfo | undefined): Caller {
   const caller = authExtra(authInfo).caller;
   if (!caller) throw new Error("Tool called without an authenticated caller");
   return caller;
+}
+
+/** The caller when the request was authenticated, else undefined (middleware that runs either way). */
+export function maybeCallerFromAuthInfo(authInfo: AuthInfo | undefined): Caller | undefined {
+  return authExtra(authInfo).caller;
 }
 
 export function traceFromAuthInfo(authInfo: AuthInfo | undefined): RequestTrace | undefined {

@@ -83,6 +83,8 @@ h2 { font-size: 1.15rem; margin: 0; }
 h3 { font-size: 1rem; margin: .8rem 0 .3rem; }
 .count { display: inline-block; min-width: 2rem; padding: 0 .5rem; border-radius: 1rem; background: var(--accent); color: #fff; font-size: 1rem; text-align: center; vertical-align: middle; }
 .hint, .meta, .empty { color: var(--muted); }
+.stale-note { margin: .2rem 0; color: #8a4b00; font-weight: 600; }
+.stale-queue { margin-top: 2rem; }
 .narrow { max-width: 28rem; margin: 3rem auto; }
 .notice { padding: .6rem .9rem; border-radius: 4px; border: 1px solid var(--line); background: #fff; white-space: pre-wrap; }
 .notice-ok { border-color: var(--ok); color: var(--ok); }

@@ -37,3 +37,5 @@ export {
   type FactType,
   type PromotionTarget,
 } from "./rules.js";
+// The row shapes of a fact's history, so that snapshots derives its own from them.
+export type { FactEvent, FactVersion } from "./model.js";

@@ -5,6 +5,7 @@ import type { Caller } from "../auth/caller.js";
 import { assertCanRead, readableScopes, validateAgentName, validateScope, writableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import { invalid } from "../errors.js";
+import { checkWholeNumber } from "../limits.js";
 import { decodeCursor, encodeCursor } from "../paging.js";
 import { ambiguousFact, missingFact } from "./messages.js";
 import { type FactEvent, type FactSummary, type FactVersion, type FullFact, isoTime, type SummaryRow, toSummary } from "./model.js";
@@ -254,7 +255,5 @@ function optionalReadableScope(caller: Caller, scope: string | undefined): strin
 }
 
 function boundedLimit(limit: number | undefined, def: number, max: number): number {
-  if (limit === undefined) return def;
-  if (!Number.isInteger(limit) || limit < 1 || limit > max) throw invalid(`limit must be a whole number from 1 to ${max}, got ${limit}.`);
-  return limit;
+  return checkWholeNumber("limit", limit, def, 1, max);
 }

@@ -52,3 +52,29 @@ export const POSSIBLE_REVIEWERS = `
      and ('*' = any(write_scopes) or $2::text = any(write_scopes))
    order by kind desc, name
    limit 6`;
+
+/**
+ * Stale facts for this reviewer, the longest unreviewed first: confirmed facts
+ * whose last review (status_at) is older than $4 days, written by someone else,
+ * in scopes the reviewer may write (the same rule as memory_list reviewable).
+ * Served by facts_confirmed_status_at (sql/000017). $1 reviewer id, $2/$3
+ * writable scopes, $4 days after which a confirmed fact is stale, $5 limit.
+ */
+export const STALE_QUEUE = `
+  select ${SUMMARY_COLUMNS}, f.body
+    from facts f
+    ${SUMMARY_JOINS}
+   where f.status = 'confirmed' and f.status_at < now() - make_interval(days => $4::int)
+     and f.author_id <> $1::bigint
+     and ($2::boolean or f.scope = any($3::text[]))
+   order by f.status_at, f.id
+   limit $5::int`;
+
+/** How many stale facts wait for this reviewer, counted up to $5. Same $1-$4 as STALE_QUEUE. */
+export const STALE_QUEUE_COUNT = `
+  select count(*)::int as n from (
+    select 1 from facts f
+     where f.status = 'confirmed' and f.status_at < now() - make_interval(days => $4::int)
+       and f.author_id <> $1::bigint
+       and ($2::boolean or f.scope = any($3::text[]))
+     limit $5::int) q`;

@@ -1,11 +1,12 @@
 // The review queue as people see it (the web console): the drafts a reviewer
 // may confirm, oldest first so nothing waits forever, with the previous version
-// of an updated fact for a diff. Same rule as memory_list reviewable: true.
+// of an updated fact for a diff; and the stale facts they may confirm again.
+// Same rule as memory_list reviewable: true.
 import { type Caller } from "../auth/caller.js";
 import { writableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import { type FactSummary, type SummaryRow, toSummary } from "./model.js";
-import type { FactType } from "./rules.js";
+import { type FactType, STALE_AFTER_DAYS_DEFAULT, staleDays } from "./rules.js";
 import * as reviewSql from "./review-sql.js";
 import * as sql from "./sql.js";
 
@@ -55,5 +56,41 @@ export async function reviewQueue(db: Queryable, caller: Caller, options: { afte
     count: Math.min(n, REVIEW_COUNT_CAP),
     countCapped: n > REVIEW_COUNT_CAP,
     nextAfter: rows.rows.length > options.limit ? Number(page[page.length - 1]!.change_seq) : null,
+  };
+}
+
+export interface StaleItem extends FactSummary {
+  body: string;
+  /** Whole days since the last review (status_at). */
+  staleDays: number;
+}
+
+export interface StaleQueue {
+  /** The longest unreviewed first; a re-confirmation or deprecation takes one off, so the list drains without pages. */
+  items: StaleItem[];
+  /** Stale facts waiting for this reviewer in all, up to REVIEW_COUNT_CAP. */
+  count: number;
+  countCapped: boolean;
+}
+
+/** Confirmed facts nobody has reviewed for staleAfterDays, that this reviewer may confirm again. */
+export async function staleQueue(db: Queryable, caller: Caller, options: { staleAfterDays?: number | undefined; limit: number }): Promise<StaleQueue> {
+  const writable = writableScopes(caller);
+  const days = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
+  const params = [caller.agentId, writable.all, writable.scopes, days];
+  const [rows, counted] = await Promise.all([
+    db.query<SummaryRow & { body: string }>(reviewSql.STALE_QUEUE, [...params, options.limit]),
+    db.query<{ n: number }>(reviewSql.STALE_QUEUE_COUNT, [...params, REVIEW_COUNT_CAP + 1]),
+  ]);
+  const now = Date.now();
+  const n = counted.rows[0]?.n ?? 0;
+  return {
+    items: rows.rows.map((r) => {
+      const summary = toSummary(r);
+      // The SQL chose it as stale; at least the threshold if the clocks disagree by a moment.
+      return { ...summary, body: r.body, staleDays: staleDays(summary, days, now) ?? days };
+    }),
+    count: Math.min(n, REVIEW_COUNT_CAP),
+    countCapped: n > REVIEW_COUNT_CAP,
   };
 }

@@ -2,7 +2,7 @@
 // messages that tell the agent exactly what to fix. The database repeats the
 // essential ones as constraints (sql/000002_facts.sql).
 import { invalid } from "../errors.js";
-import { countTrigrams, KEYWORD_MAX_CHARS, MAX_KEYWORDS, MAX_SEARCH_TRIGRAMS } from "../limits.js";
+import { checkChars, countTrigrams, KEYWORD_MAX_CHARS, MAX_KEYWORDS, MAX_SEARCH_TRIGRAMS } from "../limits.js";
 import { charCount, CONTROL_CHARS } from "../text.js";
 
 export { charCount };
@@ -68,26 +68,19 @@ export function validateDescription(description: string): string {
   if (CONTROL_CHARS.test(description)) {
     throw invalid("description must be a single line: remove line breaks and control characters; put details in the body.");
   }
-  const n = charCount(description);
-  if (n > DESCRIPTION_MAX_CHARS) {
-    throw invalid(`description is ${n} characters; the limit is ${DESCRIPTION_MAX_CHARS}. Shorten it to one line and move details into the body.`);
-  }
+  checkChars("description", description, DESCRIPTION_MAX_CHARS, { advice: "Shorten it to one line and move details into the body." });
   return description;
 }
 
 export function validateBody(body: string, maxChars: number): string {
   if (blank(body)) throw invalid("body is empty: say why the fact holds and how to apply it.");
-  const n = charCount(body);
-  if (n > maxChars) {
-    throw invalid(`body is ${n} characters; the limit is ${maxChars}. Keep one fact per record: split it into several facts or cut what the code already says.`);
-  }
+  checkChars("body", body, maxChars, { advice: "Keep one fact per record: split it into several facts or cut what the code already says." });
   return body;
 }
 
 export function validateReason(reason: string): string {
   if (blank(reason)) throw invalid("reason is empty: say why you confirm or deprecate this fact (1-2000 characters).");
-  const n = charCount(reason);
-  if (n > REASON_MAX_CHARS) throw invalid(`reason is ${n} characters; the limit is ${REASON_MAX_CHARS}.`);
+  checkChars("reason", reason, REASON_MAX_CHARS);
   return reason;
 }
 
@@ -138,7 +131,7 @@ export function parseKeywords(keywords: string[]): RecallKeyword[] {
     }
     const keyword = raw.trim();
     if (keyword.length === 0) throw invalid(`keywords[${i}] is empty: give a word or short phrase to search for.`);
-    if (charCount(keyword) > KEYWORD_MAX_CHARS) throw invalid(`keywords[${i}] is longer than ${KEYWORD_MAX_CHARS} characters: use a few words.`);
+    checkChars(`keywords[${i}]`, keyword, KEYWORD_MAX_CHARS, { advice: "Use a few words." });
     const quoted = /^"(.*\S.*)"$/u.exec(keyword);
     const text = quoted ? quoted[1]!.trim() : keyword;
     const folded = keyword.toLowerCase();

@@ -3,10 +3,11 @@
 // fails the call and nothing of it is stored.
 import { SHARED_SCOPE, validateScope } from "../auth/scopes.js";
 import { invalid } from "../errors.js";
-import { charCount, isStorable } from "../text.js";
+import { isStorable } from "../text.js";
 import type { EntityInput, ObservationInput, RelationInput } from "./types.js";
 
 import {
+  checkChars,
   countTrigrams,
   DEFAULT_PAGE_LIMIT,
   MAX_CHARS_PER_CALL,
@@ -51,9 +52,7 @@ export function checkCallChars(field: string, texts: Iterable<string>): void {
  * index lookups it costs), before any SQL runs.
  */
 export function validateSearchQuery(query: string): void {
-  if (query.length > MAX_SEARCH_QUERY_CHARS && charCount(query, MAX_SEARCH_QUERY_CHARS) > MAX_SEARCH_QUERY_CHARS) {
-    throw invalid(`query is ${charCount(query)} characters long; the limit is ${MAX_SEARCH_QUERY_CHARS}. Search for a distinctive part: a name, a word or a short phrase.`);
-  }
+  checkChars("query", query, MAX_SEARCH_QUERY_CHARS, { long: true, advice: "Search for a distinctive part: a name, a word or a short phrase." });
   const trigrams = countTrigrams([query], MAX_SEARCH_TRIGRAMS);
   if (trigrams > MAX_SEARCH_TRIGRAMS) {
     throw invalid(`query has more than ${MAX_SEARCH_TRIGRAMS} distinct trigrams (three-letter pieces the search index looks up); that is the limit. Search for a shorter phrase.`);
@@ -65,13 +64,7 @@ export function checkText(field: string, value: string, maxChars: number, allowE
   if (!allowEmpty && value.length === 0) {
     throw invalid(`${field} is empty; give it a name of at least one character. Nothing was written.`);
   }
-  // UTF-16 length bounds the character count from above: only long strings need counting.
-  if (value.length > maxChars && charCount(value, maxChars) > maxChars) {
-    throw invalid(
-      `${field} is ${charCount(value)} characters long; the limit is ${maxChars} (GRAPH_TEXT_MAX_CHARS). ` +
-        `Shorten it, or split a long observation into several. Nothing was written.`,
-    );
-  }
+  checkChars(field, value, maxChars, { long: true, key: "GRAPH_TEXT_MAX_CHARS", advice: "Shorten it, or split a long observation into several. Nothing was written." });
   if (!isStorable(value)) throw invalid(`${field} contains a NUL character or an unpaired UTF-16 surrogate (broken text encoding), which cannot be stored. Nothing was written.`);
 }
 

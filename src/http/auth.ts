@@ -6,6 +6,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { AppDeps } from "../app-deps.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import { maybeCallerFromAuthInfo } from "../auth/caller.js";
 import { checkToken } from "../auth/verifier.js";
 import { createTokenVerifier, type VerifierDeps } from "../auth/verifier.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
@@ -145,7 +146,7 @@ export function perTokenLimit(deps: AppDeps): RequestHandler | undefined {
     deps,
     limit,
     metricLabel: "per_token",
-    key: (req) => `token:${(req.auth?.extra?.caller as { tokenId?: number } | undefined)?.tokenId ?? "none"}`,
+    key: (req) => `token:${maybeCallerFromAuthInfo(req.auth)?.tokenId ?? "none"}`,
     refuse: (res) =>
       sendJsonRpcError(res, 429, JsonRpcCode.SERVER_ERROR, `Rate limit reached: at most ${limit} requests per minute per token. Slow down and retry after the Retry-After delay.`),
   });

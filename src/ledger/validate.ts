@@ -2,7 +2,8 @@
 // bad call is refused with a message naming the field and nothing is written.
 // The migration's check constraints hold the same rules as a backstop.
 import { invalid } from "../errors.js";
-import { charCount as chars, CONTROL_CHARS, isStorable } from "../text.js";
+import { checkChars, checkWholeNumber } from "../limits.js";
+import { CONTROL_CHARS, isStorable } from "../text.js";
 
 export const LIMITS = {
   keyMaxChars: 200,
@@ -37,7 +38,7 @@ export interface LedgerKey {
 export function normalizeAction(raw: string): string {
   const action = raw.trim().toLowerCase().replace(/-/g, "_");
   if (action === "") throw invalid("action must not be empty: name the operation, e.g. publish_qiita or deploy-prod.");
-  if (chars(action) > LIMITS.keyMaxChars) throw invalid(`action is ${chars(action)} characters; the limit is ${LIMITS.keyMaxChars}.`);
+  checkChars("action", action, LIMITS.keyMaxChars);
   if (!ACTION_PATTERN.test(action)) {
     throw invalid(
       `action "${action}" is not a snake_case or kebab-case identifier: use letters, digits and single "_" or "-" between words (e.g. publish_qiita, deploy-prod).`,
@@ -51,7 +52,7 @@ export function normalizeTarget(raw: string): string {
   // NFC: "café" typed with a combining accent is the same target as with "é".
   const target = raw.trim().normalize("NFC");
   if (target === "") throw invalid("target must not be empty: name what the action applies to, e.g. an article id or an environment.");
-  if (chars(target) > LIMITS.keyMaxChars) throw invalid(`target is ${chars(target)} characters; the limit is ${LIMITS.keyMaxChars}.`);
+  checkChars("target", target, LIMITS.keyMaxChars);
   if (CONTROL_CHARS.test(target)) throw invalid("target must not contain control characters (line breaks, tabs…).");
   assertStorable("target", target);
   return target;
@@ -79,7 +80,7 @@ export function normalizeEvidence(raw: string): string {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid(`${hint}; "${clip(text)}" uses ${url.protocol}.`);
   if (url.hostname === "") throw invalid(`${hint}; "${clip(text)}" has no host.`);
   if (url.username !== "" || url.password !== "") throw invalid("evidence must not contain a user name or password: the ledger keeps it forever.");
-  if (url.href.length > LIMITS.evidenceMaxChars) throw invalid(`evidence is ${url.href.length} characters; the limit is ${LIMITS.evidenceMaxChars}.`);
+  checkChars("evidence", url.href, LIMITS.evidenceMaxChars);
   return url.href;
 }
 
@@ -88,7 +89,7 @@ export function normalizeNote(raw: string | undefined): string | null {
   const note = raw?.trim() ?? "";
   if (note === "") return null;
   assertStorable("note", note);
-  if (chars(note) > LIMITS.noteMaxChars) throw invalid(`note is ${chars(note)} characters; the limit is ${LIMITS.noteMaxChars}.`);
+  checkChars("note", note, LIMITS.noteMaxChars);
   return note;
 }
 
@@ -96,24 +97,16 @@ export function normalizeReason(raw: string): string {
   const reason = raw.trim();
   if (reason === "") throw invalid("reason must not be empty: say why you give up the claim (it goes into the ledger).");
   assertStorable("reason", reason);
-  if (chars(reason) > LIMITS.reasonMaxChars) throw invalid(`reason is ${chars(reason)} characters; the limit is ${LIMITS.reasonMaxChars}.`);
+  checkChars("reason", reason, LIMITS.reasonMaxChars);
   return reason;
 }
 
 export function normalizeTtl(raw: number | undefined): number {
-  const ttl = raw ?? LIMITS.ttlDefaultSeconds;
-  if (!Number.isInteger(ttl) || ttl < LIMITS.ttlMinSeconds || ttl > LIMITS.ttlMaxSeconds) {
-    throw invalid(`ttl_seconds must be a whole number from ${LIMITS.ttlMinSeconds} to ${LIMITS.ttlMaxSeconds}, got ${raw}.`);
-  }
-  return ttl;
+  return checkWholeNumber("ttl_seconds", raw, LIMITS.ttlDefaultSeconds, LIMITS.ttlMinSeconds, LIMITS.ttlMaxSeconds);
 }
 
 export function normalizeLimit(raw: number | undefined): number {
-  const limit = raw ?? LIMITS.listDefault;
-  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.listMax) {
-    throw invalid(`limit must be a whole number from 1 to ${LIMITS.listMax}, got ${raw}.`);
-  }
-  return limit;
+  return checkWholeNumber("limit", raw, LIMITS.listDefault, 1, LIMITS.listMax);
 }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/i;

@@ -6,7 +6,7 @@
 import { InvalidTokenError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
-import type { Caller } from "../auth/caller.js";
+import { type Caller, toAuthInfo } from "../auth/caller.js";
 import { getAgent } from "../auth/store.js";
 import type { VerifierDeps } from "../auth/verifier.js";
 import { DomainError } from "../errors.js";
@@ -83,7 +83,7 @@ function createJwtVerifier(deps: VerifierDeps, external: ExternalIssuer, keySet:
       if (agent.disabledAt) return reject("agent_disabled");
       // No token row exists for a JWT: tokenId 0 marks "not one of our tokens".
       const caller: Caller = { agentId: agent.id, name: agent.name, kind: agent.kind, writeScopes: agent.writeScopes, readScopes: agent.readScopes, tokenId: 0 };
-      return { token, clientId: agent.name, scopes: agent.writeScopes, expiresAt: payload.exp!, resource: new URL(external.audience), extra: { caller } };
+      return toAuthInfo(token, caller, payload.exp!, new URL(external.audience));
     },
   };
 }

@@ -5,7 +5,7 @@
 // audience and are refused here; they belong on /mcp.
 import { InvalidTokenError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
-import type { Caller } from "../auth/caller.js";
+import { callerFromAuthInfo } from "../auth/caller.js";
 import { createTokenVerifier, type VerifierDeps } from "../auth/verifier.js";
 import { grantOfToken } from "./grants.js";
 
@@ -18,7 +18,7 @@ export function createGrantTokenVerifier(deps: VerifierDeps, resource: string): 
       const grantLookup = grantOfToken(deps.db, token);
       grantLookup.catch(() => undefined);
       const info = await base.verifyAccessToken(token);
-      const caller = info.extra?.caller as Caller;
+      const caller = callerFromAuthInfo(info);
       let grant;
       try {
         grant = await grantLookup;

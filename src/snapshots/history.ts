@@ -2,21 +2,15 @@
 // before anything is written: the same rules as memory_store/memory_promote
 // (and the database's triggers), with messages that name the entry at fault.
 import { invalid } from "../errors.js";
-import { type FactStatus, type FactType, isReconfirmation, transitionAllowed, validateReason } from "../facts/index.js";
-import type { StoredEvent, StoredVersion } from "./read.js";
-
-export interface Content {
-  description: string;
-  type: FactType;
-  body: string;
-}
+import { type FactContent, type FactStatus, isReconfirmation, transitionAllowed, validateReason } from "../facts/index.js";
+import type { StoredEvent } from "./model.js";
 
 /** An event the import will write: the same shape as one read from the database. */
 export type PlannedEvent = StoredEvent;
 
 export interface TargetHistory {
   /** contents[v - 1] is version v. */
-  contents: Content[];
+  contents: FactContent[];
   events: PlannedEvent[];
 }
 
@@ -74,7 +68,7 @@ export function checkLifecycle(h: TargetHistory): FinalState {
   return state;
 }
 
-export const sameContent = (a: StoredVersion | Content, b: Content): boolean => a.description === b.description && a.type === b.type && a.body === b.body;
+export const sameContent = (a: FactContent, b: FactContent): boolean => a.description === b.description && a.type === b.type && a.body === b.body;
 
 export const sameEvent = (a: StoredEvent, b: PlannedEvent): boolean =>
   a.kind === b.kind &&

@@ -8,7 +8,8 @@ import { conflict, invalid } from "../errors.js";
 import { lockFactInScope, replayCreate, replayPromotion, replayUpdate } from "../facts/index.js";
 import { checkLifecycle, eventText, sameContent, sameEvent, type TargetHistory } from "./history.js";
 import type { ParsedFile, SnapshotFile } from "./parse.js";
-import { type StoredHistory, storedHistory } from "./read.js";
+import type { StoredHistory } from "./model.js";
+import { storedHistory } from "./read.js";
 import { type Identity, seedIdentity, seedTarget, snapshotIdentity, snapshotTarget, type TargetContext, wantsImporter } from "./targets.js";
 
 export type FactOutcome = "created" | "updated" | "unchanged";

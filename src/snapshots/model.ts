@@ -1,31 +1,39 @@
 // A fact as a snapshot file carries it: the current version, its whole history
 // and the content of every earlier version, so an import can recreate it
 // exactly (fact_events reference (fact_id, version), so version N needs 1..N-1).
-import type { FactEventKind, FactStatus, FactType } from "../facts/index.js";
+import type { FactContent, FactEvent, FactEventKind, FactStatus, FactType } from "../facts/index.js";
 
 // The facts capability owns the event kinds; re-exported for the snapshot code.
 export { FACT_EVENT_KINDS, type FactEventKind } from "../facts/index.js";
 
-/** One line of the History section. */
-export interface SnapshotEvent {
-  version: number;
+// Every shape below derives from the facts capability's own (facts/index.ts):
+// a field added there reaches the snapshot code, or fails to compile in it.
+
+/** One line of the History section: a fact event, its kind as `event`, its actor as `by`. `at` is ISO 8601 UTC with milliseconds. */
+export interface SnapshotEvent extends Omit<FactEvent, "kind" | "actor"> {
   event: FactEventKind;
   /** Agent name. */
   by: string;
-  /** ISO 8601 UTC with milliseconds. */
-  at: string;
-  from: FactStatus | null;
-  to: FactStatus;
-  reason: string | null;
 }
 
-/** The content of a version before the current one. */
-export interface SnapshotVersion {
+/** The content of one version (an earlier one in a file; any one as the database holds it). */
+export interface SnapshotVersion extends FactContent {
   version: number;
-  type: FactType;
-  description: string;
-  body: string;
 }
+
+/** A fact event as the database holds it: with the actor's id, which the importer compares. */
+export interface StoredEvent extends FactEvent {
+  actorId: number;
+}
+
+/** A fact's whole history as the database holds it, oldest first. */
+export interface StoredHistory {
+  versions: SnapshotVersion[];
+  events: StoredEvent[];
+}
+
+/** A field a file carries as written, before the importer checks it (e.g. `type`, checked against FACT_TYPES). */
+export type Unchecked<T, K extends keyof T> = Omit<T, K> & { [P in K]: string };
 
 /** Everything an export file holds. Front-matter fields first, in file order. */
 export interface SnapshotFact {

@@ -19,6 +19,8 @@ import {
   HISTORY_MARKER,
   isCanonicalTime,
   type SnapshotFact,
+  type SnapshotVersion,
+  type Unchecked,
 } from "./model.js";
 import { fromYaml } from "./yaml.js";
 
@@ -48,7 +50,8 @@ export interface SeedFile {
 
 export interface SnapshotFile {
   format: "snapshot";
-  fact: Omit<SnapshotFact, "type" | "earlier"> & { type: string; earlier: Array<{ version: number; type: string; description: string; body: string }> };
+  /** As the file has it: types are checked by the importer. */
+  fact: Unchecked<Omit<SnapshotFact, "earlier">, "type"> & { earlier: Array<Unchecked<SnapshotVersion, "type">> };
 }
 
 export type ParsedFile = SeedFile | SnapshotFile;

@@ -1,46 +1,12 @@
 // Facts as the database holds them, turned into the snapshot shape (export)
 // and into comparable histories (import).
 import type { Queryable } from "../db/database.js";
-import type { FactStatus, FactType } from "../facts/index.js";
-import type { FactEventKind, SnapshotFact } from "./model.js";
+import type { FactStatus } from "../facts/index.js";
+import type { SnapshotFact, StoredHistory } from "./model.js";
 import * as sql from "./sql.js";
 
-export interface StoredVersion {
-  version: number;
-  description: string;
-  type: FactType;
-  body: string;
-}
-
-export interface StoredEvent {
-  kind: FactEventKind;
-  version: number;
-  actorId: number;
-  actor: string;
-  at: string;
-  from: FactStatus | null;
-  to: FactStatus;
-  reason: string | null;
-}
-
-export interface StoredHistory {
-  versions: StoredVersion[];
-  events: StoredEvent[];
-}
-
-interface ExportRow extends StoredHistory {
-  id: number;
-  scope: string;
-  name: string;
-  description: string;
-  type: FactType;
-  status: FactStatus;
-  version: number;
-  author: string;
-  body: string;
-  created: string;
-  updated: string;
-}
+/** A row of EXPORT_FACTS: the file's fields, the history as stored, and the keyset id. */
+type ExportRow = Omit<SnapshotFact, "history" | "earlier"> & StoredHistory & { id: number };
 
 export interface ExportFilters {
   scopes: string[] | null;

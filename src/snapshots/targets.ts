@@ -3,12 +3,11 @@
 // authors mapped to agents here.
 import { SHARED_SCOPE, validateScope } from "../auth/scopes.js";
 import { DomainError, invalid } from "../errors.js";
-import { FACT_STATUSES, type FactStatus, REASON_MAX_CHARS, transitionAllowed, validateBody, validateDescription, validateName, validateType } from "../facts/index.js";
+import { FACT_STATUSES, type FactContent, type FactStatus, REASON_MAX_CHARS, transitionAllowed, validateBody, validateDescription, validateName, validateType } from "../facts/index.js";
 import type { AgentMap, MappedAgent } from "./agents.js";
-import { type Content, type PlannedEvent, sameContent, type TargetHistory } from "./history.js";
-import { factPath } from "./model.js";
+import { type PlannedEvent, sameContent, type TargetHistory } from "./history.js";
+import { factPath, type StoredHistory, type Unchecked } from "./model.js";
 import type { SeedFile, SnapshotFile } from "./parse.js";
-import type { StoredHistory } from "./read.js";
 
 export interface TargetContext {
   agents: AgentMap;
@@ -33,7 +32,7 @@ function within<T>(where: string, check: () => T): T {
   }
 }
 
-function content(raw: { description: string; type: string; body: string }, bodyMaxChars: number, where: string): Content {
+function content(raw: Unchecked<FactContent, "type">, bodyMaxChars: number, where: string): FactContent {
   return within(where, () => ({
     type: validateType(raw.type),
     description: validateDescription(raw.description),

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as factSql from "../../src/facts/sql.js";
 import type { RunningService } from "../../src/serve.js";
 import { launchBrowser } from "../support/browser.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -117,6 +118,26 @@ describe("console in a browser", () => {
     expect(await row.textContent()).toContain("Qiita raised the limit to 10 tags in 2026.");
     expect(await row.textContent()).toContain("owner");
     await screenshot(page, "fact");
+  }, SLOW);
+
+  it("re-confirms a stale fact: marked with its age in the queue, recorded as a new review by the human", async () => {
+    await store(writer, { name: "rollback-keeps-data", description: "Rollbacks need --keep-data", body: "Without --keep-data a rollback wipes the job queue." });
+    // Confirmed by the owner 240 days ago, with memory_promote's statement (as test/facts/stale.test.ts makes a fact stale).
+    const ownerId = (await t.db.query<{ id: number }>("select id from agents where name = 'owner'")).rows[0]!.id;
+    const factId = (await t.db.query<{ id: number }>("select id from facts where name = 'rollback-keeps-data'")).rows[0]!.id;
+    await t.db.query(factSql.PROMOTE_FACT, [factId, "confirmed", ownerId, "Checked the runbook.", "draft", new Date(Date.now() - 240 * 86_400_000)]);
+    await page.goto(url("/console"));
+    const item = page.locator("#stale-shared-rollback-keeps-data");
+    expect(await item.locator("[data-stale-note]").textContent()).toContain("stale — last reviewed 240 days ago");
+    await screenshot(page, "review-stale");
+    await item.locator("[data-reason]").fill("Rolled back on staging today: still true.");
+    await item.locator("[data-confirm]").click();
+    await page.locator(".notice-ok").waitFor();
+    expect(await text(".notice-ok")).toContain('Confirmed "rollback-keeps-data"');
+    expect(await page.locator("#stale-shared-rollback-keeps-data").count()).toBe(0);
+    const { fact } = await callOk<{ fact: { status: string; statusBy: string; events: Array<Record<string, unknown>> } }>(writer, "memory_get", { name: "rollback-keeps-data" });
+    expect(fact).toMatchObject({ status: "confirmed", statusBy: "owner" });
+    expect(fact.events.at(-1)).toMatchObject({ kind: "confirmed", actor: "owner", from: "confirmed", to: "confirmed", reason: "Rolled back on staging today: still true." });
   }, SLOW);
 
   it("shows the self-approval refusal for one's own draft", async () => {

@@ -1,11 +1,11 @@
-// The review queue (the console's landing page) and the promote action shared
-// by the queue and the fact page. Promotion goes through promoteFact, the code
+// The review queue (the console's landing page: drafts, then stale facts) and
+// the promote action shared by the queue and the fact page. Promotion goes through promoteFact, the code
 // path of memory_promote: same rules, same history event, the signed-in human
 // as the actor.
 import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { DomainError } from "../../errors.js";
-import { reviewQueue } from "../../facts/review.js";
+import { reviewQueue, staleQueue } from "../../facts/review.js";
 import { NAME_PATTERN, PROMOTION_TARGETS, type PromotionTarget } from "../../facts/rules.js";
 import { promoteFact } from "../../facts/store.js";
 import { SCOPE_PATTERN } from "../../auth/scopes.js";
@@ -34,8 +34,12 @@ function doneNotice(req: Request): QueueNotice | undefined {
 
 async function renderQueue(deps: AppDeps, req: Request, res: Response, status: number, notice?: QueueNotice): Promise<void> {
   const after = positiveInt(req.query.after);
-  const queue = await reviewQueue(deps.db, sessionOf(res).caller, { after, limit: QUEUE_PAGE_SIZE });
-  sendPage(res, status, <QueuePage ctx={pageContext(res, "review")} queue={queue} notice={notice} after={after} />);
+  const caller = sessionOf(res).caller;
+  const [queue, stale] = await Promise.all([
+    reviewQueue(deps.db, caller, { after, limit: QUEUE_PAGE_SIZE }),
+    staleQueue(deps.db, caller, { staleAfterDays: deps.config.facts.staleAfterDays, limit: QUEUE_PAGE_SIZE }),
+  ]);
+  sendPage(res, status, <QueuePage ctx={pageContext(res, "review")} queue={queue} stale={stale} notice={notice} after={after} />);
 }
 
 export interface PromoteForm {
@@ -71,7 +75,8 @@ export async function promoteFromForm(deps: AppDeps, res: Response, form: Promot
   }
   const reason = form.reason || `Checked version ${form.version} in the review console.`;
   try {
-    await promoteFact(deps.db, sessionOf(res).caller, { name: form.name, scope: form.scope, to: form.to, reason, version: form.version });
+    // Re-confirming a stale fact is memory_promote's confirmed → confirmed, with the service's own staleness age.
+    await promoteFact(deps.db, sessionOf(res).caller, { name: form.name, scope: form.scope, to: form.to, reason, version: form.version }, { staleAfterDays: deps.config.facts.staleAfterDays });
     return undefined;
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

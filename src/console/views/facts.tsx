@@ -6,6 +6,7 @@ import { FACT_STATUSES, FACT_TYPES } from "../../facts/rules.js";
 import { age } from "../render.js";
 import { TextDiff } from "./diff.js";
 import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";
+import { ReviewButtons } from "./queue.js";
 
 export interface FactFilters {
   q: string;
@@ -158,16 +159,7 @@ export function FactPage({ ctx, fact, notice }: { ctx: PageContext; fact: FullFa
             <input type="hidden" name="version" value={String(fact.version)} />
             <label for="reason">Reason</label>
             <textarea id="reason" name="reason" rows={2} maxLength={2000} data-reason placeholder="What you checked, or what is wrong and what to do instead" />
-            <div class="actions">
-              {fact.status === "draft" && (
-                <button type="submit" name="to" value="confirmed" data-confirm>
-                  Confirm
-                </button>
-              )}
-              <button type="submit" name="to" value="deprecated" class="danger" data-deprecate>
-                Deprecate
-              </button>
-            </div>
+            <ReviewButtons confirmLabel={fact.status === "draft" ? "Confirm" : undefined} />
           </form>
         </section>
       )}

@@ -1,6 +1,7 @@
-// The review queue: drafts this person may confirm, oldest first. Each item is
-// a plain form (works without script); console.js adds j/k/c/d/r.
-import type { ReviewItem, ReviewQueue } from "../../facts/review.js";
+// The review queue: drafts this person may confirm, oldest first, then the
+// stale facts they may confirm again, the longest unreviewed first. Each item
+// is a plain form (works without script); console.js adds j/k/c/d/r to both.
+import type { ReviewItem, ReviewQueue, StaleItem, StaleQueue } from "../../facts/review.js";
 import { age } from "../render.js";
 import { FieldChange, TextDiff } from "./diff.js";
 import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";
@@ -10,20 +11,34 @@ export interface QueueNotice {
   text: string;
 }
 
-export function QueuePage({ ctx, queue, notice, after }: { ctx: PageContext; queue: ReviewQueue; notice?: QueueNotice | undefined; after?: number | undefined }) {
-  const count = `${queue.count}${queue.countCapped ? "+" : ""}`;
+export function QueuePage({
+  ctx,
+  queue,
+  stale,
+  notice,
+  after,
+}: {
+  ctx: PageContext;
+  queue: ReviewQueue;
+  stale: StaleQueue;
+  notice?: QueueNotice | undefined;
+  after?: number | undefined;
+}) {
+  const count = `${queue.count + stale.count}${queue.countCapped || stale.countCapped ? "+" : ""}`;
+  // Stale facts follow the drafts on the first page; the pages after it are drafts only.
+  const showStale = after === undefined && stale.items.length > 0;
   return (
     <Layout ctx={ctx} title="Review">
       <h1>
         Review queue <span class="count" data-count>{count}</span>
       </h1>
       <p class="hint">
-        Drafts written by others in scopes you may write, oldest first. Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous, <kbd>c</kbd> confirm,{" "}
+        Drafts written by others in scopes you may write, oldest first; then confirmed facts nobody has reviewed for a long time (stale). Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous, <kbd>c</kbd> confirm,{" "}
         <kbd>d</kbd> deprecate, <kbd>r</kbd> reason.
       </p>
       {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
       {queue.items.length === 0 ? (
-        <p class="empty">{after ? "No more drafts after this point." : "Nothing waits for your review."}</p>
+        <p class="empty">{after ? "No more drafts after this point." : showStale ? "No drafts wait for your review." : "Nothing waits for your review."}</p>
       ) : (
         <ol class="queue">
           {queue.items.map((item) => (
@@ -35,8 +50,27 @@ export function QueuePage({ ctx, queue, notice, after }: { ctx: PageContext; que
       )}
       <nav class="pager" aria-label="Pages">
         {after !== undefined && <a href={BASE}>First page</a>}
-        {queue.nextAfter !== null && <a href={`${BASE}?after=${queue.nextAfter}`}>Next page</a>}
+        {queue.nextAfter !== null && <a href={`${BASE}?after=${queue.nextAfter}`}>Next page of drafts</a>}
       </nav>
+      {showStale && (
+        <section class="stale-queue" aria-labelledby="stale-heading">
+          <h2 id="stale-heading">
+            Stale facts <span class="count" data-stale-count>{`${stale.count}${stale.countCapped ? "+" : ""}`}</span>
+          </h2>
+          <p class="hint">
+            Confirmed, but nobody has reviewed them for a long time; the longest unreviewed first
+            {stale.count > stale.items.length ? `, ${stale.items.length} of ${stale.count} shown (each one you handle makes room for the next)` : ""}. Re-confirm
+            what still holds, deprecate what does not.
+          </p>
+          <ol class="queue">
+            {stale.items.map((item) => (
+              <li>
+                <StaleQueueItem ctx={ctx} item={item} />
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
     </Layout>
   );
 }
@@ -69,22 +103,64 @@ function QueueItem({ ctx, item }: { ctx: PageContext; item: ReviewItem }) {
       ) : (
         <pre class="body">{item.body}</pre>
       )}
-      <form class="review" method="post" action={`${BASE}/review`}>
-        <CsrfField csrf={ctx.csrf} />
-        <input type="hidden" name="name" value={item.name} />
-        <input type="hidden" name="scope" value={item.scope} />
-        <input type="hidden" name="version" value={String(item.version)} />
-        <label for={`${id}-reason`}>Reason</label>
-        <textarea id={`${id}-reason`} name="reason" rows={2} maxLength={2000} data-reason placeholder="What you checked, or what is wrong (required to deprecate)" />
-        <div class="actions">
-          <button type="submit" name="to" value="confirmed" data-confirm>
-            Confirm
-          </button>
-          <button type="submit" name="to" value="deprecated" class="danger" data-deprecate>
-            Deprecate
-          </button>
-        </div>
-      </form>
+      <ReviewForm ctx={ctx} id={id} item={item} confirmLabel="Confirm" />
     </article>
+  );
+}
+
+function StaleQueueItem({ ctx, item }: { ctx: PageContext; item: StaleItem }) {
+  const id = `stale-${item.scope}-${item.name}`;
+  return (
+    <article class="item stale" id={id} data-item data-stale tabIndex={-1} aria-labelledby={`${id}-name`}>
+      <header>
+        <h2 id={`${id}-name`}>
+          <a href={`${BASE}/facts/${item.scope}/${item.name}`}>{item.name}</a>
+        </h2>
+        <p class="stale-note" data-stale-note>
+          stale — last reviewed {item.staleDays} days ago
+        </p>
+        <p class="meta">
+          <span class="scope">{item.scope}</span> · {item.type} · by <strong>{item.author}</strong> · version {item.version} · confirmed by{" "}
+          <strong>{item.statusBy}</strong>{" "}
+          <time dateTime={item.statusAt ?? ""} title={item.statusAt ?? ""}>
+            {item.statusAt ? age(item.statusAt) : ""}
+          </time>
+        </p>
+      </header>
+      <p class="description">{item.description}</p>
+      <pre class="body">{item.body}</pre>
+      <ReviewForm ctx={ctx} id={id} item={item} confirmLabel="Re-confirm" />
+    </article>
+  );
+}
+
+/** Confirm (or Re-confirm) and Deprecate with a reason: memory_promote's code path, via POST /review. */
+function ReviewForm({ ctx, id, item, confirmLabel }: { ctx: PageContext; id: string; item: { name: string; scope: string; version: number }; confirmLabel: string }) {
+  return (
+    <form class="review" method="post" action={`${BASE}/review`}>
+      <CsrfField csrf={ctx.csrf} />
+      <input type="hidden" name="name" value={item.name} />
+      <input type="hidden" name="scope" value={item.scope} />
+      <input type="hidden" name="version" value={String(item.version)} />
+      <label for={`${id}-reason`}>Reason</label>
+      <textarea id={`${id}-reason`} name="reason" rows={2} maxLength={2000} data-reason placeholder="What you checked, or what is wrong (required to deprecate)" />
+      <ReviewButtons confirmLabel={confirmLabel} />
+    </form>
+  );
+}
+
+/** The two actions of a review form (queue items and a fact page); no confirm button when confirmLabel is undefined. */
+export function ReviewButtons({ confirmLabel }: { confirmLabel: string | undefined }) {
+  return (
+    <div class="actions">
+      {confirmLabel !== undefined && (
+        <button type="submit" name="to" value="confirmed" data-confirm>
+          {confirmLabel}
+        </button>
+      )}
+      <button type="submit" name="to" value="deprecated" class="danger" data-deprecate>
+        Deprecate
+      </button>
+    </div>
   );
 }

@@ -1,0 +1,43 @@
+// What agents store: the sizes of facts and graph texts, a graph answer's
+// budget, and the facts' hygiene (duplicate warning, staleness).
+import * as z from "zod/v4";
+import { boolFrom, intFrom } from "./parse.js";
+
+export const contentEnv = z.object({
+  FACT_BODY_MAX_CHARS: intFrom("FACT_BODY_MAX_CHARS", 16_000, 100, 1_000_000),
+  FACT_DUPLICATE_WARNING: boolFrom("FACT_DUPLICATE_WARNING", true),
+  STALE_AFTER_DAYS: intFrom("STALE_AFTER_DAYS", 180, 1, 36_500),
+  GRAPH_TEXT_MAX_CHARS: intFrom("GRAPH_TEXT_MAX_CHARS", 4096, 100, 1_000_000),
+  // 100,000 characters is about 25,000 tokens: a read leaves an agent most of its
+  // context to work in; larger graphs come in further calls (the answer says how).
+  GRAPH_ANSWER_MAX_CHARS: intFrom("GRAPH_ANSWER_MAX_CHARS", 100_000, 10_000, 100_000_000),
+});
+
+export interface ContentConfig {
+  limits: {
+    factBodyMaxChars: number;
+    graphTextMaxChars: number;
+    /** About the most characters of JSON text one graph read answers with (see src/graph/bounds.ts). */
+    graphAnswerMaxChars: number;
+  };
+  facts: {
+    /** memory_store lists facts much like a newly created one (docs/hygiene.md). */
+    duplicateWarning: boolean;
+    /** A confirmed fact not reviewed for this many days is stale: marked in recall, back in the review queue. */
+    staleAfterDays: number;
+  };
+}
+
+export function contentConfig(e: z.output<typeof contentEnv>): ContentConfig {
+  return {
+    limits: {
+      factBodyMaxChars: e.FACT_BODY_MAX_CHARS,
+      graphTextMaxChars: e.GRAPH_TEXT_MAX_CHARS,
+      graphAnswerMaxChars: e.GRAPH_ANSWER_MAX_CHARS,
+    },
+    facts: {
+      duplicateWarning: e.FACT_DUPLICATE_WARNING,
+      staleAfterDays: e.STALE_AFTER_DAYS,
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// Where the service listens and keeps its data: address, database, logging,
+// first start and shutdown.
+import { join } from "node:path";
+import * as z from "zod/v4";
+import { boolFrom, intFrom } from "./parse.js";
+
+const DEFAULT_PORT = 8080;
+export const FIRST_TOKEN_FILE_NAME = "owner-token";
+
+export const coreEnv = z.object({
+  HOST: z.string().trim().min(1).optional().default("127.0.0.1"),
+  PORT: intFrom("PORT", DEFAULT_PORT, 0, 65535),
+  PUBLIC_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || v === "" || /^https?:\/\/[^\s]+$/.test(v), {
+      message: "PUBLIC_URL must be an http(s) URL such as https://memory.example.com",
+    }),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => v === undefined || v === "" || /^postgres(ql)?:\/\//.test(v), {
+      message: "DATABASE_URL must start with postgres:// or postgresql://",
+    }),
+  AGENT_MEMORY_DATA_DIR: z.string().trim().min(1).optional().default("./.agent-memory"),
+  DB_POOL_MAX: intFrom("DB_POOL_MAX", 10, 1, 1000),
+  DB_CONNECT_TIMEOUT_MS: intFrom("DB_CONNECT_TIMEOUT_MS", 5000, 100, 600_000),
+  DB_STATEMENT_TIMEOUT_MS: intFrom("DB_STATEMENT_TIMEOUT_MS", 10_000, 100, 3_600_000),
+  DB_LOCK_TIMEOUT_MS: intFrom("DB_LOCK_TIMEOUT_MS", 3000, 10, 600_000),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
+  FIRST_TOKEN_FILE: z.string().trim().optional().default(""),
+  SHUTDOWN_TIMEOUT_MS: intFrom("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
+  FIRST_START_OWNER: boolFrom("FIRST_START_OWNER", true),
+});
+
+export interface CoreConfig {
+  host: string;
+  port: number;
+  /** The URL agents use to reach /mcp, when it differs from http://host:port (proxies). */
+  publicUrl: string | undefined;
+  /** Postgres connection string; undefined means the embedded database. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  db: {
+    poolMax: number;
+    connectTimeoutMs: number;
+    statementTimeoutMs: number;
+    lockTimeoutMs: number;
+  };
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** Where a non-interactive first start writes the owner's token (mode 0600). */
+  firstTokenFile: string;
+  shutdownTimeoutMs: number;
+  /** Create the `owner` agent and print its token when the database has no agents. */
+  firstStartOwner: boolean;
+}
+
+export function coreConfig(e: z.output<typeof coreEnv>): CoreConfig {
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, "") : undefined,
+    databaseUrl: e.DATABASE_URL || undefined,
+    dataDir: e.AGENT_MEMORY_DATA_DIR,
+    db: {
+      poolMax: e.DB_POOL_MAX,
+      connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+      lockTimeoutMs: e.DB_LOCK_TIMEOUT_MS,
+    },
+    logLevel: e.LOG_LEVEL,
+    firstTokenFile: e.FIRST_TOKEN_FILE || join(e.AGENT_MEMORY_DATA_DIR, FIRST_TOKEN_FILE_NAME),
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    firstStartOwner: e.FIRST_START_OWNER,
+  };
+}
