@@ -57,7 +57,7 @@ export const POSSIBLE_REVIEWERS = `
  * Stale facts for this reviewer, the longest unreviewed first: confirmed facts
  * whose last review (status_at) is older than $4 days, written by someone else,
  * in scopes the reviewer may write (the same rule as memory_list reviewable).
- * Served by facts_confirmed_status_at (sql/000017). $1 reviewer id, $2/$3
+ * Served by facts_confirmed_status_at (sql/000014). $1 reviewer id, $2/$3
  * writable scopes, $4 days after which a confirmed fact is stale, $5 limit.
  */
 export const STALE_QUEUE = `
