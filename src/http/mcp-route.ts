@@ -28,13 +28,15 @@ function hasNonObjectArguments(body: unknown): boolean {
 export interface McpPostTransport {
   transport: Transport;
   handle(parsedBody: unknown): Promise<void>;
+  /** Whether the answer is out (nothing left to cancel); absent: always close. */
+  answered?: () => boolean;
 }
 /** Production uses ours; the differential test (test/foundation/mcp-transport.test.ts) builds the same app around the SDK's. */
 export type McpTransportFactory = (req: Request, res: Response) => McpPostTransport;
 
 export const jsonResponseTransport: McpTransportFactory = (req, res) => {
   const transport = new JsonResponseTransport(req, res);
-  return { transport, handle: (body) => transport.handlePost(body) };
+  return { transport, handle: (body) => transport.handlePost(body), answered: () => transport.answered };
 };
 
 export function mcpPostHandler(deps: AppDeps, makeTransport: McpTransportFactory = jsonResponseTransport): RequestHandler {
@@ -58,8 +60,13 @@ export function mcpPostHandler(deps: AppDeps, makeTransport: McpTransportFactory
       attachTrace(req.auth, trace);
     }
     const server = createMcpServer();
-    const { transport, handle } = makeTransport(req, res);
+    const { transport, handle, answered } = makeTransport(req, res);
     res.on("close", () => {
+      // Closing is for a request still running when its client goes away (it
+      // aborts the tool's signal). After the answer there is nothing to cancel,
+      // and closing would only build the SDK's "Connection closed" McpError, stack
+      // trace included, on every call; server and transport are garbage anyway.
+      if (answered?.()) return;
       void transport.close();
       void server.close();
     });

@@ -41,6 +41,8 @@ export class JsonResponseTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   sessionId = undefined;
 
+  /** The HTTP answer is written: nothing of this request is still running. */
+  answered = false;
   private started = false;
   private closed = false;
   private handled = false;
@@ -148,6 +150,7 @@ export class JsonResponseTransport implements Transport {
       if (body === undefined) res.writeHead(status).end();
       else res.writeHead(status, { "Content-Type": "application/json" }).end(body);
     }
+    this.answered = true;
     this.finish?.();
   }
 
