@@ -39,7 +39,10 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.use(requestLogging(deps.logger));
   app.use(closeAfterRefusal);
   app.use((req, res, next) => {
-    res.on("finish", () => metrics.httpRequests.inc({ route: routeLabel(req.path), status: String(res.statusCode) }));
+    res.on("finish", () => {
+      metrics.httpRequests.inc({ route: routeLabel(req.path), status: String(res.statusCode) });
+      metrics.countWorkerRequest?.();
+    });
     next();
   });
 
