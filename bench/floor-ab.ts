@@ -3,12 +3,11 @@
 // and the rounds alternate A B A B so that other load on the machine hits both.
 //
 //   npm run build && node --no-warnings --import tsx bench/floor-ab.ts --base bench/results/base/dist
-//   node --no-warnings --import tsx bench/floor-ab.ts --profile      # CPU profiles into bench/results/prof/
+//   node --no-warnings --import tsx bench/floor-ab.ts --profile [--base DIR]   # CPU profiles into bench/results/prof/
 //
 // --base DIR is another build's dist folder (e.g. main built with
 // `npx tsc -p tsconfig.build.json --outDir bench/results/base/dist`, plus
-// `cp -r sql bench/results/base/`). Without it, A and B are this build with
-// the SDK's transport (MCP_TRANSPORT_FOR_BENCH=sdk) and with ours.
+// `cp -r sql package.json bench/results/base/`). Without it, A and B are both this build.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -62,7 +61,8 @@ try {
     for (const tool of ["whoami", "search_nodes"] as const) {
       const tmp = join(dir, `tmp-${Date.now()}`);
       mkdirSync(tmp);
-      const service = await startBenchService(db.url, {}, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${tmp}`, "--cpu-prof-interval=100"] });
+      const cli = values.base ? resolve(values.base, "cli/main.js") : undefined;
+      const service = await startBenchService(db.url, {}, { cli, nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${tmp}`, "--cpu-prof-interval=100"] });
       const client = await connect(service.mcpUrl, token);
       if (tool === "search_nodes") await loadGraph(client);
       const args = tool === "whoami" ? {} : searchArgs;
@@ -73,7 +73,7 @@ try {
       const ms = performance.now() - t0;
       await client.close();
       await service.stop();
-      const file = join(dir, `${tool}.cpuprofile`);
+      const file = join(dir, `${tool}${values.base ? "-base" : ""}.cpuprofile`);
       renameSync(join(tmp, readdirSync(tmp)[0]!), file);
       console.log(`\n${tool}: ${total} sequential calls, ${(ms / total).toFixed(3)} ms per call (client's view); ${load()}`);
       console.log(`profile: ${file}`);

@@ -30,13 +30,13 @@ const PARTS: Array<[string, (url: string, fn: string) => boolean]> = [
   ["JSON body parsing (body-parser, raw-body)", (u) => /node_modules\/(body-parser|raw-body|iconv-lite|type-is|content-type|media-typer)\//.test(u)],
   ["Express routing, other middlewares", (u) => /node_modules\/(express|router|finalhandler|send|on-finished|cors|vary)\//.test(u) || /dist\/http\//.test(u)],
   ["Node HTTP + sockets", (u) => /^node:(_http|http|net|stream|internal\/(streams|http|stream_base))/.test(u) || /_http_|internal\/streams|stream_base_commons/.test(u)],
-  ["JSON.stringify / parse, other JS (node core)", (u, fn) => u.startsWith("node:") || (u === "" && !fn.startsWith("("))],
+  ["Node core: module loading at start-up, microtask queue, other", (u, fn) => u.startsWith("node:") || (u === "" && !fn.startsWith("("))],
   ["garbage collection", (_u, fn) => fn === "(garbage collector)"],
   ["idle (waiting for Postgres / the client)", (_u, fn) => fn === "(idle)"],
   ["native / unattributed", (_u, fn) => fn === "(program)"],
 ];
 
-const NODE_CORE = ["Node HTTP + sockets", "JSON.stringify / parse, other JS (node core)"];
+const NODE_CORE = ["Node HTTP + sockets", "Node core: module loading at start-up, microtask queue, other"];
 
 export function summarizeProfile(file: string, calls: number): string {
   const profile = JSON.parse(readFileSync(file, "utf8")) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
