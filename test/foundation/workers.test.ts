@@ -1,5 +1,6 @@
 // WORKERS=N: the real CLI starts N serving processes on one port; both answer,
-// /metrics adds them up, the banner comes once, SIGTERM stops them all. With
+// /metrics adds them up, the banner comes once, a killed worker is replaced,
+// SIGTERM stops them all. With
 // the embedded database it refuses to start and says why.
 import { readdirSync, readFileSync } from "node:fs";
 import { request } from "node:http";
@@ -67,7 +68,7 @@ describe("WORKERS", () => {
     expect(r.stdout).not.toMatch(/listening/);
   });
 
-  it("WORKERS=2 with Postgres: two processes serve, /metrics adds them up, one announcement, SIGTERM stops all", async () => {
+  it("WORKERS=2 with Postgres: two processes serve, /metrics adds them up, one announcement, a dead worker is replaced, SIGTERM stops all", async () => {
     const serve = startServe({ DATABASE_URL: pg.url, WORKERS: "2", FIRST_START_OWNER: "false", AUTH_FAILURES_PER_MINUTE: "0" }, ["--json"]);
     try {
       // The one JSON object the primary prints once every worker listens (log lines carry a "level").
@@ -110,9 +111,25 @@ describe("WORKERS", () => {
       expect(serve.stdout().split("\n").filter((l) => l.startsWith("{") && !l.includes('"level"'))).toHaveLength(1);
       expect(serve.stdout().match(/all workers listening/g)).toHaveLength(1);
 
+      // A worker that dies is replaced; the service keeps answering.
+      process.kill(workers[0]!, "SIGKILL");
+      let now: number[] = [];
+      for (let i = 0; i < 300; i++) {
+        now = childrenOf(serve.child.pid!);
+        if (now.length === 2 && !now.includes(workers[0]!) && /"worker":1,.*worker stopped unexpectedly/.test(serve.stdout())) {
+          const info = (await getOnNewConnection(`${base}/metrics`)).body;
+          if ([...info.matchAll(/^agent_memory_worker_info\{/gm)].length === 2) break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(now).toHaveLength(2);
+      expect(now).not.toContain(workers[0]);
+      for (let i = 0; i < 10; i++) expect((await getOnNewConnection(`${base}/healthz`)).status).toBe(200);
+
       serve.child.kill("SIGTERM");
       expect(await serve.exited).toBe(0);
-      for (const pid of workers) expect(alive(pid), `worker ${pid} still running`).toBe(false);
+      for (const pid of [...workers, ...now]) expect(alive(pid), `worker ${pid} still running`).toBe(false);
+      // The two workers running at the end stopped gracefully.
       expect(serve.stdout().match(/"msg":"stopped"/g)).toHaveLength(2);
     } finally {
       if (serve.child.exitCode === null) serve.child.kill("SIGKILL");
