@@ -21,6 +21,7 @@ import { benchGraph } from "./sections/graph.js";
 import { benchHostile } from "./sections/hostile.js";
 import { benchLedger } from "./sections/ledger.js";
 import { benchQuality } from "./sections/quality.js";
+import { benchWorkers } from "./sections/workers.js";
 
 const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   floor: benchFloor,
@@ -33,6 +34,8 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   console: benchConsole,
   // On its own embedded (PGlite) service, not the Postgres one the others share.
   hostile: benchHostile,
+  // Its own services (1 and 2 worker processes) on the shared database, after facts.
+  workers: benchWorkers,
 };
 
 const { values } = parseArgs({

@@ -33,8 +33,15 @@ export async function createDatabase(baseUrl: string, name: string): Promise<{ u
   return { url, drop: () => dropDatabase(name, baseUrl) };
 }
 
-export async function startBenchService(databaseUrl: string, env: Record<string, string> = {}): Promise<BenchService> {
-  const child: ChildProcess = spawn(process.execPath, [CLI, "serve", "--json"], {
+export interface ServiceProcess {
+  /** Another build's CLI (bench/floor-ab.ts compares builds); default this checkout's dist. */
+  cli?: string;
+  /** Node flags, e.g. --cpu-prof. */
+  nodeArgs?: string[];
+}
+
+export async function startBenchService(databaseUrl: string, env: Record<string, string> = {}, proc: ServiceProcess = {}): Promise<BenchService> {
+  const child: ChildProcess = spawn(process.execPath, [...(proc.nodeArgs ?? []), proc.cli ?? CLI, "serve", "--json"], {
     env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PORT: "0", LOG_LEVEL: "warn", FIRST_START_OWNER: "false", AUTH_FAILURES_PER_MINUTE: "0",
       // The graph section's lost-writes burst opens 1,000 requests at once, past the default connection cap (HTTP_MAX_CONNECTIONS=1000).
       HTTP_MAX_CONNECTIONS: "10000",

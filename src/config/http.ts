@@ -66,6 +66,7 @@ export const httpEnv = z.object({
     }),
   HTTP_REQUEST_TIMEOUT_MS: intFrom("HTTP_REQUEST_TIMEOUT_MS", 30_000, 1000, 3_600_000),
   HTTP_MAX_CONNECTIONS: intFrom("HTTP_MAX_CONNECTIONS", 1000, 1, 1_000_000),
+  WORKERS: intFrom("WORKERS", 1, 1, 64),
 });
 
 export interface HttpConfig {
@@ -86,6 +87,8 @@ export interface HttpConfig {
     /** Concurrent connections per process; more are refused by the kernel-level accept. */
     maxConnections: number;
   };
+  /** Serving processes sharing the port (node:cluster); more than 1 needs DATABASE_URL. */
+  workers: number;
 }
 
 export function httpConfig(e: z.output<typeof httpEnv>): HttpConfig {
@@ -98,5 +101,6 @@ export function httpConfig(e: z.output<typeof httpEnv>): HttpConfig {
     authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     metricsToken: e.METRICS_TOKEN || undefined,
     http: { requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS, maxConnections: e.HTTP_MAX_CONNECTIONS },
+    workers: e.WORKERS,
   };
 }

@@ -9,7 +9,7 @@ import { corsForAllowedOrigins } from "./cors.js";
 import { errorHandler } from "./error-handler.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 import { requestLogging } from "./logging.js";
-import { mcpPostHandler, methodNotAllowed } from "./mcp-route.js";
+import { mcpPostHandler, methodNotAllowed, type McpTransportFactory } from "./mcp-route.js";
 import { healthz, metricsEndpoint, metricsTokenCheck, readyz } from "./ops.js";
 import { originCheck } from "./origin.js";
 import { mountOAuth } from "../oauth/routes.js";
@@ -23,7 +23,12 @@ export function allowedHostnames(host: string, configured: string[]): string[] |
   return undefined;
 }
 
-export function createApp(deps: AppDeps): Express {
+export interface AppOptions {
+  /** The MCP transport of POST /mcp (default ours); only the differential test passes the SDK's. */
+  mcpTransport?: McpTransportFactory;
+}
+
+export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   const { config, metrics } = deps;
   const app = express();
   app.disable("x-powered-by");
@@ -34,7 +39,10 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestLogging(deps.logger));
   app.use(closeAfterRefusal);
   app.use((req, res, next) => {
-    res.on("finish", () => metrics.httpRequests.inc({ route: routeLabel(req.path), status: String(res.statusCode) }));
+    res.on("finish", () => {
+      metrics.httpRequests.inc({ route: routeLabel(req.path), status: String(res.statusCode) });
+      metrics.countWorkerRequest?.();
+    });
     next();
   });
 
@@ -82,7 +90,7 @@ export function createApp(deps: AppDeps): Express {
     bearerAuth(deps),
     ...(tokenLimit ? [tokenLimit] : []),
     express.json({ limit: config.maxBodyBytes }),
-    mcpPostHandler(deps),
+    mcpPostHandler(deps, options.mcpTransport),
   );
   app.get("/mcp", ...mcpGuards, methodNotAllowed);
   app.delete("/mcp", ...mcpGuards, methodNotAllowed);

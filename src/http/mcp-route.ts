@@ -1,12 +1,14 @@
 // POST /mcp: stateless Streamable HTTP. A fresh McpServer and transport per
 // request (the SDK forbids reusing either across requests), so any replica can
-// answer any call and nothing leaks between clients.
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+// answer any call and nothing leaks between clients. The transport is ours
+// (mcp-transport.ts): the SDK's checks, without the web Request/Response round trip.
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Request, RequestHandler, Response } from "express";
 import type { AppDeps } from "../app-deps.js";
 import { attachTrace, type RequestTrace } from "../auth/caller.js";
 import { createMcpServerFactory } from "../mcp/server.js";
 import { JsonRpcCode, requestId, sendJsonRpcError } from "./json-rpc.js";
+import { JsonResponseTransport } from "./mcp-transport.js";
 
 /**
  * A tools/call whose `arguments` is present but not a JSON object. The SDK
@@ -22,7 +24,22 @@ function hasNonObjectArguments(body: unknown): boolean {
   return args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args));
 }
 
-export function mcpPostHandler(deps: AppDeps): RequestHandler {
+/** One request's transport and how it is handed the request. */
+export interface McpPostTransport {
+  transport: Transport;
+  handle(parsedBody: unknown): Promise<void>;
+  /** Whether the answer is out (nothing left to cancel); absent: always close. */
+  answered?: () => boolean;
+}
+/** Production uses ours; the differential test (test/foundation/mcp-transport.test.ts) builds the same app around the SDK's. */
+export type McpTransportFactory = (req: Request, res: Response) => McpPostTransport;
+
+export const jsonResponseTransport: McpTransportFactory = (req, res) => {
+  const transport = new JsonResponseTransport(req, res);
+  return { transport, handle: (body) => transport.handlePost(body), answered: () => transport.answered };
+};
+
+export function mcpPostHandler(deps: AppDeps, makeTransport: McpTransportFactory = jsonResponseTransport): RequestHandler {
   const createMcpServer = createMcpServerFactory(deps);
   return async (req: Request, res: Response) => {
     // One message per POST. Protocol 2025-06-18 dropped JSON-RPC batches, and a
@@ -43,14 +60,19 @@ export function mcpPostHandler(deps: AppDeps): RequestHandler {
       attachTrace(req.auth, trace);
     }
     const server = createMcpServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const { transport, handle, answered } = makeTransport(req, res);
     res.on("close", () => {
+      // Closing is for a request still running when its client goes away (it
+      // aborts the tool's signal). After the answer there is nothing to cancel,
+      // and closing would only build the SDK's "Connection closed" McpError, stack
+      // trace included, on every call; server and transport are garbage anyway.
+      if (answered?.()) return;
       void transport.close();
       void server.close();
     });
     try {
       await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
+      await handle(req.body);
     } catch (error) {
       req.log.error({ err: error }, "MCP request failed");
       sendJsonRpcError(res, 500, JsonRpcCode.INTERNAL_ERROR, "Internal server error.");

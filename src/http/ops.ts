@@ -44,6 +44,6 @@ export function metricsEndpoint(deps: AppDeps): RequestHandler {
       return;
     }
     res.setHeader("Content-Type", deps.metrics.registry.contentType);
-    res.send(await deps.metrics.registry.metrics());
+    res.send(await deps.metrics.render());
   };
 }

@@ -1,4 +1,7 @@
 // serve: run the HTTP service until SIGTERM/SIGINT, then shut down gracefully.
+// With WORKERS > 1 this process becomes the primary of that many workers
+// (../workers.ts), each of which runs this same command.
+import cluster from "node:cluster";
 import type { Command } from "commander";
 import { loadConfig } from "../../config.js";
 import { createLogger } from "../../logger.js";
@@ -6,6 +9,7 @@ import { startService } from "../../serve.js";
 import { restrictFileModes } from "../file-modes.js";
 import type { Output } from "../output.js";
 import { action } from "../run.js";
+import { checkWorkers, runPrimary, STARTED_MESSAGE, type StartedMessage } from "../workers.js";
 
 export function registerServeCommand(program: Command): void {
   program
@@ -17,27 +21,43 @@ export function registerServeCommand(program: Command): void {
         const config = loadConfig();
         restrictFileModes(config);
         const logger = createLogger(config.logLevel);
+        checkWorkers(config);
+        // What a person or a script reads once the service listens: the banner
+        // on stderr (never into the JSON log stream on stdout), or one JSON object.
+        const announce = ({ banner, result }: Omit<StartedMessage, "type">) => {
+          if (out.json) out.result(result, () => "");
+          else process.stderr.write(`${banner}\n`);
+        };
+        if (cluster.isPrimary && config.workers > 1) {
+          await runPrimary(config, { logger, announce });
+          return;
+        }
+        let banner = "";
         const service = await startService(config, {
           logger,
-          // The banner goes to stderr, never into the JSON log stream on stdout.
-          print: (text) => (out.json ? undefined : process.stderr.write(`${text}\n`)),
+          print: (text) => void (banner += text),
           // Only a person at a terminal sees the first token; any other start
           // (containers, --json, redirected output) gets it in a 0600 file.
           interactive: !out.json && process.stderr.isTTY === true,
         });
         // The object names the token file, never the token: stdout is the log stream too.
-        if (out.json)
-          out.result(
-            {
-              url: service.mcpUrl,
-              database: service.db.kind,
-              ...(service.oauthMcpUrl ? { oauthMcpUrl: service.oauthMcpUrl } : {}),
-              ...(service.firstTokenFile ? { firstTokenFile: service.firstTokenFile } : {}),
-            },
-            () => "",
-          );
+        const result = {
+          url: service.mcpUrl,
+          database: service.db.kind,
+          ...(service.oauthMcpUrl ? { oauthMcpUrl: service.oauthMcpUrl } : {}),
+          ...(service.firstTokenFile ? { firstTokenFile: service.firstTokenFile } : {}),
+        };
+        if (cluster.isWorker) {
+          // The primary announces once for all workers; the IPC channel must not keep this process alive after shutdown.
+          process.send!({ type: STARTED_MESSAGE, banner, result } satisfies StartedMessage);
+          process.channel?.unref();
+        } else announce({ banner, result });
         await new Promise<void>((resolve) => {
+          let stopping = false;
           const shutdown = (signal: NodeJS.Signals) => {
+            // A worker gets SIGINT from the terminal and SIGTERM from its primary: stop once.
+            if (stopping) return;
+            stopping = true;
             logger.info({ signal }, "shutting down: finishing in-flight requests");
             service.stop().then(
               () => {
