@@ -103,15 +103,23 @@ const relationsJson = (provenance: boolean) => `coalesce((select json_agg(json_b
       provenance ? `, 'createdBy', a.name, 'createdAt', ${ISO("x.created_at")}` : ""
     }) order by x.id) from rshown x join agents a on a.id = x.created_by), '[]'::json)`;
 
-// Relations with at least one endpoint among `names` (an array expression of am_graph_key values).
-const touching = (keys: string) => `r.scope = $1::text and (am_graph_key(r.from_name) = any(${keys}) or am_graph_key(r.to_name) = any(${keys}))`;
+// An endpoint among `names` (a text[] expression) whose am_graph_key values are
+// `keys`. The key comparison is what the indexes serve; the plain text
+// comparison, equal in meaning (text equality is byte equality) and tested
+// first, spares a SHA-256 per row when the planner reads a small table whole:
+// at 1,000 relations that scan took 2-10 ms of a 3-12 ms open_nodes.
+const endpointIn = (column: string, keys: string, names: string) => `(r.${column} = any(${names}) and am_graph_key(r.${column}) = any(${keys}))`;
+const endpointsIn = (keys: string, names: string) => `${endpointIn("from_name", keys, names)} or ${endpointIn("to_name", keys, names)}`;
+// Relations with at least one endpoint among `names`.
+const touching = (keys: string, names: string) => `r.scope = $1::text and (${endpointsIn(keys, names)})`;
 // … or, with `flag`, neither of whose endpoints is an existing entity.
-const touchingOrUnattached = (keys: string, flag: string) => `r.scope = $1::text
-    and (am_graph_key(r.from_name) = any(${keys}) or am_graph_key(r.to_name) = any(${keys})
+const touchingOrUnattached = (keys: string, names: string, flag: string) => `r.scope = $1::text
+    and (${endpointsIn(keys, names)}
       or (${flag}
         and not exists (select 1 from graph_entities e where e.scope = r.scope and am_graph_key(e.name) = am_graph_key(r.from_name))
         and not exists (select 1 from graph_entities e where e.scope = r.scope and am_graph_key(e.name) = am_graph_key(r.to_name))))`;
 const KEPT_KEYS = `array(select am_graph_key(k.name) from kept k)`;
+const KEPT_NAMES = `array(select k.name from kept k)`;
 
 // read_graph's page of entities: $1 scope, $2 limit, $3 offset, $4 entity budget.
 export const READ_GRAPH_PAGE = `
@@ -134,7 +142,7 @@ export const RELATIONS_ALL = `
  * limit or null, $6 budget.
  */
 export const RELATIONS_TOUCHING = `
-  with ${relationPart(touchingOrUnattached(`am_graph_keys($2::text[])`, "$3::boolean"), "$4::int", "$5::int", "$6", true)}
+  with ${relationPart(touchingOrUnattached(`am_graph_keys($2::text[])`, "$2::text[]", "$3::boolean"), "$4::int", "$5::int", "$6", true)}
   select ${RELATION_TOTAL} as total, ${relationsJson(true)} as relations`;
 
 // Queries of three or more characters go through am_graph_match (trigram
@@ -161,7 +169,7 @@ const searchNodes = (match: string) => `
     where e.scope = $1::text
     order by e.id
     limit $3::int offset $4::int
-  ), ${entityPart("$5", false)}, ${relationPart(touching(KEPT_KEYS), "0", "null::int", "$6", true)}
+  ), ${entityPart("$5", false)}, ${relationPart(touching(KEPT_KEYS, KEPT_NAMES), "0", "null::int", "$6", true)}
   select (select total from page limit 1)::int as total, ${entitiesJson("$5", false)} as entities, ${relationsJson(false)} as relations,
     ${RELATION_TOTAL} as total_relations`;
 
@@ -181,7 +189,7 @@ export const OPEN_NODES = `
     select e.id, e.name, e.entity_type, e.created_at, a.name as created_by
     from graph_entities e join agents a on a.id = e.created_by
     where e.scope = $1::text and am_graph_key(e.name) = any(am_graph_keys($2::text[]))
-  ), ${entityPart("$3", true)}, ${relationPart(touching(KEPT_KEYS), "0", "null::int", "$4", true)}
+  ), ${entityPart("$3", true)}, ${relationPart(touching(KEPT_KEYS, KEPT_NAMES), "0", "null::int", "$4", true)}
   select ${entitiesJson("$3", true)} as entities, ${relationsJson(true)} as relations,
     ${RELATION_TOTAL} as total_relations`;
 

@@ -1,0 +1,105 @@
+// EXPLAIN (ANALYZE, BUFFERS, SUMMARY) of each graph read at a given size, on a
+// fresh database loaded through the store (batches of 100, as the benchmark),
+// before and after ANALYZE: planning and execution time of every statement.
+//   node --no-warnings --import tsx bench/graph-explain.ts 1000 50000
+import pg from "pg";
+import { createAgent } from "../src/auth/store.js";
+import type { Database } from "../src/db/database.js";
+import { migrate } from "../src/db/migrate.js";
+import { openPostgres } from "../src/db/postgres.js";
+import { answerBudget } from "../src/graph/bounds.js";
+import * as sql from "../src/graph/read-sql.js";
+import { likePattern } from "../src/graph/validate.js";
+import { createEntities, createRelations } from "../src/graph/write-store.js";
+import { createDatabase } from "./lib/service.js";
+
+const base = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const budget = answerBudget(100_000);
+
+function entity(i: number, n: number) {
+  const needle = i % Math.floor(n / 10) === 3 ? " (kiwi-needle)" : "";
+  return {
+    name: `entity-${i}`,
+    entityType: ["person", "service", "project", "team"][i % 4]!,
+    observations: [`created in sprint ${i % 97}`, `owned by team ${i % 13}${needle}`, `depends on entity-${(i * 31) % n}`],
+  };
+}
+
+async function explain(client: pg.Client, label: string, text: string, values: unknown[]) {
+  if (process.env.PLANS && label.startsWith(process.env.PLANS)) {
+    const r = await client.query(`explain (analyze, buffers, summary) ${text}`, values);
+    console.log(r.rows.map((x: Record<string, string>) => x["QUERY PLAN"]).join("\n"));
+  }
+  const plans: number[] = [];
+  const execs: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const r = await client.query(`explain (analyze, buffers, summary, format json) ${text}`, values);
+    const p = (r.rows[0] as { "QUERY PLAN": Array<{ "Planning Time": number; "Execution Time": number }> })["QUERY PLAN"][0]!;
+    plans.push(p["Planning Time"]);
+    execs.push(p["Execution Time"]);
+  }
+  const med = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1]!.toFixed(2);
+  console.log(`  ${label.padEnd(28)} planning ${med(plans).padStart(7)} ms  execution ${med(execs).padStart(7)} ms`);
+}
+
+/**
+ * Each read through the service's own pool, as a prepared statement (A) and as
+ * the same text unprepared (B, a copy with a trailing newline, which is not
+ * registered), alternated A B A B; medians of the round trip in ms.
+ */
+async function preparedVersusPlain(db: Database, names: string[]) {
+  const reads: Array<[string, string, unknown[]]> = [
+    ["search_nodes (10 hits)", sql.SEARCH_NODES, ["g", likePattern("kiwi-needle"), 100, 0, budget.entityChars, budget.relationChars]],
+    ["search_nodes (no hit)", sql.SEARCH_NODES, ["g", likePattern("qqzzxxyyww"), 100, 0, budget.entityChars, budget.relationChars]],
+    ["open_nodes (5 names)", sql.OPEN_NODES, ["g", names, budget.entityChars, budget.relationChars]],
+    ["read_graph page", sql.READ_GRAPH_PAGE, ["g", 1000, 0, budget.entityChars]],
+  ];
+  const rounds = Number(process.env.AB);
+  console.log(` prepared vs plain, ${rounds} alternated rounds (median ms):`);
+  for (const [label, text, values] of reads) {
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      for (const [out, t] of [[a, text], [b, `${text}\n`]] as const) {
+        const t0 = performance.now();
+        await db.query(t, values);
+        out.push(performance.now() - t0);
+      }
+    }
+    const med = (x: number[]) => [...x].sort((p, q) => p - q)[x.length >> 1]!;
+    console.log(`  ${label.padEnd(28)} prepared ${med(a).toFixed(2).padStart(6)}  plain ${med(b).toFixed(2).padStart(6)}`);
+  }
+}
+
+for (const n of process.argv.slice(2).map(Number)) {
+  const name = `am_graph_explain_${n}`;
+  const { url, drop } = await createDatabase(base, name);
+  const db = openPostgres({ connectionString: url, poolMax: 1, connectTimeoutMs: 5000, statementTimeoutMs: 600_000, lockTimeoutMs: 10_000 });
+  await migrate(db);
+  const agent = await createAgent(db, { name: "loader", kind: "agent", writeScopes: ["g"] });
+  const w = { scope: "g", agentId: agent.id, maxChars: 4096 };
+  const t0 = performance.now();
+  for (let i = 0; i < n; i += 100) await createEntities(db, w, Array.from({ length: Math.min(100, n - i) }, (_, k) => entity(i + k, n)));
+  const t1 = performance.now();
+  for (let i = 0; i < n; i += 100)
+    await createRelations(db, w, Array.from({ length: Math.min(100, n - i) }, (_, k) => ({ from: `entity-${i + k}`, to: `entity-${(i + k + 1) % n}`, relationType: "depends_on" })));
+  console.log(`\n${n} entities: load ${(n / ((t1 - t0) / 1000)).toFixed(0)} entities/s, relations ${(n / ((performance.now() - t1) / 1000)).toFixed(0)}/s`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const names = [0, 1, 2, 3, 4].map((j) => `entity-${(j * 1013) % n}`);
+  for (const phase of (process.env.PHASES ?? "right after loading,after vacuum analyze").split(",")) {
+    if (phase.startsWith("after")) await client.query("vacuum analyze graph_entities, graph_observations, graph_relations");
+    console.log(` ${phase}:`);
+    await explain(client, "SEARCH_NODES (10 hits)", sql.SEARCH_NODES, ["g", likePattern("kiwi-needle"), 100, 0, budget.entityChars, budget.relationChars]);
+    await explain(client, "SEARCH_NODES (no hit)", sql.SEARCH_NODES, ["g", likePattern("qqzzxxyyww"), 100, 0, budget.entityChars, budget.relationChars]);
+    await explain(client, "OPEN_NODES (5 names)", sql.OPEN_NODES, ["g", names, budget.entityChars, budget.relationChars]);
+    await explain(client, "COUNT_ENTITIES", sql.COUNT_ENTITIES, ["g"]);
+    await explain(client, "READ_GRAPH_PAGE", sql.READ_GRAPH_PAGE, ["g", 1000, 0, budget.entityChars]);
+    await explain(client, "RELATIONS_ALL", sql.RELATIONS_ALL, ["g", 0, null, budget.relationChars]);
+    await explain(client, "RELATIONS_TOUCHING", sql.RELATIONS_TOUCHING, ["g", names, false, 0, null, budget.relationChars]);
+  }
+  await client.end();
+  if (process.env.AB) await preparedVersusPlain(db, names);
+  await db.close();
+  if (!process.env.KEEP) await drop();
+}
