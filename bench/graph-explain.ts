@@ -4,7 +4,6 @@
 //   node --no-warnings --import tsx bench/graph-explain.ts 1000 50000
 import pg from "pg";
 import { createAgent } from "../src/auth/store.js";
-import type { Database } from "../src/db/database.js";
 import { migrate } from "../src/db/migrate.js";
 import { openPostgres } from "../src/db/postgres.js";
 import { answerBudget } from "../src/graph/bounds.js";
@@ -15,6 +14,8 @@ import { createDatabase } from "./lib/service.js";
 
 const base = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const budget = answerBudget(100_000);
+// BEFORE=/tmp/read-sql.main.ts (with AB=rounds): the statements to compare with.
+const before = process.env.BEFORE ? ((await import(process.env.BEFORE)) as Record<string, string>) : undefined;
 
 function entity(i: number, n: number) {
   const needle = i % Math.floor(n / 10) === 3 ? " (kiwi-needle)" : "";
@@ -43,31 +44,35 @@ async function explain(client: pg.Client, label: string, text: string, values: u
 }
 
 /**
- * Each read through the service's own pool, as a prepared statement (A) and as
- * the same text unprepared (B, a copy with a trailing newline, which is not
- * registered), alternated A B A B; medians of the round trip in ms.
+ * Before/after: each read as committed on main (B, from
+ * `git show main:src/graph/read-sql.ts > /tmp/read-sql.main.ts`, see BEFORE) and
+ * as in this tree (A), alternated A B A B on one connection; medians of the
+ * server's planning + execution time (EXPLAIN ANALYZE) and of the round trip.
  */
-async function preparedVersusPlain(db: Database, names: string[]) {
+async function beforeAfter(client: pg.Client, names: string[], before: Record<string, string>) {
   const reads: Array<[string, string, unknown[]]> = [
-    ["search_nodes (10 hits)", sql.SEARCH_NODES, ["g", likePattern("kiwi-needle"), 100, 0, budget.entityChars, budget.relationChars]],
-    ["search_nodes (no hit)", sql.SEARCH_NODES, ["g", likePattern("qqzzxxyyww"), 100, 0, budget.entityChars, budget.relationChars]],
-    ["open_nodes (5 names)", sql.OPEN_NODES, ["g", names, budget.entityChars, budget.relationChars]],
-    ["read_graph page", sql.READ_GRAPH_PAGE, ["g", 1000, 0, budget.entityChars]],
+    ["search_nodes (10 hits)", "SEARCH_NODES", ["g", likePattern("kiwi-needle"), 100, 0, budget.entityChars, budget.relationChars]],
+    ["search_nodes (no hit)", "SEARCH_NODES", ["g", likePattern("qqzzxxyyww"), 100, 0, budget.entityChars, budget.relationChars]],
+    ["open_nodes (5 names)", "OPEN_NODES", ["g", names, budget.entityChars, budget.relationChars]],
+    ["read_graph page", "READ_GRAPH_PAGE", ["g", 1000, 0, budget.entityChars]],
   ];
   const rounds = Number(process.env.AB);
-  console.log(` prepared vs plain, ${rounds} alternated rounds (median ms):`);
-  for (const [label, text, values] of reads) {
-    const a: number[] = [];
-    const b: number[] = [];
+  console.log(`  before/after, ${rounds} alternated rounds: median server ms (planning + execution), median round trip ms`);
+  for (const [label, key, values] of reads) {
+    const server: Record<"a" | "b", number[]> = { a: [], b: [] };
+    const trip: Record<"a" | "b", number[]> = { a: [], b: [] };
     for (let i = 0; i < rounds; i++) {
-      for (const [out, t] of [[a, text], [b, `${text}\n`]] as const) {
+      for (const [side, text] of [["a", (sql as Record<string, string>)[key]!], ["b", before[key]!]] as const) {
+        const r = await client.query(`explain (analyze, summary, format json) ${text}`, values);
+        const p = (r.rows[0] as { "QUERY PLAN": Array<{ "Planning Time": number; "Execution Time": number }> })["QUERY PLAN"][0]!;
+        server[side].push(p["Planning Time"] + p["Execution Time"]);
         const t0 = performance.now();
-        await db.query(t, values);
-        out.push(performance.now() - t0);
+        await client.query(text, values);
+        trip[side].push(performance.now() - t0);
       }
     }
-    const med = (x: number[]) => [...x].sort((p, q) => p - q)[x.length >> 1]!;
-    console.log(`  ${label.padEnd(28)} prepared ${med(a).toFixed(2).padStart(6)}  plain ${med(b).toFixed(2).padStart(6)}`);
+    const med = (x: number[]) => [...x].sort((p, q) => p - q)[x.length >> 1]!.toFixed(2).padStart(6);
+    console.log(`  ${label.padEnd(28)} server: main ${med(server.b)} → now ${med(server.a)}   round trip: main ${med(trip.b)} → now ${med(trip.a)}`);
   }
 }
 
@@ -76,6 +81,11 @@ for (const n of process.argv.slice(2).map(Number)) {
   const { url, drop } = await createDatabase(base, name);
   const db = openPostgres({ connectionString: url, poolMax: 1, connectTimeoutMs: 5000, statementTimeoutMs: 600_000, lockTimeoutMs: 10_000 });
   await migrate(db);
+  // Experiment: another GIN pending-list size for the trigram indexes (kB).
+  if (process.env.GIN_PENDING) {
+    for (const index of ["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm"])
+      await db.exec(`alter index ${index} set (gin_pending_list_limit = ${Number(process.env.GIN_PENDING)})`);
+  }
   const agent = await createAgent(db, { name: "loader", kind: "agent", writeScopes: ["g"] });
   const w = { scope: "g", agentId: agent.id, maxChars: 4096 };
   const t0 = performance.now();
@@ -97,9 +107,9 @@ for (const n of process.argv.slice(2).map(Number)) {
     await explain(client, "READ_GRAPH_PAGE", sql.READ_GRAPH_PAGE, ["g", 1000, 0, budget.entityChars]);
     await explain(client, "RELATIONS_ALL", sql.RELATIONS_ALL, ["g", 0, null, budget.relationChars]);
     await explain(client, "RELATIONS_TOUCHING", sql.RELATIONS_TOUCHING, ["g", names, false, 0, null, budget.relationChars]);
+    if (before) await beforeAfter(client, names, before);
   }
   await client.end();
-  if (process.env.AB) await preparedVersusPlain(db, names);
   await db.close();
   if (!process.env.KEEP) await drop();
 }

@@ -64,6 +64,12 @@ const entitiesJson = (budget: string, provenance: boolean) => `coalesce((select 
       where k.before + k.head + x.at < ${budget}::int
     ) g on true), '[]'::json)`;
 
+// A page holds at most as many entities as could fit in `budget` (each costs at
+// least E; the first is always shown): reading more would only compute the
+// sizes of entities the answer then leaves out (read_graph at 1,000 entities
+// sized all 1,000 to show ~250).
+const pageLimit = (limit: string, budget: string) => `least(${limit}, ${budget}::int / ${E} + 1)`;
+
 const RELATION_COST = `char_length(r.from_name) + char_length(r.to_name) + char_length(r.relation_type) + ${R}`;
 
 /**
@@ -128,7 +134,7 @@ export const READ_GRAPH_PAGE = `
     from graph_entities e
     where e.scope = $1::text
     order by e.id
-    limit $2::int offset $3::int
+    limit ${pageLimit("$2::int", "$4")} offset $3::int
   ), ${entityPart("$4", false)}
   select ${entitiesJson("$4", false)} as entities`;
 
@@ -168,7 +174,7 @@ const searchNodes = (match: string) => `
     from (${match}) as m(id) join graph_entities e on e.id = m.id
     where e.scope = $1::text
     order by e.id
-    limit $3::int offset $4::int
+    limit ${pageLimit("$3::int", "$5")} offset $4::int
   ), ${entityPart("$5", false)}, ${relationPart(touching(KEPT_KEYS, KEPT_NAMES), "0", "null::int", "$6", true)}
   select (select total from page limit 1)::int as total, ${entitiesJson("$5", false)} as entities, ${relationsJson(false)} as relations,
     ${RELATION_TOTAL} as total_relations`;

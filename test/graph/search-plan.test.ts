@@ -82,7 +82,7 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
   // No trigram index without the scope is left to use.
   it.each(QUERIES)("the match function for %s reads each table through an index on the caller's scope", async (query) => {
     const fn = (await tdb.db.query<{ body: string; config: string[] }>("select prosrc as body, proconfig as config from pg_proc where proname = 'am_graph_match'")).rows[0]!;
-    expect(fn.config).toEqual(["enable_seqscan=off", "enable_indexscan=off"]);
+    expect(fn.config).toEqual(["enable_seqscan=off", "enable_indexscan=off", "cpu_operator_cost=0.05"]);
     const plan = await explain(fn.body, ["shared", likePattern(query)], fn.config);
     expect(graphSeqScans(plan)).toEqual([]);
     const scans = plan.filter((n) => n["Index Name"]);

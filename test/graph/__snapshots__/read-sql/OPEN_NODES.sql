@@ -19,7 +19,7 @@ with page as materialized (
     where true
   ), 
   rmatch as materialized (
-    select r.id from graph_relations r where r.scope = $1::text and (am_graph_key(r.from_name) = any(array(select am_graph_key(k.name) from kept k)) or am_graph_key(r.to_name) = any(array(select am_graph_key(k.name) from kept k)))
+    select r.id from graph_relations r where r.scope = $1::text and ((r.from_name = any(array(select k.name from kept k)) and am_graph_key(r.from_name) = any(array(select am_graph_key(k.name) from kept k))) or (r.to_name = any(array(select k.name from kept k)) and am_graph_key(r.to_name) = any(array(select am_graph_key(k.name) from kept k))))
   ), rsel as (
     select id from rmatch order by id offset 0 limit least(null::int, $4::int / 75 + 1)
   ), rshown as (
