@@ -9,7 +9,7 @@ import { openPostgres } from "../src/db/postgres.js";
 import { answerBudget } from "../src/graph/bounds.js";
 import * as sql from "../src/graph/read-sql.js";
 import { likePattern } from "../src/graph/validate.js";
-import { createEntities, createRelations } from "../src/graph/write-store.js";
+import { createEntities, createRelations } from "../src/graph/store.js";
 import { createDatabase } from "./lib/service.js";
 
 const base = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import * as sql from "../../src/graph/read-sql.js";
-import { searchNodes } from "../../src/graph/read-store.js";
+import { searchNodes } from "../../src/graph/read.js";
 import { likePattern } from "../../src/graph/validate.js";
-import { createEntities, createRelations } from "../../src/graph/write-store.js";
+import { createEntities, createRelations } from "../../src/graph/store.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 interface PlanNode {
