@@ -2,6 +2,14 @@
 // fresh database loaded through the store (batches of 100, as the benchmark),
 // before and after ANALYZE: planning and execution time of every statement.
 //   node --no-warnings --import tsx bench/graph-explain.ts 1000 50000
+//   AB=30 BEFORE=main node --no-warnings --import tsx bench/graph-explain.ts 1000   (before/after)
+//   PLANS=OPEN …   (also print the plans of the reads whose label starts so)
+//   KEEP=1 …       (keep the database am_graph_explain_<n> for psql)
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { createAgent } from "../src/auth/store.js";
 import { migrate } from "../src/db/migrate.js";
@@ -14,8 +22,17 @@ import { createDatabase } from "./lib/service.js";
 
 const base = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const budget = answerBudget(100_000);
-// BEFORE=/tmp/read-sql.main.ts (with AB=rounds): the statements to compare with.
-const before = process.env.BEFORE ? ((await import(process.env.BEFORE)) as Record<string, string>) : undefined;
+// BEFORE=<git revision> (with AB=rounds): that revision's read statements to
+// compare with, its read-sql.ts importing this tree's bounds and time helpers.
+async function statementsAt(revision: string): Promise<Record<string, string>> {
+  const text = execFileSync("git", ["show", `${revision}:src/graph/read-sql.ts`], { encoding: "utf8" })
+    .replace('"./bounds.js"', JSON.stringify(fileURLToPath(new URL("../src/graph/bounds.ts", import.meta.url))))
+    .replace('"../db/iso-time.js"', JSON.stringify(fileURLToPath(new URL("../src/db/iso-time.ts", import.meta.url))));
+  const file = join(mkdtempSync(join(tmpdir(), "graph-explain-")), "read-sql.ts");
+  writeFileSync(file, text);
+  return (await import(file)) as Record<string, string>;
+}
+const before = process.env.BEFORE ? await statementsAt(process.env.BEFORE) : undefined;
 
 function entity(i: number, n: number) {
   const needle = i % Math.floor(n / 10) === 3 ? " (kiwi-needle)" : "";
@@ -44,9 +61,7 @@ async function explain(client: pg.Client, label: string, text: string, values: u
 }
 
 /**
- * Before/after: each read as committed on main (B, from
- * `git show main:src/graph/read-sql.ts > /tmp/read-sql.main.ts`, see BEFORE) and
- * as in this tree (A), alternated A B A B on one connection; medians of the
+ * Before/after: each read as committed at BEFORE (B) and as in this tree (A), alternated A B A B on one connection; medians of the
  * server's planning + execution time (EXPLAIN ANALYZE) and of the round trip.
  */
 async function beforeAfter(client: pg.Client, names: string[], before: Record<string, string>) {
@@ -72,7 +87,7 @@ async function beforeAfter(client: pg.Client, names: string[], before: Record<st
       }
     }
     const med = (x: number[]) => [...x].sort((p, q) => p - q)[x.length >> 1]!.toFixed(2).padStart(6);
-    console.log(`  ${label.padEnd(28)} server: main ${med(server.b)} → now ${med(server.a)}   round trip: main ${med(trip.b)} → now ${med(trip.a)}`);
+    console.log(`  ${label.padEnd(28)} server: ${process.env.BEFORE} ${med(server.b)} → now ${med(server.a)}   round trip: ${process.env.BEFORE} ${med(trip.b)} → now ${med(trip.a)}`);
   }
 }
 

@@ -100,8 +100,8 @@ async function refreshStatistics(databaseUrl: string): Promise<void> {
 export async function benchGraph(ctx: BenchContext): Promise<void> {
   const token = ctx.agents.reviewer.token; // may write every scope
   const results: SizeResult[] = [];
-  for (const corpus of ctx.graphCorpora.map((c) => CORPORA[c] ?? fail(`unknown graph corpus "${c}"; known: ${Object.keys(CORPORA).join(", ")}`)))
-  for (const n of ctx.graphSizes) {
+  const corpora = ctx.graphCorpora.map((c) => CORPORA[c] ?? fail(`unknown graph corpus "${c}"; known: ${Object.keys(CORPORA).join(", ")}`));
+  for (const [corpus, n] of corpora.flatMap((c) => ctx.graphSizes.map((size) => [c, size] as const))) {
     ctx.log(`\nGraph "${corpus.name}" at ${n.toLocaleString("en-US")} entities, ${corpus.batch} a call: loading both servers…`);
     const ours: Side = { label: "agent-memory", client: await connect(ctx.service.mcpUrl, token), args: { scope: `graph-${corpus.name}-${n}` } };
     const ref = referenceFile();
