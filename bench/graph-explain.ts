@@ -1,12 +1,13 @@
 // EXPLAIN (ANALYZE, BUFFERS, SUMMARY) of each graph read at a given size, on a
-// fresh database loaded through the store (batches of 100, as the benchmark),
+// fresh database loaded through the store (as the benchmark: the sprint corpus,
+// or CORPUS=mixed),
 // before and after ANALYZE: planning and execution time of every statement.
 //   node --no-warnings --import tsx bench/graph-explain.ts 1000 50000
 //   AB=30 BEFORE=main node --no-warnings --import tsx bench/graph-explain.ts 1000   (before/after)
 //   PLANS=OPEN …   (also print the plans of the reads whose label starts so)
 //   KEEP=1 …       (keep the database am_graph_explain_<n> for psql)
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,30 +19,29 @@ import { answerBudget } from "../src/graph/bounds.js";
 import * as sql from "../src/graph/read-sql.js";
 import { likePattern } from "../src/graph/validate.js";
 import { createEntities, createRelations } from "../src/graph/store.js";
+import { CORPORA } from "./lib/graph-corpus.js";
 import { createDatabase } from "./lib/service.js";
 
 const base = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const budget = answerBudget(100_000);
+// CORPUS=mixed: another workload of the benchmark's (bench/lib/graph-corpus.ts).
+const corpus = CORPORA[process.env.CORPUS ?? "sprint"]!;
 // BEFORE=<git revision> (with AB=rounds): that revision's read statements to
 // compare with, its read-sql.ts importing this tree's bounds and time helpers.
 async function statementsAt(revision: string): Promise<Record<string, string>> {
   const text = execFileSync("git", ["show", `${revision}:src/graph/read-sql.ts`], { encoding: "utf8" })
     .replace('"./bounds.js"', JSON.stringify(fileURLToPath(new URL("../src/graph/bounds.ts", import.meta.url))))
     .replace('"../db/iso-time.js"', JSON.stringify(fileURLToPath(new URL("../src/db/iso-time.ts", import.meta.url))));
-  const file = join(mkdtempSync(join(tmpdir(), "graph-explain-")), "read-sql.ts");
-  writeFileSync(file, text);
-  return (await import(file)) as Record<string, string>;
+  const dir = mkdtempSync(join(tmpdir(), "graph-explain-"));
+  try {
+    writeFileSync(join(dir, "read-sql.ts"), text);
+    return (await import(join(dir, "read-sql.ts"))) as Record<string, string>;
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
 }
 const before = process.env.BEFORE ? await statementsAt(process.env.BEFORE) : undefined;
 
-function entity(i: number, n: number) {
-  const needle = i % Math.floor(n / 10) === 3 ? " (kiwi-needle)" : "";
-  return {
-    name: `entity-${i}`,
-    entityType: ["person", "service", "project", "team"][i % 4]!,
-    observations: [`created in sprint ${i % 97}`, `owned by team ${i % 13}${needle}`, `depends on entity-${(i * 31) % n}`],
-  };
-}
 
 async function explain(client: pg.Client, label: string, text: string, values: unknown[]) {
   if (process.env.PLANS && label.startsWith(process.env.PLANS)) {
@@ -64,10 +64,9 @@ async function explain(client: pg.Client, label: string, text: string, values: u
  * Before/after: each read as committed at BEFORE (B) and as in this tree (A), alternated A B A B on one connection; medians of the
  * server's planning + execution time (EXPLAIN ANALYZE) and of the round trip.
  */
-async function beforeAfter(client: pg.Client, names: string[], before: Record<string, string>) {
+async function beforeAfter(client: pg.Client, n: number, names: string[], before: Record<string, string>) {
   const reads: Array<[string, string, unknown[]]> = [
-    ["search_nodes (10 hits)", "SEARCH_NODES", ["g", likePattern("kiwi-needle"), 100, 0, budget.entityChars, budget.relationChars]],
-    ["search_nodes (no hit)", "SEARCH_NODES", ["g", likePattern("qqzzxxyyww"), 100, 0, budget.entityChars, budget.relationChars]],
+    ...corpus.searches(n).map(({ label, query }): [string, string, unknown[]] => [label, "SEARCH_NODES", ["g", likePattern(query), 100, 0, budget.entityChars, budget.relationChars]]),
     ["open_nodes (5 names)", "OPEN_NODES", ["g", names, budget.entityChars, budget.relationChars]],
     ["read_graph page", "READ_GRAPH_PAGE", ["g", 1000, 0, budget.entityChars]],
   ];
@@ -104,25 +103,26 @@ for (const n of process.argv.slice(2).map(Number)) {
   const agent = await createAgent(db, { name: "loader", kind: "agent", writeScopes: ["g"] });
   const w = { scope: "g", agentId: agent.id, maxChars: 4096 };
   const t0 = performance.now();
-  for (let i = 0; i < n; i += 100) await createEntities(db, w, Array.from({ length: Math.min(100, n - i) }, (_, k) => entity(i + k, n)));
+  for (let i = 0; i < n; i += corpus.batch)
+    await createEntities(db, w, Array.from({ length: Math.min(corpus.batch, n - i) }, (_, k) => corpus.entity(i + k, n)));
   const t1 = performance.now();
-  for (let i = 0; i < n; i += 100)
-    await createRelations(db, w, Array.from({ length: Math.min(100, n - i) }, (_, k) => ({ from: `entity-${i + k}`, to: `entity-${(i + k + 1) % n}`, relationType: "depends_on" })));
+  for (let i = 0; i < n; i += corpus.batch)
+    await createRelations(db, w, Array.from({ length: Math.min(corpus.batch, n - i) }, (_, k) => corpus.relation(i + k, n)));
   console.log(`\n${n} entities: load ${(n / ((t1 - t0) / 1000)).toFixed(0)} entities/s, relations ${(n / ((performance.now() - t1) / 1000)).toFixed(0)}/s`);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const names = [0, 1, 2, 3, 4].map((j) => `entity-${(j * 1013) % n}`);
+  const names = corpus.openNames(0, n);
   for (const phase of (process.env.PHASES ?? "right after loading,after vacuum analyze").split(",")) {
     if (phase.startsWith("after")) await client.query("vacuum analyze graph_entities, graph_observations, graph_relations");
     console.log(` ${phase}:`);
-    await explain(client, "SEARCH_NODES (10 hits)", sql.SEARCH_NODES, ["g", likePattern("kiwi-needle"), 100, 0, budget.entityChars, budget.relationChars]);
-    await explain(client, "SEARCH_NODES (no hit)", sql.SEARCH_NODES, ["g", likePattern("qqzzxxyyww"), 100, 0, budget.entityChars, budget.relationChars]);
+    for (const { label, query } of corpus.searches(n))
+      await explain(client, label.replace("search_nodes", "SEARCH_NODES"), sql.SEARCH_NODES, ["g", likePattern(query), 100, 0, budget.entityChars, budget.relationChars]);
     await explain(client, "OPEN_NODES (5 names)", sql.OPEN_NODES, ["g", names, budget.entityChars, budget.relationChars]);
     await explain(client, "COUNT_ENTITIES", sql.COUNT_ENTITIES, ["g"]);
     await explain(client, "READ_GRAPH_PAGE", sql.READ_GRAPH_PAGE, ["g", 1000, 0, budget.entityChars]);
     await explain(client, "RELATIONS_ALL", sql.RELATIONS_ALL, ["g", 0, null, budget.relationChars]);
     await explain(client, "RELATIONS_TOUCHING", sql.RELATIONS_TOUCHING, ["g", names, false, 0, null, budget.relationChars]);
-    if (before) await beforeAfter(client, names, before);
+    if (before) await beforeAfter(client, n, names, before);
   }
   await client.end();
   await db.close();
