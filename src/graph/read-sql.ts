@@ -128,8 +128,11 @@ const touchingOrUnattached = (keys: string, names: string, flag: string) => `r.s
 // `kept`, the plan probes the indexes whatever the statistics say: as one
 // condition over the scope's relations, a graph that was never analysed had its
 // 10,000 relations read to find none (9 ms of a 14 ms search_nodes).
+// The key is compared through `= any(array[…])`, which the index serves but a
+// hash join cannot hash on: a small table joined by hash is then hashed on the
+// text alone, not on a SHA-256 of each of its rows.
 const endpointOfKept = (column: string) => `select r.id from kept k join graph_relations r
-      on r.scope = $1::text and am_graph_key(r.${column}) = am_graph_key(k.name) and r.${column} = k.name`;
+      on r.scope = $1::text and r.${column} = k.name and am_graph_key(r.${column}) = any(array[am_graph_key(k.name)])`;
 const TOUCHING_KEPT = `select x.id from (
       ${endpointOfKept("from_name")}
       union

@@ -28,10 +28,10 @@ with page as materialized (
   rmatch as materialized (
     select x.id from (
       select r.id from kept k join graph_relations r
-      on r.scope = $1::text and am_graph_key(r.from_name) = am_graph_key(k.name) and r.from_name = k.name
+      on r.scope = $1::text and r.from_name = k.name and am_graph_key(r.from_name) = any(array[am_graph_key(k.name)])
       union
       select r.id from kept k join graph_relations r
-      on r.scope = $1::text and am_graph_key(r.to_name) = am_graph_key(k.name) and r.to_name = k.name) x
+      on r.scope = $1::text and r.to_name = k.name and am_graph_key(r.to_name) = any(array[am_graph_key(k.name)])) x
   ), rsel as (
     select id from rmatch order by id offset 0 limit least(null::int, $6::int / 75 + 1)
   ), rshown as (
