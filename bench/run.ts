@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --facts 100000] [-- --graph-sizes 1000,10000,50000] [-- --sections floor,facts,quality]
+// npm run bench [-- --quick] [-- --facts 100000] [-- --graph-sizes 1000,10000,50000] [-- --graph-corpora sprint,mixed] [-- --sections floor,facts,quality]
 //
 // Starts the service as its own process against a fresh Postgres database, drives
 // it only through real MCP clients over HTTP with real tokens (agents made by the
@@ -44,6 +44,7 @@ const { values } = parseArgs({
     sections: { type: "string", default: Object.keys(SECTIONS).join(",") },
     facts: { type: "string" },
     "graph-sizes": { type: "string" },
+    "graph-corpora": { type: "string" },
     "database-url": { type: "string" },
     out: { type: "string" },
   },
@@ -104,7 +105,8 @@ async function main() {
   const results: Record<string, unknown> = {};
   const factsCount = Number(values.facts ?? (quick ? 1000 : 100_000));
   const graphSizes = (values["graph-sizes"] ?? (quick ? "200,1000" : "1000,10000,50000")).split(",").map(Number);
-  const ctx: BenchContext = { quick, factsCount, graphSizes, service, agents: { writers, reviewer, racers }, results, log: (l) => console.log(l) };
+  const graphCorpora = (values["graph-corpora"] ?? "sprint,mixed").split(",").map((c) => c.trim());
+  const ctx: BenchContext = { quick, factsCount, graphSizes, graphCorpora, service, agents: { writers, reviewer, racers }, results, log: (l) => console.log(l) };
   const rss: number[] = [];
   const rssTimer = setInterval(() => rss.push(service.rssMiB()), 500);
   try {

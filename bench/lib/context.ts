@@ -12,6 +12,8 @@ export interface BenchContext {
   factsCount: number;
   /** Entity counts for the side-by-side graph runs. */
   graphSizes: number[];
+  /** Graph workloads (bench/lib/graph-corpus.ts) run at each size. */
+  graphCorpora: string[];
   service: BenchService;
   /** Agents created through the real CLI: writers for each scope and a human reviewer. */
   agents: { writers: BenchAgent[]; reviewer: BenchAgent; racers: BenchAgent[] };

@@ -1,26 +1,15 @@
 // The knowledge graph side by side with the reference server: the same workload
 // against both, in one run, at each size. Then the lost-write test for both.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import os from "node:os";
 import pg from "pg";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { call, connect, timeSequential } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
+import { CORPORA, type GraphCorpus } from "../lib/graph-corpus.js";
 import { referenceFile } from "../lib/reference.js";
 import type { Summary } from "../lib/stats.js";
 import { printTable } from "../lib/table.js";
-
-const NEEDLE = "kiwi-needle";
-const ABSENT = "qqzzxxyyww";
-
-function entity(i: number, n: number) {
-  // Ten entities, spread over the graph, carry the needle in an observation.
-  const needle = i % Math.floor(n / 10) === 3 ? ` (${NEEDLE})` : "";
-  return {
-    name: `entity-${i}`,
-    entityType: ["person", "service", "project", "team"][i % 4]!,
-    observations: [`created in sprint ${i % 97}`, `owned by team ${i % 13}${needle}`, `depends on entity-${(i * 31) % n}`],
-  };
-}
 
 interface Side {
   label: string;
@@ -30,37 +19,37 @@ interface Side {
 
 interface SizeResult {
   n: number;
+  corpus: string;
   loadSeconds: Record<string, number>;
   relationSeconds: Record<string, number>;
   latency: Record<string, Record<string, Summary>>;
   readGraph: Record<string, { ms: number; bytes: number; entities: number; error?: string }>;
 }
 
-async function load(side: Side, n: number): Promise<[number, number]> {
+async function load(side: Side, corpus: GraphCorpus, n: number): Promise<[number, number]> {
   const t0 = performance.now();
-  for (let i = 0; i < n; i += 100) {
-    await call(side.client, "create_entities", { ...side.args, entities: Array.from({ length: Math.min(100, n - i) }, (_, k) => entity(i + k, n)) });
+  for (let i = 0; i < n; i += corpus.batch) {
+    const entities = Array.from({ length: Math.min(corpus.batch, n - i) }, (_, k) => corpus.entity(i + k, n));
+    await call(side.client, "create_entities", { ...side.args, entities });
   }
   const t1 = performance.now();
-  for (let i = 0; i < n; i += 100) {
-    const relations = Array.from({ length: Math.min(100, n - i) }, (_, k) => ({ from: `entity-${i + k}`, to: `entity-${(i + k + 1) % n}`, relationType: "depends_on" }));
+  for (let i = 0; i < n; i += corpus.batch) {
+    const relations = Array.from({ length: Math.min(corpus.batch, n - i) }, (_, k) => corpus.relation(i + k, n));
     await call(side.client, "create_relations", { ...side.args, relations });
   }
   return [(t1 - t0) / 1000, (performance.now() - t1) / 1000];
 }
 
-async function measure(side: Side, n: number, iterations: number) {
+async function measure(side: Side, corpus: GraphCorpus, n: number, iterations: number) {
   let k = 0;
-  const latency: Record<string, Summary> = {
-    "search_nodes (10 hits)": await timeSequential(side.client, iterations, () => call(side.client, "search_nodes", { ...side.args, query: NEEDLE })),
-    "search_nodes (no hit)": await timeSequential(side.client, iterations, () => call(side.client, "search_nodes", { ...side.args, query: ABSENT })),
-    "open_nodes (5 names)": await timeSequential(side.client, iterations, () =>
-      call(side.client, "open_nodes", { ...side.args, names: [0, 1, 2, 3, 4].map((j) => `entity-${(k++ * 7919 + j * 1013) % n}`) }),
-    ),
-    add_observations: await timeSequential(side.client, iterations, () =>
-      call(side.client, "add_observations", { ...side.args, observations: [{ entityName: `entity-${(k * 104729) % n}`, contents: [`benchmark note ${k++}`] }] }),
-    ),
-  };
+  const latency: Record<string, Summary> = {};
+  for (const { label, query } of corpus.searches(n)) {
+    latency[label] = await timeSequential(side.client, iterations, () => call(side.client, "search_nodes", { ...side.args, query }));
+  }
+  latency["open_nodes (5 names)"] = await timeSequential(side.client, iterations, () => call(side.client, "open_nodes", { ...side.args, names: corpus.openNames(k++, n) }));
+  latency.add_observations = await timeSequential(side.client, iterations, () =>
+    call(side.client, "add_observations", { ...side.args, observations: [{ entityName: corpus.entity((k * 104729) % n, n).name, contents: [`benchmark note ${k++}`] }] }),
+  );
   const t0 = performance.now();
   let readGraph: { ms: number; bytes: number; entities: number; error?: string };
   try {
@@ -94,6 +83,10 @@ async function lostWrites(mode: "lanes" | "burst", clients: [Client, Client], ar
   return { mode, acknowledged, survived: await count() };
 }
 
+function fail(message: string): never {
+  throw new Error(message);
+}
+
 async function refreshStatistics(databaseUrl: string): Promise<void> {
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
@@ -107,26 +100,27 @@ async function refreshStatistics(databaseUrl: string): Promise<void> {
 export async function benchGraph(ctx: BenchContext): Promise<void> {
   const token = ctx.agents.reviewer.token; // may write every scope
   const results: SizeResult[] = [];
-  for (const n of ctx.graphSizes) {
-    ctx.log(`\nGraph at ${n.toLocaleString("en-US")} entities: loading both servers…`);
-    const ours: Side = { label: "agent-memory", client: await connect(ctx.service.mcpUrl, token), args: { scope: `graph-${n}` } };
+  const corpora = ctx.graphCorpora.map((c) => CORPORA[c] ?? fail(`unknown graph corpus "${c}"; known: ${Object.keys(CORPORA).join(", ")}`));
+  for (const [corpus, n] of corpora.flatMap((c) => ctx.graphSizes.map((size) => [c, size] as const))) {
+    ctx.log(`\nGraph "${corpus.name}" at ${n.toLocaleString("en-US")} entities, ${corpus.batch} a call: loading both servers…`);
+    const ours: Side = { label: "agent-memory", client: await connect(ctx.service.mcpUrl, token), args: { scope: `graph-${corpus.name}-${n}` } };
     const ref = referenceFile();
     const theirs: Side = { label: "reference", client: await ref.connect(), args: {} };
-    const result: SizeResult = { n, loadSeconds: {}, relationSeconds: {}, latency: {}, readGraph: {} };
+    const result: SizeResult = { n, corpus: corpus.name, loadSeconds: {}, relationSeconds: {}, latency: {}, readGraph: {} };
     for (const side of [theirs, ours]) {
-      const [entitiesS, relationsS] = await load(side, n);
+      const [entitiesS, relationsS] = await load(side, corpus, n);
       result.loadSeconds[side.label] = entitiesS;
       result.relationSeconds[side.label] = relationsS;
     }
-    // As in the facts section: refresh the planner's statistics after the bulk
-    // load, which autovacuum does within about a minute in production. Right after
-    // loading a brand-new graph, reads are ~5x slower until then (bench/README.md).
-    await refreshStatistics(ctx.service.databaseUrl);
+    // "sprint" refreshes the planner's statistics after the bulk load, as `graph
+    // import` does and autovacuum within about a minute; "mixed" reads at once,
+    // as a new user's agent would, ours first.
+    if (corpus.analyze) await refreshStatistics(ctx.service.databaseUrl);
     // The reference re-reads its whole file on every call: fewer iterations at large sizes.
     const refIterations = ctx.quick ? 10 : n >= 50_000 ? 20 : n >= 10_000 ? 50 : 100;
     const ourIterations = ctx.quick ? 30 : 200;
-    for (const [side, iterations] of [[theirs, refIterations], [ours, ourIterations]] as const) {
-      const m = await measure(side, n, iterations);
+    for (const [side, iterations] of [[ours, ourIterations], [theirs, refIterations]] as const) {
+      const m = await measure(side, corpus, n, iterations);
       result.latency[side.label] = m.latency;
       result.readGraph[side.label] = m.readGraph;
     }
@@ -148,7 +142,8 @@ export async function benchGraph(ctx: BenchContext): Promise<void> {
     rows.push(["read_graph ms", rg.error ? `failed` : rg.ms, og.ms, rg.error ? "–" : rg.ms / og.ms]);
     rows.push(["read_graph bytes", rg.error ? "failed" : rg.bytes, og.bytes, ""]);
     rows.push(["read_graph entities returned", String(rg.entities), String(og.entities), ""]);
-    printTable(`Graph at ${n.toLocaleString("en-US")} entities (+${n.toLocaleString("en-US")} relations)`, ["measure", "reference", "agent-memory", "ratio ref/ours"], rows);
+    const how = `${corpus.batch} a call${corpus.analyze ? ", analyzed before reading" : ", read right after loading"}`;
+    printTable(`Graph "${corpus.name}" at ${n.toLocaleString("en-US")} entities (+${n.toLocaleString("en-US")} relations; ${how}; load average ${os.loadavg()[0]!.toFixed(1)})`, ["measure", "reference", "agent-memory", "ratio ref/ours"], rows);
     if (rg.error) ctx.log(`  reference read_graph failed: ${rg.error}`);
   }
 

@@ -4,7 +4,7 @@
 // lines joined by "\n" with no newline at the end.
 import { DomainError } from "../errors.js";
 import type { EntityInput, RelationInput } from "./types.js";
-import { checkText } from "./validate.js";
+import { validateText } from "./validate.js";
 
 export type GraphLine = { kind: "entity"; entity: EntityInput } | { kind: "relation"; relation: RelationInput };
 
@@ -29,16 +29,16 @@ export function parseGraphLine(line: string, maxChars: number): GraphLine {
       if (!isString(o.entityType)) throw new Error('"entityType" must be a string');
       const observations = o.observations ?? [];
       if (!Array.isArray(observations) || !observations.every(isString)) throw new Error('"observations" must be an array of strings');
-      checkText("name", o.name, maxChars, false);
-      checkText("entityType", o.entityType, maxChars, true);
-      observations.forEach((text, i) => checkText(`observations[${i}]`, text, maxChars, true));
+      validateText("name", o.name, maxChars, false);
+      validateText("entityType", o.entityType, maxChars, true);
+      observations.forEach((text, i) => validateText(`observations[${i}]`, text, maxChars, true));
       return { kind: "entity", entity: { name: o.name, entityType: o.entityType, observations } };
     }
     if (o.type === "relation") {
       if (!isString(o.from) || !isString(o.to) || !isString(o.relationType)) throw new Error('"from", "to" and "relationType" must be strings');
-      checkText("from", o.from, maxChars, false);
-      checkText("to", o.to, maxChars, false);
-      checkText("relationType", o.relationType, maxChars, true);
+      validateText("from", o.from, maxChars, false);
+      validateText("to", o.to, maxChars, false);
+      validateText("relationType", o.relationType, maxChars, true);
       return { kind: "relation", relation: { from: o.from, to: o.to, relationType: o.relationType } };
     }
   } catch (error) {

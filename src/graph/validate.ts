@@ -26,20 +26,20 @@ export function resolveScope(scope: string | undefined): string {
   return validateScope(scope ?? SHARED_SCOPE);
 }
 
-export function checkItemCount(field: string, count: number): void {
+export function validateItemCount(field: string, count: number): void {
   if (count > MAX_ITEMS_PER_CALL) {
     throw invalid(`${field} has ${count} items; at most ${MAX_ITEMS_PER_CALL} are accepted per call. Split it into several calls. Nothing was written.`);
   }
 }
 
-export function checkTextCount(field: string, count: number): void {
+export function validateTextCount(field: string, count: number): void {
   if (count > MAX_TEXTS_PER_CALL) {
     throw invalid(`${field} carry ${count} texts in total; at most ${MAX_TEXTS_PER_CALL} are accepted per call. Split it into several calls. Nothing was written.`);
   }
 }
 
 /** The characters of a whole call (all its texts together), so no combination of counts and lengths adds up to an unbounded request. */
-export function checkCallChars(field: string, texts: Iterable<string>): void {
+export function validateCallChars(field: string, texts: Iterable<string>): void {
   let total = 0;
   for (const t of texts) total += t.length;
   if (total > MAX_CHARS_PER_CALL) {
@@ -60,7 +60,7 @@ export function validateSearchQuery(query: string): void {
 }
 
 /** Checks one text: length in characters (as Postgres counts them), storable, non-empty where required. */
-export function checkText(field: string, value: string, maxChars: number, allowEmpty: boolean): void {
+export function validateText(field: string, value: string, maxChars: number, allowEmpty: boolean): void {
   if (!allowEmpty && value.length === 0) {
     throw invalid(`${field} is empty; give it a name of at least one character. Nothing was written.`);
   }
@@ -69,31 +69,31 @@ export function checkText(field: string, value: string, maxChars: number, allowE
 }
 
 export function validateEntities(entities: EntityInput[], maxChars: number): void {
-  checkItemCount("entities", entities.length);
-  checkTextCount("entities' observations", entities.reduce((n, e) => n + e.observations.length, 0));
+  validateItemCount("entities", entities.length);
+  validateTextCount("entities' observations", entities.reduce((n, e) => n + e.observations.length, 0));
   entities.forEach((e, i) => {
-    checkText(`entities[${i}].name`, e.name, maxChars, false);
-    checkText(`entities[${i}].entityType`, e.entityType, maxChars, true);
-    e.observations.forEach((o, j) => checkText(`entities[${i}].observations[${j}]`, o, maxChars, true));
+    validateText(`entities[${i}].name`, e.name, maxChars, false);
+    validateText(`entities[${i}].entityType`, e.entityType, maxChars, true);
+    e.observations.forEach((o, j) => validateText(`entities[${i}].observations[${j}]`, o, maxChars, true));
   });
-  checkCallChars("entities", entities.flatMap((e) => [e.name, e.entityType, ...e.observations]));
+  validateCallChars("entities", entities.flatMap((e) => [e.name, e.entityType, ...e.observations]));
 }
 
 export function validateRelations(relations: RelationInput[], maxChars: number, field = "relations"): void {
-  checkItemCount(field, relations.length);
+  validateItemCount(field, relations.length);
   relations.forEach((r, i) => {
-    checkText(`${field}[${i}].from`, r.from, maxChars, false);
-    checkText(`${field}[${i}].to`, r.to, maxChars, false);
-    checkText(`${field}[${i}].relationType`, r.relationType, maxChars, true);
+    validateText(`${field}[${i}].from`, r.from, maxChars, false);
+    validateText(`${field}[${i}].to`, r.to, maxChars, false);
+    validateText(`${field}[${i}].relationType`, r.relationType, maxChars, true);
   });
-  checkCallChars(field, relations.flatMap((r) => [r.from, r.to, r.relationType]));
+  validateCallChars(field, relations.flatMap((r) => [r.from, r.to, r.relationType]));
 }
 
 export function validateObservations(items: ObservationInput[], maxChars: number): void {
-  checkItemCount("observations", items.length);
-  checkTextCount("observations' contents", items.reduce((n, o) => n + o.contents.length, 0));
-  items.forEach((o, i) => o.contents.forEach((c, j) => checkText(`observations[${i}].contents[${j}]`, c, maxChars, true)));
-  checkCallChars("observations", items.flatMap((o) => [o.entityName, ...o.contents]));
+  validateItemCount("observations", items.length);
+  validateTextCount("observations' contents", items.reduce((n, o) => n + o.contents.length, 0));
+  items.forEach((o, i) => o.contents.forEach((c, j) => validateText(`observations[${i}].contents[${j}]`, c, maxChars, true)));
+  validateCallChars("observations", items.flatMap((o) => [o.entityName, ...o.contents]));
 }
 
 /** Escapes LIKE metacharacters so the query matches as a plain substring. */

@@ -3,7 +3,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { promoteFact } from "../../src/facts/store.js";
-import { addObservations, createEntities, createRelations } from "../../src/graph/write-store.js";
+import { addObservations, createEntities, createRelations } from "../../src/graph/store.js";
 import { recordLedger } from "../../src/ledger/store.js";
 import { layoutNeighbourhood } from "../../src/console/views/neighbourhood.js";
 import { addAgent } from "../support/service.js";

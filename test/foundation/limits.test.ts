@@ -9,9 +9,9 @@ import { createAgent } from "../../src/auth/store.js";
 import type { Database } from "../../src/db/database.js";
 import { DomainError } from "../../src/errors.js";
 import { listFacts, recallFacts } from "../../src/facts/read.js";
-import { openNodes, readGraph, readObservations, readRelations, searchNodes } from "../../src/graph/read-store.js";
+import { openNodes, readGraph, readObservations, readRelations, searchNodes } from "../../src/graph/read.js";
 import type { GraphWriter } from "../../src/graph/types.js";
-import { createEntities, deleteEntities, deleteObservations, deleteRelations } from "../../src/graph/write-store.js";
+import { createEntities, deleteEntities, deleteObservations, deleteRelations } from "../../src/graph/store.js";
 import { countTrigrams, MAX_OFFSET, MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_TRIGRAMS } from "../../src/limits.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { DomainError } from "../../src/errors.js";
 import { graphText, pageText } from "../../src/graph/format.js";
-import { openNodes, readGraph, readObservations, readRelations, searchNodes } from "../../src/graph/read-store.js";
+import { openNodes, readGraph, readObservations, readRelations, searchNodes } from "../../src/graph/read.js";
 import type { Graph, GraphRelation, RelationsRequest } from "../../src/graph/types.js";
-import { addObservations, createEntities, createRelations } from "../../src/graph/write-store.js";
+import { addObservations, createEntities, createRelations } from "../../src/graph/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 const BUDGET = 20_000;

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import * as sql from "../../src/graph/read-sql.js";
-import { searchNodes } from "../../src/graph/read-store.js";
+import { searchNodes } from "../../src/graph/read.js";
 import { likePattern } from "../../src/graph/validate.js";
-import { createEntities, createRelations } from "../../src/graph/write-store.js";
+import { createEntities, createRelations } from "../../src/graph/store.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 interface PlanNode {
@@ -82,7 +82,7 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
   // No trigram index without the scope is left to use.
   it.each(QUERIES)("the match function for %s reads each table through an index on the caller's scope", async (query) => {
     const fn = (await tdb.db.query<{ body: string; config: string[] }>("select prosrc as body, proconfig as config from pg_proc where proname = 'am_graph_match'")).rows[0]!;
-    expect(fn.config).toEqual(["enable_seqscan=off", "enable_indexscan=off"]);
+    expect(fn.config).toEqual(["enable_seqscan=off", "enable_indexscan=off", "cpu_operator_cost=0.05"]);
     const plan = await explain(fn.body, ["shared", likePattern(query)], fn.config);
     expect(graphSeqScans(plan)).toEqual([]);
     const scans = plan.filter((n) => n["Index Name"]);
@@ -116,5 +116,49 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
     expect((await tdb.db.query<{ n: number }>("select count(*)::int as n from graph_entities where scope = 'shared'")).rows[0]!.n).toBe(3000);
     expect((await tdb.db.query<{ n: number }>("select count(*)::int as n from graph_observations where scope = 'shared'")).rows[0]!.n).toBe(6000);
     expect((await tdb.db.query<{ n: number }>("select count(*)::int as n from graph_entities where scope = 'hidden'")).rows[0]!.n).toBe(4000);
+  });
+});
+
+// At 1,000 entities the planner found it cheaper to read a scope's rows through
+// another trigram index by the scope alone and test ILIKE on each (issue 16:
+// search_nodes slower at 1,000 entities than at 10,000). The match function's
+// cpu_operator_cost setting (sql/000014) makes the trigram lookup win.
+describe("search_nodes match plan at 1,000 analysed entities (postgres)", () => {
+  let tdb: TestDatabase;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase("postgres");
+    const agent = await createAgent(tdb.db, { name: "loader", kind: "agent", writeScopes: ["small"] });
+    const w = { scope: "small", agentId: agent.id, maxChars: 4096 };
+    for (let batch = 0; batch < 10; batch++) {
+      await createEntities(
+        tdb.db,
+        w,
+        Array.from({ length: 100 }, (_, k) => {
+          const i = batch * 100 + k;
+          return {
+            name: `entity-${i}`,
+            entityType: ["person", "service", "project", "team"][i % 4]!,
+            observations: [`created in sprint ${i % 97}`, `owned by team ${i % 13}${i % 100 === 3 ? " (kiwi-needle)" : ""}`],
+          };
+        }),
+      );
+    }
+    await tdb.db.exec("vacuum analyze graph_entities, graph_observations");
+  });
+  afterAll(async () => {
+    await tdb?.drop();
+  });
+
+  it.each(["kiwi-needle", "qqzzxxyyww"])("%s goes through the three trigram indexes with scope and pattern", async (query) => {
+    const fn = (await tdb.db.query<{ body: string; config: string[] }>("select prosrc as body, proconfig as config from pg_proc where proname = 'am_graph_match'")).rows[0]!;
+    const plan = await tdb.db.transaction(async (tx) => {
+      for (const setting of fn.config) await tx.query(`set local ${setting}`);
+      const r = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`explain (format json) ${fn.body}`, ["small", likePattern(query)]);
+      return nodes(r.rows[0]!["QUERY PLAN"][0]!.Plan);
+    });
+    const scans = plan.filter((n) => n["Index Name"]);
+    expect(scans.map((n) => n["Index Name"]).sort()).toEqual(["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm"]);
+    for (const scan of scans) expect(scan["Index Cond"], scan["Index Name"]).toMatch(/AND \(\w+ ~~\* '%\w[\w-]+%'::text\)\)$/);
   });
 });

@@ -2,9 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { DomainError } from "../../src/errors.js";
-import { openNodes, readGraph, searchNodes } from "../../src/graph/read-store.js";
+import { openNodes, readGraph, searchNodes } from "../../src/graph/read.js";
 import type { GraphWriter } from "../../src/graph/types.js";
-import { addObservations, createEntities, createRelations, deleteEntities, deleteObservations, deleteRelations } from "../../src/graph/write-store.js";
+import { addObservations, createEntities, createRelations, deleteEntities, deleteObservations, deleteRelations } from "../../src/graph/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 const MAX = 4096;

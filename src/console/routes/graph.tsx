@@ -6,7 +6,7 @@ import type { AppDeps } from "../../app-deps.js";
 import { SHARED_SCOPE } from "../../auth/scopes.js";
 import { DomainError } from "../../errors.js";
 import { readableGraph } from "../../graph/access.js";
-import { openNodes, readGraph, readObservations, readRelations, searchNodes } from "../../graph/read-store.js";
+import { openNodes, readGraph, readObservations, readRelations, searchNodes } from "../../graph/read.js";
 import { sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
 import { EntityPage, entityHref, GraphSearchPage } from "../views/graph.js";

@@ -3,7 +3,7 @@ import { defineTool } from "../../mcp/tool.js";
 import { graphWriter } from "../access.js";
 import { json } from "../format.js";
 import { EntitySchema, scopeField } from "../schemas.js";
-import { createEntities } from "../write-store.js";
+import { createEntities } from "../store.js";
 
 // Built once: the SDK wraps these shapes for every request's server.
 const input = { entities: z.array(EntitySchema), scope: scopeField };

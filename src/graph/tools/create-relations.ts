@@ -3,7 +3,7 @@ import { defineTool } from "../../mcp/tool.js";
 import { graphWriter } from "../access.js";
 import { json } from "../format.js";
 import { RelationSchema, scopeField } from "../schemas.js";
-import { createRelations } from "../write-store.js";
+import { createRelations } from "../store.js";
 
 // Built once: the SDK wraps these shapes for every request's server.
 const input = { relations: z.array(RelationSchema), scope: scopeField };

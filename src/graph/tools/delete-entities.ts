@@ -2,7 +2,7 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { graphWriter } from "../access.js";
 import { deleteOutput, scopeField } from "../schemas.js";
-import { deleteEntities } from "../write-store.js";
+import { deleteEntities } from "../store.js";
 
 const MESSAGE = "Entities deleted successfully";
 

@@ -2,7 +2,7 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { graphWriter } from "../access.js";
 import { deleteOutput, scopeField } from "../schemas.js";
-import { deleteObservations } from "../write-store.js";
+import { deleteObservations } from "../store.js";
 
 const MESSAGE = "Observations deleted successfully";
 

@@ -2,7 +2,7 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { graphWriter } from "../access.js";
 import { deleteOutput, RelationSchema, scopeField } from "../schemas.js";
-import { deleteRelations } from "../write-store.js";
+import { deleteRelations } from "../store.js";
 
 const MESSAGE = "Relations deleted successfully";
 

@@ -2,7 +2,7 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { graphText } from "../format.js";
-import { openNodes } from "../read-store.js";
+import { openNodes } from "../read.js";
 import { graphOutput, scopeField } from "../schemas.js";
 
 // Built once: the SDK wraps these shapes for every request's server.

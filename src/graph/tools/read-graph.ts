@@ -1,7 +1,7 @@
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { pageText } from "../format.js";
-import { readGraph } from "../read-store.js";
+import { readGraph } from "../read.js";
 import { pagedGraphOutput, pagingFields, scopeField } from "../schemas.js";
 import { DEFAULT_PAGE_LIMIT } from "../validate.js";
 

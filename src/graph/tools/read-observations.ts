@@ -2,7 +2,7 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { observationPageText } from "../format.js";
-import { readObservations } from "../read-store.js";
+import { readObservations } from "../read.js";
 import { observationPageOutput, pagingFields, scopeField } from "../schemas.js";
 
 // Built once: the SDK wraps these shapes for every request's server.

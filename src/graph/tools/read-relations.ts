@@ -2,7 +2,7 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { relationPageText } from "../format.js";
-import { readRelations } from "../read-store.js";
+import { readRelations } from "../read.js";
 import { pagingFields, relationPageOutput, scopeField } from "../schemas.js";
 
 // Built once: the SDK wraps these shapes for every request's server.

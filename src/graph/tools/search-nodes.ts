@@ -2,7 +2,7 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { pageText } from "../format.js";
-import { searchNodes } from "../read-store.js";
+import { searchNodes } from "../read.js";
 import { pagedGraphOutput, pagingFields, scopeField } from "../schemas.js";
 
 // Built once: the SDK wraps these shapes for every request's server.

@@ -19,7 +19,12 @@ with page as materialized (
     where true
   ), 
   rmatch as materialized (
-    select r.id from graph_relations r where r.scope = $1::text and (am_graph_key(r.from_name) = any(array(select am_graph_key(k.name) from kept k)) or am_graph_key(r.to_name) = any(array(select am_graph_key(k.name) from kept k)))
+    select x.id from (
+      select r.id from kept k join graph_relations r
+      on r.scope = $1::text and r.from_name = k.name and am_graph_key(r.from_name) = any(array[am_graph_key(k.name)])
+      union
+      select r.id from kept k join graph_relations r
+      on r.scope = $1::text and r.to_name = k.name and am_graph_key(r.to_name) = any(array[am_graph_key(k.name)])) x
   ), rsel as (
     select id from rmatch order by id offset 0 limit least(null::int, $4::int / 75 + 1)
   ), rshown as (

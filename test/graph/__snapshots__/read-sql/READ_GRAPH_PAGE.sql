@@ -3,7 +3,7 @@ with page as materialized (
     from graph_entities e
     where e.scope = $1::text
     order by e.id
-    limit $2::int offset $3::int
+    limit least($2::int, $4::int / 90 + 1) offset $3::int
   ), 
   sized as (
     select p.*, char_length(p.name) + char_length(p.entity_type) + 90 as head, coalesce(c.cost, 0) as body

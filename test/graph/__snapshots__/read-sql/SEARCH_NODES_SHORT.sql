@@ -8,7 +8,7 @@ with page as materialized (
   select entity_id from graph_observations where scope = $1::text and content ilike $2::text) as m(id) join graph_entities e on e.id = m.id
     where e.scope = $1::text
     order by e.id
-    limit $3::int offset $4::int
+    limit least($3::int, $5::int / 90 + 1) offset $4::int
   ), 
   sized as (
     select p.*, char_length(p.name) + char_length(p.entity_type) + 90 as head, coalesce(c.cost, 0) as body
@@ -26,7 +26,12 @@ with page as materialized (
     where r.ord = 1 or r.upto <= $5::int
   ), 
   rmatch as materialized (
-    select r.id from graph_relations r where r.scope = $1::text and (am_graph_key(r.from_name) = any(array(select am_graph_key(k.name) from kept k)) or am_graph_key(r.to_name) = any(array(select am_graph_key(k.name) from kept k)))
+    select x.id from (
+      select r.id from kept k join graph_relations r
+      on r.scope = $1::text and r.from_name = k.name and am_graph_key(r.from_name) = any(array[am_graph_key(k.name)])
+      union
+      select r.id from kept k join graph_relations r
+      on r.scope = $1::text and r.to_name = k.name and am_graph_key(r.to_name) = any(array[am_graph_key(k.name)])) x
   ), rsel as (
     select id from rmatch order by id offset 0 limit least(null::int, $6::int / 75 + 1)
   ), rshown as (

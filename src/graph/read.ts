@@ -10,7 +10,7 @@ import { answerBudget } from "./bounds.js";
 import * as sql from "./read-sql.js";
 import { READ_SNAPSHOT } from "./sql.js";
 import type { Graph, GraphEntity, GraphPage, GraphRelation, ObservationPage, PageRequest, Provenance, RelationPage, RelationsCut, RelationsRequest } from "./types.js";
-import { checkCallChars, checkItemCount, likePattern, pageBounds, validateSearchQuery } from "./validate.js";
+import { validateCallChars, validateItemCount, likePattern, pageBounds, validateSearchQuery } from "./validate.js";
 
 /** Searches of three or more characters go through the trigram indexes (see am_graph_match). */
 export const INDEXED_QUERY_MIN_CHARS = 3;
@@ -117,8 +117,8 @@ export async function searchNodes(db: Queryable, scope: string, query: string, r
  * their observations (each marked, for read_observations).
  */
 export async function openNodes(db: Queryable, scope: string, names: string[], maxChars: number): Promise<Graph> {
-  checkItemCount("names", names.length);
-  checkCallChars("names", names);
+  validateItemCount("names", names.length);
+  validateCallChars("names", names);
   if (names.length === 0) return { entities: [], relations: [] };
   const budget = answerBudget(maxChars);
   const r = await db.query<{ entities: EntityRow[]; relations: GraphRelation[]; total_relations: number }>(sql.OPEN_NODES, [
@@ -145,8 +145,8 @@ export interface RelationsInput extends PageRequest {
 export async function readRelations(db: Queryable, scope: string, input: RelationsInput, maxChars: number): Promise<RelationPage> {
   const { limit, offset } = pageBounds(input);
   if (input.names) {
-    checkItemCount("names", input.names.length);
-    checkCallChars("names", input.names);
+    validateItemCount("names", input.names.length);
+    validateCallChars("names", input.names);
   }
   const r = (
     input.names === undefined && !input.unattached

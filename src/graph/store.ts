@@ -7,7 +7,7 @@ import { pgCode, PgCode } from "../db/errors.js";
 import { notFound } from "../errors.js";
 import * as sql from "./sql.js";
 import type { AddedObservations, EntityInput, GraphWriter, ObservationDeletion, ObservationInput, RelationInput } from "./types.js";
-import { checkCallChars, checkItemCount, checkTextCount, validateEntities, validateObservations, validateRelations } from "./validate.js";
+import { validateCallChars, validateItemCount, validateTextCount, validateEntities, validateObservations, validateRelations } from "./validate.js";
 
 const DEADLOCK_RETRIES = 3;
 
@@ -144,8 +144,8 @@ export interface DeletedCounts {
 
 /** Deletes entities (their observations go with them) and every relation from or to the names. Missing names are ignored. */
 export async function deleteEntities(db: Queryable, scope: string, names: string[]): Promise<DeletedCounts> {
-  checkItemCount("entityNames", names.length);
-  checkCallChars("entityNames", names);
+  validateItemCount("entityNames", names.length);
+  validateCallChars("entityNames", names);
   if (names.length === 0) return { entities: 0, relations: 0, observations: 0 };
   const r = await withDeadlockRetry(() => db.query<DeletedCounts>(sql.DELETE_ENTITIES, [scope, names]));
   return r.rows[0] ?? { entities: 0, relations: 0, observations: 0 };
@@ -153,10 +153,10 @@ export async function deleteEntities(db: Queryable, scope: string, names: string
 
 /** Deletes the given observation texts; missing entities or texts are ignored. */
 export async function deleteObservations(db: Queryable, scope: string, deletions: ObservationDeletion[]): Promise<DeletedCounts> {
-  checkItemCount("deletions", deletions.length);
+  validateItemCount("deletions", deletions.length);
   // Each deletion may list any number of texts: bound them as add_observations does.
-  checkTextCount("deletions' observations", deletions.reduce((n, d) => n + d.observations.length, 0));
-  checkCallChars("deletions", deletions.flatMap((d) => [d.entityName, ...d.observations]));
+  validateTextCount("deletions' observations", deletions.reduce((n, d) => n + d.observations.length, 0));
+  validateCallChars("deletions", deletions.flatMap((d) => [d.entityName, ...d.observations]));
   const names: string[] = [];
   const contents: string[] = [];
   for (const d of deletions) {
@@ -172,8 +172,8 @@ export async function deleteObservations(db: Queryable, scope: string, deletions
 
 /** Deletes exactly matching relations; missing ones are ignored. */
 export async function deleteRelations(db: Queryable, scope: string, relations: RelationInput[]): Promise<DeletedCounts> {
-  checkItemCount("relations", relations.length);
-  checkCallChars("relations", relations.flatMap((x) => [x.from, x.to, x.relationType]));
+  validateItemCount("relations", relations.length);
+  validateCallChars("relations", relations.flatMap((x) => [x.from, x.to, x.relationType]));
   if (relations.length === 0) return { entities: 0, relations: 0, observations: 0 };
   const r = await withDeadlockRetry(() =>
     db.query(sql.DELETE_RELATIONS, [scope, relations.map((x) => x.from), relations.map((x) => x.to), relations.map((x) => x.relationType)]),
