@@ -122,7 +122,7 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
 // At 1,000 entities the planner found it cheaper to read a scope's rows through
 // another trigram index by the scope alone and test ILIKE on each (issue 16:
 // search_nodes slower at 1,000 entities than at 10,000). The match function's
-// cpu_operator_cost setting (sql/000014) makes the trigram lookup win.
+// cpu_operator_cost setting (sql/000015) makes the trigram lookup win.
 describe("search_nodes match plan at 1,000 analysed entities (postgres)", () => {
   let tdb: TestDatabase;
 
