@@ -2,8 +2,10 @@
 // serializes on) is held as briefly as possible:
 //   1. read the key and the agent's permission inputs WITHOUT the head lock;
 //   2. check permission and decide (claim, renew, take over, record, refuse…) in JS;
-//   3. one statement (am_ledger_append) locks the head, checks that the key is still
-//      as read in 1, hashes in SQL, appends and moves the head; autocommit.
+//   3. one statement (am_ledger_append_many) locks the head, checks that the key is
+//      still as read in 1, hashes in SQL, appends and moves the head; autocommit.
+//      Writes that reach step 3 while another is in flight go together in the next
+//      statement (appender.ts): one lock and one commit flush for all of them.
 // The head is held for step 3 and its commit only: no client round trip, no JS.
 // If the key changed between 1 and 3 (a racer on the same key won), nothing is
 // written and we start again from 1; the decision is then made on the new state
@@ -18,6 +20,7 @@ import { forbidden } from "../errors.js";
 import { type Actor, type KeyStateRow, type LockedKeyState, toKeyState } from "./chain.js";
 import type { EventKind } from "./event.js";
 import { refusals } from "./format.js";
+import { type Appended, appendGrouped, appendMany, type AppendRequest } from "./appender.js";
 import * as sql from "./sql.js";
 import type { LedgerKey } from "./validate.js";
 
@@ -55,16 +58,8 @@ export interface PlannedEvent {
   countsAgainstQuota: boolean;
 }
 
-/** What the append wrote: the event's number, time and hash, and the claim's times. */
-export interface Appended {
-  seq: number;
-  at: Date;
-  hash: string;
-  claimedAt: Date | null;
-  claimExpiresAt: Date | null;
-}
-
 /** A decision: an answer without writing (an idempotent retry), or an event to append and how to answer once it is. Refusals throw. */
+export type { Appended } from "./appender.js";
 export type Decision<T> = { answer: T } | { append: PlannedEvent; answer(appended: Appended): T };
 
 export interface WritePolicy {
@@ -105,55 +100,56 @@ function validateMayWrite(state: AgentWriteState, actor: Actor, key: LedgerKey):
   }
 }
 
-interface AppendRow {
-  appended: boolean;
-  ev_seq: number | null;
-  ev_at: Date | null;
-  ev_hash: string | null;
-  ev_claimed_at: Date | null;
-  ev_claim_expires_at: Date | null;
+function appendRequest(state: AgentWriteState, key: LedgerKey, actor: Actor, event: PlannedEvent, policy: WritePolicy): AppendRequest {
+  return {
+    kind: event.kind,
+    action: key.action,
+    target: key.target,
+    actorId: actor.agentId,
+    actor: actor.name,
+    evidence: event.evidence ?? null,
+    note: event.note ?? null,
+    reason: event.reason ?? null,
+    ttlSeconds: event.ttlSeconds ?? null,
+    claim: event.claim,
+    seenRecordSeq: state.executed?.seq ?? null,
+    seenClaim: state.claimVersion,
+    maxOpenClaims: event.countsAgainstQuota ? policy.maxOpenClaimsPerAgent : null,
+  };
 }
 
-/** Step 3: null when the key changed since `state` was read (nothing written). */
-async function appendIfUnchanged(db: Queryable, state: AgentWriteState, key: LedgerKey, actor: Actor, event: PlannedEvent, policy: WritePolicy): Promise<Appended | null> {
-  const params = [
-    event.kind,
-    key.action,
-    key.target,
-    actor.agentId,
-    actor.name,
-    event.evidence ?? null,
-    event.note ?? null,
-    event.reason ?? null,
-    event.ttlSeconds ?? null,
-    event.claim,
-    state.executed?.seq ?? null,
-    state.claimVersion,
-    event.countsAgainstQuota ? policy.maxOpenClaimsPerAgent : null,
-  ];
-  const row = (await db.query<AppendRow>(sql.APPEND_IF_UNCHANGED, params)).rows[0];
-  if (!row?.appended) return null;
-  return { seq: Number(row.ev_seq), at: row.ev_at!, hash: row.ev_hash!, claimedAt: row.ev_claimed_at, claimExpiresAt: row.ev_claim_expires_at };
+/** Step 3 alone, inside the caller's transaction (the fallback, which already holds the head). */
+async function appendInTransaction(tx: Queryable, req: AppendRequest): Promise<Appended | null> {
+  const [result] = await appendMany(tx, [req]);
+  if (result instanceof Error) throw result;
+  return result ?? null;
 }
 
-async function attempt<T>(db: Queryable, key: LedgerKey, actor: Actor, policy: WritePolicy, decide: (state: AgentWriteState) => Decision<T>): Promise<{ done: T } | null> {
+async function attempt<T>(
+  db: Queryable,
+  key: LedgerKey,
+  actor: Actor,
+  policy: WritePolicy,
+  decide: (state: AgentWriteState) => Decision<T>,
+  append: (db: Queryable, req: AppendRequest) => Promise<Appended | null>,
+): Promise<{ done: T } | null> {
   const state = await readForAgent(db, key, actor.agentId, policy.defaultScope);
   validateMayWrite(state, actor, key);
   const decision = decide(state);
   if (!("append" in decision)) return { done: decision.answer };
-  const appended = await appendIfUnchanged(db, state, key, actor, decision.append, policy);
+  const appended = await append(db, appendRequest(state, key, actor, decision.append, policy));
   return appended ? { done: decision.answer(appended) } : null;
 }
 
 /** Runs one agent's write on `key`: `decide` sees the state, refuses by throwing, or plans the event. */
 export async function writeLedger<T>(db: Database, key: LedgerKey, actor: Actor, policy: WritePolicy, decide: (state: AgentWriteState) => Decision<T>): Promise<T> {
   for (let round = 0; round < OPTIMISTIC_ROUNDS; round++) {
-    const result = await attempt(db, key, actor, policy, decide);
+    const result = await attempt(db, key, actor, policy, decide, appendGrouped);
     if (result) return result.done;
   }
   return db.transaction(async (tx) => {
     await tx.query(sql.LOCK_HEAD);
-    const result = await attempt(tx, key, actor, policy, decide);
+    const result = await attempt(tx, key, actor, policy, decide, appendInTransaction);
     // Under the head lock nothing can change between the read and the append.
     if (!result) throw new Error("ledger key changed while the chain head was locked");
     return result.done;
