@@ -11,7 +11,7 @@ export const LOCK_HEAD_AND_READ_KEY_FOR_AGENT = `select * from am_ledger_lock_fo
  * An agent's write, first step: the key's state and what the permission and quota
  * checks need, read WITHOUT the chain-head lock ($1 action, $2 target, $3 agent id,
  * $4 default scope). The columns of am_ledger_lock_for_agent, plus claim_version,
- * which APPEND_IF_UNCHANGED compares under the lock.
+ * which APPEND_MANY_IF_UNCHANGED compares under the lock.
  */
 export const READ_KEY_FOR_AGENT = `
   select h.last_seq as head_seq, h.last_hash as head_hash, date_trunc('milliseconds', clock_timestamp()) as now_at,
