@@ -2,7 +2,8 @@
 //
 // Starts the service as its own process against a fresh Postgres database, drives
 // it only through real MCP clients over HTTP with real tokens (agents made by the
-// real CLI), prints tables and writes every figure to bench/results/*.json.
+// real CLI), prints tables and writes every figure to bench/results/*.json, with
+// a chart of them beside it (*.svg, bench/lib/chart.tsx).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -11,6 +12,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { createAgent, issueToken } from "../src/auth/store.js";
 import { openPostgres } from "../src/db/postgres.js";
+import { renderBenchChart } from "./lib/chart.js";
 import type { BenchAgent, BenchContext } from "./lib/context.js";
 import { createDatabase, startBenchService } from "./lib/service.js";
 import { benchAnswers } from "./sections/answers.js";
@@ -130,7 +132,10 @@ async function main() {
     const out = values.out ?? fileURLToPath(new URL(`./results/bench-${started.toISOString().replace(/[:.]/g, "-")}.json`, import.meta.url));
     mkdirSync(fileURLToPath(new URL("./results/", import.meta.url)), { recursive: true });
     writeFileSync(out, JSON.stringify(report, null, 2));
-    console.log(`Figures written to ${out}`);
+    // The chart of the same figures, next to the JSON (docs/benchmark.md shows one).
+    const chart = out.replace(/\.json$/, "") + ".svg";
+    writeFileSync(chart, renderBenchChart(report));
+    console.log(`Figures written to ${out}, chart to ${chart}`);
   } finally {
     clearInterval(rssTimer);
     await service.stop();

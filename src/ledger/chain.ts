@@ -1,7 +1,8 @@
-// The two steps of every ledger write, inside one transaction:
+// The key state every write decides on, and the append used by imports of history
+// (snapshots), inside one transaction:
 //   1. lockKey: lock the chain head and read the key's state under that lock;
 //   2. appendEvent: insert the next event (hash computed here) and move the head.
-// Two statements plus BEGIN/COMMIT: the head lock is held for as short as possible.
+// Agents' writes take a shorter path that holds the head for one statement (write.ts).
 import type { Queryable } from "../db/database.js";
 import { eventHash, type EventKind, type LedgerEvent } from "./event.js";
 import * as sql from "./sql.js";
@@ -93,39 +94,6 @@ export async function lockKey(tx: Queryable, key: LedgerKey): Promise<LockedKeyS
   const row = (await tx.query<KeyStateRow & { head_seq: number; head_hash: string }>(sql.LOCK_HEAD_AND_READ_KEY, [key.action, key.target])).rows[0];
   if (!row) throw new Error("ledger chain head row is missing");
   return { ...toKeyState(key, row), headSeq: Number(row.head_seq), headHash: row.head_hash };
-}
-
-/** What an agent's write is checked against, read under the chain-head lock. */
-export interface AgentWriteState extends LockedKeyState {
-  actionScope: string;
-  /** Null when the agent does not exist. */
-  agent: { writeScopes: string[]; kind: "agent" | "human"; disabled: boolean; openClaims: number } | null;
-}
-
-interface AgentWriteRow extends KeyStateRow {
-  head_seq: number;
-  head_hash: string;
-  action_scope: string;
-  agent_write_scopes: string[] | null;
-  agent_kind: "agent" | "human" | null;
-  agent_disabled: boolean | null;
-  agent_open_claims: number;
-}
-
-/** lockKey for a write by an agent: the same lock and state, plus its permission inputs, in one round trip. */
-export async function lockKeyForAgent(tx: Queryable, key: LedgerKey, agentId: number, defaultScope: string): Promise<AgentWriteState> {
-  const row = (await tx.query<AgentWriteRow>(sql.LOCK_HEAD_AND_READ_KEY_FOR_AGENT, [key.action, key.target, agentId, defaultScope])).rows[0];
-  if (!row) throw new Error("ledger chain head row is missing");
-  return {
-    ...toKeyState(key, row),
-    headSeq: Number(row.head_seq),
-    headHash: row.head_hash,
-    actionScope: row.action_scope,
-    agent:
-      row.agent_kind === null
-        ? null
-        : { writeScopes: row.agent_write_scopes ?? [], kind: row.agent_kind, disabled: row.agent_disabled === true, openClaims: Number(row.agent_open_claims) },
-  };
 }
 
 export interface NewEvent {

@@ -7,6 +7,46 @@ export const LOCK_HEAD_AND_READ_KEY = `select * from am_ledger_lock_head($1::tex
 /** The same for an agent's write, plus what the permission and quota checks need ($3 agent id, $4 default scope). */
 export const LOCK_HEAD_AND_READ_KEY_FOR_AGENT = `select * from am_ledger_lock_for_agent($1::text, $2::text, $3::bigint, $4::text)`;
 
+/**
+ * An agent's write, first step: the key's state and what the permission and quota
+ * checks need, read WITHOUT the chain-head lock ($1 action, $2 target, $3 agent id,
+ * $4 default scope). The columns of am_ledger_lock_for_agent, plus claim_version,
+ * which APPEND_MANY_IF_UNCHANGED compares under the lock.
+ */
+export const READ_KEY_FOR_AGENT = `
+  select h.last_seq as head_seq, h.last_hash as head_hash, date_trunc('milliseconds', clock_timestamp()) as now_at,
+         e.seq as exec_seq, e.actor_id as exec_actor_id, e.actor as exec_actor, e.at as exec_at,
+         e.evidence as exec_evidence, e.note as exec_note, e.hash as exec_hash,
+         c.holder_id as claim_holder_id, c.holder as claim_holder,
+         c.claimed_at as claim_claimed_at, c.expires_at as claim_expires_at,
+         am_ledger_claim_version(c.holder_id, c.claimed_at, c.expires_at) as claim_version,
+         coalesce(la.scope, $4::text) as action_scope,
+         a.write_scopes as agent_write_scopes, a.kind as agent_kind, a.disabled_at is not null as agent_disabled,
+         (select count(*)::int from ledger_claims o
+           where o.holder_id = $3::bigint and o.expires_at > date_trunc('milliseconds', clock_timestamp())) as agent_open_claims
+    from ledger_chain_head h
+    left join ledger_records r on r.action = $1::text and r.target = $2::text
+    left join ledger_events e on e.seq = r.seq
+    left join ledger_claims c on c.action = $1::text and c.target = $2::text
+    left join ledger_actions la on la.action = $1::text
+    left join agents a on a.id = $3::bigint`;
+
+/** The fallback's lock: taken first, so READ_KEY_FOR_AGENT after it reads a state nobody can change. */
+export const LOCK_HEAD = `select last_seq from ledger_chain_head for update`;
+
+/**
+ * An agent's write, second step, for one or more writes at once: one statement
+ * that locks the head, checks each key is as read, hashes in SQL and appends
+ * (sql/000016_ledger_append.sql). Arrays, one element per write: $1 kind,
+ * $2 action, $3 target, $4 actor id, $5 actor, $6 evidence, $7 note, $8 reason,
+ * $9 ttl seconds, $10 claim effect, $11 record seq seen, $12 claim version seen,
+ * $13 claim quota (null: not checked).
+ */
+export const APPEND_MANY_IF_UNCHANGED = `
+  select idx, appended, ev_seq, ev_at, ev_hash, ev_claimed_at, ev_claim_expires_at, err_code, err_message
+    from am_ledger_append_many($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
+                               $9::int[], $10::text[], $11::bigint[], $12::text[], $13::int[])`;
+
 // Which scope each action belongs to (ledger_actions; unmapped: LEDGER_DEFAULT_SCOPE).
 export const SET_ACTION_SCOPE = `
   insert into ledger_actions (action, scope, set_by) values ($1::text, $2::text, $3::text)

@@ -1,26 +1,15 @@
-// The ledger's rules. Every write runs in one short transaction that first locks
-// the chain head (chain.ts), so check-then-write is exact: of any number of agents
-// or replicas racing on one (action, target), exactly one claim or record wins.
+// The ledger's rules. Every write is decided on the key's state and appended by
+// one statement that locks the chain head and appends only if that state is still
+// current (write.ts), so check-then-write is exact: of any number of agents or
+// replicas racing on one (action, target), exactly one claim or record wins.
 // Writes are permitted per action scope and claims are capped per agent
-// (docs/ledger-permissions.md); both are read under the same lock.
+// (docs/ledger-permissions.md); the quota is checked again under the lock.
 import * as z from "zod/v4";
-import { ALL_SCOPES } from "../auth/scopes.js";
 import type { Database, Queryable } from "../db/database.js";
 import { pgCode, PgCode } from "../db/errors.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import { encodeCursor, decodeCursor } from "../paging.js";
-import {
-  type Actor,
-  type AgentWriteState,
-  appendEvent,
-  type Claim,
-  claimExpired,
-  type ExecutedRecord,
-  type KeyState,
-  type KeyStateRow,
-  lockKeyForAgent,
-  toKeyState,
-} from "./chain.js";
+import { type Claim, claimExpired, type KeyState, type KeyStateRow, toKeyState } from "./chain.js";
 import { type EventKind, type EventRow, type LedgerEvent, toEvent } from "./event.js";
 import { keyText, refusals } from "./format.js";
 import * as sql from "./sql.js";
@@ -36,6 +25,9 @@ import {
   normalizeTtl,
   parseSince,
 } from "./validate.js";
+import { type Decision, writeLedger } from "./write.js";
+
+import type { Actor, ExecutedRecord } from "./chain.js";
 
 export type { Actor, Claim, ExecutedRecord } from "./chain.js";
 
@@ -46,24 +38,6 @@ export interface LedgerPolicy {
 }
 
 export const DEFAULT_LEDGER_POLICY: LedgerPolicy = { defaultScope: "shared", maxOpenClaimsPerAgent: 100 };
-
-/**
- * The write permission, checked against the agent as stored (not as the token
- * said at sign-in), so a scope change applies to the next write.
- */
-function validateMayWrite(state: AgentWriteState, actor: Actor, key: LedgerKey): void {
-  const agent = state.agent;
-  if (!agent || agent.disabled) throw forbidden(`Refused: agent ${actor.name} is unknown or disabled. Nothing was written.`);
-  if (!agent.writeScopes.includes(ALL_SCOPES) && !agent.writeScopes.includes(state.actionScope)) {
-    throw forbidden(refusals.noPermission(key, state.actionScope, actor.name));
-  }
-}
-
-async function lockForWrite(tx: Queryable, key: LedgerKey, actor: Actor, policy: LedgerPolicy): Promise<AgentWriteState> {
-  const state = await lockKeyForAgent(tx, key, actor.agentId, policy.defaultScope);
-  validateMayWrite(state, actor, key);
-  return state;
-}
 
 export type CheckStatus = "EXECUTED" | "CLAIMED" | "NOT_EXECUTED";
 
@@ -97,34 +71,33 @@ export async function claimLedger(
 ): Promise<ClaimResult> {
   const key = normalizeKey(input);
   const ttl = normalizeTtl(input.ttlSeconds);
-  return db.transaction(async (tx) => {
-    const state = await lockForWrite(tx, key, actor, policy);
+  return writeLedger(db, key, actor, policy, (state): Decision<ClaimResult> => {
     const { now, executed, claim } = state;
     if (executed) throw conflict(refusals.alreadyExecuted(executed), { status: "EXECUTED" });
-    const expiresAt = new Date(now.getTime() + ttl * 1000);
     let kind: ClaimResult["kind"] = "claimed";
     let reason: string | null = null;
-    let claimedAt = now;
     if (claim && claim.holderId === actor.agentId) {
       kind = "renewed";
-      claimedAt = claim.claimedAt;
     } else if (claim && !claimExpired(claim, now)) {
       throw conflict(refusals.claimedByOther(claim, now), { status: "CLAIMED", holder: claim.holder, expiresAt: claim.expiresAt.toISOString() });
     } else if (claim) {
       kind = "taken_over";
       reason = `the claim of ${claim.holder} expired at ${claim.expiresAt.toISOString()}`;
     }
-    // A renewal holds nothing new; any other claim counts against the quota.
-    if (kind !== "renewed" && state.agent!.openClaims >= policy.maxOpenClaimsPerAgent) {
+    // A renewal holds nothing new; any other claim counts against the quota (checked again under the lock).
+    const countsAgainstQuota = kind !== "renewed";
+    if (countsAgainstQuota && state.agent!.openClaims >= policy.maxOpenClaimsPerAgent) {
       throw conflict(refusals.tooManyClaims(policy.maxOpenClaimsPerAgent), { openClaims: state.agent!.openClaims });
     }
-    const event = await appendEvent(tx, state, key, actor, { kind, reason, claimExpiresAt: expiresAt }, { set: claimedAt });
     return {
-      kind,
-      claim: { ...key, holderId: actor.agentId, holder: actor.name, claimedAt, expiresAt },
-      seq: event.seq,
-      previous: kind === "taken_over" ? claim : null,
-      now,
+      append: { kind, reason, ttlSeconds: ttl, claim: kind === "renewed" ? "renew" : "set", countsAgainstQuota },
+      answer: (appended) => ({
+        kind,
+        claim: { ...key, holderId: actor.agentId, holder: actor.name, claimedAt: appended.claimedAt!, expiresAt: appended.claimExpiresAt! },
+        seq: appended.seq,
+        previous: kind === "taken_over" ? claim : null,
+        now: appended.at,
+      }),
     };
   });
 }
@@ -147,20 +120,24 @@ export async function recordLedger(
   const evidence = normalizeEvidence(input.evidence);
   const note = normalizeNote(input.note);
   try {
-    return await db.transaction(async (tx) => {
-      const state = await lockForWrite(tx, key, actor, policy);
+    return await writeLedger(db, key, actor, policy, (state): Decision<RecordResult> => {
       const { now, executed, claim } = state;
       if (executed) {
         // A retry after a lost response must be safe: same actor, same evidence.
-        if (executed.actorId === actor.agentId && executed.evidence === evidence) return { record: executed, idempotent: true, closedClaim: null };
+        if (executed.actorId === actor.agentId && executed.evidence === evidence) return { answer: { record: executed, idempotent: true, closedClaim: null } };
         throw conflict(refusals.secondRecord(executed), { status: "EXECUTED" });
       }
       if (claim && claim.holderId !== actor.agentId && !claimExpired(claim, now)) {
         throw conflict(refusals.recordWhileClaimed(claim, now), { status: "CLAIMED", holder: claim.holder, expiresAt: claim.expiresAt.toISOString() });
       }
-      const event = await appendEvent(tx, state, key, actor, { kind: "executed", evidence, note }, "drop");
-      const record: ExecutedRecord = { seq: event.seq, ...key, actorId: actor.agentId, actor: actor.name, at: event.at, evidence, note, hash: event.hash };
-      return { record, idempotent: false, closedClaim: claim && claim.holderId === actor.agentId ? claim : null };
+      return {
+        append: { kind: "executed", evidence, note, claim: "drop", countsAgainstQuota: false },
+        answer: (appended) => ({
+          record: { seq: appended.seq, ...key, actorId: actor.agentId, actor: actor.name, at: appended.at, evidence, note, hash: appended.hash },
+          idempotent: false,
+          closedClaim: claim && claim.holderId === actor.agentId ? claim : null,
+        }),
+      };
     });
   } catch (error) {
     // Only reachable if something bypassed the chain-head lock: the unique index still holds.
@@ -186,16 +163,17 @@ export async function releaseLedger(
 ): Promise<ReleaseResult> {
   const key = normalizeKey(input);
   const reason = normalizeReason(input.reason);
-  return db.transaction(async (tx) => {
-    const state = await lockForWrite(tx, key, actor, policy);
+  return writeLedger(db, key, actor, policy, (state): Decision<ReleaseResult> => {
     const { now, executed, claim } = state;
     if (!claim || claim.holderId !== actor.agentId) {
       if (executed) throw conflict(refusals.releaseExecuted(executed));
       if (claim) throw forbidden(refusals.releaseOthers(claim, now));
       throw notFound(refusals.releaseNone(key));
     }
-    const event = await appendEvent(tx, state, key, actor, { kind: "released", reason }, "drop");
-    return { seq: event.seq, released: claim, reason, at: event.at };
+    return {
+      append: { kind: "released", reason, claim: "drop", countsAgainstQuota: false },
+      answer: (appended) => ({ seq: appended.seq, released: claim, reason, at: appended.at }),
+    };
   });
 }
 
@@ -223,14 +201,16 @@ export async function voidLedger(
 ): Promise<VoidResult> {
   const key = normalizeKey(input);
   const reason = normalizeReason(input.reason);
-  return db.transaction(async (tx) => {
-    const state = await lockForWrite(tx, key, operator, policy);
+  return writeLedger(db, key, operator, policy, (state): Decision<VoidResult> => {
     if (state.agent!.kind !== "human") throw forbidden(refusals.voidNotHuman(operator.name));
     const { executed, claim } = state;
     if (!executed && !claim) throw notFound(refusals.voidNothing(key));
-    const event = await appendEvent(tx, state, key, operator, { kind: "voided", reason }, "keep");
     const voided = executed ? { record: executed, claim: null } : { record: null, claim: claim! };
-    return { seq: event.seq, at: event.at, reason, voided };
+    return {
+      // The database clears the key's record and claim (trigger am_ledger_track_records).
+      append: { kind: "voided", reason, claim: "keep", countsAgainstQuota: false },
+      answer: (appended) => ({ seq: appended.seq, at: appended.at, reason, voided }),
+    };
   });
 }
 

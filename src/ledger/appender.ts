@@ -1,0 +1,128 @@
+// Group commit for ledger appends. Every append holds the chain head until its
+// commit is flushed to disk (a few milliseconds here, bench/README.md "Ledger"),
+// and no other append, from this process or any replica, can run meanwhile. So
+// appends are sent one call at a time per database handle, and the ones that
+// arrive while a call is in flight go together in the next call: one head lock,
+// one commit, one flush for all of them. Nothing waits for a batch to fill: an
+// append that finds no call in flight is sent at once. Each append is still
+// decided under the lock on its own (am_ledger_append_many), and each caller gets
+// its own answer only after the commit.
+import type { Queryable } from "../db/database.js";
+import * as sql from "./sql.js";
+
+/** One write's event and the state it was decided on (see am_ledger_append_many). */
+export interface AppendRequest {
+  kind: string;
+  action: string;
+  target: string;
+  actorId: number;
+  actor: string;
+  evidence: string | null;
+  note: string | null;
+  reason: string | null;
+  ttlSeconds: number | null;
+  claim: "set" | "renew" | "drop" | "keep";
+  seenRecordSeq: number | null;
+  seenClaim: string | null;
+  maxOpenClaims: number | null;
+}
+
+/** What the append wrote: the event's number, time and hash, and the claim's times. */
+export interface Appended {
+  seq: number;
+  at: Date;
+  hash: string;
+  claimedAt: Date | null;
+  claimExpiresAt: Date | null;
+}
+
+interface AppendRow {
+  idx: number;
+  appended: boolean;
+  ev_seq: number | null;
+  ev_at: Date | null;
+  ev_hash: string | null;
+  ev_claimed_at: Date | null;
+  ev_claim_expires_at: Date | null;
+  err_code: string | null;
+  err_message: string | null;
+}
+
+// A bound on one statement's size and on how long the head is held by one call.
+const MAX_BATCH = 64;
+
+/** One call: for each request, what was appended, null (its key changed: nothing written), or its own error. */
+export async function appendMany(db: Queryable, reqs: AppendRequest[]): Promise<Array<Appended | null | Error>> {
+  const col = <K extends keyof AppendRequest>(k: K) => reqs.map((r) => r[k]);
+  const params = [
+    col("kind"), col("action"), col("target"), col("actorId"), col("actor"), col("evidence"), col("note"), col("reason"),
+    col("ttlSeconds"), col("claim"), col("seenRecordSeq"), col("seenClaim"), col("maxOpenClaims"),
+  ];
+  const rows = (await db.query<AppendRow>(sql.APPEND_MANY_IF_UNCHANGED, params)).rows;
+  const out: Array<Appended | null | Error> = reqs.map(() => new Error("ledger append returned no row for this event"));
+  for (const r of rows) {
+    out[Number(r.idx) - 1] = r.err_code
+      ? // Shaped like a driver error, so pgCode() and the tool wrapper classify it as before.
+        Object.assign(new Error(r.err_message ?? "ledger append failed"), { code: r.err_code })
+      : r.appended
+        ? { seq: Number(r.ev_seq), at: r.ev_at!, hash: r.ev_hash!, claimedAt: r.ev_claimed_at, claimExpiresAt: r.ev_claim_expires_at }
+        : null;
+  }
+  return out;
+}
+
+interface Pending {
+  req: AppendRequest;
+  resolve(result: Appended | null): void;
+  reject(error: unknown): void;
+}
+
+class Appender {
+  private queue: Pending[] = [];
+  private sending = false;
+
+  constructor(private readonly db: Queryable) {}
+
+  append(req: AppendRequest): Promise<Appended | null> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ req, resolve, reject });
+      if (!this.sending) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.sending = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        try {
+          const results = await appendMany(this.db, batch.map((p) => p.req));
+          batch.forEach((p, i) => {
+            const r = results[i];
+            if (r instanceof Error) p.reject(r);
+            else p.resolve(r ?? null);
+          });
+        } catch (error) {
+          // The whole call failed (lock timeout, lost connection): nothing of it was written.
+          for (const p of batch) p.reject(error);
+        }
+      }
+    } finally {
+      this.sending = false;
+    }
+  }
+}
+
+// One appender per database handle (a pool, or the embedded database), created on
+// first use and dropped with the handle: tests that open their own handles get their own.
+const appenders = new WeakMap<Queryable, Appender>();
+
+/** Appends through the handle's appender, together with whatever else is waiting. */
+export function appendGrouped(db: Queryable, req: AppendRequest): Promise<Appended | null> {
+  let appender = appenders.get(db);
+  if (!appender) {
+    appender = new Appender(db);
+    appenders.set(db, appender);
+  }
+  return appender.append(req);
+}
