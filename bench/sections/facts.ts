@@ -5,7 +5,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import pg from "pg";
 import { recallParams } from "../../src/facts/read.js";
 import { parseKeywords } from "../../src/facts/rules.js";
-import { RECALL } from "../../src/facts/sql.js";
+import { RECALL } from "../../src/facts/recall-sql.js";
 import { call, connect, timeConcurrent, timeSequential, type Throughput } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
 import { ABSENT_WORD, area, generateFact, RARE_WORD, TYPO_WORD } from "../lib/corpus.js";
