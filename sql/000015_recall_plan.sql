@@ -104,3 +104,10 @@ begin
    order by h.score desc, h.status_rank, h.updated_at desc, h.id desc
   ) r;
 end $recall$;
+
+-- The duplicate warning's search (000011) gets the same treatment: PL/pgSQL
+-- kept its plan, but chose a fresh custom plan on every call (its generic
+-- plan looked dearer to the planner), and planning the trigram search cost
+-- more than running it: at 100,000 facts about 4-5 ms a lookup, 1.2-1.6 ms
+-- with the generic plan (docs/hygiene.md). enable_seqscan is already off there.
+alter function am_similar_facts(text, real, boolean, text[], bigint, integer) set plan_cache_mode = force_generic_plan;
