@@ -84,8 +84,14 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
   // FACT_DUPLICATE_WARNING=false, interleaved in blocks so both see the same load.
   const noCheck = await startBenchService(ctx.service.databaseUrl, { DB_POOL_MAX: "20", FACT_DUPLICATE_WARNING: "false" });
   const readerNoCheck = await connect(noCheck.mcpUrl, c.token);
-  const newFact = (client: Client, name: string) =>
-    call(client, "memory_store", { name, description: "A new fact stored by the benchmark", type: "project", body: "Why: measuring. How to apply: ignore.", scope: "team-a" });
+  // Each new fact says something else (five words of NOTE_WORDS picked by its number): with one
+  // description for all, every store after the first few was a look-alike of hundreds of earlier
+  // ones, so "new" measured the look-alike case twice (the row below measures that one).
+  const newFact = (client: Client, name: string) => {
+    const n = Number(/(\d+)$/.exec(name)?.[1] ?? 0);
+    const words = [0, 1, 2, 3, 4].map((k) => NOTE_WORDS[(Math.imul((n + 1) * 31 + k, 2654435761) >>> 0) % NOTE_WORDS.length]).join(" ");
+    return call(client, "memory_store", { name, description: `Note ${n}: ${words}`, type: "project", body: "Why: measuring. How to apply: ignore.", scope: "team-a" });
+  };
   await timeSequential(readerNoCheck, Math.min(50, n), (i) => newFact(readerNoCheck, `bench-warm-${i}`));
   const samples = { with: [] as number[], without: [] as number[] };
   const block = Math.max(10, Math.floor(n / 10));
@@ -171,3 +177,9 @@ function sqlLiteral(client: pg.Client, v: unknown): string {
   }
   return client.escapeLiteral(String(v));
 }
+
+// Words for the new facts' descriptions, unlike the corpus and unlike each other.
+const NOTE_WORDS = (
+  "amber basil cedar dahlia ember fjord garnet hazel indigo jasper kelp lilac maple nectar onyx pepper quartz " +
+  "raven saffron thyme umber violet walnut xenon yarrow zinnia acorn bramble clover dune fennel glacier heron iris juniper"
+).split(" ");
