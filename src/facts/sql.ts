@@ -88,28 +88,6 @@ export const CREATE_FACT = `
   )
   select id, version, created_at, updated_at from ins`;
 
-/**
- * CREATE_FACT and, in the same statement, the duplicate warning's lookup
- * (memory_store of a new name): one round trip instead of two. On a busy
- * machine every extra round trip waits for a core (3,000 facts, load 15: the
- * lookup as a second query added 7.5 ms to a store's p50). The lookup runs
- * only for a row actually inserted, leaves that row out, and answers with
- * the rows of SIMILAR_FACTS as JSON. If it fails, the statement fails and
- * nothing is written (so the error that says so is true).
- * $1-$6 as CREATE_FACT ($7, the time, is always now), $7 text ("name description"),
- * $8 threshold, $9/$10 readable scopes, $11 how many.
- */
-export const CREATE_FACT_WITH_SIMILAR = CREATE_FACT.replace("coalesce($7::timestamptz, now()), coalesce($7::timestamptz, now())", "now(), now()").replace(
-  "  select id, version, created_at, updated_at from ins",
-  `  select i.id, i.version, i.created_at, i.updated_at,
-         (select coalesce(json_agg(json_build_object('name', f.name, 'scope', f.scope, 'status', f.status, 'version', f.version,
-                                                     'description', f.description, 'similarity', s.similarity)
-                                   order by s.similarity desc, f.id), '[]'::json)
-            from am_similar_facts($7::text, $8::real, $9::boolean, $10::text[], i.id, $11::int) s
-            join facts f on f.id = s.id) as similar
-    from ins i`,
-);
-
 // Locking reads take the row lock in a CTE over facts alone, and join the
 // agents' names afterwards. With the join inside the locking query, a caller
 // that waited for the lock would re-check the updated row against the *old*

@@ -89,17 +89,14 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
   });
 
   if (version === undefined) {
-    // One statement: the unique (name, scope) key decides between racing
-    // creators; with the duplicate warning on, the same statement looks for
-    // similar readable facts (sql.CREATE_FACT_WITH_SIMILAR: one round trip,
-    // and a failed lookup fails the whole statement, so nothing is written and
-    // the error says so truthfully).
-    const created =
-      limits.duplicateWarning === false
-        ? (await db.query<WrittenRow & { similar?: SimilarFact[] }>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null])).rows[0]
-        : (await db.query<WrittenRow & { similar?: SimilarFact[] }>(sql.CREATE_FACT_WITH_SIMILAR, [scope, name, description, type, body, caller.agentId, ...similarParams(caller, name, description)])).rows[0];
+    // One statement: the unique (name, scope) key decides between racing creators.
+    const created = (await db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null])).rows[0];
     if (created) {
-      const similar = (created.similar ?? []).map((r) => ({ ...r, similarity: Math.round(r.similarity * 100) / 100 }));
+      // The fact is stored (committed) at this point. The duplicate warning is
+      // advice: if looking for similar facts fails (connection lost, timeout),
+      // the answer must still say "created", never an error that reads as
+      // "nothing was written" (the reliability suite caught exactly that).
+      const similar = limits.duplicateWarning === false ? [] : await similarFacts(db, caller, created.id, name, description).catch(() => []);
       return { outcome: "created", fact: written(created), previousVersion: null, ...(similar.length > 0 ? { similar } : {}) };
     }
     const current = (await db.query<{ version: number; status: string; author: string; updated_at: Date }>(sql.CURRENT_VERSION, [name, scope])).rows[0];
@@ -129,14 +126,16 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
 }
 
 /**
- * The duplicate warning's parameters ($7-$11 of sql.CREATE_FACT_WITH_SIMILAR):
- * readable facts whose name and description are most like the new fact's.
- * Only the caller's readable scopes are searched, so the warning never
- * reveals a fact the caller could not recall.
+ * The duplicate warning: readable facts whose name and description are most
+ * like the new fact's. Only the caller's readable scopes are searched, so the
+ * warning never reveals a fact the caller could not recall.
  */
-function similarParams(caller: Caller, name: string, description: string): unknown[] {
+async function similarFacts(db: Database, caller: Caller, id: number, name: string, description: string): Promise<SimilarFact[]> {
   const readable = readableScopes(caller);
-  return [`${name} ${description}`, SIMILAR_THRESHOLD, readable.all, readable.scopes, SIMILAR_MAX];
+  const rows = (
+    await db.query<SimilarFact>(sql.SIMILAR_FACTS, [`${name} ${description}`, SIMILAR_THRESHOLD, readable.all, readable.scopes, id, SIMILAR_MAX])
+  ).rows;
+  return rows.map((r) => ({ ...r, similarity: Math.round(r.similarity * 100) / 100 }));
 }
 
 export interface PromoteInput {
