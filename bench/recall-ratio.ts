@@ -2,7 +2,7 @@
 // MCP clients over HTTP, the real service), with recall's statement planned
 // on every call (as before migration 000015) and through am_recall's kept
 // generic plan, in one run:
-//   node --no-warnings --import tsx bench/recall-ratio.ts [--facts 100000] [--calls 2000] [--rounds 3]
+//   node --no-warnings --import tsx bench/recall-ratio.ts [--facts 100000] [--calls 2000] [--rounds 3] [--keywords both|rare|ja]
 // Loads the benchmark corpus straight into a fresh database (as
 // bench/recall-sql.ts does), starts one service, and alternates rounds of
 // whoami, recall "planned" and recall "kept". For "planned", am_recall is
@@ -20,7 +20,7 @@ import { area, generateFact, RARE_WORD } from "./lib/corpus.js";
 import { createDatabase, startBenchService } from "./lib/service.js";
 import { printTable } from "./lib/table.js";
 
-const { values } = parseArgs({ options: { facts: { type: "string", default: "100000" }, calls: { type: "string", default: "2000" }, rounds: { type: "string", default: "3" } } });
+const { values } = parseArgs({ options: { facts: { type: "string", default: "100000" }, calls: { type: "string", default: "2000" }, rounds: { type: "string", default: "3" }, keywords: { type: "string", default: "both" } } });
 const total = Number(values.facts);
 const calls = Number(values.calls);
 const rounds = Number(values.rounds);
@@ -52,7 +52,9 @@ end $planned$`;
   await db.query("vacuum analyze facts");
   service = await startBenchService(database.url, { DB_POOL_MAX: "20" });
   const clients = await Promise.all(Array.from({ length: 16 }, () => connect(service!.mcpUrl, token)));
-  const recall = (cl: Parameters<typeof call>[0], i: number) => call(cl, "memory_recall", { keywords: [i % 2 ? RARE_WORD : area("ja", i % 200)] });
+  // --keywords rare | ja | both (alternating, the default)
+  const pick = (i: number) => (values.keywords === "rare" ? RARE_WORD : values.keywords === "ja" ? area("ja", i % 200) : i % 2 ? RARE_WORD : area("ja", i % 200));
+  const recall = (cl: Parameters<typeof call>[0], i: number) => call(cl, "memory_recall", { keywords: [pick(i)] });
   const rate = { whoami: [] as number[], planned: [] as number[], kept: [] as number[] };
   await timeConcurrent(clients, Math.min(calls, 500), (cl) => call(cl, "whoami"));
   for (let r = 0; r < rounds; r++) {
@@ -67,7 +69,7 @@ end $planned$`;
   const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
   const w = median(rate.whoami);
   printTable(
-    `16 clients at ${total.toLocaleString("en-US")} facts, ${calls} calls a round, ${rounds} rounds alternating (median calls/s)`,
+    `16 clients at ${total.toLocaleString("en-US")} facts, keywords ${values.keywords}, ${calls} calls a round, ${rounds} rounds alternating (median calls/s)`,
     ["tool", "calls/s", "÷ whoami", "rounds"],
     [
       ["whoami", w, 1, rate.whoami.map((x) => x.toFixed(0)).join(" / ")],
