@@ -1,30 +1,35 @@
-// Recall's SQL at scale, before and after issue 17, in one run:
-//   node --no-warnings --import tsx bench/recall-sql.ts [--facts 100000] [--runs 200]
+// Recall's SQL at scale, in one run:
+//   node --no-warnings --import tsx bench/recall-sql.ts [--facts 100000] [--runs 200] [--seconds 5]
 // Loads the benchmark corpus (bench/lib/corpus.ts) straight into a fresh,
 // migrated database with one INSERT per 5,000 facts (minutes faster than
 // through memory_store, which the facts section of `npm run bench` does), then
-// times the statement of before issue 17 and today's, alternating, on the same
-// keywords as the facts section; then what the word columns add to inserting a
-// fact (CREATE_FACT with them, then after dropping them). Statement times only:
-// no HTTP, no MCP; the facts section gives the end-to-end figures.
+// on the same keywords as the facts section:
+// - the statement of before issue 17, the statement planned on every call (as
+//   the service ran it until migration 000017) and the service's call through
+//   am_recall (one generic plan per connection), alternating, one at a time;
+// - calls/s of the last two with 16 callers on 8 connections (Postgres alone:
+//   no HTTP, no MCP; the facts section gives the end-to-end figures);
+// - the duplicate warning's lookup, and what the word columns add to
+//   inserting a fact (CREATE_FACT with them, then after dropping them).
 import { parseArgs } from "node:util";
 import { migrate } from "../src/db/migrate.js";
 import { openPostgres } from "../src/db/postgres.js";
 import { recallParams } from "../src/facts/read.js";
-import { parseKeywords, RECALL_BODY_CHARS } from "../src/facts/rules.js";
-import { CREATE_FACT, RECALL } from "../src/facts/sql.js";
+import { parseKeywords, RECALL_BODY_CHARS, SIMILAR_MAX, SIMILAR_THRESHOLD } from "../src/facts/rules.js";
+import { RECALL, RECALL_CALL } from "../src/facts/recall-sql.js";
+import { CREATE_FACT, SIMILAR_FACTS } from "../src/facts/sql.js";
 import { ABSENT_WORD, area, generateFact, RARE_WORD, TYPO_WORD } from "./lib/corpus.js";
 import { createDatabase } from "./lib/service.js";
 import { summarize } from "./lib/stats.js";
 import { printTable } from "./lib/table.js";
 import { OLD_RECALL, oldKeywordPatterns } from "./recall-quality/old-recall.js";
 
-const { values } = parseArgs({ options: { facts: { type: "string", default: "100000" }, runs: { type: "string", default: "200" }, "database-url": { type: "string" } } });
+const { values } = parseArgs({ options: { facts: { type: "string", default: "100000" }, runs: { type: "string", default: "200" }, seconds: { type: "string", default: "5" }, "database-url": { type: "string" } } });
 const total = Number(values.facts);
 const runs = Number(values.runs);
 const baseUrl = values["database-url"] ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const database = await createDatabase(baseUrl, `am_recall_sql_${process.pid}`);
-const db = openPostgres({ connectionString: database.url, poolMax: 1, connectTimeoutMs: 5000, statementTimeoutMs: 600_000, lockTimeoutMs: 3000 });
+const db = openPostgres({ connectionString: database.url, poolMax: 8, connectTimeoutMs: 5000, statementTimeoutMs: 600_000, lockTimeoutMs: 3000 });
 try {
   await migrate(db);
   const author = (await db.query<{ id: number }>("insert into agents (name) values ('bench-writer') returning id")).rows[0]!.id;
@@ -50,30 +55,79 @@ try {
     ["three keywords", [area("en", 1), area("en", 2), area("en", 3)]],
   ];
   const rows: Array<Array<string | number>> = [];
+  const tput: Array<Array<string | number>> = [];
+  const seconds = Number(values.seconds);
   for (const [label, keywords] of sets) {
     const oldParams = [oldKeywordPatterns(keywords), readable.all, readable.scopes, null, null, null, 10, RECALL_BODY_CHARS];
     const newParams = recallParams(parseKeywords(keywords), readable, {}, 10);
     const time = async (sql: string, params: unknown[]) => {
       const t0 = performance.now();
-      const r = await db.query<{ total: number }>(sql, params);
-      return { ms: performance.now() - t0, total: r.rows[0]?.total ?? 0 };
+      const r = await db.query<{ total?: number; r?: { total: number } }>(sql, params);
+      return { ms: performance.now() - t0, total: r.rows[0]?.total ?? r.rows[0]?.r?.total ?? 0 };
     };
-    for (let i = 0; i < 10; i++) await Promise.all([time(OLD_RECALL, oldParams), time(RECALL, newParams)]);
-    const before: number[] = [];
-    const after: number[] = [];
-    let hits = [0, 0];
+    // Warm every connection of the pool with each (am_recall plans once per connection).
+    for (let i = 0; i < 3; i++) await Promise.all(Array.from({ length: 8 }, () => Promise.all([time(OLD_RECALL, oldParams), time(RECALL, newParams), time(RECALL_CALL, newParams)])));
+    const samples: number[][] = [[], [], []];
+    let hits = [0, 0, 0];
     for (let i = 0; i < runs; i++) {
-      const a = await time(OLD_RECALL, oldParams);
-      const b = await time(RECALL, newParams);
-      before.push(a.ms);
-      after.push(b.ms);
-      hits = [a.total, b.total];
+      const r = [await time(OLD_RECALL, oldParams), await time(RECALL, newParams), await time(RECALL_CALL, newParams)];
+      r.forEach((x, j) => samples[j]!.push(x.ms));
+      hits = r.map((x) => x.total);
     }
-    const sb = summarize(before);
-    const sa = summarize(after);
-    rows.push([label, `${hits[0]} → ${hits[1]}`, sb.p50, sa.p50, sb.p99, sa.p99, sa.p50 / sb.p50]);
+    const [so, sp, sc] = samples.map(summarize) as [ReturnType<typeof summarize>, ReturnType<typeof summarize>, ReturnType<typeof summarize>];
+    rows.push([label, hits.join(" / "), so.p50, sp.p50, sc.p50, so.p99, sp.p99, sc.p99, sc.p50 / sp.p50]);
+    // Throughput: 16 callers back to back for `seconds`, planned vs am_recall, twice each, alternating.
+    const rate = async (sql: string) => {
+      let n = 0;
+      const end = performance.now() + seconds * 1000;
+      await Promise.all(Array.from({ length: 16 }, async () => {
+        while (performance.now() < end) {
+          await db.query(sql, newParams);
+          n++;
+        }
+      }));
+      return n / seconds;
+    };
+    const planned = [await rate(RECALL), 0];
+    const cached = [await rate(RECALL_CALL), 0];
+    planned[1] = await rate(RECALL);
+    cached[1] = await rate(RECALL_CALL);
+    const mean = (a: number[]) => (a[0]! + a[1]!) / 2;
+    tput.push([label, mean(planned), mean(cached), mean(cached) / mean(planned)]);
   }
-  printTable(`Recall statement at ${total.toLocaleString("en-US")} facts, before → now (ms, ${runs} runs each, alternating)`, ["keywords", "hits", "p50 before", "p50 now", "p99 before", "p99 now", "p50 ratio"], rows);
+  printTable(
+    `Recall statement at ${total.toLocaleString("en-US")} facts: before issue 17 / planned on every call / am_recall (ms, ${runs} runs each, alternating)`,
+    ["keywords", "hits", "p50 before 17", "p50 planned", "p50 am_recall", "p99 before 17", "p99 planned", "p99 am_recall", "p50 am_recall ÷ planned"],
+    rows,
+  );
+  printTable(`Recall calls/s, 16 callers on 8 connections, ${seconds} s × 2 each, alternating`, ["keywords", "planned every call", "am_recall", "ratio"], tput);
+
+  // The duplicate warning's lookup for a new fact (nothing alike) and for a look-alike of the corpus.
+  const dup: Array<Array<string | number>> = [];
+  for (const [label, text] of [
+    ["new fact, nothing alike", "bench-new-1 A new fact stored by the benchmark"],
+    ["look-alike of ~1,000 facts", `bench-like-1 ${generateFact(3, total).description}`],
+  ] as const) {
+    const params = [text, SIMILAR_THRESHOLD, readable.all, readable.scopes, 0, SIMILAR_MAX];
+    const n = label.startsWith("new") ? runs : Math.min(runs, 20);
+    const fn = "am_similar_facts(text, real, boolean, text[], bigint, integer)";
+    // Before 000017 (a custom plan on every call) and now (the generic plan kept), in blocks of 10, alternating.
+    const t: number[][] = [[], []];
+    for (let done = 0; done < n; done += 10) {
+      for (const [j, mode] of [[0, "reset plan_cache_mode"], [1, "set plan_cache_mode = force_generic_plan"]] as const) {
+        await db.query(`alter function ${fn} ${mode}`);
+        for (let i = 0; i < 6; i++) await Promise.all(Array.from({ length: 8 }, () => db.query(SIMILAR_FACTS, params)));
+        for (let i = 0; i < 10; i++) {
+          const t0 = performance.now();
+          await db.query(SIMILAR_FACTS, params);
+          t[j]!.push(performance.now() - t0);
+        }
+      }
+    }
+    const [before, after] = t.map(summarize) as [ReturnType<typeof summarize>, ReturnType<typeof summarize>];
+    dup.push([label, t[0]!.length, before.p50, after.p50, before.p99, after.p99]);
+  }
+  printTable(`Duplicate lookup (SIMILAR_FACTS) at ${total.toLocaleString("en-US")} facts, planned every call → generic plan kept (ms)`, ["text", "runs each", "p50 before", "p50 now", "p99 before", "p99 now"], dup);
 
   const plan = await db.query<{ "QUERY PLAN": string }>(`explain ${RECALL}`, recallParams(parseKeywords([RARE_WORD]), readable, {}, 10));
   console.log(`\nPlan for the rare keyword:\n${plan.rows.map((r) => `  ${r["QUERY PLAN"]}`).join("\n")}`);

@@ -5,7 +5,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import pg from "pg";
 import { recallParams } from "../../src/facts/read.js";
 import { parseKeywords } from "../../src/facts/rules.js";
-import { RECALL } from "../../src/facts/sql.js";
+import { RECALL } from "../../src/facts/recall-sql.js";
 import { call, connect, timeConcurrent, timeSequential, type Throughput } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
 import { ABSENT_WORD, area, generateFact, RARE_WORD, TYPO_WORD } from "../lib/corpus.js";
@@ -84,8 +84,14 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
   // FACT_DUPLICATE_WARNING=false, interleaved in blocks so both see the same load.
   const noCheck = await startBenchService(ctx.service.databaseUrl, { DB_POOL_MAX: "20", FACT_DUPLICATE_WARNING: "false" });
   const readerNoCheck = await connect(noCheck.mcpUrl, c.token);
-  const newFact = (client: Client, name: string) =>
-    call(client, "memory_store", { name, description: "A new fact stored by the benchmark", type: "project", body: "Why: measuring. How to apply: ignore.", scope: "team-a" });
+  // Each new fact says something else (five words of NOTE_WORDS picked by its number): with one
+  // description for all, every store after the first few was a look-alike of hundreds of earlier
+  // ones, so "new" measured the look-alike case twice (the row below measures that one).
+  const newFact = (client: Client, name: string) => {
+    const n = Number(/(\d+)$/.exec(name)?.[1] ?? 0);
+    const words = [0, 1, 2, 3, 4].map((k) => NOTE_WORDS[(Math.imul((n + 1) * 31 + k, 2654435761) >>> 0) % NOTE_WORDS.length]).join(" ");
+    return call(client, "memory_store", { name, description: `Note ${n}: ${words}`, type: "project", body: "Why: measuring. How to apply: ignore.", scope: "team-a" });
+  };
   await timeSequential(readerNoCheck, Math.min(50, n), (i) => newFact(readerNoCheck, `bench-warm-${i}`));
   const samples = { with: [] as number[], without: [] as number[] };
   const block = Math.max(10, Math.floor(n / 10));
@@ -138,9 +144,17 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
     throughput.map((t) => [String(t.clients), t.perSecond, t.latency.p50, t.latency.p99, ctx.floor?.perSecond[t.clients] ?? NaN, t.perSecond / (ctx.floor?.perSecond[t.clients] ?? NaN)]),
   );
 
-  // The plan of the recall query for the rare keyword, with the service's own SQL.
+  // The plan of the recall query for the rare keyword, with the service's own SQL,
+  // as am_recall runs it: the generic plan (parameters unknown), sequential scans off.
   const planParams = recallParams(parseKeywords([RARE_WORD]), { all: false, scopes: ["shared", "team-a", "team-b"] }, {}, 10);
-  const plan = await admin.query<{ "QUERY PLAN": string }>(`explain ${RECALL}`, planParams);
+  await admin.query("begin");
+  await admin.query("set local plan_cache_mode = force_generic_plan; set local enable_seqscan = off");
+  await admin.query(`prepare bench_recall_plan (text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, real, integer) as ${RECALL}`);
+  const plan = await admin.query<{ "QUERY PLAN": string }>(
+    `explain execute bench_recall_plan(${planParams.map((v) => sqlLiteral(admin, v)).join(", ")})`,
+  );
+  await admin.query("rollback");
+  await admin.query("deallocate bench_recall_plan");
   const planLines = plan.rows.map((r) => r["QUERY PLAN"]);
   const usesIndex = planLines.some((l) => /Bitmap Index Scan on facts_search_trgm/.test(l)) && planLines.some((l) => /Bitmap Index Scan on facts_search_words/.test(l));
   const seqScan = planLines.some((l) => /Seq Scan on facts/.test(l));
@@ -152,3 +166,20 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
   await reviewer.close();
   ctx.results.facts = { total, duplicateCheckP50Ms: checkCost, lookAlikeSimilarListed: similarFound, keywords: Object.fromEntries(keywordSets), loadSeconds, storesPerSecond: total / loadSeconds, latency, throughput, plan: planLines, usesIndex: usesIndex && !seqScan };
 }
+
+/** A parameter written into EXPLAIN EXECUTE, which takes no bound parameters. */
+function sqlLiteral(client: pg.Client, v: unknown): string {
+  if (v === null) return "null";
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (Array.isArray(v)) {
+    const items = v.map((x) => (x === null ? "NULL" : `"${String(x).replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`));
+    return client.escapeLiteral(`{${items.join(",")}}`);
+  }
+  return client.escapeLiteral(String(v));
+}
+
+// Words for the new facts' descriptions, unlike the corpus and unlike each other.
+const NOTE_WORDS = (
+  "amber basil cedar dahlia ember fjord garnet hazel indigo jasper kelp lilac maple nectar onyx pepper quartz " +
+  "raven saffron thyme umber violet walnut xenon yarrow zinnia acorn bramble clover dune fennel glacier heron iris juniper"
+).split(" ");

@@ -21,8 +21,19 @@ const indent = (text: string, prefix = "   ") =>
     .map((line) => (line.length ? prefix + line : line))
     .join("\n");
 
-/** "[CONFIRMED] name (scope shared, project, v2 by deployer, updated …; confirmed by reviewer)" */
-export function headline(f: FactSummary): string {
+/**
+ * "[CONFIRMED] name (scope shared, project, v2 by deployer, updated …; confirmed by reviewer at …)".
+ * `day` shows the dates only (recall: an agent weighs a fact's age in days, and
+ * ten hits of full timestamps are ~300 bytes of context; the structured
+ * content keeps the exact times).
+ */
+export function headline(f: FactSummary, day = false): string {
+  if (day) {
+    // Recall: "[DRAFT] name (scope shared, project, v2 by deployer on 2026-11-30)"; the answer's
+    // first line says what a draft is, so a draft's headline does not repeat "not reviewed yet".
+    const reviewed = f.statusBy ? `; ${f.status} by ${f.statusBy} on ${f.statusAt?.slice(0, 10)}` : "";
+    return `[${f.status.toUpperCase()}] ${f.name} (scope ${f.scope}, ${f.type}, v${f.version} by ${f.author} on ${f.updatedAt.slice(0, 10)}${reviewed})`;
+  }
   const promoted = f.statusBy ? `; ${f.status} by ${f.statusBy} at ${f.statusAt}` : f.status === "draft" ? "; not reviewed yet" : "";
   return `[${f.status.toUpperCase()}] ${f.name} (scope ${f.scope}, ${f.type}, v${f.version} by ${f.author}, updated ${f.updatedAt}${promoted})`;
 }
@@ -47,14 +58,15 @@ export function recallText(keywords: string[], r: RecallResult): string {
   const head =
     `${r.total} fact${r.total === 1 ? "" : "s"} match ${quoted}` +
     (r.truncated ? ` (showing the first ${r.hits.length}; narrow the keywords, filter by type, status or scope, or raise limit up to 50).` : ".") +
-    " Confirmed facts were reviewed by someone other than their author; drafts are unverified; deprecated facts are kept so that nobody repeats them.";
+    " Confirmed facts were reviewed by someone other than their author; drafts are not reviewed yet (unverified); deprecated ones are kept so that nobody repeats them.";
+  // Two spaces of indent (not three): the body is most of an answer, and every line of it carries the indent.
   const hits = r.hits.map((h, i) => {
-    const lines = [`${i + 1}. ${headline(h)}`, indent(h.description), indent(matchLine(h))];
+    const lines = [`${i + 1}. ${headline(h, true)}`, indent(h.description, "  "), indent(matchLine(h), "  ")];
     const note = deprecationNote(h) ?? staleNote(h);
-    if (note) lines.push(indent(note));
-    lines.push(indent(h.body));
+    if (note) lines.push(indent(note, "  "));
+    lines.push(indent(h.body, "  "));
     if (h.bodyTruncated) {
-      lines.push(indent(`[body shortened: first ${RECALL_BODY_CHARS} of ${h.bodyChars} characters shown; memory_get with name "${h.name}" and scope "${h.scope}" returns it whole]`));
+      lines.push(indent(`[body shortened: first ${RECALL_BODY_CHARS} of ${h.bodyChars} characters shown; memory_get with name "${h.name}" and scope "${h.scope}" returns it whole]`, "  "));
     }
     return lines.join("\n");
   });

@@ -70,10 +70,10 @@ export interface SummaryRow {
   status: FactStatus;
   version: number;
   author: string;
-  created_at: Date;
-  updated_at: Date;
+  created_at: Date | string;
+  updated_at: Date | string;
   status_by: string | null;
-  status_at: Date | null;
+  status_at: Date | string | null;
   status_reason: string | null;
   body_chars: number;
 }

@@ -15,12 +15,14 @@ import {
   GET_HISTORY_VERSIONS,
   parseKeywords,
   RECALL_BODY_CHARS,
+  RECALL_NEAR_MIN_CHARS,
   RECALL_NEAR_THRESHOLD,
   type RecallKeyword,
   STALE_AFTER_DAYS_DEFAULT,
   staleDays,
   validateName,
 } from "./rules.js";
+import { RECALL_CALL } from "./recall-sql.js";
 import * as sql from "./sql.js";
 
 export const RECALL_DEFAULT_LIMIT = 10;
@@ -72,7 +74,7 @@ export interface RecallResult {
   truncated: boolean;
 }
 
-// The levels of sql.RECALL (EXACT_LEVEL, NEAR_LEVEL), 1-6.
+// The levels of RECALL (recall-sql.ts EXACT_LEVEL, NEAR_LEVEL), 1-6.
 const LEVELS: Record<number, { in: MatchField; how: MatchKind }> = {
   1: { in: "name_or_description", how: "exact" },
   2: { in: "name_or_description", how: "stemmed" },
@@ -89,7 +91,7 @@ export interface RecallFilters {
   scope?: string | undefined;
 }
 
-/** The parameters of sql.RECALL, in order (also used by the plan tests and the bench). */
+/** The parameters of RECALL and RECALL_CALL, in order (also used by the plan tests and the bench). */
 export function recallParams(keywords: RecallKeyword[], readable: { all: boolean; scopes: string[] }, filters: RecallFilters, limit: number): unknown[] {
   return [
     keywords.map((k) => k.pattern),
@@ -103,6 +105,7 @@ export function recallParams(keywords: RecallKeyword[], readable: { all: boolean
     limit,
     RECALL_BODY_CHARS,
     RECALL_NEAR_THRESHOLD,
+    RECALL_NEAR_MIN_CHARS,
   ];
 }
 
@@ -112,7 +115,9 @@ export async function recallFacts(db: Queryable, caller: Caller, input: RecallIn
   const scope = optionalReadableScope(caller, input.scope);
   const limit = boundedLimit(input.limit, RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT);
   const params = recallParams(keywords, readableScopes(caller), { type: input.type, status: input.status, scope }, limit);
-  const rows = (await db.query<SummaryRow & { body: string; exact_levels: Array<number | null> | null; near_levels: Array<number | null> | null; total: number }>(sql.RECALL, params)).rows;
+  // One JSON object per row (am_recall returns RECALL's rows as JSON): timestamps come as strings, which toSummary reads too.
+  type Row = SummaryRow & { body: string; exact_levels: Array<number | null> | null; near_levels: Array<number | null> | null; total: number };
+  const rows = (await db.query<{ r: Row }>(RECALL_CALL, params)).rows.map((x) => x.r);
   const total = rows[0]?.total ?? 0;
   return {
     hits: rows.map((r) => {

@@ -101,6 +101,15 @@ export function validateVersion(version: number | undefined): number | undefined
  */
 export const RECALL_NEAR_THRESHOLD = 0.4;
 
+/**
+ * Near matches are sought only for keywords of at least this many characters.
+ * A shorter one has too few trigrams to tell a typo from another word ("teh"
+ * is 0.5 similar to every word starting "te"), and its trigrams are the most
+ * common ones, so the index scan would read most of the table for answers
+ * nobody wants.
+ */
+export const RECALL_NEAR_MIN_CHARS = 4;
+
 /** One keyword as recall searches for it. */
 export interface RecallKeyword {
   /** As given, trimmed (quotes included): what the answer names. */

@@ -1,16 +1,8 @@
 // SQL for facts. Parameterized constants only; the caller's readable scopes
 // always come in as ($all::boolean, $scopes::text[]) from the authenticated
-// agent, never from a tool argument alone.
-
-// Must match the expression of the facts_search_trgm index exactly, or the
-// planner cannot use it. (The words, search_head and search_body, have their own index: 000007.)
-const SEARCH_TEXT = `(f.name || E'\\n' || f.description || E'\\n' || f.body)`;
-const HEAD_TEXT = `(f.name || E'\\n' || f.description)`;
+// agent, never from a tool argument alone. Recall's statement is in recall-sql.ts.
 
 export const READABLE = (all: string, scopes: string) => `(${all}::boolean or f.scope = any(${scopes}::text[]))`;
-
-// Status order for ranking: reviewed facts first, withdrawn ones last.
-const STATUS_RANK = `case f.status when 'confirmed' then 0 when 'draft' then 1 else 2 end`;
 
 /** Columns every fact answer carries (no body). */
 export const SUMMARY_COLUMNS = `
@@ -21,119 +13,6 @@ export const SUMMARY_COLUMNS = `
 export const SUMMARY_JOINS = `
   join agents a on a.id = f.author_id
   left join agents sb on sb.id = f.status_by_id`;
-
-const FILTERS = `
-       ${READABLE("$4", "$5")}
-       and ($6::text is null or f.type = $6::text)
-       and ($7::text is null or f.status = $7::text)
-       and ($8::text is null or f.scope = $8::text)`;
-
-/**
- * How well one keyword matches one fact, best first (docs/recall.md):
- * 1 exact substring in name/description, 2 its words (stemmed, any order, or
- * the quoted phrase) in name/description, 3 exact in the body, 4 words in the
- * body; near matches (typos): 5 similar in name/description, 6 in the body.
- */
-const EXACT_LEVEL = `
-  case when t.head like k.lower_pattern then 1
-       when f.search_head @@ k.q then 2
-       when f.search_body @@ k.q then (case when t.body like k.lower_pattern then 3 else 4 end)
-       when t.body like k.lower_pattern then 3
-  end`;
-
-// The head and body lowercased once per candidate for EXACT_LEVEL: ILIKE is
-// exactly lower(text) LIKE lower(pattern), and would lowercase the whole body
-// again for every keyword. "offset 0" keeps the planner from inlining these
-// expressions back into every use.
-const LOWERED = `cross join lateral (select lower(${HEAD_TEXT}) as head, lower(f.body) as body offset 0) t`;
-const NEAR_LEVEL = `
-  case when not k.near then null
-       when word_similarity(k.text, ${HEAD_TEXT}) >= $11::real then 5
-       when word_similarity(k.text, ${SEARCH_TEXT}) >= $11::real then 6
-  end`;
-
-/**
- * A fact's relevance: per keyword 4 for name/description, 2 for the body, 1 or
- * 0.5 when only similar, summed over the keywords. Substring and word matches
- * in a field weigh the same (a fact saying "migrations" is as relevant to
- * "migration" as one saying "migration"), so that the lifecycle decides among
- * comparably relevant facts, and a fact matching more keywords ranks higher.
- * One lateral subquery per candidate gives both the levels and the score.
- */
-const SCORED = (level: string, keywords: string) => `
-      cross join lateral (
-        select array_agg(x.level order by x.i) as levels,
-               coalesce(sum(case x.level when 1 then 4 when 2 then 4 when 3 then 2 when 4 then 2 when 5 then 1 when 6 then 0.5 end), 0) as score
-          from (select k.i, ${level} as level from ${keywords} k) x
-      ) m`;
-
-/**
- * recall in one round trip.
- * - `kw0` turns each keyword into a full-text query (`english` and `simple`,
- *   ORed; its words ANDed in any order, or a phrase when quoted).
- * - `exact` finds the facts that contain a keyword (trigram index) or its
- *   words (tsvector index), in a BitmapOr filtered by scope in the same scan,
- *   with each keyword's level and the score.
- * - `kw` marks as `near` the unquoted keywords no such fact matched: only
- *   those are looked up by trigram word similarity (typos), so a keyword found
- *   as written never pulls in look-alikes ("100%" does not bring "1000").
- * - `near` finds those through the trigram index. The threshold is set for
- *   this statement's transaction only, inside the array the index scan waits
- *   for, so it is in force before the scan starts (`%>` reads it there).
- * - `hits` merges both (a near keyword has no exact level anywhere, the others
- *   no near level: scores add up), counts every match (window), ranks and
- *   cuts; only the rows kept are joined back for their (shortened) bodies and
- *   names, so long bodies of cut rows are never copied. The caller merges the
- *   two level arrays of the rows kept.
- * $1 patterns, $2 texts, $3 phrase flags (one per keyword), $4/$5 readable
- * scopes, $6 type, $7 status, $8 scope, $9 limit, $10 body chars,
- * $11 near-match threshold.
- */
-export const RECALL = `
-  with kw0 as materialized (
-    select k.i::int as i, k.text, k.pattern, lower(k.pattern) as lower_pattern, k.phrase,
-           case when k.phrase then phraseto_tsquery('english', k.text) || phraseto_tsquery('simple', k.text)
-                else plainto_tsquery('english', k.text) || plainto_tsquery('simple', k.text) end as q
-      from unnest($1::text[], $2::text[], $3::boolean[]) with ordinality as k(pattern, text, phrase, i)
-  ), exact as materialized (
-    select f.id, ${STATUS_RANK} as status_rank, f.updated_at, m.levels, m.score
-      from facts f
-      ${LOWERED}
-      ${SCORED(EXACT_LEVEL, "kw0")}
-     where (${SEARCH_TEXT} ilike any($1::text[]) or f.search_head @@ (select am_tsquery_or(q) from kw0) or f.search_body @@ (select am_tsquery_or(q) from kw0))
-       and ${FILTERS}
-  ), kw as materialized (
-    select k.*, not k.phrase and not exists (select 1 from exact e where e.levels[k.i] is not null) as near
-      from kw0 k
-  ), near as materialized (
-    select f.id, ${STATUS_RANK} as status_rank, f.updated_at, m.levels, m.score
-      from facts f
-      ${SCORED(NEAR_LEVEL, "kw")}
-     where ${SEARCH_TEXT} %> any(array(
-             select k.text from kw k
-              where k.near and set_config('pg_trgm.word_similarity_threshold', $11::real::text, true) is not null))
-       and ${FILTERS}
-       -- Evaluated once, before the scan: with no near keyword (the usual case) the
-       -- scan never runs, whatever plan the planner chose for it.
-       and exists (select 1 from kw k where k.near)
-  ), hits as (
-    select coalesce(e.id, n.id) as id,
-           coalesce(e.status_rank, n.status_rank) as status_rank,
-           coalesce(e.updated_at, n.updated_at) as updated_at,
-           coalesce(e.score, 0) + coalesce(n.score, 0) as score,
-           e.levels as exact_levels, n.levels as near_levels,
-           count(*) over () as total
-      from exact e full join near n on n.id = e.id
-     order by score desc, status_rank, updated_at desc, id desc
-     limit $9::int
-  )
-  select ${SUMMARY_COLUMNS},
-         left(f.body, $10::int) as body,
-         h.exact_levels, h.near_levels, h.total
-    from hits h
-    join facts f on f.id = h.id
-    ${SUMMARY_JOINS}
-   order by h.score desc, h.status_rank, h.updated_at desc, h.id desc`;
 
 /**
  * One fact with a window of its history, in one round trip: the newest $6

@@ -2,7 +2,7 @@
 import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { recallText } from "../format.js";
-import { RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT, recallFacts } from "../read.js";
+import { RECALL_DEFAULT_LIMIT, type RecallHit, RECALL_MAX_LIMIT, recallFacts } from "../read.js";
 import { keywordsField, READ_ONLY, recallHitSchema, scopeField, statusField, typeField } from "./schemas.js";
 
 const input = {
@@ -27,6 +27,23 @@ const output = {
   truncated: z.boolean().describe("True when more facts matched than were returned."),
 };
 
+/**
+ * A hit as the structured content carries it: what an agent acts on, nothing
+ * it can tell from the rest (issue 15, lean answers). Left out: createdAt (the
+ * first version's time; memory_get has the history), matchedIn (the best
+ * field of `matches`), the review fields of a draft (all null), and
+ * bodyTruncated/bodyChars unless the body was shortened, stale unless true.
+ */
+function leanHit(h: RecallHit) {
+  const { createdAt: _created, matchedIn: _best, statusBy, statusAt, statusReason, bodyTruncated, bodyChars, stale, ...rest } = h;
+  return {
+    ...rest,
+    ...(h.status === "draft" ? {} : { statusBy, statusAt, statusReason }),
+    ...(bodyTruncated ? { bodyTruncated, bodyChars } : {}),
+    ...(stale ? { stale } : {}),
+  };
+}
+
 export const memoryRecallTool = defineTool({
   name: "memory_recall",
   title: "Recall facts",
@@ -43,6 +60,6 @@ export const memoryRecallTool = defineTool({
   annotations: READ_ONLY,
   async run(args, { caller, deps }) {
     const result = await recallFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
-    return { text: recallText(args.keywords, result), structured: { ...result } };
+    return { text: recallText(args.keywords, result), structured: { ...result, hits: result.hits.map(leanHit) } };
   },
 });

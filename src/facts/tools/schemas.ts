@@ -62,11 +62,18 @@ export const summaryShape = {
 
 export const summarySchema = z.object(summaryShape);
 
+// Lean (memory_recall's leanHit): no createdAt or matchedIn; review fields only
+// once reviewed; bodyTruncated and bodyChars only for a shortened body; stale only when true.
+const { createdAt: _createdAt, statusBy, statusAt, statusReason, bodyChars, stale: _stale, ...recallShape } = summaryShape;
+
 export const recallHitSchema = z.object({
-  ...summaryShape,
+  ...recallShape,
+  statusBy: statusBy.optional().describe("Who confirmed or deprecated the current version; absent for a draft."),
+  statusAt: statusAt.optional(),
+  statusReason: statusReason.optional(),
   body: z.string().describe("The body; only its start when bodyTruncated."),
-  bodyTruncated: z.boolean().describe("True when the body was shortened; memory_get returns it whole."),
-  matchedIn: z.enum(["name_or_description", "body"]).describe("Where a keyword matched best; name/description hits rank first."),
+  bodyTruncated: z.literal(true).optional().describe("Present when the body was shortened; memory_get returns it whole."),
+  bodyChars: bodyChars.optional().describe("Length of the whole body in characters (only when shortened)."),
   matches: z
     .array(
       z.object({
@@ -75,8 +82,11 @@ export const recallHitSchema = z.object({
         how: z.enum(["exact", "stemmed", "similar"]).describe("exact: as written; stemmed: by its words (other inflection or order, or the quoted phrase); similar: a near spelling (typo)."),
       }),
     )
-    .describe("Why it was found: each keyword that matched, where and how (its best match)."),
-  stale: z.boolean().describe("True for a confirmed fact nobody has reviewed for a long time: follow it, but check it still holds."),
+    .describe("Why it was found: each keyword that matched, where (name/description hits rank first) and how (its best match)."),
+  stale: z
+    .literal(true)
+    .optional()
+    .describe("Present (true) for a confirmed fact nobody has reviewed for a long time: follow it, but check it still holds."),
 });
 
 export const similarFactSchema = z.object({

@@ -1,0 +1,82 @@
+// The service runs recall through am_recall (sql/000017_recall_plan.sql), a
+// PL/pgSQL function that keeps one generic plan of RECALL per connection and
+// never scans the whole table. These tests hold the function to the
+// statement: same text, same answers, and on a small table (where the planner
+// would compute the similarity of every fact for a typo) the facts are read
+// through the indexes only.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recallParams } from "../../src/facts/read.js";
+import { RECALL, RECALL_CALL } from "../../src/facts/recall-sql.js";
+import { parseKeywords } from "../../src/facts/rules.js";
+import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { addCaller, fact, store } from "./helpers.js";
+
+const ALL = { all: true, scopes: [] as string[] };
+
+describe.each(BACKENDS)("am_recall on %s", (backend) => {
+  let tdb: TestDatabase;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase(backend);
+    const writer = await addCaller(tdb.db, "writer", { scopes: ["shared", "team"] });
+    const facts: Array<[string, string, string, string]> = [
+      ["migrate-before-deploy", "shared", "Run the database migration before every deploy", "Why: deploy 41 failed on a missing column."],
+      ["flaky-suite", "team", "Integration tests are flaky on Mondays", "Retry once; then open a ticket."],
+      ["deploy-ja", "shared", "本番デプロイの前にマイグレーションを実行する", "理由: カラムが足りなかった。"],
+      ["percent-rule", "shared", "Batches hold 1000 items", "Never more than 100% of the quota."],
+    ];
+    for (const [name, scope, description, body] of facts) await store(tdb.db, writer, fact(name, { scope, description, body }));
+    // A few hundred more, so that "every fact" and "the index" are far apart.
+    await tdb.db.query(
+      `insert into facts (scope, name, description, type, body, author_id)
+       select 'shared', 'bulk-' || i, 'Generated rule number ' || i || ' about caches and queues', 'project', 'Body of rule ' || i, $1::bigint
+         from generate_series(1, 300) as i`,
+      [writer.agentId],
+    );
+    await tdb.db.query("vacuum analyze facts");
+  });
+  afterAll(async () => {
+    await tdb?.drop();
+  });
+
+  it("holds RECALL character for character (a changed statement needs a migration that replaces the function)", async () => {
+    const src = (await tdb.db.query<{ src: string }>("select prosrc as src from pg_proc where proname = 'am_recall'")).rows;
+    expect(src).toHaveLength(1);
+    expect(src[0]!.src).toContain(RECALL);
+  });
+
+  const cases: Array<[string, string[], { all: boolean; scopes: string[] }]> = [
+    ["an exact keyword", ["deploy"], ALL],
+    ["words in another order", ["flaky test"], ALL],
+    ["a typo (near match)", ["migartion"], ALL],
+    ["a quoted phrase", ['"database migration"'], ALL],
+    ["Japanese", ["マイグレーション"], ALL],
+    ["several keywords, one scope", ["deploy", "queues", "100%"], { all: false, scopes: ["shared"] }],
+    ["many hits, cut at the limit", ["rule"], ALL],
+    ["nothing", ["zyxwvutsrq"], ALL],
+  ];
+
+  it.each(cases)("answers %s exactly as the statement does", async (_what, keywords, readable) => {
+    const params = recallParams(parseKeywords(keywords), readable, {}, 10);
+    const direct = (await tdb.db.query<Record<string, unknown>>(RECALL, params)).rows;
+    const viaFunction = (await tdb.db.query<{ r: Record<string, unknown> }>(RECALL_CALL, params)).rows.map((x) => x.r);
+    const key = (r: Record<string, unknown>) => [r.name, r.scope, Number(r.total), r.exact_levels, r.near_levels, r.body];
+    expect(viaFunction.map(key)).toEqual(direct.map(key));
+    expect(viaFunction.length).toBeGreaterThan(keywords[0] === "zyxwvutsrq" ? -1 : 0);
+  });
+
+  it("a typo on a small table reads facts through the indexes only, never every fact", async () => {
+    // Counted within one transaction (pg_stat_xact_*: this transaction's own scans).
+    const scans = await tdb.db.transaction(async (tx) => {
+      const count = async () =>
+        (await tx.query<{ seq: number; idx: number }>("select seq_scan::int as seq, idx_scan::int as idx from pg_stat_xact_user_tables where relname = 'facts'")).rows[0]!;
+      const before = await count();
+      const hits = (await tx.query<{ r: { name: string } }>(RECALL_CALL, recallParams(parseKeywords(["migartion"]), ALL, {}, 10))).rows;
+      const after = await count();
+      return { hits: hits.map((h) => h.r.name), seq: after.seq - before.seq, idx: after.idx - before.idx };
+    });
+    expect(scans.hits).toContain("migrate-before-deploy");
+    expect(scans.idx).toBeGreaterThan(0);
+    expect(scans.seq).toBe(0);
+  });
+});
