@@ -6,6 +6,7 @@ import { boolFrom, intFrom } from "./parse.js";
 export const contentEnv = z.object({
   FACT_BODY_MAX_CHARS: intFrom("FACT_BODY_MAX_CHARS", 16_000, 100, 1_000_000),
   FACT_DUPLICATE_WARNING: boolFrom("FACT_DUPLICATE_WARNING", true),
+  FACT_DUPLICATE_TIMEOUT_MS: intFrom("FACT_DUPLICATE_TIMEOUT_MS", 20, 1, 10_000),
   STALE_AFTER_DAYS: intFrom("STALE_AFTER_DAYS", 180, 1, 36_500),
   GRAPH_TEXT_MAX_CHARS: intFrom("GRAPH_TEXT_MAX_CHARS", 4096, 100, 1_000_000),
   // 100,000 characters is about 25,000 tokens: a read leaves an agent most of its
@@ -23,6 +24,8 @@ export interface ContentConfig {
   facts: {
     /** memory_store lists facts much like a newly created one (docs/hygiene.md). */
     duplicateWarning: boolean;
+    /** Longest the duplicate lookup may run on Postgres; past it the store answers without the warning. */
+    duplicateTimeoutMs: number;
     /** A confirmed fact not reviewed for this many days is stale: marked in recall, back in the review queue. */
     staleAfterDays: number;
   };
@@ -37,6 +40,7 @@ export function contentConfig(e: z.output<typeof contentEnv>): ContentConfig {
     },
     facts: {
       duplicateWarning: e.FACT_DUPLICATE_WARNING,
+      duplicateTimeoutMs: e.FACT_DUPLICATE_TIMEOUT_MS,
       staleAfterDays: e.STALE_AFTER_DAYS,
     },
   };

@@ -51,6 +51,8 @@ export interface FactLimits {
   bodyMaxChars: number;
   /** List facts much like a newly created one (default true). */
   duplicateWarning?: boolean;
+  /** Longest the duplicate lookup may run on Postgres (FACT_DUPLICATE_TIMEOUT_MS); unset: the database's statement timeout. */
+  duplicateTimeoutMs?: number;
 }
 
 interface WrittenRow {
@@ -96,7 +98,7 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
       // advice: if looking for similar facts fails (connection lost, timeout),
       // the answer must still say "created", never an error that reads as
       // "nothing was written" (the reliability suite caught exactly that).
-      const similar = limits.duplicateWarning === false ? [] : await similarFacts(db, caller, created.id, name, description).catch(() => []);
+      const similar = limits.duplicateWarning === false ? [] : await similarFacts(db, caller, created.id, name, description, limits.duplicateTimeoutMs).catch(() => []);
       return { outcome: "created", fact: written(created), previousVersion: null, ...(similar.length > 0 ? { similar } : {}) };
     }
     const current = (await db.query<{ version: number; status: string; author: string; updated_at: Date }>(sql.CURRENT_VERSION, [name, scope])).rows[0];
@@ -130,12 +132,20 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
  * like the new fact's. Only the caller's readable scopes are searched, so the
  * warning never reveals a fact the caller could not recall.
  */
-async function similarFacts(db: Database, caller: Caller, id: number, name: string, description: string): Promise<SimilarFact[]> {
+async function similarFacts(db: Database, caller: Caller, id: number, name: string, description: string, timeoutMs?: number): Promise<SimilarFact[]> {
   const readable = readableScopes(caller);
-  const rows = (
-    await db.query<SimilarFact>(sql.SIMILAR_FACTS, [`${name} ${description}`, SIMILAR_THRESHOLD, readable.all, readable.scopes, id, SIMILAR_MAX])
-  ).rows;
-  return rows.map((r) => ({ ...r, similarity: Math.round(r.similarity * 100) / 100 }));
+  const params = [`${name} ${description}`, SIMILAR_THRESHOLD, readable.all, readable.scopes, id, SIMILAR_MAX];
+  // Among many look-alike facts the trigram index hands over a candidate per
+  // look-alike, so the lookup grows with them (a templated corpus of 100,000:
+  // 200-300 ms). Advice must not slow every store that much: on Postgres it
+  // runs under its own statement timeout, and past it the store answers
+  // without the warning. Not on the embedded database, where a statement past
+  // its timeout restarts the database's worker (src/db/pglite.ts).
+  const result =
+    timeoutMs !== undefined && db.kind === "postgres"
+      ? await db.transaction((tx) => tx.query<SimilarFact>(sql.SIMILAR_FACTS, params), { statementTimeoutMs: timeoutMs })
+      : await db.query<SimilarFact>(sql.SIMILAR_FACTS, params);
+  return result.rows.map((r) => ({ ...r, similarity: Math.round(r.similarity * 100) / 100 }));
 }
 
 export interface PromoteInput {

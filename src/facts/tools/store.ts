@@ -46,6 +46,7 @@ export const memoryStoreTool = defineTool({
     const result = await storeFact(deps.db, caller, args, {
       bodyMaxChars: deps.config.limits.factBodyMaxChars,
       duplicateWarning: deps.config.facts.duplicateWarning,
+      duplicateTimeoutMs: deps.config.facts.duplicateTimeoutMs,
     });
     return { text: storeText(result), structured: { ...result, uri: factUri(result.fact.scope, result.fact.name) } };
   },
