@@ -7,8 +7,19 @@ export interface QueryResult<R> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * Runs the statement as a named prepared statement on Postgres: parsed and
+   * planned once per connection, not on every call. Only for small statements
+   * on the request path whose one plan is right whatever the statistics (a
+   * unique-index lookup); PGlite ignores it. A transaction-mode PgBouncer older
+   * than 1.21 does not carry named statements (docs/operations.md).
+   */
+  prepareAs?: string;
+}
+
 export interface Queryable {
-  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }

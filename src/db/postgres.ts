@@ -1,6 +1,6 @@
 // The Postgres backend: a pg pool. Used whenever DATABASE_URL is set.
 import pg from "pg";
-import type { Database, DatabaseTimeouts, PoolStats, Queryable, QueryResult, TransactionOptions } from "./database.js";
+import type { Database, DatabaseTimeouts, PoolStats, Queryable, QueryOptions, QueryResult, TransactionOptions } from "./database.js";
 import { transactionPrelude } from "./database.js";
 
 const INT8_OID = 20;
@@ -58,8 +58,10 @@ export function openPostgres(options: PostgresOptions): Database {
 
   return {
     kind: "postgres",
-    async query<R>(sql: string, params?: readonly unknown[]) {
-      return asResult<R>(await pool.query(sql, params as unknown[] | undefined));
+    async query<R>(sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) {
+      const values = params as unknown[] | undefined;
+      const name = queryOptions?.prepareAs;
+      return asResult<R>(await (name ? pool.query({ name, text: sql, values }) : pool.query(sql, values)));
     },
     async exec(sql: string) {
       await pool.query(sql);
@@ -70,8 +72,10 @@ export function openPostgres(options: PostgresOptions): Database {
       try {
         await client.query(`begin; ${transactionPrelude(options, txOptions)}`);
         const tx: Queryable = {
-          async query<R>(sql: string, params?: readonly unknown[]) {
-            return asResult<R>(await client.query(sql, params as unknown[] | undefined));
+          async query<R>(sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) {
+            const values = params as unknown[] | undefined;
+            const name = queryOptions?.prepareAs;
+            return asResult<R>(await (name ? client.query({ name, text: sql, values }) : client.query(sql, values)));
           },
           async exec(sql: string) {
             await client.query(sql);
