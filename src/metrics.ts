@@ -92,7 +92,8 @@ function workerMetrics(registry: client.Registry): { render: () => Promise<strin
   // prom-client answers the primary's collection requests only once an
   // AggregatorRegistry has been constructed in this process (that installs its listener).
   void new client.AggregatorRegistry();
-  const worker = process.env.AGENT_MEMORY_WORKER ?? String(cluster.worker?.id ?? 0);
+  // cluster's own worker id: 1..N at start, a new number for a replaced worker (a new process).
+  const worker = String(cluster.worker?.id ?? 0);
   new client.Gauge({ name: "agent_memory_worker_info", help: "One line per serving process (WORKERS > 1): its number and pid.", labelNames: ["worker", "pid"] as const, registers: [registry] }).set({ worker, pid: String(process.pid) }, 1);
   const perWorker = new client.Counter({ name: "agent_memory_worker_http_requests_total", help: "HTTP requests answered, by worker process (WORKERS > 1).", labelNames: ["worker"] as const, registers: [registry] });
   let nextId = 0;

@@ -52,7 +52,7 @@ export async function runPrimary(config: Config, { logger, announce }: PrimaryOp
   };
 
   const fork = (index: number, firstStart: boolean): Promise<StartedMessage> => {
-    const env: Record<string, string> = { AGENT_MEMORY_WORKER: String(index) };
+    const env: Record<string, string> = {};
     if (!firstStart) env.FIRST_START_OWNER = "false";
     const worker = cluster.fork(env);
     ids.set(worker, index);
