@@ -59,9 +59,7 @@ export function openPostgres(options: PostgresOptions): Database {
   return {
     kind: "postgres",
     async query<R>(sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) {
-      const values = params as unknown[] | undefined;
-      const name = queryOptions?.prepareAs;
-      return asResult<R>(await (name ? pool.query({ name, text: sql, values }) : pool.query(sql, values)));
+      return asResult<R>(await pool.query(queryConfig(sql, params, queryOptions)));
     },
     async exec(sql: string) {
       await pool.query(sql);
@@ -73,9 +71,7 @@ export function openPostgres(options: PostgresOptions): Database {
         await client.query(`begin; ${transactionPrelude(options, txOptions)}`);
         const tx: Queryable = {
           async query<R>(sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) {
-            const values = params as unknown[] | undefined;
-            const name = queryOptions?.prepareAs;
-            return asResult<R>(await (name ? client.query({ name, text: sql, values }) : client.query(sql, values)));
+            return asResult<R>(await client.query(queryConfig(sql, params, queryOptions)));
           },
           async exec(sql: string) {
             await client.query(sql);
@@ -103,4 +99,10 @@ export function openPostgres(options: PostgresOptions): Database {
       await pool.end();
     },
   };
+}
+
+/** The driver's query config: a named prepared statement when asked for (QueryOptions.prepareAs). */
+function queryConfig(text: string, params: readonly unknown[] | undefined, options: QueryOptions | undefined): pg.QueryConfig {
+  const values = params as unknown[] | undefined;
+  return options?.prepareAs ? { name: options.prepareAs, text, values } : { text, values };
 }
