@@ -65,6 +65,18 @@ describe.each(BACKENDS)("am_recall on %s", (backend) => {
     expect(viaFunction.length).toBeGreaterThan(keywords[0] === "zyxwvutsrq" ? -1 : 0);
   });
 
+  it("keeps the search indexes' pending lists short (every search reads the whole list; sql/000018)", async () => {
+    const rows = (
+      await tdb.db.query<{ index: string; options: string[] | null }>(
+        `select c.relname as index, c.reloptions as options
+           from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am am on am.oid = c.relam
+          where i.indrelid = 'facts'::regclass and am.amname = 'gin' order by 1`,
+      )
+    ).rows;
+    expect(rows.map((r) => r.index)).toEqual(["facts_head_trgm", "facts_search_trgm", "facts_search_words"]);
+    for (const r of rows) expect(r.options, r.index).toContain("gin_pending_list_limit=64");
+  });
+
   it("a typo on a small table reads facts through the indexes only, never every fact", async () => {
     // Counted within one transaction (pg_stat_xact_*: this transaction's own scans).
     const scans = await tdb.db.transaction(async (tx) => {
