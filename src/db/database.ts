@@ -10,9 +10,11 @@ export interface QueryResult<R> {
 export interface QueryOptions {
   /**
    * Runs the statement as a named prepared statement on Postgres: parsed and
-   * planned once per connection, not on every call. Only for small statements
-   * on the request path whose one plan is right whatever the statistics (a
-   * unique-index lookup); PGlite ignores it. A transaction-mode PgBouncer older
+   * parsed once per connection, not on every call, and planned once when its
+   * generic plan is not dearer than a custom one (Postgres's plan cache
+   * decides; statistics changed by ANALYZE make it plan again). For statements
+   * on the request path: the token check, the graph reads. One name, one text.
+   * PGlite ignores it. A transaction-mode PgBouncer older
    * than 1.21 does not carry named statements (docs/operations.md).
    */
   prepareAs?: string;

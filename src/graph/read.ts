@@ -36,6 +36,16 @@ function relationsCut(shown: number, total: number, next: Omit<RelationsRequest,
   return { relationsTruncated: true, totalRelations: total, nextRelations: { ...next, offset: shown } };
 }
 
+/**
+ * Graph reads run as named prepared statements (QueryOptions.prepareAs): each
+ * is a few kilobytes of SQL, and parsing and planning it took longer than
+ * running it at 1,000 entities (issue 16: 1-2.5 ms of planning against ~1 ms of
+ * execution for open_nodes). Postgres then keeps a plan per connection: the
+ * generic plan when it is not dearer than the custom ones (search_nodes), else
+ * a custom plan without the parse. bench/README.md has the before/after.
+ */
+const prepared = (statement: string) => ({ prepareAs: `am_graph_${statement}` });
+
 function snapshot<T>(db: Database, work: (tx: Queryable) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.query(READ_SNAPSHOT);
@@ -66,8 +76,8 @@ export async function readGraph(db: Database, scope: string, request: PageReques
   const { limit, offset } = pageBounds(request);
   const budget = answerBudget(maxChars);
   return snapshot(db, async (tx) => {
-    const total = (await tx.query<{ n: number }>(sql.COUNT_ENTITIES, [scope])).rows[0]?.n ?? 0;
-    const rows = (await tx.query<{ entities: EntityRow[] }>(sql.READ_GRAPH_PAGE, [scope, limit, offset, budget.entityChars])).rows[0]!.entities;
+    const total = (await tx.query<{ n: number }>(sql.COUNT_ENTITIES, [scope], prepared("count_entities"))).rows[0]?.n ?? 0;
+    const rows = (await tx.query<{ entities: EntityRow[] }>(sql.READ_GRAPH_PAGE, [scope, limit, offset, budget.entityChars], prepared("read_page"))).rows[0]!.entities;
     const entities = rows.map(finishEntity);
     const names = entities.map((e) => e.name);
     const last = offset + entities.length >= total && entities.length > 0;
@@ -75,10 +85,10 @@ export async function readGraph(db: Database, scope: string, request: PageReques
     let r: RelationsRow = { total: 0, relations: [] };
     if (offset === 0 && entities.length >= total) {
       next = { scope };
-      r = (await tx.query<RelationsRow>(sql.RELATIONS_ALL, [scope, 0, null, budget.relationChars])).rows[0]!;
+      r = (await tx.query<RelationsRow>(sql.RELATIONS_ALL, [scope, 0, null, budget.relationChars], prepared("relations_all"))).rows[0]!;
     } else {
       next = { scope, names, ...(last ? { unattached: true } : {}) };
-      if (names.length > 0) r = (await tx.query<RelationsRow>(sql.RELATIONS_TOUCHING, [scope, names, last, 0, null, budget.relationChars])).rows[0]!;
+      if (names.length > 0) r = (await tx.query<RelationsRow>(sql.RELATIONS_TOUCHING, [scope, names, last, 0, null, budget.relationChars], prepared("relations_touching"))).rows[0]!;
     }
     const relations = r.relations.map(plainRelation);
     return page({ entities, relations, ...relationsCut(relations.length, r.total, next) }, total, limit, offset);
@@ -99,6 +109,7 @@ export async function searchNodes(db: Queryable, scope: string, query: string, r
   const r = await db.query<{ total: number | null; entities: EntityRow[]; relations: GraphRelation[]; total_relations: number }>(
     indexed ? sql.SEARCH_NODES : sql.SEARCH_NODES_SHORT,
     [scope, pattern, limit, offset, budget.entityChars, budget.relationChars],
+    prepared(indexed ? "search" : "search_short"),
   );
   const row = r.rows[0]!;
   const entities = row.entities.map(finishEntity);
@@ -126,7 +137,7 @@ export async function openNodes(db: Queryable, scope: string, names: string[], m
     names,
     budget.entityChars,
     budget.relationChars,
-  ]);
+  ], prepared("open"));
   const row = r.rows[0]!;
   const entities = row.entities.map(finishEntity);
   return { entities, relations: row.relations, ...relationsCut(row.relations.length, row.total_relations, { scope, names: entities.map((e) => e.name) }) };
@@ -150,8 +161,8 @@ export async function readRelations(db: Queryable, scope: string, input: Relatio
   }
   const r = (
     input.names === undefined && !input.unattached
-      ? await db.query<RelationsRow>(sql.RELATIONS_ALL, [scope, offset, limit, maxChars])
-      : await db.query<RelationsRow>(sql.RELATIONS_TOUCHING, [scope, input.names ?? [], input.unattached ?? false, offset, limit, maxChars])
+      ? await db.query<RelationsRow>(sql.RELATIONS_ALL, [scope, offset, limit, maxChars], prepared("relations_all"))
+      : await db.query<RelationsRow>(sql.RELATIONS_TOUCHING, [scope, input.names ?? [], input.unattached ?? false, offset, limit, maxChars], prepared("relations_touching"))
   ).rows[0]!;
   const truncated = offset + r.relations.length < r.total;
   return {
@@ -173,7 +184,7 @@ export async function readObservations(db: Queryable, scope: string, name: strin
     offset,
     limit,
     maxChars,
-  ]);
+  ], prepared("observations"));
   const row = r.rows[0];
   if (!row) throw notFound(`Entity with name ${name} not found (scope "${scope}"). Names are exact; search_nodes finds them by part of the name.`);
   const truncated = offset + row.observations.length < row.total;
