@@ -138,6 +138,15 @@ const TOUCHING_KEPT = `select x.id from (
       union
       ${endpointOfKept("to_name")}) x`;
 
+// The keys of the names in $2, computed once per call as an init plan. The
+// services run these reads as prepared statements (read.ts), and Postgres keeps
+// a statement's generic plan only if it looks no dearer than the custom plans;
+// a custom plan folds the keys into a constant array of known length, a generic
+// one guesses ten elements, so every custom plan looked cheaper and was planned
+// anew on each call (open_nodes: 5 names, the same plan either way). Through an
+// init plan both see the same unknown array and the generic plan is kept.
+const NAME_KEYS = `(select am_graph_keys($2::text[]))::bytea[]`;
+
 // read_graph's page of entities: $1 scope, $2 limit, $3 offset, $4 entity budget.
 export const READ_GRAPH_PAGE = `
   with page as materialized (
@@ -159,7 +168,7 @@ export const RELATIONS_ALL = `
  * limit or null, $6 budget.
  */
 export const RELATIONS_TOUCHING = `
-  with ${relationPart(touchingOrUnattached(`am_graph_keys($2::text[])`, "$2::text[]", "$3::boolean"), "$4::int", "$5::int", "$6", true)}
+  with ${relationPart(touchingOrUnattached(NAME_KEYS, "$2::text[]", "$3::boolean"), "$4::int", "$5::int", "$6", true)}
   select ${RELATION_TOTAL} as total, ${relationsJson(true)} as relations`;
 
 // Queries of three or more characters go through am_graph_match (trigram
@@ -205,7 +214,7 @@ export const OPEN_NODES = `
   with page as materialized (
     select e.id, e.name, e.entity_type, e.created_at, a.name as created_by
     from graph_entities e join agents a on a.id = e.created_by
-    where e.scope = $1::text and am_graph_key(e.name) = any(am_graph_keys($2::text[]))
+    where e.scope = $1::text and am_graph_key(e.name) = any(${NAME_KEYS})
   ), ${entityPart("$3", true)}, ${relationPart(TOUCHING_KEPT, "0", "null::int", "$4", true)}
   select ${entitiesJson("$3", true)} as entities, ${relationsJson(true)} as relations,
     ${RELATION_TOTAL} as total_relations`;

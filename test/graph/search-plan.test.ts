@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import * as sql from "../../src/graph/read-sql.js";
-import { searchNodes } from "../../src/graph/read.js";
+import { openNodes, searchNodes } from "../../src/graph/read.js";
 import { likePattern } from "../../src/graph/validate.js";
 import { createEntities, createRelations } from "../../src/graph/store.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -107,6 +107,24 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
     expect(shared.entities.map((e) => e.name).every((n) => n.startsWith("entity-42"))).toBe(true);
     expect(shared.totalEntities).toBe(shared.entities.length);
     expect((await searchNodes(tdb.db, "hidden", "entity-42", { limit: 1 }, 500_000)).totalEntities).toBe(4000);
+  });
+
+  // Planning these statements took longer than running them at 1,000 entities
+  // (issue 16). The store runs them as named prepared statements, and Postgres
+  // keeps one generic plan per connection only while it looks no dearer than
+  // the custom plans of the first five calls: for open_nodes it never did until
+  // the names' keys became an init plan (read-sql.ts, NAME_KEYS).
+  it("search_nodes and open_nodes settle on one generic plan per connection", async () => {
+    const plans = await tdb.db.transaction(async (tx) => {
+      for (let i = 0; i < 8; i++) {
+        await searchNodes(tx, "shared", `entity-${40 + i}`, {}, 500_000);
+        await openNodes(tx, "shared", [`entity-${i}-${(i * 7919).toString(36)}`, `entity-${i + 9}-${((i + 9) * 7919).toString(36)}`], 500_000);
+      }
+      return (await tx.query<{ name: string; generic: number }>("select name, generic_plans::int as generic from pg_prepared_statements where name like 'am_graph_%' order by name")).rows;
+    });
+    // Eight calls each on this connection: five custom plans at most, then the generic one.
+    expect(plans.map((p) => p.name)).toEqual(["am_graph_open", "am_graph_search"]);
+    for (const p of plans) expect(p.generic, p.name).toBeGreaterThanOrEqual(3);
   });
 
   // (Whether the planner would read the tables whole without the function's

@@ -1,7 +1,7 @@
 with page as materialized (
     select e.id, e.name, e.entity_type, e.created_at, a.name as created_by
     from graph_entities e join agents a on a.id = e.created_by
-    where e.scope = $1::text and am_graph_key(e.name) = any(am_graph_keys($2::text[]))
+    where e.scope = $1::text and am_graph_key(e.name) = any((select am_graph_keys($2::text[]))::bytea[])
   ), 
   sized as (
     select p.*, char_length(p.name) + char_length(p.entity_type) + 90 as head, coalesce(c.cost, 0) as body

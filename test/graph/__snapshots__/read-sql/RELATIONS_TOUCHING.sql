@@ -1,7 +1,7 @@
 with 
   rmatch as materialized (
     select r.id from graph_relations r where r.scope = $1::text
-    and ((r.from_name = any($2::text[]) and am_graph_key(r.from_name) = any(am_graph_keys($2::text[]))) or (r.to_name = any($2::text[]) and am_graph_key(r.to_name) = any(am_graph_keys($2::text[])))
+    and ((r.from_name = any($2::text[]) and am_graph_key(r.from_name) = any((select am_graph_keys($2::text[]))::bytea[])) or (r.to_name = any($2::text[]) and am_graph_key(r.to_name) = any((select am_graph_keys($2::text[]))::bytea[]))
       or ($3::boolean
         and not exists (select 1 from graph_entities e where e.scope = r.scope and am_graph_key(e.name) = am_graph_key(r.from_name))
         and not exists (select 1 from graph_entities e where e.scope = r.scope and am_graph_key(e.name) = am_graph_key(r.to_name))))
