@@ -48,6 +48,17 @@ export interface Database extends Queryable {
    * hanging the caller. Any throw rolls everything back.
    */
   transaction<T>(work: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * One statement under its own statement timeout, in one round trip: on
+   * Postgres it runs on a small pool of connections whose session timeout is
+   * `timeoutMs` (a transaction with SET LOCAL would cost two more round trips),
+   * except a new connection's first statement, which runs under the configured
+   * timeout (a fresh backend is slow once).
+   * For advice that must not slow a call down, such as the duplicate warning.
+   * The embedded database runs it without the bound: a statement past its
+   * timeout there restarts the database's worker (src/db/pglite.ts).
+   */
+  queryBounded<R = Record<string, unknown>>(timeoutMs: number, sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
   poolStats(): PoolStats;
   close(): Promise<void>;
 }

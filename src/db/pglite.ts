@@ -201,6 +201,7 @@ export async function openPglite(options: PgliteOptions): Promise<Database> {
   return {
     kind: "pglite",
     query: direct.query,
+    queryBounded: <R>(_timeoutMs: number, sql: string, params?: readonly unknown[]) => direct.query<R>(sql, params),
     exec: direct.exec,
     transaction<T>(work: (tx: Queryable) => Promise<T>, txOptions?: TransactionOptions): Promise<T> {
       const timeoutMs = txOptions?.statementTimeoutMs ?? options.statementTimeoutMs;

@@ -24,35 +24,15 @@ export interface PostgresOptions extends DatabaseTimeouts {
 }
 
 export function openPostgres(options: PostgresOptions): Database {
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: options.poolMax,
-    connectionTimeoutMillis: options.connectTimeoutMs,
-    idleTimeoutMillis: 30_000,
-    // Session defaults for statements outside explicit transactions.
-    statement_timeout: options.statementTimeoutMs,
-    lock_timeout: options.lockTimeoutMs,
-    // A transaction left open by a crashed request must not hold locks forever.
-    idle_in_transaction_session_timeout: Math.max(options.statementTimeoutMs * 2, 10_000),
-    application_name: options.applicationName ?? "agent-memory",
-    types,
-  });
-  // Without a listener, an idle client losing its connection (database restart)
-  // would crash the process. The pool discards that client by itself. It also
-  // hangs the whole client on the error; logging that would dump its state.
-  pool.on("error", (error) => {
-    delete (error as Error & { client?: unknown }).client;
-    options.onIdleError?.(error);
-  });
-  // The pool listens for errors only while a client is idle. A client that is
-  // handed out (to a transaction, or to the next waiter in the instant between
-  // two users, while one socket read still holds the backend's FATAL message)
-  // emitted 'error' with nobody listening when Postgres terminated its
-  // connection: an uncaught exception that crashed the process. Found by the
-  // reliability tests terminating backends under load. Listening for the client's
-  // whole life is enough: a dead client is no longer queryable, so its next query
-  // fails (and is answered "retry") and the pool discards it on release.
-  pool.on("connect", (client) => client.on("error", () => undefined));
+  const pool = openPool(options, options.statementTimeoutMs, options.poolMax);
+  // queryBounded's connections: a quarter of the main pool's size (what they
+  // run is advice; they must not double the connections the service holds).
+  // Each starts with the configured timeout and takes the bound after its
+  // first statement: a fresh backend's first statement (catalog caches, the
+  // plan of a PL/pgSQL function) can take longer than the bound by itself, and
+  // a warning missed on every new connection would be missed after every pause.
+  const boundedPool = openPool(options, options.statementTimeoutMs, Math.max(2, Math.ceil(options.poolMax / 4)));
+  const boundOf = new WeakMap<pg.PoolClient, number>();
 
   const asResult = <R>(r: pg.QueryResult): QueryResult<R> => ({ rows: r.rows as R[], rowCount: r.rowCount ?? 0 });
 
@@ -60,6 +40,33 @@ export function openPostgres(options: PostgresOptions): Database {
     kind: "postgres",
     async query<R>(sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) {
       return asResult<R>(await pool.query(queryConfig(sql, params, queryOptions)));
+    },
+    async queryBounded<R>(timeoutMs: number, sql: string, params?: readonly unknown[]) {
+      const bound = Math.trunc(timeoutMs);
+      const client = await boundedPool.connect();
+      let broken: Error | undefined;
+      try {
+        const current = boundOf.get(client);
+        // A warm connection under another bound (in practice only in tests) takes this one first.
+        if (current !== undefined && current !== bound) {
+          await client.query(`set statement_timeout = ${bound}`);
+          boundOf.set(client, bound);
+        }
+        const result = asResult<R>(await client.query(queryConfig(sql, params, undefined)));
+        if (current === undefined) {
+          await client.query(`set statement_timeout = ${bound}`);
+          boundOf.set(client, bound);
+        }
+        return result;
+      } catch (error) {
+        // A statement cancelled by its timeout (or refused for any reason the
+        // server gives) leaves the connection usable; only a lost connection,
+        // which carries no SQLSTATE, is dropped.
+        if (!(error as { code?: unknown }).code) broken = error as Error;
+        throw error;
+      } finally {
+        client.release(broken);
+      }
     },
     async exec(sql: string) {
       await pool.query(sql);
@@ -96,9 +103,43 @@ export function openPostgres(options: PostgresOptions): Database {
       return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.poolMax };
     },
     async close() {
-      await pool.end();
+      await Promise.all([pool.end(), boundedPool.end()]);
     },
   };
+}
+
+/** A pool whose sessions run statements outside explicit transactions under `statementTimeoutMs`. */
+function openPool(options: PostgresOptions, statementTimeoutMs: number, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    // Session defaults for statements outside explicit transactions.
+    statement_timeout: statementTimeoutMs,
+    lock_timeout: options.lockTimeoutMs,
+    // A transaction left open by a crashed request must not hold locks forever.
+    idle_in_transaction_session_timeout: Math.max(options.statementTimeoutMs * 2, 10_000),
+    application_name: options.applicationName ?? "agent-memory",
+    types,
+  });
+  // Without a listener, an idle client losing its connection (database restart)
+  // would crash the process. The pool discards that client by itself. It also
+  // hangs the whole client on the error; logging that would dump its state.
+  pool.on("error", (error) => {
+    delete (error as Error & { client?: unknown }).client;
+    options.onIdleError?.(error);
+  });
+  // The pool listens for errors only while a client is idle. A client that is
+  // handed out (to a transaction, or to the next waiter in the instant between
+  // two users, while one socket read still holds the backend's FATAL message)
+  // emitted 'error' with nobody listening when Postgres terminated its
+  // connection: an uncaught exception that crashed the process. Found by the
+  // reliability tests terminating backends under load. Listening for the client's
+  // whole life is enough: a dead client is no longer queryable, so its next query
+  // fails (and is answered "retry") and the pool discards it on release.
+  pool.on("connect", (client) => client.on("error", () => undefined));
+  return pool;
 }
 
 /** The driver's query config: a named prepared statement when asked for (QueryOptions.prepareAs). */

@@ -139,12 +139,12 @@ async function similarFacts(db: Database, caller: Caller, id: number, name: stri
   // look-alike, so the lookup grows with them (a templated corpus of 100,000:
   // 200-300 ms). Advice must not slow every store that much: on Postgres it
   // runs under its own statement timeout, and past it the store answers
-  // without the warning. Not on the embedded database, where a statement past
-  // its timeout restarts the database's worker (src/db/pglite.ts).
+  // without the warning. In one round trip (queryBounded): run in a transaction
+  // with SET LOCAL, the two extra round trips cost as much as the lookup itself
+  // once the index's pending list was kept short. Not bounded on the embedded
+  // database, where a statement past its timeout restarts the database's worker.
   const result =
-    timeoutMs !== undefined && db.kind === "postgres"
-      ? await db.transaction((tx) => tx.query<SimilarFact>(sql.SIMILAR_FACTS, params), { statementTimeoutMs: timeoutMs })
-      : await db.query<SimilarFact>(sql.SIMILAR_FACTS, params);
+    timeoutMs !== undefined ? await db.queryBounded<SimilarFact>(timeoutMs, sql.SIMILAR_FACTS, params) : await db.query<SimilarFact>(sql.SIMILAR_FACTS, params);
   return result.rows.map((r) => ({ ...r, similarity: Math.round(r.similarity * 100) / 100 }));
 }
 
