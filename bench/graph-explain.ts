@@ -6,6 +6,8 @@
 //   AB=30 BEFORE=main node --no-warnings --import tsx bench/graph-explain.ts 1000   (before/after)
 //   PLANS=OPEN …   (also print the plans of the reads whose label starts so)
 //   KEEP=1 …       (keep the database am_graph_explain_<n> for psql)
+//   PREPARED=30 …  (the store's reads as the service runs them, named prepared
+//                   statements, against the same reads unnamed, alternated)
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,7 +20,9 @@ import { openPostgres } from "../src/db/postgres.js";
 import { answerBudget } from "../src/graph/bounds.js";
 import * as sql from "../src/graph/read-sql.js";
 import { likePattern } from "../src/graph/validate.js";
+import { openNodes, readGraph, searchNodes } from "../src/graph/read.js";
 import { createEntities, createRelations } from "../src/graph/store.js";
+import type { Database } from "../src/db/database.js";
 import { CORPORA } from "./lib/graph-corpus.js";
 import { createDatabase } from "./lib/service.js";
 
@@ -90,6 +94,34 @@ async function beforeAfter(client: pg.Client, n: number, names: string[], before
   }
 }
 
+/**
+ * The store's reads through `db` as the service runs them (named prepared
+ * statements: parsed once, planned once where the generic plan holds) and
+ * through the same pool with the statement names dropped (parsed and planned
+ * on every call), alternated; median ms per call, round trip included.
+ */
+async function preparedOrNot(db: Database, n: number, names: string[], rounds: number) {
+  const unnamed: Database = { ...db, query: (text, params) => db.query(text, params) };
+  const reads: Array<[string, (d: Database) => Promise<unknown>]> = [
+    ...corpus.searches(n).map(({ label, query }): [string, (d: Database) => Promise<unknown>] => [label, (d) => searchNodes(d, "g", query, {}, 100_000)]),
+    ["open_nodes (5 names)", (d) => openNodes(d, "g", names, 100_000)],
+    ["read_graph (first page)", (d) => readGraph(d, "g", {}, 100_000)],
+  ];
+  console.log(`  unnamed → prepared (as the service runs them), ${rounds} alternated rounds of 10 calls: median ms per call`);
+  for (const [label, read] of reads) {
+    const t = { unnamed: [] as number[], prepared: [] as number[] };
+    for (let i = 0; i < rounds; i++) {
+      for (const [side, d] of [["unnamed", unnamed], ["prepared", db]] as const) {
+        const t0 = performance.now();
+        for (let k = 0; k < 10; k++) await read(d);
+        t[side].push((performance.now() - t0) / 10);
+      }
+    }
+    const med = (x: number[]) => [...x].sort((p, q) => p - q)[x.length >> 1]!.toFixed(2).padStart(6);
+    console.log(`  ${label.padEnd(28)} ${med(t.unnamed)} → ${med(t.prepared)}`);
+  }
+}
+
 for (const n of process.argv.slice(2).map(Number)) {
   const name = `am_graph_explain_${n}`;
   const { url, drop } = await createDatabase(base, name);
@@ -123,6 +155,7 @@ for (const n of process.argv.slice(2).map(Number)) {
     await explain(client, "RELATIONS_ALL", sql.RELATIONS_ALL, ["g", 0, null, budget.relationChars]);
     await explain(client, "RELATIONS_TOUCHING", sql.RELATIONS_TOUCHING, ["g", names, false, 0, null, budget.relationChars]);
     if (before) await beforeAfter(client, n, names, before);
+    if (process.env.PREPARED) await preparedOrNot(db, n, names, Number(process.env.PREPARED));
   }
   await client.end();
   await db.close();
