@@ -31,7 +31,7 @@ const output = {
  * A hit as the structured content carries it: what an agent acts on, nothing
  * it can tell from the rest (issue 15, lean answers). The day of the current
  * version (`updatedOn`) instead of its exact time: an agent weighs a fact's age
- * in days (Claude Code's model reads this JSON, not the text). Left out: createdAt
+ * in days (some clients, Claude Code among them, show their model this JSON and not the text). Left out: createdAt
  * (the first version's time; memory_get has the history), matchedIn (the best
  * field of `matches`), statusAt (the text gives the review's date, `stale`
  * says when it is old, memory_get the exact time), statusBy of a draft (null),
