@@ -21,33 +21,52 @@ const indent = (text: string, prefix = "   ") =>
     .map((line) => (line.length ? prefix + line : line))
     .join("\n");
 
-/**
- * "[CONFIRMED] name (scope shared, project, v2 by deployer, updated …; confirmed by reviewer at …)".
- * `day` shows the dates only (recall: an agent weighs a fact's age in days, and
- * ten hits of full timestamps are ~300 bytes of context; the structured
- * content keeps the exact times).
- */
-export function headline(f: FactSummary, day = false): string {
-  if (day) {
-    // Recall: "[DRAFT] name (scope shared, project, v2 by deployer on 2026-11-30)"; the answer's
-    // first line says what a draft is, so a draft's headline does not repeat "not reviewed yet".
-    const reviewed = f.statusBy ? `; ${f.status} by ${f.statusBy} on ${f.statusAt?.slice(0, 10)}` : "";
-    return `[${f.status.toUpperCase()}] ${f.name} (scope ${f.scope}, ${f.type}, v${f.version} by ${f.author} on ${f.updatedAt.slice(0, 10)}${reviewed})`;
-  }
+/** "[CONFIRMED] name (scope shared, project, v2 by deployer, updated …; confirmed by reviewer at …)". */
+export function headline(f: FactSummary): string {
   const promoted = f.statusBy ? `; ${f.status} by ${f.statusBy} at ${f.statusAt}` : f.status === "draft" ? "; not reviewed yet" : "";
   return `[${f.status.toUpperCase()}] ${f.name} (scope ${f.scope}, ${f.type}, v${f.version} by ${f.author}, updated ${f.updatedAt}${promoted})`;
+}
+
+/**
+ * Recall's headline: "[DRAFT] name (scope shared, project, v2 by deployer on 2026-11-30)".
+ * Dates only (an agent weighs a fact's age in days; memory_get has the exact
+ * times). The answer's first line says what a draft is, and the scope and type
+ * when every hit has the same, so those are left out here then.
+ */
+function recallHeadline(f: FactSummary, common: { scope?: string | undefined; type?: string | undefined }): string {
+  const reviewed = f.statusBy ? `; ${f.status} by ${f.statusBy} on ${f.statusAt?.slice(0, 10)}` : "";
+  const scope = common.scope === undefined ? `scope ${f.scope}, ` : "";
+  const type = common.type === undefined ? `${f.type}, ` : "";
+  return `[${f.status.toUpperCase()}] ${f.name} (${scope}${type}v${f.version} by ${f.author} on ${f.updatedAt.slice(0, 10)}${reviewed})`;
 }
 
 function deprecationNote(f: FactSummary): string | undefined {
   return f.status === "deprecated" ? `WITHDRAWN — do not apply. Reason: ${f.statusReason ?? "(none given)"}` : undefined;
 }
 
-const FIELD_WORDS = { name_or_description: "name/description", body: "body" } as const;
+const FIELD_WORDS = { summary: "name/description", body: "body" } as const;
 const HOW_WORDS = { exact: "as written", stemmed: "by its words", similar: "nearly (typo?)" } as const;
 
-/** 'matched: "migrations" by its words in name/description; "migartion" nearly (typo?) in body' */
-function matchLine(h: RecallHit): string {
-  return `matched: ${h.matches.map((m) => `${JSON.stringify(m.keyword)} ${HOW_WORDS[m.how]} in ${FIELD_WORDS[m.in]}`).join("; ")}`;
+/** '"deploy", "migrations" by its words in name/description; "migartion" nearly (typo?) in body': keywords that matched alike are grouped. */
+function matchWords(h: RecallHit): string {
+  const groups = new Map<string, string[]>();
+  for (const m of h.matches) {
+    const how = `${HOW_WORDS[m.how]} in ${FIELD_WORDS[m.in]}`;
+    groups.set(how, [...(groups.get(how) ?? []), JSON.stringify(m.keyword)]);
+  }
+  return [...groups].map(([how, keywords]) => `${keywords.join(", ")} ${how}`).join("; ");
+}
+
+/** What a status means, said once per answer for the statuses among the hits. */
+const STATUS_WORDS = {
+  confirmed: "Confirmed: reviewed by someone other than its author.",
+  draft: "Draft: not reviewed yet (unverified).",
+  deprecated: "Deprecated: withdrawn, kept so that nobody repeats it.",
+} as const;
+
+/** The value every hit shares, when there are several hits (said once instead of on each). */
+function common<T extends string>(values: T[]): T | undefined {
+  return values.length > 1 && values.every((v) => v === values[0]) ? values[0] : undefined;
 }
 
 export function recallText(keywords: string[], r: RecallResult): string {
@@ -55,13 +74,21 @@ export function recallText(keywords: string[], r: RecallResult): string {
   if (r.total === 0) {
     return `No facts match ${quoted} in the scopes you can read. If you learn something reusable during this task, store it with memory_store.`;
   }
+  // What every hit shares (scope, type, why it matched) is said once here instead of on each hit.
+  const shared = { scope: common(r.hits.map((h) => h.scope)), type: common(r.hits.map((h) => h.type)) };
+  const why = common(r.hits.map(matchWords));
+  const alike = [shared.type === undefined ? "" : `${shared.type} facts`, shared.scope === undefined ? "" : `in scope ${shared.scope}`].filter(Boolean);
+  const statuses = (["confirmed", "draft", "deprecated"] as const).filter((s) => r.hits.some((h) => h.status === s));
   const head =
     `${r.total} fact${r.total === 1 ? "" : "s"} match ${quoted}` +
-    (r.truncated ? ` (showing the first ${r.hits.length}; narrow the keywords, filter by type, status or scope, or raise limit up to 50).` : ".") +
-    " Confirmed facts were reviewed by someone other than their author; drafts are not reviewed yet (unverified); deprecated ones are kept so that nobody repeats them.";
+    (r.truncated ? `; the first ${r.hits.length} follow (narrow the keywords, filter by type, status or scope, or raise limit up to 50).` : ".") +
+    (alike.length ? ` All are ${alike.join(" ")}.` : "") +
+    (why === undefined ? "" : ` Each matched ${why}.`) +
+    statuses.map((s) => ` ${STATUS_WORDS[s]}`).join("");
   // Two spaces of indent (not three): the body is most of an answer, and every line of it carries the indent.
   const hits = r.hits.map((h, i) => {
-    const lines = [`${i + 1}. ${headline(h, true)}`, indent(h.description, "  "), indent(matchLine(h), "  ")];
+    const lines = [`${i + 1}. ${recallHeadline(h, shared)}`, indent(h.description, "  ")];
+    if (why === undefined) lines.push(indent(`matched: ${matchWords(h)}`, "  "));
     const note = deprecationNote(h) ?? staleNote(h);
     if (note) lines.push(indent(note, "  "));
     lines.push(indent(h.body, "  "));

@@ -40,7 +40,8 @@ export interface RecallInput {
 
 /** How a keyword matched: as written, by its words (stemmed, any order, or the quoted phrase), or nearly (a typo). */
 export type MatchKind = "exact" | "stemmed" | "similar";
-export type MatchField = "name_or_description" | "body";
+/** Where: the fact's summary (its name or one-line description, ranked first) or its body. */
+export type MatchField = "summary" | "body";
 
 export interface RecallMatch {
   /** The keyword as given. */
@@ -76,11 +77,11 @@ export interface RecallResult {
 
 // The levels of RECALL (recall-sql.ts EXACT_LEVEL, NEAR_LEVEL), 1-6.
 const LEVELS: Record<number, { in: MatchField; how: MatchKind }> = {
-  1: { in: "name_or_description", how: "exact" },
-  2: { in: "name_or_description", how: "stemmed" },
+  1: { in: "summary", how: "exact" },
+  2: { in: "summary", how: "stemmed" },
   3: { in: "body", how: "exact" },
   4: { in: "body", how: "stemmed" },
-  5: { in: "name_or_description", how: "similar" },
+  5: { in: "summary", how: "similar" },
   6: { in: "body", how: "similar" },
 };
 
@@ -131,7 +132,7 @@ export async function recallFacts(db: Queryable, caller: Caller, input: RecallIn
         ...summary,
         body: r.body,
         bodyTruncated: r.body_chars > RECALL_BODY_CHARS,
-        matchedIn: matches.some((m) => m.in === "name_or_description") ? "name_or_description" : "body",
+        matchedIn: matches.some((m) => m.in === "summary") ? "summary" : "body",
         matches,
         stale: staleDays(summary, staleAfter) !== null,
       };

@@ -85,10 +85,10 @@ describe.each(BACKENDS)("recall on %s", (backend) => {
 
     const r = await recall(outsider, { keywords: ["quokka"] });
     expect(r.hits.map((h) => [h.name, h.status, h.matchedIn])).toEqual([
-      ["new-confirmed-head", "confirmed", "name_or_description"],
-      ["old-confirmed-head", "confirmed", "name_or_description"],
-      ["quokka-draft-by-name", "draft", "name_or_description"],
-      ["deprecated-head", "deprecated", "name_or_description"],
+      ["new-confirmed-head", "confirmed", "summary"],
+      ["old-confirmed-head", "confirmed", "summary"],
+      ["quokka-draft-by-name", "draft", "summary"],
+      ["deprecated-head", "deprecated", "summary"],
       ["body-confirmed", "confirmed", "body"],
       ["body-draft", "draft", "body"],
     ]);
@@ -162,7 +162,7 @@ describe.each(BACKENDS)("recall on %s", (backend) => {
     it("finds a typo as a near match, and says so", async () => {
       const r = await recall(outsider, { keywords: ["migartion"], scope: "words" });
       expect(r.hits.map((h) => h.name)).toEqual(["migrate-before-deploy"]);
-      expect(r.hits[0]!.matches).toEqual([{ keyword: "migartion", in: "name_or_description", how: "similar" }]);
+      expect(r.hits[0]!.matches).toEqual([{ keyword: "migartion", in: "summary", how: "similar" }]);
       // A keyword that matches as written brings no look-alikes.
       expect(await within(["schema"])).toEqual(["unrelated-cache", "migrate-before-deploy"]);
     });
@@ -172,13 +172,13 @@ describe.each(BACKENDS)("recall on %s", (backend) => {
       expect(r.hits.map((h) => [h.name, h.matchedIn, h.matches])).toEqual([
         [
           "migrate-before-deploy",
-          "name_or_description",
+          "summary",
           [
-            { keyword: "deployment", in: "name_or_description", how: "stemmed" },
+            { keyword: "deployment", in: "summary", how: "stemmed" },
             { keyword: "schema", in: "body", how: "exact" },
           ],
         ],
-        ["unrelated-cache", "name_or_description", [{ keyword: "schema", in: "name_or_description", how: "exact" }]],
+        ["unrelated-cache", "summary", [{ keyword: "schema", in: "summary", how: "exact" }]],
       ]);
     });
 

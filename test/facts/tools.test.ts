@@ -101,7 +101,7 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
       name: "rollback-needs-flag",
       matches: [
         { keyword: "dropped jobs", in: "body", how: "stemmed" },
-        { keyword: "wipped queue", in: "name_or_description", how: "similar" },
+        { keyword: "wipped queue", in: "summary", how: "similar" },
       ],
     });
     expect(textOf(why)).toContain('matched: "dropped jobs" by its words in body; "wipped queue" nearly (typo?) in name/description');

@@ -29,16 +29,23 @@ const output = {
 
 /**
  * A hit as the structured content carries it: what an agent acts on, nothing
- * it can tell from the rest (issue 15, lean answers). Left out: createdAt (the
- * first version's time; memory_get has the history), matchedIn (the best
- * field of `matches`), the review fields of a draft (all null), and
- * bodyTruncated/bodyChars unless the body was shortened, stale unless true.
+ * it can tell from the rest (issue 15, lean answers). Complete on its own: some
+ * clients (Claude Code among them) show their model this JSON and not the text.
+ * The day of the current version (`updatedOn`) instead of its exact time: an
+ * agent weighs a fact's age in days. Left out: createdAt (the first version's
+ * time; memory_get has the history), matchedIn (the best field of `matches`),
+ * statusAt (`stale` says when a review is old; memory_get has the time),
+ * statusBy of a draft (null), the reason of a confirmation (memory_get has it;
+ * a withdrawal's reason stays), bodyTruncated/bodyChars unless the body was
+ * shortened, and stale unless true.
  */
 function leanHit(h: RecallHit) {
-  const { createdAt: _created, matchedIn: _best, statusBy, statusAt, statusReason, bodyTruncated, bodyChars, stale, ...rest } = h;
+  const { createdAt: _created, updatedAt, matchedIn: _best, statusBy, statusAt: _at, statusReason, bodyTruncated, bodyChars, stale, ...rest } = h;
   return {
     ...rest,
-    ...(h.status === "draft" ? {} : { statusBy, statusAt, statusReason }),
+    updatedOn: updatedAt.slice(0, 10),
+    ...(h.status === "draft" ? {} : { statusBy }),
+    ...(h.status === "deprecated" ? { statusReason } : {}),
     ...(bodyTruncated ? { bodyTruncated, bodyChars } : {}),
     ...(stale ? { stale } : {}),
   };

@@ -62,15 +62,17 @@ export const summaryShape = {
 
 export const summarySchema = z.object(summaryShape);
 
-// Lean (memory_recall's leanHit): no createdAt or matchedIn; review fields only
-// once reviewed; bodyTruncated and bodyChars only for a shortened body; stale only when true.
-const { createdAt: _createdAt, statusBy, statusAt, statusReason, bodyChars, stale: _stale, ...recallShape } = summaryShape;
+// Lean (memory_recall's leanHit): the date of the current version instead of its
+// exact time; no createdAt, matchedIn or statusAt; statusBy only once reviewed,
+// statusReason only when deprecated; bodyTruncated and bodyChars only for a
+// shortened body; stale only when true.
+const { createdAt: _createdAt, updatedAt: _updatedAt, statusBy, statusAt: _statusAt, statusReason, bodyChars, stale: _stale, ...recallShape } = summaryShape;
 
 export const recallHitSchema = z.object({
   ...recallShape,
+  updatedOn: z.string().describe("The day the current version was stored (YYYY-MM-DD, UTC); memory_get has the exact time."),
   statusBy: statusBy.optional().describe("Who confirmed or deprecated the current version; absent for a draft."),
-  statusAt: statusAt.optional(),
-  statusReason: statusReason.optional(),
+  statusReason: statusReason.optional().describe("Only for a deprecated fact: why it was withdrawn and must not be applied."),
   body: z.string().describe("The body; only its start when bodyTruncated."),
   bodyTruncated: z.literal(true).optional().describe("Present when the body was shortened; memory_get returns it whole."),
   bodyChars: bodyChars.optional().describe("Length of the whole body in characters (only when shortened)."),
@@ -78,11 +80,11 @@ export const recallHitSchema = z.object({
     .array(
       z.object({
         keyword: z.string().describe("The keyword as given."),
-        in: z.enum(["name_or_description", "body"]),
+        in: z.enum(["summary", "body"]).describe("summary: the fact's name or one-line description (these hits rank first); body: its body."),
         how: z.enum(["exact", "stemmed", "similar"]).describe("exact: as written; stemmed: by its words (other inflection or order, or the quoted phrase); similar: a near spelling (typo)."),
       }),
     )
-    .describe("Why it was found: each keyword that matched, where (name/description hits rank first) and how (its best match)."),
+    .describe("Why it was found: each keyword that matched, where and how (its best match)."),
   stale: z
     .literal(true)
     .optional()
