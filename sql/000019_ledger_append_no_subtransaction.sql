@@ -16,8 +16,9 @@
 -- holder's open claims are read by one statement, and the answer rows are returned
 -- once at the end instead of one statement per event. The head is left alone when
 -- nothing was appended. Same arguments, same checks under the lock, same hash,
--- same rows, minus the err_code/err_message columns (an event's error is now the
--- statement's error).
+-- same rows. err_code and err_message stay in the result, always null (an event's
+-- error is now the statement's error), so that a replica still running the
+-- previous release during a rolling upgrade keeps working with this function.
 --
 -- 3. SQL functions that can be inlined. A SQL function the planner cannot inline
 -- is parsed and planned again by every statement that calls it: the CPU profile of
@@ -43,14 +44,12 @@ create or replace function am_ledger_valid_target(t text) returns boolean
   language sql immutable called on null input parallel safe
   as $$ select char_length(t) between 1 and 200 and t = btrim(t) and t !~ '[[:cntrl:]]' $$;
 
-drop function am_ledger_append_many(text[], text[], text[], bigint[], text[], text[], text[], text[], int[], text[], bigint[], text[], int[]);
-
-create function am_ledger_append_many(
+create or replace function am_ledger_append_many(
   p_kind text[], p_action text[], p_target text[], p_actor_id bigint[], p_actor text[],
   p_evidence text[], p_note text[], p_reason text[], p_ttl_seconds int[], p_claim text[],
   p_seen_record_seq bigint[], p_seen_claim text[], p_max_open_claims int[])
   returns table (idx int, appended boolean, ev_seq bigint, ev_at timestamptz, ev_hash text,
-                 ev_claimed_at timestamptz, ev_claim_expires_at timestamptz)
+                 ev_claimed_at timestamptz, ev_claim_expires_at timestamptz, err_code text, err_message text)
   language plpgsql volatile
   as $$
 declare
@@ -120,6 +119,6 @@ begin
     update ledger_chain_head c set last_seq = v_last_seq, last_hash = v_last_hash;
   end if;
   return query
-    select g.k, r_seq[g.k] is not null, r_seq[g.k], r_at[g.k], r_hash[g.k], r_claimed[g.k], r_expires[g.k]
+    select g.k, r_seq[g.k] is not null, r_seq[g.k], r_at[g.k], r_hash[g.k], r_claimed[g.k], r_expires[g.k], null::text, null::text
       from generate_series(1, n) as g(k);
 end $$;
