@@ -1,11 +1,15 @@
-// node --import tsx bench/ledger-profile.ts [--pairs 400] [--rounds 4] [--clients 16]
+// node --import tsx bench/ledger-profile.ts [--pairs 400] [--rounds 4] [--clients 16] [--variants before,after] [--json FILE]
 //
 // Where a ledger claim+record pair's time goes, at the store level on Postgres
 // (no HTTP, no MCP): the write path before issue 16 (BEGIN; lock the chain head
-// and read the key; JS hash; append; COMMIT) against the one-statement write
-// (read without the lock; lock + check + SQL hash + append in one autocommitted
-// statement), alternated A B A B in one run on a fresh database, with the time of
-// each step. bench/README.md ("Ledger") has the figures.
+// and read the key; JS hash; append; COMMIT) against this checkout's write path
+// (read without the lock; lock + check + SQL hash + append in one autocommitted,
+// grouped statement), alternated A B, B A in one run on a fresh database, with the
+// time of each step and the CPU time per pair of this process and of the
+// database's backends (from /proc: Postgres on this machine). bench/README.md
+// ("The ledger's write path") has the figures. `--variants after --json FILE` is
+// how bench/ledger-ab.ts compares two checkouts' write paths.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createAgent } from "../src/auth/store.js";
 import type { Database, Queryable } from "../src/db/database.js";
@@ -17,7 +21,17 @@ import { claimLedger, recordLedger } from "../src/ledger/store.js";
 import { createDatabase } from "./lib/service.js";
 import { round, summarize } from "./lib/stats.js";
 
-const { values } = parseArgs({ options: { pairs: { type: "string", default: "400" }, rounds: { type: "string", default: "4" }, clients: { type: "string", default: "16" } } });
+const { values } = parseArgs({
+  options: {
+    pairs: { type: "string", default: "400" },
+    rounds: { type: "string", default: "4" },
+    clients: { type: "string", default: "16" },
+    variants: { type: "string", default: "before,after" },
+    json: { type: "string" },
+  },
+});
+const VARIANTS = values.variants.split(",") as Array<"before" | "after">;
+if (VARIANTS.some((v) => v !== "before" && v !== "after")) throw new Error("--variants: before, after or both");
 const PAIRS = Number(values.pairs);
 const ROUNDS = Number(values.rounds);
 const CLIENTS = Number(values.clients);
@@ -29,10 +43,10 @@ type Steps = Record<string, number[]>;
 function timed(q: Queryable, steps: Steps, label: (text: string) => string): Queryable {
   return {
     exec: (text) => q.exec(text),
-    async query(text, params) {
+    async query(text, params, options) {
       const t = performance.now();
       try {
-        return await q.query(text, params);
+        return await q.query(text, params, options);
       } finally {
         (steps[label(text)] ??= []).push(performance.now() - t);
       }
@@ -73,8 +87,23 @@ async function afterWrite(asDb: Database, _steps: Steps, actor: Actor, key: { ac
   else await recordLedger(asDb, actor, { ...key, evidence: `https://example.com/${key.target}` });
 }
 
+/** User + system CPU time so far of a process of this machine, in ms (clock ticks of 10 ms); 0 once it is gone. */
+function cpuMs(pid: number): number {
+  if (!existsSync(`/proc/${pid}/stat`)) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU ms so far of each backend connected to the bench database (the pool's connections). */
+async function backendCpu(db: Database): Promise<Map<number, number>> {
+  const pids = (await db.query<{ pid: number }>("select pid from pg_stat_activity where datname = current_database()")).rows;
+  return new Map(pids.map(({ pid }) => [pid, cpuMs(pid)]));
+}
+
 async function run(db: Database, actors: Actor[], variant: "before" | "after", clients: number, pairs: number, tag: string) {
   const steps: Steps = {};
+  const pgBefore = await backendCpu(db);
+  const nodeBefore = process.cpuUsage();
   const latencies: number[] = [];
   let next = 0;
   const write = variant === "before" ? beforeWrite : afterWrite;
@@ -93,7 +122,16 @@ async function run(db: Database, actors: Actor[], variant: "before" | "after", c
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { pairsPerSecond: pairs / seconds, pair: summarize(latencies), steps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, summarize(v)])) };
+  const node = process.cpuUsage(nodeBefore);
+  let pgMs = 0;
+  for (const [pid, ms] of await backendCpu(db)) pgMs += ms - (pgBefore.get(pid) ?? 0);
+  return {
+    pairsPerSecond: pairs / seconds,
+    pair: summarize(latencies),
+    nodeCpuMsPerPair: (node.user + node.system) / 1000 / pairs,
+    pgCpuMsPerPair: pgMs / pairs,
+    steps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, summarize(v)])),
+  };
 }
 
 const database = await createDatabase(baseUrl, `am_ledger_profile_${process.pid}`);
@@ -105,24 +143,31 @@ try {
     const a = await createAgent(db, { name, kind: "agent", writeScopes: ["shared"] });
     actors.push({ agentId: a.id, name: a.name });
   }
+  // Every pool connection opened and every statement planned once before anything is measured.
+  for (const variant of VARIANTS) await run(db, actors, variant, CLIENTS, CLIENTS * 2, `warm-${variant}`);
   const all: Record<string, Array<Awaited<ReturnType<typeof run>>>> = {};
   for (const clients of [1, CLIENTS]) {
     for (let r = 0; r < ROUNDS; r++) {
-      for (const variant of ["before", "after"] as const) {
+      // A B, then B A: neither variant always runs first.
+      for (const variant of r % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
         const res = await run(db, actors, variant, clients, clients === 1 ? Math.min(PAIRS, 100) : PAIRS, `${variant}-${clients}-${r}`);
         (all[`${variant}, ${clients} client(s)`] ??= []).push(res);
       }
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const summary: Record<string, Record<string, number>> = {};
   for (const [name, runs] of Object.entries(all)) {
+    const m = (f: (r: (typeof runs)[number]) => number) => round(median(runs.map(f)), 3);
+    const s = (summary[name] = { pairsPerSecond: m((r) => r.pairsPerSecond), p50: m((r) => r.pair.p50), p99: m((r) => r.pair.p99), nodeCpuMsPerPair: m((r) => r.nodeCpuMsPerPair), pgCpuMsPerPair: m((r) => r.pgCpuMsPerPair) });
     console.log(`\n${name}: ${runs.length} rounds, medians of the rounds`);
-    console.log(`  pairs/s ${round(median(runs.map((r) => r.pairsPerSecond)), 1)}   pair p50 ${round(median(runs.map((r) => r.pair.p50)))} ms   p99 ${round(median(runs.map((r) => r.pair.p99)))} ms`);
+    console.log(`  pairs/s ${round(s.pairsPerSecond, 1)}   pair p50 ${round(s.p50)} ms   p99 ${round(s.p99)} ms   CPU per pair: this process ${round(s.nodeCpuMsPerPair)} ms, Postgres ${round(s.pgCpuMsPerPair)} ms`);
     for (const step of Object.keys(runs[0]!.steps)) {
-      const s = runs.map((r) => r.steps[step]!);
-      console.log(`  ${step.padEnd(62)} n ${String(median(s.map((x) => x.n))).padStart(5)}  mean ${String(round(median(s.map((x) => x.mean)))).padStart(7)} ms   p50 ${String(round(median(s.map((x) => x.p50)))).padStart(7)}   p99 ${String(round(median(s.map((x) => x.p99)))).padStart(7)}`);
+      const st = runs.map((r) => r.steps[step]!);
+      console.log(`  ${step.padEnd(62)} n ${String(median(st.map((x) => x.n))).padStart(5)}  mean ${String(round(median(st.map((x) => x.mean)))).padStart(7)} ms   p50 ${String(round(median(st.map((x) => x.p50)))).padStart(7)}   p99 ${String(round(median(st.map((x) => x.p99)))).padStart(7)}`);
     }
   }
+  if (values.json) writeFileSync(values.json, JSON.stringify({ summary, runs: all }));
 } finally {
   await db.close();
   await database.drop();

@@ -5,9 +5,10 @@
 // arrive while a call is in flight go together in the next call: one head lock,
 // one commit, one flush for all of them. Nothing waits for a batch to fill: an
 // append that finds no call in flight is sent at once. Each append is still
-// decided under the lock on its own (am_ledger_append_many), and each caller gets
-// its own answer only after the commit.
+// decided under the lock on its own (am_ledger_append_many), fails on its own,
+// and each caller gets its own answer only after the commit.
 import type { Queryable } from "../db/database.js";
+import { isConnectionError, pgCode, PgCode } from "../db/errors.js";
 import * as sql from "./sql.js";
 
 /** One write's event and the state it was decided on (see am_ledger_append_many). */
@@ -44,29 +45,53 @@ interface AppendRow {
   ev_hash: string | null;
   ev_claimed_at: Date | null;
   ev_claim_expires_at: Date | null;
-  err_code: string | null;
-  err_message: string | null;
 }
 
 // A bound on one statement's size and on how long the head is held by one call.
 const MAX_BATCH = 64;
 
-/** One call: for each request, what was appended, null (its key changed: nothing written), or its own error. */
+/**
+ * True when a failed call was refused by the database for what one of its events
+ * does (a constraint, a data exception): the call was rolled back as a whole and
+ * nothing of it was written. Not for a lost connection (the commit may have
+ * happened), a cancelled statement or a head lock that timed out: those fail
+ * every event of the call, as they did when each event ran in a subtransaction.
+ */
+function isEventError(error: unknown): boolean {
+  const code = pgCode(error);
+  return code !== undefined && !isConnectionError(error) && code !== PgCode.QUERY_CANCELED && code !== PgCode.LOCK_NOT_AVAILABLE;
+}
+
+/**
+ * One call: for each request, what was appended, null (its key changed: nothing
+ * written), or its own error. Needs an autocommitting handle for more than one
+ * request (the pool; the fallback's transaction sends one).
+ */
 export async function appendMany(db: Queryable, reqs: AppendRequest[]): Promise<Array<Appended | null | Error>> {
   const col = <K extends keyof AppendRequest>(k: K) => reqs.map((r) => r[k]);
   const params = [
     col("kind"), col("action"), col("target"), col("actorId"), col("actor"), col("evidence"), col("note"), col("reason"),
     col("ttlSeconds"), col("claim"), col("seenRecordSeq"), col("seenClaim"), col("maxOpenClaims"),
   ];
-  const rows = (await db.query<AppendRow>(sql.APPEND_MANY_IF_UNCHANGED, params)).rows;
+  let rows: AppendRow[];
+  try {
+    // Prepared: the statement is one function call, so its one plan is always right.
+    rows = (await db.query<AppendRow>(sql.APPEND_MANY_IF_UNCHANGED, params, { prepareAs: "am_ledger_append_many" })).rows;
+  } catch (error) {
+    if (!isEventError(error)) throw error;
+    if (reqs.length === 1) return [error as Error];
+    // One event failed and rolled the whole call back (am_ledger_append_many has no
+    // subtransaction per event, sql/000019): send each event again in a call of its
+    // own, in order, so that the failing one fails alone and the others are appended.
+    const out: Array<Appended | null | Error> = [];
+    for (const req of reqs) out.push(...(await appendMany(db, [req])));
+    return out;
+  }
   const out: Array<Appended | null | Error> = reqs.map(() => new Error("ledger append returned no row for this event"));
   for (const r of rows) {
-    out[Number(r.idx) - 1] = r.err_code
-      ? // Shaped like a driver error, so pgCode() and the tool wrapper classify it as before.
-        Object.assign(new Error(r.err_message ?? "ledger append failed"), { code: r.err_code })
-      : r.appended
-        ? { seq: Number(r.ev_seq), at: r.ev_at!, hash: r.ev_hash!, claimedAt: r.ev_claimed_at, claimExpiresAt: r.ev_claim_expires_at }
-        : null;
+    out[Number(r.idx) - 1] = r.appended
+      ? { seq: Number(r.ev_seq), at: r.ev_at!, hash: r.ev_hash!, claimedAt: r.ev_claimed_at, claimExpiresAt: r.ev_claim_expires_at }
+      : null;
   }
   return out;
 }

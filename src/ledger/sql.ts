@@ -37,13 +37,13 @@ export const LOCK_HEAD = `select last_seq from ledger_chain_head for update`;
 /**
  * An agent's write, second step, for one or more writes at once: one statement
  * that locks the head, checks each key is as read, hashes in SQL and appends
- * (sql/000016_ledger_append.sql). Arrays, one element per write: $1 kind,
+ * (sql/000016_ledger_append.sql, sql/000019). Arrays, one element per write: $1 kind,
  * $2 action, $3 target, $4 actor id, $5 actor, $6 evidence, $7 note, $8 reason,
  * $9 ttl seconds, $10 claim effect, $11 record seq seen, $12 claim version seen,
  * $13 claim quota (null: not checked).
  */
 export const APPEND_MANY_IF_UNCHANGED = `
-  select idx, appended, ev_seq, ev_at, ev_hash, ev_claimed_at, ev_claim_expires_at, err_code, err_message
+  select idx, appended, ev_seq, ev_at, ev_hash, ev_claimed_at, ev_claim_expires_at
     from am_ledger_append_many($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
                                $9::int[], $10::text[], $11::bigint[], $12::text[], $13::int[])`;
 

@@ -73,7 +73,9 @@ export interface WritePolicy {
 const OPTIMISTIC_ROUNDS = 3;
 
 async function readForAgent(db: Queryable, key: LedgerKey, agentId: number, defaultScope: string): Promise<AgentWriteState> {
-  const row = (await db.query<AgentWriteRow>(sql.READ_KEY_FOR_AGENT, [key.action, key.target, agentId, defaultScope])).rows[0];
+  // Prepared: planning this join took longer than running it (bench/README.md, the ledger's
+  // write path), and its plan is unique-key lookups whatever the statistics.
+  const row = (await db.query<AgentWriteRow>(sql.READ_KEY_FOR_AGENT, [key.action, key.target, agentId, defaultScope], { prepareAs: "am_ledger_read_for_agent" })).rows[0];
   if (!row) throw new Error("ledger chain head row is missing");
   return {
     ...toKeyState(key, row),

@@ -61,6 +61,15 @@ describe.each(BACKENDS)("grouped ledger appends on %s", (backend) => {
     expect(results.map((r) => (r === null ? "not appended" : r instanceof Error ? r.message : "appended"))).toEqual(["appended", "appended", "not appended"]);
   });
 
+  it("answers a call of one failing event with that event's error, and writes nothing", async () => {
+    const before = await countEvents(tdb.db);
+    const [only] = await appendMany(tdb.db, [claim(a, "alone-1", { kind: "not-a-kind" })]);
+    expect(only).toBeInstanceOf(Error);
+    expect(pgCode(only)).toBe("23514");
+    expect(await countEvents(tdb.db)).toBe(before);
+    expect((await verifyLedger(tdb.db)).ok).toBe(true);
+  });
+
   it("answers 60 claims sent at once through one handle, on gap-free seqs, with an intact chain", async () => {
     const claims = await Promise.all(Array.from({ length: 60 }, (_, i) => claimLedger(tdb.db, i % 2 ? a : b, { action: "deploy", target: `burst-${i}`, ttlSeconds: 60 })));
     const seqs = claims.map((c) => c.seq).sort((x, y) => x - y);
