@@ -8,6 +8,7 @@
 // --base DIR is another build's dist folder (e.g. main built with
 // `npx tsc -p tsconfig.build.json --outDir bench/results/base/dist`, plus
 // `cp -r sql package.json bench/results/base/`). Without it, A and B are both this build.
+// --side-b DIR puts another build on side B (e.g. the two builds swapped, for position bias).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -22,6 +23,8 @@ import { summarizeProfile } from "./lib/profile.js";
 const { values } = parseArgs({
   options: {
     base: { type: "string" },
+    // Side B's build (default this checkout's dist): with --base and --side-b swapped, a second run shows any position bias.
+    "side-b": { type: "string" },
     profile: { type: "boolean", default: false },
     rounds: { type: "string", default: "12" },
     calls: { type: "string", default: "150" },
@@ -84,7 +87,7 @@ try {
       ? await startBenchService(db.url, {}, { cli: resolve(values.base, "cli/main.js") })
       : await startBenchService(db.url);
     services.push(a);
-    const b = await startBenchService(db.url);
+    const b = values["side-b"] ? await startBenchService(db.url, {}, { cli: resolve(values["side-b"], "cli/main.js") }) : await startBenchService(db.url);
     services.push(b);
     const clients = { A: await connect(a.mcpUrl, token), B: await connect(b.mcpUrl, token) };
     await loadGraph(clients.B);
@@ -109,7 +112,7 @@ try {
         }
       }
     }
-    console.log(`A = ${values.base ? `build in ${values.base}` : "this build, SDK transport"}; B = this build. ${rounds - 1} rounds × ${calls} sequential calls each, alternated; ${load()}`);
+    console.log(`A = ${values.base ? `build in ${values.base}` : "this build"}; B = ${values["side-b"] ? `build in ${values["side-b"]}` : "this build"}. ${rounds - 1} rounds × ${calls} sequential calls each, alternated; ${load()}`);
     // Service CPU per call (user + system, from /proc) moves much less with other load than latency does.
     console.log("| call | A p50 ms | B p50 ms | A p99 ms | B p99 ms | A calls/s | B calls/s | A service CPU µs/call | B service CPU µs/call |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const tool of ["whoami", "search_nodes"]) {

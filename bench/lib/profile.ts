@@ -14,7 +14,7 @@ interface ProfileNode {
 const PARTS: Array<[string, (url: string, fn: string) => boolean]> = [
   // The send system calls themselves (answer to the client, query to Postgres), whoever makes them.
   ["socket writes (writev system call)", (u, fn) => u === "" && /^(writev|writeUtf8String|writeBuffer|writeLatin1String)$/.test(fn)],
-  ["logging (pino, pino-http)", (u) => /node_modules\/(pino|pino-http|pino-std-serializers|thread-stream|sonic-boom)\//.test(u)],
+  ["logging (pino; the request log)", (u) => /node_modules\/(pino|pino-http|pino-std-serializers|thread-stream|sonic-boom|@pinojs)\//.test(u) || u.includes("dist/http/logging.js")],
   ["metrics (prom-client)", (u) => u.includes("node_modules/prom-client/")],
   ["SQL driver (pg, pg-protocol)", (u) => /node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-[a-z]+)\//.test(u)],
   ["auth: token check (hash, lookup, requireBearerAuth)", (u) => /dist\/auth\/|auth\/middleware\/bearerAuth/.test(u) || u.includes("dist/http/auth.js")],

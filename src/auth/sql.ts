@@ -59,7 +59,7 @@ export const REVOKE_TOKEN = `
 // The hot path of every request: one indexed lookup by hash. `now()` comes from
 // the database so that expiry does not depend on each replica's clock.
 export const VERIFY_TOKEN = `
-  select t.id as token_id, t.expires_at, t.revoked_at, t.last_used_at,
+  select t.id as token_id, t.expires_at, t.revoked_at,
          (t.expires_at is not null and t.expires_at <= now()) as expired,
          (t.last_used_at is null or t.last_used_at < now() - interval '60 seconds') as stale_last_used,
          a.id as agent_id, a.name, a.kind, a.write_scopes, a.read_scopes, a.disabled_at

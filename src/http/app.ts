@@ -1,7 +1,7 @@
 // createApp builds the Express app without listening, so tests drive it with
 // supertest and main() decides where it listens.
 import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
-import express, { type Express, type RequestHandler } from "express";
+import express, { type Express, type Request, type RequestHandler, type Response } from "express";
 import type { AppDeps } from "../app-deps.js";
 import { consoleRouter } from "../console/router.js";
 import { bearerAuth, failedAuthLimit, mcpFailedAuthLimit, perTokenLimit } from "./auth.js";
@@ -36,24 +36,53 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   // the per-address limits key on, then never comes from a header a client wrote.
   if (config.trustProxy !== false) app.set("trust proxy", config.trustProxy);
 
-  app.use(requestLogging(deps.logger));
-  app.use(closeAfterRefusal);
-  app.use((req, res, next) => {
-    res.on("finish", () => {
-      metrics.httpRequests.inc({ route: routeLabel(req.path), status: String(res.statusCode) });
-      metrics.countWorkerRequest?.();
-    });
-    next();
+  closeAfterRefusal(app);
+  const beginRequest = requestLogging(app, deps.logger, (req, res) => {
+    metrics.httpRequests.inc({ route: routeLabel((req as Request).path), status: String(res.statusCode) });
+    metrics.countWorkerRequest?.();
   });
-
-  // While shutting down, requests on kept-alive connections are refused so the
-  // load balancer retries them elsewhere; in-flight ones finish normally.
+  const isShuttingDown = deps.isShuttingDown;
+  // The one middleware every request goes through: its log line and count, and,
+  // while shutting down, the refusal of requests on kept-alive connections so the
+  // load balancer retries them elsewhere (in-flight ones finish normally).
   app.use((req, res, next) => {
-    if (!deps.isShuttingDown?.() || req.path === "/healthz") return next();
+    beginRequest(req, res);
+    if (!isShuttingDown?.() || req.path === "/healthz") return next();
     res.setHeader("Connection", "close");
     res.setHeader("Retry-After", "1");
     sendJsonRpcError(res, 503, JsonRpcCode.SERVER_ERROR, "The server is shutting down; retry on another replica or in a moment.");
   });
+
+  // DNS-rebinding protection: a page on evil.example resolving to 127.0.0.1 sends
+  // Host: evil.example, which is refused here.
+  const hosts = allowedHostnames(config.host, config.allowedHosts);
+  const mcpGuards: RequestHandler[] = [];
+  if (hosts) mcpGuards.push(hostHeaderValidation(hosts));
+  mcpGuards.push(originCheck(config.allowedOrigins));
+  const corsHandler = corsForAllowedOrigins(config.allowedOrigins);
+
+  // POST /mcp first: the per-call path is matched against one route, not walked
+  // past the ops, console and OAuth routes (no path below overlaps it).
+  const failureLimit = mcpFailedAuthLimit(deps);
+  const tokenLimit = perTokenLimit(deps);
+  app.post(
+    "/mcp",
+    ...mcpGuards,
+    ...(corsHandler ? [corsHandler] : []),
+    ...(failureLimit ? [failureLimit] : []),
+    bearerAuth(deps),
+    ...(tokenLimit ? [tokenLimit] : []),
+    express.json({ limit: config.maxBodyBytes }),
+    mcpPostHandler(deps, options.mcpTransport),
+  );
+  if (corsHandler) {
+    mcpGuards.push(corsHandler);
+    // Preflight: answered by cors above for allowed origins (refused by originCheck otherwise).
+    app.options("/mcp", ...mcpGuards);
+  }
+  app.get("/mcp", ...mcpGuards, methodNotAllowed);
+  app.delete("/mcp", ...mcpGuards, methodNotAllowed);
+  app.all("/mcp", ...mcpGuards, methodNotAllowed);
 
   app.get("/healthz", healthz);
   app.get("/readyz", readyz(deps));
@@ -65,36 +94,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     : undefined;
   app.get("/metrics", ...(metricsLimit ? [metricsLimit] : []), metricsEndpoint(deps));
 
-  // DNS-rebinding protection: a page on evil.example resolving to 127.0.0.1 sends
-  // Host: evil.example, which is refused here.
-  const hosts = allowedHostnames(config.host, config.allowedHosts);
-  const mcpGuards: RequestHandler[] = [];
-  if (hosts) mcpGuards.push(hostHeaderValidation(hosts));
-  mcpGuards.push(originCheck(config.allowedOrigins));
-  const corsHandler = corsForAllowedOrigins(config.allowedOrigins);
-  if (corsHandler) {
-    mcpGuards.push(corsHandler);
-    // Preflight: answered by cors above for allowed origins (refused by originCheck otherwise).
-    app.options("/mcp", ...mcpGuards);
-  }
-
   app.get("/", (_req, res) => res.redirect(302, "/console"));
   app.use("/console", consoleRouter(deps, { hosts }));
 
-  const failureLimit = mcpFailedAuthLimit(deps);
-  const tokenLimit = perTokenLimit(deps);
-  app.post(
-    "/mcp",
-    ...mcpGuards,
-    ...(failureLimit ? [failureLimit] : []),
-    bearerAuth(deps),
-    ...(tokenLimit ? [tokenLimit] : []),
-    express.json({ limit: config.maxBodyBytes }),
-    mcpPostHandler(deps, options.mcpTransport),
-  );
-  app.get("/mcp", ...mcpGuards, methodNotAllowed);
-  app.delete("/mcp", ...mcpGuards, methodNotAllowed);
-  app.all("/mcp", ...mcpGuards, methodNotAllowed);
   // OAuth (off by default) adds /oauth/mcp beside /mcp, with the same guards and limits.
   if (config.oauth.mode !== "off") {
     mountOAuth(app, deps, { guards: mcpGuards, preflight: corsHandler !== undefined, tokenLimit });
@@ -107,22 +109,24 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   return app;
 }
 
+const ROUTE_LABELS = new Set(["/mcp", "/oauth/mcp", "/healthz", "/readyz", "/metrics"]);
 function routeLabel(path: string): string {
-  return ["/mcp", "/oauth/mcp", "/healthz", "/readyz", "/metrics"].includes(path) ? path : "other";
+  return ROUTE_LABELS.has(path) ? path : "other";
 }
 
 /**
  * A refused request (401, 413, 429) closes its connection once answered: a
  * client that is refused gets no kept-alive socket to trickle more bytes into,
- * and an unread body is not waited for.
+ * and an unread body is not waited for. Set once on this app's response
+ * prototype (Express gives every response of the app that prototype) rather
+ * than wrapped per request; res.end() without writeHead goes through it too.
  */
 const CLOSE_AFTER = new Set([401, 413, 429]);
-const closeAfterRefusal: RequestHandler = (_req, res, next) => {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+function closeAfterRefusal(app: Express): void {
+  const writeHead = app.response.writeHead;
+  app.response.writeHead = function (this: Response, ...args: Parameters<typeof writeHead>) {
     const status = typeof args[0] === "number" ? args[0] : this.statusCode;
     if (CLOSE_AFTER.has(status) && !this.headersSent) this.setHeader("Connection", "close");
     return writeHead.apply(this, args);
   } as typeof writeHead;
-  next();
-};
+}

@@ -125,16 +125,17 @@ export function bearerAuth(deps: AppDeps, options: BearerAuthOptions = {}): Requ
     // failure with 500; but a token that could not be checked because the
     // database is away is a temporary condition, and 503 is what load balancers
     // and clients retry (on another replica, or after Retry-After).
-    let unavailable = false;
     const verifier = makeVerifier({
-      ...deps,
+      db: deps.db,
+      metrics: deps.metrics,
+      logger: deps.logger,
       onUnavailable: () => {
-        unavailable = true;
         res.setHeader("Retry-After", "2");
+        // Only on that path: the SDK's next res.status(500) becomes 503.
+        const setStatus = res.status.bind(res);
+        res.status = (code: number) => setStatus(code === 500 ? 503 : code);
       },
     });
-    const setStatus = res.status.bind(res);
-    res.status = (code: number) => setStatus(unavailable && code === 500 ? 503 : code);
     return requireBearerAuth({ verifier, resourceMetadataUrl: options.resourceMetadataUrl })(req, res, next);
   };
 }

@@ -59,7 +59,7 @@ export function mcpPostHandler(deps: AppDeps, makeTransport: McpTransportFactory
       const trace: RequestTrace = { requestId: String(req.id), tools: [] };
       attachTrace(req.auth, trace);
     }
-    const server = createMcpServer();
+    const server = createMcpServer(req.body);
     const { transport, handle, answered } = makeTransport(req, res);
     res.on("close", () => {
       // Closing is for a request still running when its client goes away (it

@@ -20,9 +20,7 @@ import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, MAX_BATCH_SIZE, requestBodyTooLargeMessage } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import {
   isInitializeRequest,
-  isJSONRPCErrorResponse,
   isJSONRPCRequest,
-  isJSONRPCResultResponse,
   JSONRPCMessageSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
@@ -93,7 +91,8 @@ export class JsonResponseTransport implements Transport {
         return this.refuse(400, -32700, "Parse error: Invalid JSON-RPC message");
       }
       if (this.closed) return this.error(404, -32001, "Session not found");
-      if (messages.some(isInitializeRequest)) {
+      // The method test first: the zod check builds an error for every message that is not an initialize.
+      if (messages.some((m) => "method" in m && m.method === "initialize" && isInitializeRequest(m))) {
         if (messages.length > 1) return this.refuse(400, -32600, "Invalid Request: Only one initialization request is allowed");
       } else {
         const version = req.headers["mcp-protocol-version"];
@@ -103,13 +102,14 @@ export class JsonResponseTransport implements Transport {
         }
       }
       const extra: MessageExtraInfo = { authInfo: req.auth, requestInfo: requestInfo(req) };
-      if (!messages.some(isJSONRPCRequest)) {
+      const requests = messages.filter(isJSONRPCRequest);
+      if (requests.length === 0) {
         for (const message of messages) this.onmessage?.(message, extra);
         this.writeAnswer(202, undefined);
         return;
       }
       const written = new Promise<void>((resolve) => (this.finish = resolve));
-      for (const message of messages) if (isJSONRPCRequest(message)) this.answers.set(message.id, undefined);
+      for (const request of requests) this.answers.set(request.id, undefined);
       for (const message of messages) this.onmessage?.(message, extra);
       return written;
     } catch (error) {
@@ -119,8 +119,11 @@ export class JsonResponseTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const isAnswer = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
-    const id = isAnswer ? message.id : options?.relatedRequestId;
+    // What is sent is the server's own message (the SDK's Protocol built it; a
+    // tool's result was validated against its schema), so its shape says what it
+    // is: the SDK transport's zod check of the whole answer would only repeat that.
+    const isAnswer = "result" in message || "error" in message;
+    const id = isAnswer ? (message as { id?: RequestId }).id : options?.relatedRequestId;
     // Notifications about a request (progress, logs) have nowhere to go in a
     // JSON answer, and there is no standalone stream: dropped, as the SDK does.
     if (id === undefined) {

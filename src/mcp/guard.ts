@@ -6,7 +6,8 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AppDeps } from "../app-deps.js";
-import { callerFromAuthInfo, type RequestTrace, traceFromAuthInfo } from "../auth/caller.js";
+import type { Logger } from "pino";
+import { type Caller, callerFromAuthInfo, type RequestTrace, traceFromAuthInfo } from "../auth/caller.js";
 import { classifyDatabaseError } from "../db/classify.js";
 import { DomainError, invalid } from "../errors.js";
 import { findUnstorableText } from "../text.js";
@@ -20,41 +21,56 @@ export interface CallExtra {
 // The JSON-RPC code MCP uses for "resource not found".
 const RESOURCE_NOT_FOUND = -32002;
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; error: DomainError };
+type Outcome<T> = ({ ok: true; value: T } | { ok: false; error: DomainError }) & { outcome: string };
+type What = { kind: "tool" | "resource" | "prompt"; name: string };
+
+/**
+ * What a callback receives. Its logger (a pino child naming the call, the agent
+ * and the request) is built on first use: most calls never log, and building
+ * one serializes its bindings.
+ */
+class GuardedContext implements CallContext {
+  private logger: Logger | undefined;
+  constructor(
+    readonly caller: Caller,
+    readonly deps: AppDeps,
+    private readonly what: What,
+    private readonly requestId: string | undefined,
+  ) {}
+  get log(): Logger {
+    return (this.logger ??= this.deps.logger.child({ [this.what.kind]: this.what.name, agent: this.caller.name, reqId: this.requestId }));
+  }
+}
 
 /**
  * Runs one callback with its context and classifies a failure: a known one
  * (domain error, or a database error with a known meaning) keeps its vetted
- * message; anything else is logged and replaced by `internalMessage`.
+ * message; anything else is logged and replaced by `internalMessage`. The
+ * outcome ("ok", an error code, or "error") is what the metrics count.
  */
-async function guarded<T>(
+async function guarded<T, A>(
   deps: AppDeps,
-  what: { kind: "tool" | "resource" | "prompt"; name: string },
+  what: What,
   extra: CallExtra,
   internalMessage: (trace: RequestTrace | undefined) => string,
-  work: (ctx: CallContext) => Promise<T>,
-  onOutcome?: (outcome: string) => void,
+  work: (ctx: CallContext, arg: A) => Promise<T>,
+  arg: A,
 ): Promise<Outcome<T>> {
   const caller = callerFromAuthInfo(extra.authInfo);
   const trace = traceFromAuthInfo(extra.authInfo);
-  const log = deps.logger.child({ [what.kind]: what.name, agent: caller.name, reqId: trace?.requestId });
-  let outcome = "ok";
+  const ctx = new GuardedContext(caller, deps, what, trace?.requestId);
   try {
-    return { ok: true, value: await work({ caller, log, deps }) };
+    return { ok: true, value: await work(ctx, arg), outcome: "ok" };
   } catch (error) {
     const known = classifyDatabaseError(error);
     if (known) {
-      outcome = known.code;
       // A database error turned into an answer is still worth a log line: the
       // service's own checks should have caught it first.
-      if (!(error instanceof DomainError)) log.warn({ err: error, outcome }, `${what.kind} call refused by the database`);
-      return { ok: false, error: known };
+      if (!(error instanceof DomainError)) ctx.log.warn({ err: error, outcome: known.code }, `${what.kind} call refused by the database`);
+      return { ok: false, error: known, outcome: known.code };
     }
-    outcome = "error";
-    log.error({ err: error }, `${what.kind} call failed`);
-    return { ok: false, error: new DomainError("unavailable", internalMessage(trace)) };
-  } finally {
-    onOutcome?.(outcome);
+    ctx.log.error({ err: error }, `${what.kind} call failed`);
+    return { ok: false, error: new DomainError("unavailable", internalMessage(trace)), outcome: "error" };
   }
 }
 
@@ -69,25 +85,21 @@ function refuseUnstorableText(input: unknown): void {
 
 export function toolCallback(deps: AppDeps, tool: ToolDefinition) {
   const { metrics } = deps;
+  const what: What = { kind: "tool", name: tool.name };
+  const internalMessage = (t: RequestTrace | undefined) => `Internal error while running ${tool.name}; nothing was changed. Reference: ${t?.requestId ?? "n/a"}.`;
+  const run = async (ctx: CallContext, input: Record<string, unknown>) => {
+    refuseUnstorableText(input);
+    return tool.run(input, ctx);
+  };
+  const durationLabels = { tool: tool.name };
   return async (input: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> => {
     const trace = traceFromAuthInfo(extra.authInfo);
     trace?.tools.push(tool.name);
-    const stopTimer = metrics.toolDuration.startTimer({ tool: tool.name });
-    const result = await guarded(
-      deps,
-      { kind: "tool", name: tool.name },
-      extra,
-      (t) => `Internal error while running ${tool.name}; nothing was changed. Reference: ${t?.requestId ?? "n/a"}.`,
-      async (ctx) => {
-        refuseUnstorableText(input);
-        return tool.run(input, ctx);
-      },
-      (outcome) => {
-        stopTimer();
-        metrics.toolCalls.inc({ tool: tool.name, outcome });
-        if (trace) trace.outcome = outcome;
-      },
-    );
+    const started = performance.now();
+    const result = await guarded(deps, what, extra, internalMessage, run, input);
+    metrics.toolDuration.observe(durationLabels, (performance.now() - started) / 1000);
+    metrics.toolCalls.inc({ tool: tool.name, outcome: result.outcome });
+    if (trace) trace.outcome = result.outcome;
     // No structuredContent on errors: clients validate it against the success schema.
     if (!result.ok) return { isError: true, content: [{ type: "text" as const, text: result.error.message }] };
     return { content: [{ type: "text" as const, text: result.value.text }], structuredContent: result.value.structured };
@@ -101,23 +113,20 @@ function throwAsJsonRpc(error: DomainError): never {
 
 /** Wraps a resource's list or read callback; failures become JSON-RPC errors. */
 export function resourceCall<T>(deps: AppDeps, resource: ResourceDefinition, extra: CallExtra, work: (ctx: CallContext) => Promise<T>): Promise<T> {
-  return guarded(deps, { kind: "resource", name: resource.name }, extra, () => `Internal error while reading ${resource.name} resources; nothing was changed.`, work).then(
+  return guarded(deps, { kind: "resource", name: resource.name }, extra, () => `Internal error while reading ${resource.name} resources; nothing was changed.`, work, undefined).then(
     (result) => (result.ok ? result.value : throwAsJsonRpc(result.error)),
   );
 }
 
 export function promptCallback(deps: AppDeps, prompt: PromptDefinition) {
+  const what: What = { kind: "prompt", name: prompt.name };
+  const internalMessage = (t: RequestTrace | undefined) => `Internal error while getting prompt ${prompt.name}. Reference: ${t?.requestId ?? "n/a"}.`;
+  const get = async (ctx: CallContext, args: Record<string, unknown>) => {
+    refuseUnstorableText(args);
+    return prompt.get(args, ctx);
+  };
   return async (args: Record<string, unknown>, extra: CallExtra) => {
-    const result = await guarded(
-      deps,
-      { kind: "prompt", name: prompt.name },
-      extra,
-      (t) => `Internal error while getting prompt ${prompt.name}. Reference: ${t?.requestId ?? "n/a"}.`,
-      async (ctx) => {
-        refuseUnstorableText(args);
-        return prompt.get(args, ctx);
-      },
-    );
+    const result = await guarded(deps, what, extra, internalMessage, get, args);
     return result.ok ? result.value : throwAsJsonRpc(result.error);
   };
 }

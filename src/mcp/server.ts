@@ -21,7 +21,12 @@ type Registration = (server: McpServer) => void;
 
 /** Turns definitions into registrations once; each is replayed per request. */
 export function buildRegistrations(deps: AppDeps, capabilities: readonly Capability[]): Registration[] {
-  const registrations: Registration[] = [];
+  return [...buildToolRegistrations(deps, capabilities).values(), ...buildOtherRegistrations(deps, capabilities)];
+}
+
+/** Each tool's registration, by tool name. */
+function buildToolRegistrations(deps: AppDeps, capabilities: readonly Capability[]): Map<string, Registration> {
+  const registrations = new Map<string, Registration>();
   for (const capability of capabilities) {
     for (const tool of capability.tools) {
       const config = {
@@ -32,8 +37,16 @@ export function buildRegistrations(deps: AppDeps, capabilities: readonly Capabil
         annotations: tool.annotations,
       };
       const callback = toolCallback(deps, tool);
-      registrations.push((server) => void server.registerTool(tool.name, config, callback));
+      registrations.set(tool.name, (server) => void server.registerTool(tool.name, config, callback));
     }
+  }
+  return registrations;
+}
+
+/** The resources' and prompts' registrations. */
+function buildOtherRegistrations(deps: AppDeps, capabilities: readonly Capability[]): Registration[] {
+  const registrations: Registration[] = [];
+  for (const capability of capabilities) {
     for (const resource of capability.resources ?? []) {
       const { list } = resource;
       const template = new ResourceTemplate(resource.uriTemplate, {
@@ -53,10 +66,20 @@ export function buildRegistrations(deps: AppDeps, capabilities: readonly Capabil
   return registrations;
 }
 
-export type McpServerFactory = () => McpServer;
+/**
+ * A new server for one request. Given the request's message: a `tools/call` of a
+ * known tool gets a server with that tool alone (the SDK's tools/call handler
+ * reads nothing but the called tool's registration, so the answer is the same,
+ * and the other 20 tools, the resources and the prompts, whose argument schemas
+ * the SDK rebuilds on every registration, are not built for nothing). Anything
+ * else (initialize, the lists, an unknown tool, a malformed message) gets every
+ * registration.
+ */
+export type McpServerFactory = (message?: unknown) => McpServer;
 
 export function createMcpServerFactory(deps: AppDeps, capabilities: readonly Capability[] = allCapabilities): McpServerFactory {
-  const registrations = buildRegistrations(deps, capabilities);
+  const tools = buildToolRegistrations(deps, capabilities);
+  const registrations = [...tools.values(), ...buildOtherRegistrations(deps, capabilities)];
   const serverCapabilities = {
     tools: {},
     ...(capabilities.some((c) => c.resources?.length) ? { resources: {} } : {}),
@@ -64,12 +87,23 @@ export function createMcpServerFactory(deps: AppDeps, capabilities: readonly Cap
   };
   // Only used to validate elicitation answers; stateless and safe to share.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
-  return () => {
+  return (message) => {
     const server = new McpServer(
       { name: "agent-memory", version: SERVICE_VERSION },
       { instructions: SERVER_INSTRUCTIONS, capabilities: serverCapabilities, jsonSchemaValidator },
     );
-    for (const register of registrations) register(server);
+    const only = tools.get(calledToolName(message) ?? "");
+    if (only) only(server);
+    else for (const register of registrations) register(server);
     return server;
   };
+}
+
+/** The tool a tools/call message names, if it is one. */
+function calledToolName(message: unknown): string | undefined {
+  if (typeof message !== "object" || message === null) return undefined;
+  const { method, params } = message as { method?: unknown; params?: unknown };
+  if (method !== "tools/call" || typeof params !== "object" || params === null) return undefined;
+  const name = (params as { name?: unknown }).name;
+  return typeof name === "string" ? name : undefined;
 }
