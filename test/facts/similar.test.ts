@@ -6,6 +6,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIMILAR_MAX, SIMILAR_THRESHOLD } from "../../src/facts/rules.js";
+import { SIMILAR_FACTS } from "../../src/facts/sql.js";
 import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callOk, connectClient, startTestService, textOf } from "../support/service.js";
@@ -70,6 +71,19 @@ describe.each(BACKENDS)("duplicate warning on memory_store on %s", (backend) => 
     expect(similar).toHaveLength(SIMILAR_MAX);
     expect(similar.map((x) => x.similarity)).toEqual([...similar.map((x) => x.similarity)].sort((a, b) => b - a));
     expect(similar.map((x) => x.name)).not.toContain("deploy-needs-db-migrations");
+  });
+
+  // The lookup runs beside the insert, so it may start after the new fact is
+  // committed: it leaves the new fact out by scope and name, and still finds
+  // a fact of the same name in another scope.
+  it("the lookup leaves out the new fact itself even when it sees it, not its namesake in another scope", async () => {
+    const params = (scope: string, name: string) => ["deploy-needs-migrations Run database migrations before deploying the API", SIMILAR_THRESHOLD, true, [], scope, name, SIMILAR_MAX];
+    const names = async (scope: string, name: string) =>
+      (await tdb.db.query<{ name: string; scope: string }>(SIMILAR_FACTS, params(scope, name))).rows.map((r) => `${r.scope}/${r.name}`);
+    const asOps = await names("ops", "deploy-needs-migrations");
+    expect(asOps).not.toContain("ops/deploy-needs-migrations");
+    expect(asOps.length).toBeGreaterThan(0);
+    expect(await names("shared", "deploy-needs-migrations")).toContain("ops/deploy-needs-migrations");
   });
 
   it("says nothing when no fact is alike, and never on an update", async () => {
