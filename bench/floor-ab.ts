@@ -29,6 +29,8 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "12" },
     calls: { type: "string", default: "150" },
     entities: { type: "string", default: "1000" },
+    // Which calls --profile profiles (memory_recall: a rare keyword among 500 facts).
+    tools: { type: "string", default: "whoami,search_nodes" },
   },
 });
 const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
@@ -56,19 +58,21 @@ try {
     observations: [`created in sprint ${i % 97}`, `owned by team ${i % 13}${i % Math.floor(n / 10) === 3 ? " (kiwi-needle)" : ""}`],
   });
   const searchArgs = { scope: "graph", query: "kiwi-needle" };
+  const recallArgs = { keywords: ["flamingo"] };
   const calls = Number(values.calls);
 
   if (values.profile) {
     const dir = resolve("bench/results/prof");
     mkdirSync(dir, { recursive: true });
-    for (const tool of ["whoami", "search_nodes"] as const) {
+    for (const tool of values.tools!.split(",") as Array<"whoami" | "search_nodes" | "memory_recall">) {
       const tmp = join(dir, `tmp-${Date.now()}`);
       mkdirSync(tmp);
       const cli = values.base ? resolve(values.base, "cli/main.js") : undefined;
       const service = await startBenchService(db.url, {}, { cli, nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${tmp}`, "--cpu-prof-interval=100"] });
       const client = await connect(service.mcpUrl, token);
       if (tool === "search_nodes") await loadGraph(client);
-      const args = tool === "whoami" ? {} : searchArgs;
+      if (tool === "memory_recall") await loadFacts(client);
+      const args = tool === "whoami" ? {} : tool === "search_nodes" ? searchArgs : recallArgs;
       for (let i = 0; i < 300; i++) await call(client, tool, args);
       const total = 3000;
       const t0 = performance.now();
@@ -123,6 +127,13 @@ try {
     }
     await clients.A.close();
     await clients.B.close();
+  }
+
+  async function loadFacts(client: Client): Promise<void> {
+    for (let i = 0; i < 500; i++) {
+      const rare = i % 50 === 7 ? " (flamingo)" : "";
+      await call(client, "memory_store", { name: `rule-${i}`, description: `Run the smoke tests before every change to service ${i}${rare}`, type: "project", body: `Why: incident ${i}. How to apply: run them, wait, then change.` });
+    }
   }
 
   async function loadGraph(client: Client): Promise<void> {
