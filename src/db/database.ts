@@ -13,7 +13,7 @@ export interface QueryOptions {
    * parsed once per connection, not on every call, and planned once when its
    * generic plan is not dearer than a custom one (Postgres's plan cache
    * decides; statistics changed by ANALYZE make it plan again). For statements
-   * on the request path: the token check, the graph reads. One name, one text.
+   * on the request path: the token check, the graph reads, the facts tools. One name, one text.
    * PGlite ignores it. A transaction-mode PgBouncer older
    * than 1.21 does not carry named statements (docs/operations.md).
    */
@@ -58,7 +58,7 @@ export interface Database extends Queryable {
    * The embedded database runs it without the bound: a statement past its
    * timeout there restarts the database's worker (src/db/pglite.ts).
    */
-  queryBounded<R = Record<string, unknown>>(timeoutMs: number, sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  queryBounded<R = Record<string, unknown>>(timeoutMs: number, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
   poolStats(): PoolStats;
   close(): Promise<void>;
 }

@@ -41,7 +41,7 @@ export function openPostgres(options: PostgresOptions): Database {
     async query<R>(sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) {
       return asResult<R>(await pool.query(queryConfig(sql, params, queryOptions)));
     },
-    async queryBounded<R>(timeoutMs: number, sql: string, params?: readonly unknown[]) {
+    async queryBounded<R>(timeoutMs: number, sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) {
       const bound = Math.trunc(timeoutMs);
       const client = await boundedPool.connect();
       let broken: Error | undefined;
@@ -52,7 +52,7 @@ export function openPostgres(options: PostgresOptions): Database {
           await client.query(`set statement_timeout = ${bound}`);
           boundOf.set(client, bound);
         }
-        const result = asResult<R>(await client.query(queryConfig(sql, params, undefined)));
+        const result = asResult<R>(await client.query(queryConfig(sql, params, queryOptions)));
         if (current === undefined) {
           await client.query(`set statement_timeout = ${bound}`);
           boundOf.set(client, bound);

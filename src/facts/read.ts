@@ -23,6 +23,7 @@ import {
   validateName,
 } from "./rules.js";
 import { RECALL_CALL } from "./recall-sql.js";
+import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
 
 export const RECALL_DEFAULT_LIMIT = 10;
@@ -118,7 +119,7 @@ export async function recallFacts(db: Queryable, caller: Caller, input: RecallIn
   const params = recallParams(keywords, readableScopes(caller), { type: input.type, status: input.status, scope }, limit);
   // One JSON object per row (am_recall returns RECALL's rows as JSON): timestamps come as strings, which toSummary reads too.
   type Row = SummaryRow & { body: string; exact_levels: Array<number | null> | null; near_levels: Array<number | null> | null; total: number };
-  const rows = (await db.query<{ r: Row }>(RECALL_CALL, params)).rows.map((x) => x.r);
+  const rows = (await db.query<{ r: Row }>(RECALL_CALL, params, prepared("recall"))).rows.map((x) => x.r);
   const total = rows[0]?.total ?? 0;
   return {
     hits: rows.map((r) => {
@@ -177,7 +178,7 @@ export async function getFact(db: Queryable, caller: Caller, input: GetInput): P
       readable.scopes,
       before ?? null,
       GET_HISTORY_VERSIONS,
-    ])
+    ], prepared("get"))
   ).rows;
   const row = rows[0];
   if (!row) throw missingFact(caller, name, scope);
@@ -239,7 +240,7 @@ export async function listFacts(db: Queryable, caller: Caller, input: ListInput,
       after?.s ?? null,
       limit + 1,
       staleAfter,
-    ])
+    ], prepared("list"))
   ).rows;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];

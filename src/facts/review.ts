@@ -8,6 +8,7 @@ import type { Queryable } from "../db/database.js";
 import { type FactSummary, type SummaryRow, toSummary } from "./model.js";
 import { type FactType, STALE_AFTER_DAYS_DEFAULT, staleDays } from "./rules.js";
 import * as reviewSql from "./review-sql.js";
+import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
 
 /** Counting stops here: past it the queue shows "1000+", and the count stays cheap at any size. */
@@ -41,8 +42,8 @@ type QueueRow = SummaryRow & {
 export async function reviewQueue(db: Queryable, caller: Caller, options: { after?: number | undefined; limit: number }): Promise<ReviewQueue> {
   const writable = writableScopes(caller);
   const [rows, counted] = await Promise.all([
-    db.query<QueueRow>(reviewSql.REVIEW_QUEUE, [caller.agentId, writable.all, writable.scopes, options.after ?? null, options.limit + 1]),
-    db.query<{ n: number }>(reviewSql.REVIEW_QUEUE_COUNT, [caller.agentId, writable.all, writable.scopes, REVIEW_COUNT_CAP + 1]),
+    db.query<QueueRow>(reviewSql.REVIEW_QUEUE, [caller.agentId, writable.all, writable.scopes, options.after ?? null, options.limit + 1], prepared("review_queue")),
+    db.query<{ n: number }>(reviewSql.REVIEW_QUEUE_COUNT, [caller.agentId, writable.all, writable.scopes, REVIEW_COUNT_CAP + 1], prepared("review_queue_count")),
   ]);
   const page = rows.rows.slice(0, options.limit);
   const n = counted.rows[0]?.n ?? 0;
@@ -79,8 +80,8 @@ export async function staleQueue(db: Queryable, caller: Caller, options: { stale
   const days = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
   const params = [caller.agentId, writable.all, writable.scopes, days];
   const [rows, counted] = await Promise.all([
-    db.query<SummaryRow & { body: string }>(reviewSql.STALE_QUEUE, [...params, options.limit]),
-    db.query<{ n: number }>(reviewSql.STALE_QUEUE_COUNT, [...params, REVIEW_COUNT_CAP + 1]),
+    db.query<SummaryRow & { body: string }>(reviewSql.STALE_QUEUE, [...params, options.limit], prepared("stale_queue")),
+    db.query<{ n: number }>(reviewSql.STALE_QUEUE_COUNT, [...params, REVIEW_COUNT_CAP + 1], prepared("stale_queue_count")),
   ]);
   const now = Date.now();
   const n = counted.rows[0]?.n ?? 0;

@@ -27,6 +27,7 @@ import {
   validateVersion,
 } from "./rules.js";
 import * as reviewSql from "./review-sql.js";
+import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
 
 export interface StoreInput {
@@ -99,12 +100,12 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
     // as "nothing was written" (the reliability suite caught exactly that).
     const lookup = limits.duplicateWarning === false ? undefined : similarFacts(db, caller, scope, name, description, limits.duplicateTimeoutMs).catch(() => []);
     // One statement: the unique (name, scope) key decides between racing creators.
-    const created = (await db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null])).rows[0];
+    const created = (await db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null], prepared("create"))).rows[0];
     if (created) {
       const similar = (await lookup) ?? [];
       return { outcome: "created", fact: written(created), previousVersion: null, ...(similar.length > 0 ? { similar } : {}) };
     }
-    const current = (await db.query<{ version: number; status: string; author: string; updated_at: Date }>(sql.CURRENT_VERSION, [name, scope])).rows[0];
+    const current = (await db.query<{ version: number; status: string; author: string; updated_at: Date }>(sql.CURRENT_VERSION, [name, scope], prepared("current_version"))).rows[0];
     throw conflict(
       `A fact named "${name}" already exists in scope "${scope}": version ${current?.version ?? "?"} by ${current?.author ?? "?"} (${current?.status ?? "?"}). ` +
         `To change it, read it with memory_get and call memory_store again with version: ${current?.version ?? "?"}; to record a different fact, choose another name.`,
@@ -113,7 +114,7 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
   }
 
   return db.transaction(async (tx) => {
-    const row = (await tx.query<LockedRow>(sql.LOCK_FACT_IN_SCOPE, [name, scope])).rows[0];
+    const row = (await tx.query<LockedRow>(sql.LOCK_FACT_IN_SCOPE, [name, scope], prepared("lock_in_scope"))).rows[0];
     if (!row) {
       throw notFound(`No fact named "${name}" in scope "${scope}" to update with version ${version}. To create it, call memory_store without version.`);
     }
@@ -125,7 +126,7 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
     if (row.description === description && row.type === type && row.body === body) {
       return { outcome: "unchanged" as const, fact: toSummary(row), previousVersion: null };
     }
-    const updated = (await tx.query<WrittenRow>(sql.UPDATE_FACT, [row.id, description, type, body, caller.agentId, row.status, null])).rows[0]!;
+    const updated = (await tx.query<WrittenRow>(sql.UPDATE_FACT, [row.id, description, type, body, caller.agentId, row.status, null], prepared("update"))).rows[0]!;
     return { outcome: "updated" as const, fact: written(updated), previousVersion: row.version };
   });
 }
@@ -147,7 +148,7 @@ async function similarFacts(db: Database, caller: Caller, scope: string, name: s
   // once the index's pending list was kept short. Not bounded on the embedded
   // database, where a statement past its timeout restarts the database's worker.
   const result =
-    timeoutMs !== undefined ? await db.queryBounded<SimilarFact>(timeoutMs, sql.SIMILAR_FACTS, params) : await db.query<SimilarFact>(sql.SIMILAR_FACTS, params);
+    timeoutMs !== undefined ? await db.queryBounded<SimilarFact>(timeoutMs, sql.SIMILAR_FACTS, params, prepared("similar")) : await db.query<SimilarFact>(sql.SIMILAR_FACTS, params, prepared("similar"));
   return result.rows.map((r) => ({ ...r, similarity: Math.round(r.similarity * 100) / 100 }));
 }
 
@@ -184,7 +185,7 @@ export async function promoteFact(
   return db.transaction(async (tx) => {
     // Exact name only, and only where the caller may read: an unreadable fact
     // gets the same answer as a missing one.
-    const rows = (await tx.query<LockedRow>(sql.LOCK_FACT_FOR_PROMOTION, [name, scope ?? null, readable.all, readable.scopes])).rows;
+    const rows = (await tx.query<LockedRow>(sql.LOCK_FACT_FOR_PROMOTION, [name, scope ?? null, readable.all, readable.scopes], prepared("lock_for_promotion"))).rows;
     const row = rows[0];
     if (!row) throw missingFact(caller, name, scope);
     if (rows.length > 1) throw ambiguousFact(name, rows.map((r) => r.scope));
@@ -208,7 +209,7 @@ export async function promoteFact(
     if (input.to === "confirmed" && row.author_id === caller.agentId) {
       throw forbidden(await selfApprovalMessage(tx, row));
     }
-    const done = (await tx.query<{ version: number; status_at: Date }>(sql.PROMOTE_FACT, [row.id, input.to, caller.agentId, reason, row.status, null])).rows[0]!;
+    const done = (await tx.query<{ version: number; status_at: Date }>(sql.PROMOTE_FACT, [row.id, input.to, caller.agentId, reason, row.status, null], prepared("promote"))).rows[0]!;
     const at = isoTime(done.status_at);
     return {
       fact: { ...toSummary(row), status: input.to, statusBy: caller.name, statusAt: at, statusReason: reason },
@@ -222,7 +223,7 @@ export async function promoteFact(
 }
 
 async function selfApprovalMessage(tx: Pick<Database, "query">, row: LockedRow): Promise<string> {
-  const reviewers = (await tx.query<{ name: string; kind: string }>(reviewSql.POSSIBLE_REVIEWERS, [row.author_id, row.scope])).rows;
+  const reviewers = (await tx.query<{ name: string; kind: string }>(reviewSql.POSSIBLE_REVIEWERS, [row.author_id, row.scope], prepared("possible_reviewers"))).rows;
   const who =
     reviewers.length === 0
       ? `No other active agent may write scope "${row.scope}" yet; an administrator can grant one with: agent-memory agent scopes <name> --scopes ${row.scope}.`
