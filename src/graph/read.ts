@@ -7,6 +7,7 @@
 import type { Database, Queryable } from "../db/database.js";
 import { notFound } from "../errors.js";
 import { answerBudget } from "./bounds.js";
+import { prepared } from "./prepared.js";
 import * as sql from "./read-sql.js";
 import { READ_SNAPSHOT } from "./sql.js";
 import type { Graph, GraphEntity, GraphPage, GraphRelation, ObservationPage, PageRequest, Provenance, RelationPage, RelationsCut, RelationsRequest } from "./types.js";
@@ -36,15 +37,6 @@ function relationsCut(shown: number, total: number, next: Omit<RelationsRequest,
   return { relationsTruncated: true, totalRelations: total, nextRelations: { ...next, offset: shown } };
 }
 
-/**
- * Graph reads run as named prepared statements (QueryOptions.prepareAs): each
- * is a few kilobytes of SQL, and parsing and planning it took longer than
- * running it at 1,000 entities (issue 16: 1-2.5 ms of planning against ~1 ms of
- * execution for open_nodes). Postgres then keeps a plan per connection: the
- * generic plan when it is not dearer than the custom ones (search_nodes), else
- * a custom plan without the parse. bench/README.md has the before/after.
- */
-const prepared = (statement: string) => ({ prepareAs: `am_graph_${statement}` });
 
 function snapshot<T>(db: Database, work: (tx: Queryable) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {

@@ -5,6 +5,7 @@
 import type { Queryable } from "../db/database.js";
 import { pgCode, PgCode } from "../db/errors.js";
 import { notFound } from "../errors.js";
+import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
 import type { AddedObservations, EntityInput, GraphWriter, ObservationDeletion, ObservationInput, RelationInput } from "./types.js";
 import { validateCallChars, validateItemCount, validateTextCount, validateEntities, validateObservations, validateRelations } from "./validate.js";
@@ -66,7 +67,7 @@ export async function createEntities(db: Queryable, writer: GraphWriter, entitie
       writer.agentId,
       obsEntity,
       obsContent,
-    ]),
+    ], prepared("create_entities")),
   );
   const created = new Set(r.rows.map((row) => row.name));
   return unique.filter((e) => created.has(e.name));
@@ -84,7 +85,7 @@ export async function createRelations(db: Queryable, writer: GraphWriter, relati
       unique.map((x) => x.to),
       unique.map((x) => x.relationType),
       writer.agentId,
-    ]),
+    ], prepared("create_relations")),
   );
   const created = new Set(r.rows.map((row) => relationKey({ from: row.from_name, to: row.to_name, relationType: row.relation_type })));
   return unique.filter((x) => created.has(relationKey(x)));
@@ -114,7 +115,7 @@ export async function addObservations(db: Queryable, writer: GraphWriter, items:
       pairNames,
       pairContents,
       writer.agentId,
-    ]),
+    ], prepared("add_observations")),
   );
   const { entities, inserted } = r.rows[0]!;
   const idOf = new Map(entities.map((e) => [e.name, e.id]));
@@ -147,7 +148,7 @@ export async function deleteEntities(db: Queryable, scope: string, names: string
   validateItemCount("entityNames", names.length);
   validateCallChars("entityNames", names);
   if (names.length === 0) return { entities: 0, relations: 0, observations: 0 };
-  const r = await withDeadlockRetry(() => db.query<DeletedCounts>(sql.DELETE_ENTITIES, [scope, names]));
+  const r = await withDeadlockRetry(() => db.query<DeletedCounts>(sql.DELETE_ENTITIES, [scope, names], prepared("delete_entities")));
   return r.rows[0] ?? { entities: 0, relations: 0, observations: 0 };
 }
 
@@ -166,7 +167,7 @@ export async function deleteObservations(db: Queryable, scope: string, deletions
     }
   }
   if (names.length === 0) return { entities: 0, relations: 0, observations: 0 };
-  const r = await withDeadlockRetry(() => db.query(sql.DELETE_OBSERVATIONS, [scope, names, contents]));
+  const r = await withDeadlockRetry(() => db.query(sql.DELETE_OBSERVATIONS, [scope, names, contents], prepared("delete_observations")));
   return { entities: 0, relations: 0, observations: r.rowCount };
 }
 
@@ -176,7 +177,7 @@ export async function deleteRelations(db: Queryable, scope: string, relations: R
   validateCallChars("relations", relations.flatMap((x) => [x.from, x.to, x.relationType]));
   if (relations.length === 0) return { entities: 0, relations: 0, observations: 0 };
   const r = await withDeadlockRetry(() =>
-    db.query(sql.DELETE_RELATIONS, [scope, relations.map((x) => x.from), relations.map((x) => x.to), relations.map((x) => x.relationType)]),
+    db.query(sql.DELETE_RELATIONS, [scope, relations.map((x) => x.from), relations.map((x) => x.to), relations.map((x) => x.relationType)], prepared("delete_relations")),
   );
   return { entities: 0, relations: r.rowCount, observations: 0 };
 }

@@ -120,11 +120,33 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
         await searchNodes(tx, "shared", `entity-${40 + i}`, {}, 500_000);
         await openNodes(tx, "shared", [`entity-${i}-${(i * 7919).toString(36)}`, `entity-${i + 9}-${((i + 9) * 7919).toString(36)}`], 500_000);
       }
-      return (await tx.query<{ name: string; generic: number }>("select name, generic_plans::int as generic from pg_prepared_statements where name like 'am_graph_%' order by name")).rows;
+      return (await tx.query<{ name: string; generic: number }>("select name, generic_plans::int as generic from pg_prepared_statements where name in ('am_graph_open', 'am_graph_search') order by name")).rows;
     });
     // Eight calls each on this connection: five custom plans at most, then the generic one.
     expect(plans.map((p) => p.name)).toEqual(["am_graph_open", "am_graph_search"]);
     for (const p of plans) expect(p.generic, p.name).toBeGreaterThanOrEqual(3);
+  });
+
+  // The writes are one statement per call, prepared too (src/graph/prepared.ts):
+  // a batch sent again past Postgres's five custom plans still skips what exists.
+  it("create_entities and create_relations run as prepared statements and answer alike", async () => {
+    // Its own scope: the counts the other tests check stay as loaded.
+    const w = { scope: "prepared", agentId: (await tdb.db.query<{ id: number }>("select id from agents where name = 'loader'")).rows[0]!.id, maxChars: 4096 };
+    await createEntities(tdb.db, w, [{ name: "prepared-base", entityType: "tool", observations: [] }]);
+    const result = await tdb.db.transaction(async (tx) => {
+      const created: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        const batch = [{ name: `prepared-${i}`, entityType: "tool", observations: ["made twice"] }, { name: "prepared-base", entityType: "tool", observations: [] }];
+        created.push((await createEntities(tx, w, batch)).length);
+        created.push((await createEntities(tx, w, batch)).length);
+        created.push((await createRelations(tx, w, [{ from: `prepared-${i}`, to: "prepared-base", relationType: "uses" }])).length);
+      }
+      const names = (await tx.query<{ name: string }>("select name from pg_prepared_statements where name like 'am_graph_create_%' order by name")).rows.map((r) => r.name);
+      return { created, names };
+    });
+    // Each round: the new entity once (prepared-base exists), nothing the second time, one relation.
+    expect(result.created).toEqual(Array.from({ length: 7 }, () => [1, 0, 1]).flat());
+    expect(result.names).toEqual(["am_graph_create_entities", "am_graph_create_relations"]);
   });
 
   // (Whether the planner would read the tables whole without the function's
