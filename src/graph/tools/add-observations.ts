@@ -3,6 +3,7 @@ import { defineTool } from "../../mcp/tool.js";
 import { graphWriter } from "../access.js";
 import { json } from "../format.js";
 import { scopeField } from "../schemas.js";
+import { noteGraphGrowth } from "../statistics.js";
 import { addObservations } from "../store.js";
 
 // Built once: the SDK wraps these shapes for every request's server.
@@ -29,6 +30,7 @@ export const addObservationsTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(input, { caller, deps }) {
     const results = await addObservations(deps.db, graphWriter(deps, caller, input.scope), input.observations);
+    noteGraphGrowth(deps.db, deps.logger, results.reduce((rows, r) => rows + r.addedObservations.length, 0));
     return { text: json(results), structured: { results } };
   },
 });

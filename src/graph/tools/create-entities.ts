@@ -3,6 +3,7 @@ import { defineTool } from "../../mcp/tool.js";
 import { graphWriter } from "../access.js";
 import { json } from "../format.js";
 import { EntitySchema, scopeField } from "../schemas.js";
+import { noteGraphGrowth } from "../statistics.js";
 import { createEntities } from "../store.js";
 
 // Built once: the SDK wraps these shapes for every request's server.
@@ -22,6 +23,7 @@ export const createEntitiesTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(input, { caller, deps }) {
     const created = await createEntities(deps.db, graphWriter(deps, caller, input.scope), input.entities);
+    noteGraphGrowth(deps.db, deps.logger, created.reduce((rows, e) => rows + 1 + e.observations.length, 0));
     return { text: json(created), structured: { entities: created } };
   },
 });

@@ -3,6 +3,7 @@ import { defineTool } from "../../mcp/tool.js";
 import { graphWriter } from "../access.js";
 import { json } from "../format.js";
 import { RelationSchema, scopeField } from "../schemas.js";
+import { noteGraphGrowth } from "../statistics.js";
 import { createRelations } from "../store.js";
 
 // Built once: the SDK wraps these shapes for every request's server.
@@ -22,6 +23,7 @@ export const createRelationsTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(input, { caller, deps }) {
     const created = await createRelations(deps.db, graphWriter(deps, caller, input.scope), input.relations);
+    noteGraphGrowth(deps.db, deps.logger, created.length);
     return { text: json(created), structured: { relations: created } };
   },
 });

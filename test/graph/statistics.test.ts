@@ -1,0 +1,54 @@
+// A graph loaded through the tools gets fresh planner statistics without
+// waiting for autovacuum (src/graph/statistics.ts): once the rows written reach
+// the threshold, the service runs ANALYZE in the background. Postgres counts
+// manual ANALYZEs apart from autovacuum's (pg_stat_user_tables.analyze_count),
+// so this cannot pass by autovacuum coming by. Small writes do not trigger it.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningService } from "../../src/serve.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { addAgent, callOk, connectClient, startTestService } from "../support/service.js";
+
+describe("planner statistics after a load through the graph tools (postgres)", () => {
+  let tdb: TestDatabase;
+  let service: RunningService;
+  let writer: Client;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase("postgres");
+    service = await startTestService(tdb.db);
+    writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "loader", { scopes: ["shared"] })).token);
+  });
+  afterAll(async () => {
+    await writer?.close();
+    await service?.stop();
+    await tdb?.drop();
+  });
+
+  const manualAnalyzes = async () =>
+    (await tdb.db.query<{ n: number }>("select analyze_count::int as n from pg_stat_user_tables where relname = 'graph_entities'")).rows[0]?.n ?? 0;
+  const waitForAnalyzes = async (atLeast: number) => {
+    for (let i = 0; i < 100 && (await manualAnalyzes()) < atLeast; i++) await new Promise((r) => setTimeout(r, 100));
+    return manualAnalyzes();
+  };
+  const load = async (from: number, count: number) => {
+    for (let i = from; i < from + count; i += 100) {
+      const entities = Array.from({ length: 100 }, (_, k) => ({ name: `service-${i + k}`, entityType: "service", observations: [`owned by team ${(i + k) % 7}`] }));
+      await callOk(writer, "create_entities", { scope: "shared", entities });
+    }
+  };
+
+  it("analyzes once 1,000 rows were written, and not after a few more", async () => {
+    await load(0, 400); // 800 rows: entities and their observations
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await manualAnalyzes()).toBe(0);
+    await load(400, 200); // 1,200 rows in all
+    expect(await waitForAnalyzes(1)).toBe(1);
+    const reltuples = (await tdb.db.query<{ n: number }>("select reltuples::int as n from pg_class where relname = 'graph_entities'")).rows[0]!.n;
+    expect(reltuples).toBeGreaterThanOrEqual(500);
+    // Growth below a quarter of what is stored (and below 1,000 rows) waits.
+    await load(600, 100);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await manualAnalyzes()).toBe(1);
+  });
+});
