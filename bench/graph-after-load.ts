@@ -3,6 +3,10 @@
 // load and a fresh one, then both after an explicit ANALYZE. Shows what stale
 // planner statistics cost and what src/graph/statistics.ts gives back.
 //   npm run build && N=50000 node --no-warnings --import tsx bench/graph-after-load.ts
+//   npm run build && PRE=50000 N=10000 node --no-warnings --import tsx bench/graph-after-load.ts
+// PRE first loads that many entities into another scope and analyzes them: the
+// N entities then arrive in a new scope of a graph already analysed (the case a
+// scope's own growth covers, src/graph/statistics.ts).
 // (For the figures before: the same on the commit before "Graph: ANALYZE in the background".)
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -23,6 +27,14 @@ const time = async (c: Awaited<ReturnType<typeof connect>>, scope: string, n: nu
   console.log(label, "open_nodes p50", summarize(t).p50.toFixed(2), "search p50", summarize(s).p50.toFixed(2));
 };
 await load("small", 1000);
+if (process.env.PRE) {
+  await load("earlier", Number(process.env.PRE));
+  const pg = (await import("pg")).default;
+  const admin = new pg.Client({ connectionString: db.url });
+  await admin.connect();
+  await admin.query("analyze graph_entities, graph_observations, graph_relations");
+  await admin.end();
+}
 await time(c1, "small", 1000, "warm-up on 1,000:");
 const N = Number(process.env.N ?? 50000);
 await load("big", N);

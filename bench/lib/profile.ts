@@ -24,6 +24,7 @@ const PARTS: Array<[string, (url: string, fn: string) => boolean]> = [
   ["server construction per request", (u, fn) => u.includes("dist/mcp/server.js") || (u.includes("sdk/dist/esm/server/mcp.js") && /^(McpServer|register|_create|set|_register)/.test(fn)) || /Server$|^Protocol$/.test(fn)],
   ["tool: whoami", (u) => u.includes("dist/whoami/")],
   ["tool: graph (search_nodes)", (u) => u.includes("dist/graph/")],
+  ["tool: facts (recall, mapping, text)", (u) => u.includes("dist/facts/")],
   ["tool wrapper (guard, metrics timer)", (u) => u.includes("dist/mcp/guard.js")],
   ["answer validation (zod, Ajv)", (u) => /node_modules\/(zod|ajv|ajv-formats)\//.test(u)],
   ["MCP protocol (JSON-RPC dispatch)", (u) => /@modelcontextprotocol\/sdk\//.test(u)],

@@ -2,7 +2,8 @@
 // waiting for autovacuum (src/graph/statistics.ts): once the rows written reach
 // the threshold, the service runs ANALYZE in the background. Postgres counts
 // manual ANALYZEs apart from autovacuum's (pg_stat_user_tables.analyze_count),
-// so this cannot pass by autovacuum coming by. Small writes do not trigger it.
+// so this cannot pass by autovacuum coming by. Small writes do not trigger it;
+// a scope that grew by a quarter does, though the whole graph grew by less.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "../../src/serve.js";
@@ -17,7 +18,7 @@ describe("planner statistics after a load through the graph tools (postgres)", (
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
     service = await startTestService(tdb.db);
-    writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "loader", { scopes: ["shared"] })).token);
+    writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "loader", { scopes: ["shared", "new-project"] })).token);
   });
   afterAll(async () => {
     await writer?.close();
@@ -31,10 +32,10 @@ describe("planner statistics after a load through the graph tools (postgres)", (
     for (let i = 0; i < 100 && (await manualAnalyzes()) < atLeast; i++) await new Promise((r) => setTimeout(r, 100));
     return manualAnalyzes();
   };
-  const load = async (from: number, count: number) => {
+  const load = async (from: number, count: number, client = writer, scope = "shared") => {
     for (let i = from; i < from + count; i += 100) {
       const entities = Array.from({ length: 100 }, (_, k) => ({ name: `service-${i + k}`, entityType: "service", observations: [`owned by team ${(i + k) % 7}`] }));
-      await callOk(writer, "create_entities", { scope: "shared", entities });
+      await callOk(client, "create_entities", { scope, entities });
     }
   };
 
@@ -50,5 +51,28 @@ describe("planner statistics after a load through the graph tools (postgres)", (
     await load(600, 100);
     await new Promise((r) => setTimeout(r, 500));
     expect(await manualAnalyzes()).toBe(1);
+  });
+
+  it("analyzes when one scope grew by a quarter, though the whole graph grew by less", async () => {
+    await load(700, 4300); // "shared" now holds 10,000 rows
+    await tdb.db.exec("analyze graph_entities, graph_observations, graph_relations");
+    // A second service (its own pool, so its own count of rows written, as after a restart).
+    const pool = tdb.openPool(4);
+    const second = await startTestService(pool);
+    const client = await connectClient(second.mcpUrl, (await addAgent(tdb.db, "loader-2", { scopes: ["shared", "new-project"] })).token);
+    try {
+      const before = await manualAnalyzes();
+      // 1,200 rows more in the big scope: 12 % of it, and of the graph. Nothing to do.
+      await load(5000, 600, client);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await manualAnalyzes()).toBe(before);
+      // 1,200 rows into a new scope: still a quarter of the graph in all (2,400 of
+      // 10,000), but the new scope's rows were unknown to the planner.
+      await load(0, 600, client, "new-project");
+      expect(await waitForAnalyzes(before + 1)).toBe(before + 1);
+    } finally {
+      await client.close();
+      await second.stop(); // closes its pool too
+    }
   });
 });

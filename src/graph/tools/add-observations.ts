@@ -29,8 +29,9 @@ export const addObservationsTool = defineTool({
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(input, { caller, deps }) {
-    const results = await addObservations(deps.db, graphWriter(deps, caller, input.scope), input.observations);
-    noteGraphGrowth(deps.db, deps.logger, results.reduce((rows, r) => rows + r.addedObservations.length, 0));
+    const writer = graphWriter(deps, caller, input.scope);
+    const results = await addObservations(deps.db, writer, input.observations);
+    noteGraphGrowth(deps.db, deps.logger, writer.scope, results.reduce((rows, r) => rows + r.addedObservations.length, 0));
     return { text: json(results), structured: { results } };
   },
 });

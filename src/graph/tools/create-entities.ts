@@ -22,8 +22,9 @@ export const createEntitiesTool = defineTool({
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(input, { caller, deps }) {
-    const created = await createEntities(deps.db, graphWriter(deps, caller, input.scope), input.entities);
-    noteGraphGrowth(deps.db, deps.logger, created.reduce((rows, e) => rows + 1 + e.observations.length, 0));
+    const writer = graphWriter(deps, caller, input.scope);
+    const created = await createEntities(deps.db, writer, input.entities);
+    noteGraphGrowth(deps.db, deps.logger, writer.scope, created.reduce((rows, e) => rows + 1 + e.observations.length, 0));
     return { text: json(created), structured: { entities: created } };
   },
 });

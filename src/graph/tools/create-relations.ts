@@ -22,8 +22,9 @@ export const createRelationsTool = defineTool({
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(input, { caller, deps }) {
-    const created = await createRelations(deps.db, graphWriter(deps, caller, input.scope), input.relations);
-    noteGraphGrowth(deps.db, deps.logger, created.length);
+    const writer = graphWriter(deps, caller, input.scope);
+    const created = await createRelations(deps.db, writer, input.relations);
+    noteGraphGrowth(deps.db, deps.logger, writer.scope, created.length);
     return { text: json(created), structured: { relations: created } };
   },
 });
