@@ -115,13 +115,14 @@ export function storeText(r: StoreResult): string {
   }
 }
 
+/** What to do about a duplicate warning; in the text and, for clients that show their model only the structured answer, beside `similar`. */
+export const SIMILAR_ADVICE =
+  'If this is the same fact, update that one instead (memory_store with its name and version) and deprecate this draft (memory_promote to deprecated, reason "duplicate of <name>").';
+
 function similarText(r: StoreResult): string {
   if (!r.similar || r.similar.length === 0) return "";
   const items = r.similar.map((s) => `- ${s.name} (${s.status}, scope ${s.scope}, v${s.version}): ${s.description}`);
-  return (
-    `\nSimilar facts exist:\n${items.join("\n")}\n` +
-    `If this is the same fact, update that one instead (memory_store with its name and version) and deprecate this draft (memory_promote to deprecated, reason "duplicate of <name>").`
-  );
+  return `\nSimilar facts exist:\n${items.join("\n")}\n${SIMILAR_ADVICE}`;
 }
 
 export function promoteText(r: PromoteResult): string {

@@ -60,6 +60,8 @@ describe.each(BACKENDS)("duplicate warning on memory_store on %s", (backend) => 
     expect(text).toContain("Similar facts exist:\n- deploy-needs-migration (confirmed, scope shared, v1): Run database migrations before deploying the API");
     expect(text).toContain("update that one instead (memory_store with its name and version)");
     expect(text).not.toContain("scope ops");
+    // The same advice in the structured answer: some clients show their model nothing else.
+    expect((s as { similarAdvice?: string }).similarAdvice).toContain("update that one instead (memory_store with its name and version)");
   });
 
   it("a reader of the other scope sees both, most similar first, at most three", async () => {
@@ -89,6 +91,7 @@ describe.each(BACKENDS)("duplicate warning on memory_store on %s", (backend) => 
   it("says nothing when no fact is alike, and never on an update", async () => {
     const fresh = await store(writer, { name: "sitemap-owner", description: "The sitemap generator belongs to the SEO team" });
     expect((fresh.structuredContent as { similar?: unknown }).similar).toBeUndefined();
+    expect((fresh.structuredContent as { similarAdvice?: unknown }).similarAdvice).toBeUndefined();
     expect(textOf(fresh)).not.toContain("Similar facts");
     const updated = await store(writer, { name: "migrate-before-deploy", version: 1, description: "Run database migrations before deploying the API" });
     expect((updated.structuredContent as { outcome: string; similar?: unknown })).toMatchObject({ outcome: "updated" });

@@ -1,7 +1,7 @@
 // memory_store: record a reusable fact, or a new version of one.
 import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
-import { storeText } from "../format.js";
+import { SIMILAR_ADVICE, storeText } from "../format.js";
 import { factUri } from "../model.js";
 import { storeFact } from "../store.js";
 import { nameField, scopeField, similarFactSchema, summarySchema, typeField, uriField, versionField } from "./schemas.js";
@@ -28,6 +28,7 @@ const output = {
     .array(similarFactSchema)
     .optional()
     .describe("Only when a fact was created: up to 3 facts you can read whose name and description are much alike (most similar first). If one is the same fact, update it instead."),
+  similarAdvice: z.string().optional().describe("With `similar`: what to do if one of them is the same fact."),
 };
 
 export const memoryStoreTool = defineTool({
@@ -48,6 +49,8 @@ export const memoryStoreTool = defineTool({
       duplicateWarning: deps.config.facts.duplicateWarning,
       duplicateTimeoutMs: deps.config.facts.duplicateTimeoutMs,
     });
-    return { text: storeText(result), structured: { ...result, uri: factUri(result.fact.scope, result.fact.name) } };
+    // Some clients (Claude Code among them) show their model the structured answer and not the text: the advice goes there too.
+    const advice = result.similar?.length ? { similarAdvice: SIMILAR_ADVICE } : {};
+    return { text: storeText(result), structured: { ...result, uri: factUri(result.fact.scope, result.fact.name), ...advice } };
   },
 });
