@@ -108,9 +108,9 @@ try {
     ["new fact, nothing alike", "bench-new-1 A new fact stored by the benchmark"],
     ["look-alike of ~1,000 facts", `bench-like-1 ${generateFact(3, total).description}`],
   ] as const) {
-    const params = [text, SIMILAR_THRESHOLD, readable.all, readable.scopes, "", "", SIMILAR_MAX];
+    const params = [text, SIMILAR_THRESHOLD, readable.all, readable.scopes, "", "", SIMILAR_MAX, text.replace(/^\S+ /, "")];
     const n = label.startsWith("new") ? runs : Math.min(runs, 20);
-    const fn = "am_similar_facts(text, real, boolean, text[], bigint, integer)";
+    const fn = "am_similar_facts(text, real, boolean, text[], text, text, integer, text)";
     // Before 000017 (a custom plan on every call) and now (the generic plan kept), in blocks of 10, alternating.
     const t: number[][] = [[], []];
     for (let done = 0; done < n; done += 10) {

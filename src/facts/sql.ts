@@ -164,16 +164,15 @@ export const PROMOTE_FACT = `
 
 /**
  * Readable facts most like a new one (the duplicate warning), best first. The
- * search runs in am_similar_facts (sql/000011_facts_similar.sql) over the
+ * search runs in am_similar_facts (sql/000020_facts_similar_identical.sql):
+ * facts with the same description first (a btree probe), otherwise the
  * facts_head_trgm index. $1 text ("name description"), $2 threshold,
  * $3/$4 readable scopes, $5/$6 the new fact's scope and name (left out: the
  * lookup runs beside the insert, so it may or may not see the new fact), $7
- * how many. The function's own exclusion by id is unused (0).
+ * how many, $8 the new fact's description.
  */
 export const SIMILAR_FACTS = `
   select f.name, f.scope, f.status, f.version, f.description, s.similarity
-    from am_similar_facts($1::text, $2::real, $3::boolean, $4::text[], 0, $7::int + 1) s
+    from am_similar_facts($1::text, $2::real, $3::boolean, $4::text[], $5::text, $6::text, $7::int, $8::text) s
     join facts f on f.id = s.id
-   where not (f.scope = $5::text and f.name = $6::text)
-   order by s.similarity desc, f.id
-   limit $7::int`;
+   order by s.similarity desc, f.id`;

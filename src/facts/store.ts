@@ -138,7 +138,7 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
  */
 async function similarFacts(db: Database, caller: Caller, scope: string, name: string, description: string, timeoutMs?: number): Promise<SimilarFact[]> {
   const readable = readableScopes(caller);
-  const params = [`${name} ${description}`, SIMILAR_THRESHOLD, readable.all, readable.scopes, scope, name, SIMILAR_MAX];
+  const params = [`${name} ${description}`, SIMILAR_THRESHOLD, readable.all, readable.scopes, scope, name, SIMILAR_MAX, description];
   // Among many look-alike facts the trigram index hands over a candidate per
   // look-alike, so the lookup grows with them (a templated corpus of 100,000:
   // 200-300 ms). Advice must not slow every store that much: on Postgres it

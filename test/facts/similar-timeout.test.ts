@@ -30,7 +30,7 @@ describe("duplicate lookup time bound on postgres", () => {
     await tdb?.drop();
   });
 
-  const alike = (name: string) => fact(name, { description: "Run the smoke tests before every change to the billing queue" });
+  const alike = (name: string, description = "Run the smoke tests before every change to the billing queue") => fact(name, { description });
 
   it("within the bound, a new look-alike fact is stored with the warning", async () => {
     const r = await storeFact(tdb.db, writer, alike("smoke-rule-new-a"), { ...LIMITS, duplicateTimeoutMs: 10_000 });
@@ -40,7 +40,7 @@ describe("duplicate lookup time bound on postgres", () => {
 
   it("past the bound, the fact is stored and answered without the warning", async () => {
     const before = await counts(tdb.db);
-    const r = await storeFact(tdb.db, writer, alike("smoke-rule-new-b"), { ...LIMITS, duplicateTimeoutMs: 1 });
+    const r = await storeFact(tdb.db, writer, alike("smoke-rule-new-b", "Run the smoke tests before every change to the billing queue today"), { ...LIMITS, duplicateTimeoutMs: 1 });
     expect(r.outcome).toBe("created");
     expect(r.similar).toBeUndefined();
     expect((await counts(tdb.db)).facts).toBe(before.facts + 1);

@@ -68,7 +68,8 @@ describe.each(BACKENDS)("duplicate warning on memory_store on %s", (backend) => 
     for (const [i, d] of ["Run the database migrations before deploying the API", "Run database migrations before deploying the API now", "Run database migrations before deploying an API"].entries()) {
       await callOk(insider, "memory_store", { name: `deploy-migrations-copy-${i}`, scope: "ops", description: d, type: "project", body: "copy" });
     }
-    const r = await store(insider, { name: "deploy-needs-db-migrations", scope: "ops", description: "Run database migrations before deploying the API" });
+    // Not word for word any of them (that would list the identical ones only).
+    const r = await store(insider, { name: "deploy-needs-db-migrations", scope: "ops", description: "Run the database migrations before deploying our API" });
     const similar = (r.structuredContent as { similar: Similar[] }).similar;
     expect(similar).toHaveLength(SIMILAR_MAX);
     expect(similar.map((x) => x.similarity)).toEqual([...similar.map((x) => x.similarity)].sort((a, b) => b - a));
@@ -79,13 +80,27 @@ describe.each(BACKENDS)("duplicate warning on memory_store on %s", (backend) => 
   // committed: it leaves the new fact out by scope and name, and still finds
   // a fact of the same name in another scope.
   it("the lookup leaves out the new fact itself even when it sees it, not its namesake in another scope", async () => {
-    const params = (scope: string, name: string) => ["deploy-needs-migrations Run database migrations before deploying the API", SIMILAR_THRESHOLD, true, [], scope, name, SIMILAR_MAX];
-    const names = async (scope: string, name: string) =>
-      (await tdb.db.query<{ name: string; scope: string }>(SIMILAR_FACTS, params(scope, name))).rows.map((r) => `${r.scope}/${r.name}`);
-    const asOps = await names("ops", "deploy-needs-migrations");
-    expect(asOps).not.toContain("ops/deploy-needs-migrations");
-    expect(asOps.length).toBeGreaterThan(0);
-    expect(await names("shared", "deploy-needs-migrations")).toContain("ops/deploy-needs-migrations");
+    // Both ways: with the description stored word for word (found by the identical-description probe), and reworded (the trigram lookup).
+    for (const description of ["Run database migrations before deploying the API", "Run database migrations before deploying the API!"]) {
+      const params = (scope: string, name: string) => [`deploy-needs-migrations ${description}`, SIMILAR_THRESHOLD, true, [], scope, name, SIMILAR_MAX, description];
+      const names = async (scope: string, name: string) =>
+        (await tdb.db.query<{ name: string; scope: string }>(SIMILAR_FACTS, params(scope, name))).rows.map((r) => `${r.scope}/${r.name}`);
+      const asOps = await names("ops", "deploy-needs-migrations");
+      expect(asOps, description).not.toContain("ops/deploy-needs-migrations");
+      expect(asOps.length, description).toBeGreaterThan(0);
+      expect(await names("shared", "deploy-needs-migrations"), description).toContain("ops/deploy-needs-migrations");
+    }
+  });
+
+  it("lists a fact with the same description first, whatever its name, and never one the caller cannot read", async () => {
+    await callOk(insider, "memory_store", { name: "queue-drain-rule", scope: "ops", description: "Drain the queue", type: "project", body: "ops only" });
+    await callOk(insider, "memory_store", { name: "queue-drain-rule", description: "Drain the queue", type: "project", body: "Why: lost jobs." });
+    // A long name unlike the stored one: name and description together are far
+    // below the threshold (0.29), but the same one-line description is a duplicate by itself.
+    const r = await store(writer, { name: "rollback-procedure-for-billing-workers", description: "drain the queue" });
+    const s = r.structuredContent as { similar?: Similar[] };
+    expect(s.similar?.map((x) => `${x.scope}/${x.name}`)).toEqual(["shared/queue-drain-rule"]);
+    expect(textOf(r)).toContain("Similar facts exist:\n- queue-drain-rule (draft, scope shared, v1)");
   });
 
   it("says nothing when no fact is alike, and never on an update", async () => {
@@ -124,29 +139,37 @@ describe.each(BACKENDS)("duplicate search plan on %s", (backend) => {
     await tdb?.drop();
   });
 
-  it("am_similar_facts answers with a bitmap scan of facts_head_trgm, not a sequential scan", async () => {
-    // The function's own query, taken from the database, with its arguments bound.
+  it("am_similar_facts answers by index scans (the identical-description btree, then facts_head_trgm), never a sequential scan", async () => {
+    // The function's own two queries, taken from the database, with their arguments bound.
     const fn = (await tdb.db.query<{ prosrc: string; proconfig: string[] | null }>("select prosrc, proconfig from pg_proc where proname = 'am_similar_facts'")).rows[0]!;
-    const src = fn.prosrc;
-    // The index plan, and (000017) that plan kept: planned once per connection, not on every store.
+    // The index plans, and (000017) those plans kept: planned once per connection, not on every store.
     expect(fn.proconfig).toEqual(["enable_seqscan=off", "plan_cache_mode=force_generic_plan"]);
-    const body = /return query([\s\S]*?);\s*end/.exec(src)![1]!;
-    const query = body
-      .replace(/p_text/g, "$1::text")
-      .replace(/p_exclude/g, "$2::bigint")
-      .replace(/p_all/g, "$3::boolean")
-      .replace(/p_scopes/g, "$4::text[]")
-      .replace(/p_limit/g, "$5::int")
-      .replace(/p_threshold/g, "$6::real");
-    const params = ["deploy-needs-migration Run database migrations before deploying the API", 0, false, ["shared"], 3, SIMILAR_THRESHOLD];
-    await tdb.db.transaction(async (tx) => {
-      await tx.query("select set_config('pg_trgm.word_similarity_threshold', $1::text, true), set_config('enable_seqscan', 'off', true)", [String(SIMILAR_THRESHOLD)]);
-      const r = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> | string }>(`explain (format json) ${query}`, params);
-      const raw = r.rows[0]!["QUERY PLAN"];
-      const plan = (typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: PlanNode }>) : raw)[0]!.Plan;
-      const summary = nodes(plan).map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` on ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` using ${n["Index Name"]}` : ""}`);
-      expect(summary, summary.join("\n")).toContain("Bitmap Index Scan using facts_head_trgm");
-      expect(summary.filter((s) => s.startsWith("Seq Scan on facts")), summary.join("\n")).toEqual([]);
-    });
+    const queries = [...fn.prosrc.matchAll(/return query([\s\S]*?);/g)].map((m) =>
+      m[1]!
+        .replace(/p_text/g, "$1::text")
+        .replace(/p_new_scope/g, "$2::text")
+        .replace(/p_new_name/g, "$3::text")
+        .replace(/p_all/g, "$4::boolean")
+        .replace(/p_scopes/g, "$5::text[]")
+        .replace(/p_limit/g, "$6::int")
+        .replace(/p_threshold/g, "$7::real")
+        .replace(/p_description/g, "$8::text"),
+    );
+    expect(queries).toHaveLength(2);
+    const params = ["deploy-needs-migration Run database migrations before deploying the API", "shared", "new-fact", false, ["shared"], 3, SIMILAR_THRESHOLD, "Run database migrations before deploying the API"];
+    const expected = ["facts_description_lower", "facts_head_trgm"];
+    for (const [i, query] of queries.entries()) {
+      await tdb.db.transaction(async (tx) => {
+        await tx.query("select set_config('pg_trgm.word_similarity_threshold', $1::text, true), set_config('enable_seqscan', 'off', true)", [String(SIMILAR_THRESHOLD)]);
+        // Every parameter referenced, so that each has a type even where the query does not use it.
+        const all = "select $1::text, $2::text, $3::text, $4::boolean, $5::text[], $6::int, $7::real, $8::text";
+        const r = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> | string }>(`explain (format json) select q.* from (${query}) q cross join (${all}) p`, params);
+        const raw = r.rows[0]!["QUERY PLAN"];
+        const plan = (typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: PlanNode }>) : raw)[0]!.Plan;
+        const summary = nodes(plan).map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` on ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` using ${n["Index Name"]}` : ""}`);
+        expect(nodes(plan).map((n) => n["Index Name"]), summary.join("\n")).toContain(expected[i]);
+        expect(summary.filter((x) => x.startsWith("Seq Scan on facts")), summary.join("\n")).toEqual([]);
+      });
+    }
   });
 });
