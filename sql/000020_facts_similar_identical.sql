@@ -7,7 +7,7 @@
 --
 -- A fact with the same description (ignoring case) is now looked up first,
 -- through its own btree index: one probe, whatever the store holds. When there
--- is one, it is the answer (the most similar of the identical ones, by the same
+-- is one (not deprecated), it is the answer (the most similar of the identical ones, by the same
 -- similarity() of name and description, which may be below the threshold when
 -- the names differ: the same one-line description is a duplicate by itself)
 -- and the trigram lookup is skipped. Otherwise the trigram lookup runs as
@@ -26,13 +26,19 @@ create function am_similar_facts(
   set plan_cache_mode = force_generic_plan
   as $$
 begin
+  -- Not a deprecated copy: one withdrawn as "duplicate of <name>" would hide
+  -- the fact that replaced it, which the trigram lookup then finds. At most
+  -- 100 copies are read, as the trigram lookup reads at most 100 matches.
   return query
-    select f.id, similarity(f.name || ' ' || f.description, p_text) as similarity
-      from facts f
-     where lower(f.description) = lower(p_description)
-       and not (f.scope = p_new_scope and f.name = p_new_name)
-       and (p_all or f.scope = any(p_scopes))
-     order by 2 desc, f.id
+    select c.id, c.similarity
+      from (select f.id, similarity(f.name || ' ' || f.description, p_text) as similarity
+              from facts f
+             where lower(f.description) = lower(p_description)
+               and f.status <> 'deprecated'
+               and not (f.scope = p_new_scope and f.name = p_new_name)
+               and (p_all or f.scope = any(p_scopes))
+             limit 100) c
+     order by c.similarity desc, c.id
      limit p_limit;
   if found then
     return;

@@ -175,4 +175,5 @@ export const SIMILAR_FACTS = `
   select f.name, f.scope, f.status, f.version, f.description, s.similarity
     from am_similar_facts($1::text, $2::real, $3::boolean, $4::text[], $5::text, $6::text, $7::int, $8::text) s
     join facts f on f.id = s.id
-   order by s.similarity desc, f.id`;
+   order by s.similarity desc, f.id
+   limit $7::int`;

@@ -32,7 +32,11 @@ interface Growth {
   total: Count;
   byScope: Map<string, Count>;
   running: boolean;
+  /** After a failed refresh, not before this time (ms): each write would otherwise start it again. */
+  retryAt: number;
 }
+
+const RETRY_AFTER_MS = 60_000;
 
 const growthByDb = new WeakMap<Database, Growth>();
 
@@ -42,16 +46,19 @@ const due = (c: Count) => c.since >= MIN_ROWS && (c.base === undefined || c.sinc
 export function noteGraphGrowth(db: Database, logger: Logger, scope: string, rows: number): void {
   if (rows <= 0) return;
   let g = growthByDb.get(db);
-  if (!g) growthByDb.set(db, (g = { total: { since: 0, base: undefined }, byScope: new Map(), running: false }));
+  if (!g) growthByDb.set(db, (g = { total: { since: 0, base: undefined }, byScope: new Map(), running: false, retryAt: 0 }));
   g.total.since += rows;
   let s = g.byScope.get(scope);
   if (!s) g.byScope.set(scope, (s = { since: 0, base: undefined }));
   s.since += rows;
-  if (g.running || !(due(g.total) || due(s))) return;
+  if (g.running || !(due(g.total) || due(s)) || Date.now() < g.retryAt) return;
   g.running = true;
   const state = g;
   refreshIfGrown(db, state)
-    .catch((error: unknown) => logger.warn({ err: error }, "refreshing the graph's planner statistics failed; autovacuum will do it later"))
+    .catch((error: unknown) => {
+      state.retryAt = Date.now() + RETRY_AFTER_MS;
+      logger.warn({ err: error }, "refreshing the graph's planner statistics failed; trying again in a minute (autovacuum may do it first)");
+    })
     .finally(() => {
       state.running = false;
     });
@@ -69,9 +76,10 @@ async function refreshIfGrown(db: Database, g: Growth): Promise<void> {
   for (const [scope, n] of counted) {
     const c = g.byScope.get(scope)!;
     c.since -= n;
-    // A scope never counted held at least what was written to it.
-    c.base = (c.base ?? 0) + n;
-    if (c.since === 0 && c.base < MIN_ROWS) g.byScope.delete(scope);
+    // A scope not counted yet stays so (it is counted once it is due): what
+    // this process wrote to it says nothing of what it held before.
+    if (c.base !== undefined) c.base += n;
+    if (c.since === 0 && (c.base === undefined || c.base < MIN_ROWS)) g.byScope.delete(scope);
   }
 }
 

@@ -103,6 +103,22 @@ describe.each(BACKENDS)("duplicate warning on memory_store on %s", (backend) => 
     expect(textOf(r)).toContain("Similar facts exist:\n- queue-drain-rule (draft, scope shared, v1)");
   });
 
+  it("identical ones alone when look-alikes exist too, and not a deprecated copy, which would hide its replacement", async () => {
+    await callOk(insider, "memory_store", { name: "cache-warm-rule", description: "Warm the cache after every deploy", type: "project", body: "Why: cold starts." });
+    for (const [i, d] of ["Warm the cache after every deploy!", "Warm the cache after each deploy", "Warm up the cache after every deploy"].entries()) {
+      await callOk(insider, "memory_store", { name: `cache-warm-copy-${i}`, description: d, type: "project", body: "copy" });
+    }
+    const r = await store(writer, { name: "warm-cache-after-deploy", description: "Warm the cache after every deploy" });
+    expect((r.structuredContent as { similar?: Similar[] }).similar?.map((x) => x.name)).toEqual(["cache-warm-rule"]);
+    // Withdrawn as a duplicate: the next copy of its description is told about the live look-alikes instead.
+    await callOk(reviewer, "memory_promote", { name: "warm-cache-after-deploy", to: "deprecated", reason: "duplicate of cache-warm-rule" });
+    await callOk(reviewer, "memory_promote", { name: "cache-warm-rule", to: "deprecated", reason: "superseded by the cache-warm copies" });
+    const again = await store(writer, { name: "warm-the-cache", description: "Warm the cache after every deploy" });
+    const names = (again.structuredContent as { similar?: Similar[] }).similar?.map((x) => x.name) ?? [];
+    expect(names).toHaveLength(SIMILAR_MAX);
+    expect(names.some((n) => n.startsWith("cache-warm-copy-")), names.join()).toBe(true);
+  });
+
   it("says nothing when no fact is alike, and never on an update", async () => {
     const fresh = await store(writer, { name: "sitemap-owner", description: "The sitemap generator belongs to the SEO team" });
     expect((fresh.structuredContent as { similar?: unknown }).similar).toBeUndefined();

@@ -27,7 +27,7 @@ const output = {
   similar: z
     .array(similarFactSchema)
     .optional()
-    .describe("Only when a fact was created: up to 3 facts you can read whose name and description are much alike (most similar first). If one is the same fact, update it instead."),
+    .describe("Only when a fact was created: up to 3 facts you can read whose name and description are much alike, or whose description is the same (then with any similarity), most similar first. If one is the same fact, update it instead."),
   similarAdvice: z.string().optional().describe("With `similar`: what to do if one of them is the same fact."),
 };
 
