@@ -16,7 +16,8 @@ import { migrate } from "../src/db/migrate.js";
 import { openPostgres } from "../src/db/postgres.js";
 import { RECALL } from "../src/facts/recall-sql.js";
 import { call, connect, timeConcurrent } from "./lib/clients.js";
-import { area, generateFact, RARE_WORD } from "./lib/corpus.js";
+import { area, RARE_WORD } from "./lib/corpus.js";
+import { insertCorpus } from "./lib/load-facts.js";
 import { createDatabase, startBenchService } from "./lib/service.js";
 import { printTable } from "./lib/table.js";
 
@@ -40,16 +41,7 @@ end $planned$`;
   const token = (await issueToken(db, "ratio-writer", null)).token;
   const author = (await db.query<{ id: number }>("select id from agents where name = 'ratio-writer'")).rows[0]!.id;
   console.log(`Loading ${total.toLocaleString("en-US")} facts…`);
-  for (let s = 0; s < total; s += 5000) {
-    const batch = Array.from({ length: Math.min(5000, total - s) }, (_, j) => generateFact(s + j, total));
-    await db.query(
-      `insert into facts (scope, name, description, type, body, author_id, updated_at)
-       select u.scope, u.name, u.description, u.type, u.body, $6::bigint, now() - ((${total} - ${s} - u.ord) * interval '1 second')
-         from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) with ordinality as u(scope, name, description, type, body, ord)`,
-      [batch.map((f) => f.scope), batch.map((f) => f.name), batch.map((f) => f.description), batch.map((f) => f.type), batch.map((f) => f.body), author],
-    );
-  }
-  await db.query("vacuum analyze facts");
+  await insertCorpus(db, total, author);
   service = await startBenchService(database.url, { DB_POOL_MAX: "20" });
   const clients = await Promise.all(Array.from({ length: 16 }, () => connect(service!.mcpUrl, token)));
   // --keywords rare | ja | both (alternating, the default)

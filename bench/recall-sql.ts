@@ -19,6 +19,7 @@ import { parseKeywords, RECALL_BODY_CHARS, SIMILAR_MAX, SIMILAR_THRESHOLD } from
 import { RECALL, RECALL_CALL } from "../src/facts/recall-sql.js";
 import { CREATE_FACT, SIMILAR_FACTS } from "../src/facts/sql.js";
 import { ABSENT_WORD, area, generateFact, RARE_WORD, TYPO_WORD } from "./lib/corpus.js";
+import { insertCorpus } from "./lib/load-facts.js";
 import { createDatabase } from "./lib/service.js";
 import { summarize } from "./lib/stats.js";
 import { printTable } from "./lib/table.js";
@@ -34,16 +35,7 @@ try {
   await migrate(db);
   const author = (await db.query<{ id: number }>("insert into agents (name) values ('bench-writer') returning id")).rows[0]!.id;
   console.log(`Loading ${total.toLocaleString("en-US")} facts…`);
-  for (let s = 0; s < total; s += 5000) {
-    const batch = Array.from({ length: Math.min(5000, total - s) }, (_, j) => generateFact(s + j, total));
-    await db.query(
-      `insert into facts (scope, name, description, type, body, author_id, updated_at)
-       select u.scope, u.name, u.description, u.type, u.body, $6::bigint, now() - ((${total} - ${s} - u.ord) * interval '1 second')
-         from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) with ordinality as u(scope, name, description, type, body, ord)`,
-      [batch.map((f) => f.scope), batch.map((f) => f.name), batch.map((f) => f.description), batch.map((f) => f.type), batch.map((f) => f.body), author],
-    );
-  }
-  await db.query("vacuum analyze facts");
+  await insertCorpus(db, total, author);
 
   const readable = { all: false, scopes: ["shared", "team-a", "team-b"] };
   const sets: Array<[string, string[]]> = [
