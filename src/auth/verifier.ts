@@ -57,7 +57,7 @@ export function createTokenVerifier(deps: VerifierDeps): OAuthTokenVerifier {
 export type TokenRejection = "malformed" | "unknown" | "revoked" | "expired" | "agent_disabled";
 
 export type TokenCheck =
-  | { ok: true; caller: Caller; expiresAt: Date | null; touch: boolean }
+  | { ok: true; caller: Caller; expiresAt: Date | null; touch: boolean; /** Issued by an OAuth grant (short-lived, for MCP only). */ oauthGrant: boolean }
   | { ok: false; reason: TokenRejection };
 
 interface VerifyRow {
@@ -66,6 +66,7 @@ interface VerifyRow {
   revoked_at: Date | null;
   expired: boolean;
   stale_last_used: boolean;
+  oauth_grant: boolean;
   agent_id: number;
   name: string;
   kind: "agent" | "human";
@@ -84,6 +85,7 @@ export async function checkToken(db: Queryable, token: string): Promise<TokenChe
   return {
     ok: true,
     touch: row.stale_last_used,
+    oauthGrant: row.oauth_grant,
     expiresAt: row.expires_at,
     caller: {
       agentId: row.agent_id,

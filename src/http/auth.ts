@@ -147,7 +147,13 @@ export function perTokenLimit(deps: AppDeps): RequestHandler | undefined {
     deps,
     limit,
     metricLabel: "per_token",
-    key: (req) => `token:${maybeCallerFromAuthInfo(req.auth)?.tokenId ?? "none"}`,
+    // Callers with an external JWT have no token row (tokenId 0): their bucket is their agent's,
+    // or one agent could use up every IdP-authenticated agent's allowance.
+    key: (req) => {
+      const caller = maybeCallerFromAuthInfo(req.auth);
+      if (!caller) return "token:none";
+      return caller.tokenId ? `token:${caller.tokenId}` : `agent:${caller.agentId}`;
+    },
     refuse: (res) =>
       sendJsonRpcError(res, 429, JsonRpcCode.SERVER_ERROR, `Rate limit reached: at most ${limit} requests per minute per token. Slow down and retry after the Retry-After delay.`),
   });

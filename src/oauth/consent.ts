@@ -151,8 +151,10 @@ export function consentRouter(ctx: ConsentContext): Router {
 
   async function signIn(tx: Queryable, row: RequestRow, view: ClientView, requestId: string, token: string): Promise<Outcome> {
     const check = await checkToken(tx, token.trim());
-    if (!check.ok || check.caller.kind !== "human") {
-      ctx.deps.metrics.authFailures.inc({ reason: check.ok ? "not_human" : check.reason });
+    // An OAuth access token may not approve grants (it would let a client mint
+    // more grants for itself); counted as "invalid" only, as on every sign-in path.
+    if (!check.ok || check.caller.kind !== "human" || check.oauthGrant) {
+      ctx.deps.metrics.authFailures.inc({ reason: "invalid" });
       const html = signInPage(view, requestId, "That token is not the valid token of a human agent (it may be unknown, revoked, expired, or belong to a non-human agent).");
       return { status: 401, html, redirectUri: row.redirect_uri };
     }

@@ -62,8 +62,12 @@ export function registerSignIn(router: Router, deps: AppDeps): void {
     }
     const token = typeof body.token === "string" ? body.token.trim() : "";
     const check = await checkToken(deps.db, token);
-    if (!check.ok) {
-      deps.metrics.authFailures.inc({ reason: check.reason });
+    // An OAuth access token is for MCP only: signing in with it would let a
+    // client turn a short-lived, revocable grant into a session that can mint
+    // static tokens which outlive the grant. Refused like any invalid token, and
+    // counted as "invalid" only, so /metrics never tells revoked from unknown.
+    if (!check.ok || check.oauthGrant) {
+      deps.metrics.authFailures.inc({ reason: "invalid" });
       return showForm(req, res, 401, INVALID_TOKEN_MESSAGE);
     }
     const caller = check.caller;
