@@ -98,6 +98,18 @@ export async function checkToken(db: Queryable, token: string): Promise<TokenChe
   };
 }
 
+/**
+ * The check of a sign-in by token (the console, the OAuth consent page) when
+ * it may sign in, else undefined. Only a valid static token signs in: a token issued through OAuth
+ * serves MCP alone, or a client could turn its short-lived, revocable grant
+ * into a session that approves more grants or mints tokens outliving it.
+ * Callers count every refusal as "invalid", never by reason.
+ */
+export async function checkSignInToken(db: Queryable, token: string): Promise<Extract<TokenCheck, { ok: true }> | undefined> {
+  const check = await checkToken(db, token.trim());
+  return check.ok && !check.oauthGrant ? check : undefined;
+}
+
 export async function touchToken(db: Database, tokenId: number): Promise<void> {
   await db.query(sql.TOUCH_TOKEN, [tokenId]);
 }

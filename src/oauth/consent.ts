@@ -11,7 +11,7 @@ import { rateLimit } from "express-rate-limit";
 import type { AppDeps } from "../app-deps.js";
 import { ALL_SCOPES } from "../auth/scopes.js";
 import { listAgents } from "../auth/store.js";
-import { checkToken } from "../auth/verifier.js";
+import { checkSignInToken } from "../auth/verifier.js";
 import type { Queryable } from "../db/database.js";
 import { choosePage, CONSENT_CSS, displayName, errorPage, signInPage, type AgentChoice, type ClientView } from "./consent-page.js";
 import { createGrantWithCode } from "./grants.js";
@@ -150,10 +150,8 @@ export function consentRouter(ctx: ConsentContext): Router {
   return router;
 
   async function signIn(tx: Queryable, row: RequestRow, view: ClientView, requestId: string, token: string): Promise<Outcome> {
-    const check = await checkToken(tx, token.trim());
-    // An OAuth access token may not approve grants (it would let a client mint
-    // more grants for itself); counted as "invalid" only, as on every sign-in path.
-    if (!check.ok || check.caller.kind !== "human" || check.oauthGrant) {
+    const check = await checkSignInToken(tx, token);
+    if (!check || check.caller.kind !== "human") {
       ctx.deps.metrics.authFailures.inc({ reason: "invalid" });
       const html = signInPage(view, requestId, "That token is not the valid token of a human agent (it may be unknown, revoked, expired, or belong to a non-human agent).");
       return { status: 401, html, redirectUri: row.redirect_uri };

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { Router } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { AppDeps } from "../../app-deps.js";
-import { checkToken, touchToken } from "../../auth/verifier.js";
+import { checkSignInToken, touchToken } from "../../auth/verifier.js";
 import { clearCookie, readCookie, SESSION_COOKIE, setCookie, SIGN_IN_COOKIE } from "../cookies.js";
 import { sendPage } from "../render.js";
 import { servedOverHttps } from "../security.js";
@@ -61,12 +61,8 @@ export function registerSignIn(router: Router, deps: AppDeps): void {
       return showForm(req, res, 403, "The sign-in form had expired or came from another page. Try again.");
     }
     const token = typeof body.token === "string" ? body.token.trim() : "";
-    const check = await checkToken(deps.db, token);
-    // An OAuth access token is for MCP only: signing in with it would let a
-    // client turn a short-lived, revocable grant into a session that can mint
-    // static tokens which outlive the grant. Refused like any invalid token, and
-    // counted as "invalid" only, so /metrics never tells revoked from unknown.
-    if (!check.ok || check.oauthGrant) {
+    const check = await checkSignInToken(deps.db, token);
+    if (!check) {
       deps.metrics.authFailures.inc({ reason: "invalid" });
       return showForm(req, res, 401, INVALID_TOKEN_MESSAGE);
     }
