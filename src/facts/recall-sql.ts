@@ -62,7 +62,10 @@ const SCORED = (level: string, keywords: string) => `
  *   ORed; its words ANDed in any order, or a phrase when quoted).
  * - `exact` finds the facts that contain a keyword (trigram index) or its
  *   words (tsvector index), in a BitmapOr filtered by scope in the same scan,
- *   with each keyword's level and the score.
+ *   with each keyword's level and the score. The trigram index is asked for
+ *   $13, each keyword's pattern without its commonest pieces (a superset,
+ *   index-pattern.ts); the levels, exact per candidate, drop the candidates
+ *   that contain no keyword after all (score 0).
  * - `kw` marks as `near` the unquoted keywords of $12 characters or more
  *   that no such fact matched: only those are looked up by trigram word
  *   similarity (typos), so a keyword found as written never pulls in
@@ -79,7 +82,8 @@ const SCORED = (level: string, keywords: string) => `
  *   two level arrays of the rows kept.
  * $1 patterns, $2 texts, $3 phrase flags (one per keyword), $4/$5 readable
  * scopes, $6 type, $7 status, $8 scope, $9 limit, $10 body chars,
- * $11 near-match threshold, $12 shortest keyword looked up for near matches.
+ * $11 near-match threshold, $12 shortest keyword looked up for near matches,
+ * $13 index patterns (one per keyword).
  *
  * The service runs it through am_recall (RECALL_CALL), which holds this very
  * text; test/facts/recall-plan.test.ts fails when the two differ.
@@ -95,8 +99,9 @@ export const RECALL = `
       from facts f
       ${LOWERED}
       ${SCORED(EXACT_LEVEL, "kw0")}
-     where (${SEARCH_TEXT} ilike any($1::text[]) or f.search_head @@ (select am_tsquery_or(q) from kw0) or f.search_body @@ (select am_tsquery_or(q) from kw0))
+     where (${SEARCH_TEXT} ilike any($13::text[]) or f.search_head @@ (select am_tsquery_or(q) from kw0) or f.search_body @@ (select am_tsquery_or(q) from kw0))
        and ${FILTERS}
+       and m.score > 0
   ), kw as materialized (
     select k.*, not k.phrase and char_length(k.text) >= $12::int
                 and not exists (select 1 from exact e where e.levels[k.i] is not null) as near
@@ -145,4 +150,4 @@ export const RECALL = `
  */
 export const RECALL_CALL = `
   select r from am_recall($1::text[], $2::text[], $3::boolean[], $4::boolean, $5::text[], $6::text, $7::text, $8::text,
-                          $9::int, $10::int, $11::real, $12::int) as r`;
+                          $9::int, $10::int, $11::real, $12::int, $13::text[]) as r`;

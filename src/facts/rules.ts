@@ -4,6 +4,7 @@
 import { invalid } from "../errors.js";
 import { checkChars, countTrigrams, KEYWORD_MAX_CHARS, MAX_KEYWORDS, MAX_SEARCH_TRIGRAMS } from "../limits.js";
 import { charCount, CONTROL_CHARS } from "../text.js";
+import { indexPattern } from "./index-pattern.js";
 
 export { charCount };
 
@@ -118,6 +119,8 @@ export interface RecallKeyword {
   text: string;
   /** ILIKE pattern `%text%`, wildcards and the escape character escaped. */
   pattern: string;
+  /** What the trigram index is asked for: implied by `pattern`, without its commonest pieces (index-pattern.ts). */
+  indexPattern: string;
   /** A keyword in double quotes is an exact phrase: no word reordering, no near matches. */
   phrase: boolean;
 }
@@ -146,7 +149,8 @@ export function parseKeywords(keywords: string[]): RecallKeyword[] {
     const folded = keyword.toLowerCase();
     if (seen.has(folded)) return;
     seen.add(folded);
-    parsed.push({ keyword, text, pattern: `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, phrase: quoted !== null });
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    parsed.push({ keyword, text, pattern, indexPattern: indexPattern(text, pattern), phrase: quoted !== null });
   });
   // Every keyword is a lookup in the trigram index: bound them together, as search_nodes' query.
   if (countTrigrams(keywords, MAX_SEARCH_TRIGRAMS) > MAX_SEARCH_TRIGRAMS) {

@@ -40,16 +40,37 @@ const output = {
  * shortened, and stale unless true.
  */
 function leanHit(h: RecallHit) {
-  const { createdAt: _created, updatedAt, matchedIn: _best, statusBy, statusAt: _at, statusReason, bodyTruncated, bodyChars, stale, ...rest } = h;
-  return {
-    ...rest,
-    updatedOn: updatedAt.slice(0, 10),
-    ...(h.status === "draft" ? {} : { statusBy }),
-    ...(h.status === "deprecated" ? { statusReason } : {}),
-    ...(bodyTruncated ? { bodyTruncated, bodyChars } : {}),
-    ...(stale ? { stale } : {}),
+  // Field by field, not by rest and spread, for the same reason as recallHit (read.ts): about 3 µs a hit.
+  const lean: LeanHit = {
+    name: h.name,
+    scope: h.scope,
+    type: h.type,
+    status: h.status,
+    description: h.description,
+    author: h.author,
+    version: h.version,
+    body: h.body,
+    matches: h.matches,
+    updatedOn: h.updatedAt.slice(0, 10),
   };
+  if (h.status !== "draft") lean.statusBy = h.statusBy;
+  if (h.status === "deprecated") lean.statusReason = h.statusReason;
+  if (h.bodyTruncated) {
+    lean.bodyTruncated = true;
+    lean.bodyChars = h.bodyChars;
+  }
+  if (h.stale) lean.stale = true;
+  return lean;
 }
+
+type LeanHit = Pick<RecallHit, "name" | "scope" | "type" | "status" | "description" | "author" | "version" | "body" | "matches"> & {
+  updatedOn: string;
+  statusBy?: string | null;
+  statusReason?: string | null;
+  bodyTruncated?: true;
+  bodyChars?: number;
+  stale?: true;
+};
 
 export const memoryRecallTool = defineTool({
   name: "memory_recall",
