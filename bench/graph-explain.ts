@@ -70,7 +70,7 @@ async function explain(client: pg.Client, label: string, text: string, values: u
  */
 async function beforeAfter(client: pg.Client, n: number, names: string[], before: Record<string, string>) {
   const reads: Array<[string, string, unknown[]]> = [
-    ...corpus.searches(n).map(({ label, query }): [string, string, unknown[]] => [label, "SEARCH_NODES", ["g", likePattern(query), 100, 0, budget.entityChars, budget.relationChars]]),
+    ...corpus.searches(n).map(({ label, query }): [string, string, unknown[]] => [label, "SEARCH_NODES", ["g", likePattern(query), 100, 0, budget.entityChars, budget.relationChars, 10_000]]),
     ["open_nodes (5 names)", "OPEN_NODES", ["g", names, budget.entityChars, budget.relationChars]],
     ["read_graph page", "READ_GRAPH_PAGE", ["g", 1000, 0, budget.entityChars]],
   ];
@@ -103,7 +103,7 @@ async function beforeAfter(client: pg.Client, n: number, names: string[], before
 async function preparedOrNot(db: Database, n: number, names: string[], rounds: number) {
   const unnamed: Database = { ...db, query: (text, params) => db.query(text, params) };
   const reads: Array<[string, (d: Database) => Promise<unknown>]> = [
-    ...corpus.searches(n).map(({ label, query }): [string, (d: Database) => Promise<unknown>] => [label, (d) => searchNodes(d, "g", query, {}, 100_000)]),
+    ...corpus.searches(n).map(({ label, query }): [string, (d: Database) => Promise<unknown>] => [label, (d) => searchNodes(d, "g", query, {}, 100_000, 10_000)]),
     ["open_nodes (5 names)", (d) => openNodes(d, "g", names, 100_000)],
     ["read_graph (first page)", (d) => readGraph(d, "g", {}, 100_000)],
   ];
@@ -148,7 +148,7 @@ for (const n of process.argv.slice(2).map(Number)) {
     if (phase.startsWith("after")) await client.query("vacuum analyze graph_entities, graph_observations, graph_relations");
     console.log(` ${phase}:`);
     for (const { label, query } of corpus.searches(n))
-      await explain(client, label.replace("search_nodes", "SEARCH_NODES"), sql.SEARCH_NODES, ["g", likePattern(query), 100, 0, budget.entityChars, budget.relationChars]);
+      await explain(client, label.replace("search_nodes", "SEARCH_NODES"), sql.SEARCH_NODES, ["g", likePattern(query), 100, 0, budget.entityChars, budget.relationChars, 10_000]);
     await explain(client, "OPEN_NODES (5 names)", sql.OPEN_NODES, ["g", names, budget.entityChars, budget.relationChars]);
     await explain(client, "COUNT_ENTITIES", sql.COUNT_ENTITIES, ["g"]);
     await explain(client, "READ_GRAPH_PAGE", sql.READ_GRAPH_PAGE, ["g", 1000, 0, budget.entityChars]);

@@ -20,6 +20,8 @@ export interface Metrics {
   authFailures: client.Counter<"reason">;
   rateLimited: client.Counter<"limit">;
   httpRequests: client.Counter<"route" | "status">;
+  /** MCP requests waiting for their agent's turn (MCP_CONCURRENT_PER_AGENT). */
+  mcpWaiting: client.Gauge;
   /** The text of GET /metrics: this process's metrics or, in a worker, every worker's added up. */
   render(): Promise<string>;
   /** In a cluster worker: counts one answered request for this worker. */
@@ -51,7 +53,7 @@ export function createMetrics(poolStats: () => PoolStats): Metrics {
   });
   const rateLimited = new client.Counter({
     name: "agent_memory_rate_limited_total",
-    help: "Requests refused by a rate limit (per_token, auth_failures).",
+    help: "Requests refused by a limit (per_token, auth_failures, per_agent_concurrency).",
     labelNames: ["limit"] as const,
     registers: [registry],
   });
@@ -59,6 +61,11 @@ export function createMetrics(poolStats: () => PoolStats): Metrics {
     name: "agent_memory_http_requests_total",
     help: "HTTP requests by route and status code.",
     labelNames: ["route", "status"] as const,
+    registers: [registry],
+  });
+  const mcpWaiting = new client.Gauge({
+    name: "agent_memory_mcp_requests_waiting",
+    help: "MCP requests waiting for their agent's turn: past MCP_CONCURRENT_PER_AGENT in progress, up to MCP_QUEUE_PER_AGENT each.",
     registers: [registry],
   });
   const pool = new client.Gauge({
@@ -77,7 +84,7 @@ export function createMetrics(poolStats: () => PoolStats): Metrics {
   void pool;
   const inWorker = cluster.isWorker ? workerMetrics(registry) : undefined;
   const render = inWorker?.render ?? (() => registry.metrics());
-  return { registry, toolCalls, toolDuration, authFailures, rateLimited, httpRequests, render, countWorkerRequest: inWorker?.countRequest };
+  return { registry, toolCalls, toolDuration, authFailures, rateLimited, httpRequests, mcpWaiting, render, countWorkerRequest: inWorker?.countRequest };
 }
 
 /**

@@ -12,6 +12,9 @@ export const contentEnv = z.object({
   // 100,000 characters is about 25,000 tokens: a read leaves an agent most of its
   // context to work in; larger graphs come in further calls (the answer says how).
   GRAPH_ANSWER_MAX_CHARS: intFrom("GRAPH_ANSWER_MAX_CHARS", 100_000, 10_000, 100_000_000),
+  // search_nodes counts matches exactly up to this many, then says "at least":
+  // the work of a search stops growing with its matches (docs/limits.md).
+  GRAPH_SEARCH_COUNT_MAX: intFrom("GRAPH_SEARCH_COUNT_MAX", 10_000, 10, 1_000_000),
 });
 
 export interface ContentConfig {
@@ -20,6 +23,8 @@ export interface ContentConfig {
     graphTextMaxChars: number;
     /** About the most characters of JSON text one graph read answers with (see src/graph/bounds.ts). */
     graphAnswerMaxChars: number;
+    /** search_nodes counts matches exactly up to this many; beyond, its total is a lower bound. */
+    graphSearchCountMax: number;
   };
   facts: {
     /** memory_store lists facts much like a newly created one (docs/hygiene.md). */
@@ -37,6 +42,7 @@ export function contentConfig(e: z.output<typeof contentEnv>): ContentConfig {
       factBodyMaxChars: e.FACT_BODY_MAX_CHARS,
       graphTextMaxChars: e.GRAPH_TEXT_MAX_CHARS,
       graphAnswerMaxChars: e.GRAPH_ANSWER_MAX_CHARS,
+      graphSearchCountMax: e.GRAPH_SEARCH_COUNT_MAX,
     },
     facts: {
       duplicateWarning: e.FACT_DUPLICATE_WARNING,

@@ -2,7 +2,7 @@
 // per-address limits, the metrics token, request deadlines and connections.
 import { isIP } from "node:net";
 import * as z from "zod/v4";
-import { intFrom, listFrom } from "./parse.js";
+import { intFrom, listFrom, optionalIntFrom } from "./parse.js";
 
 /**
  * Express "trust proxy" in the forms that cannot be spoofed: a hop count or a
@@ -57,6 +57,9 @@ export const httpEnv = z.object({
   TRUST_PROXY: trustProxyFrom(),
   RATE_LIMIT_PER_MINUTE: intFrom("RATE_LIMIT_PER_MINUTE", 0, 0, 1_000_000),
   AUTH_FAILURES_PER_MINUTE: intFrom("AUTH_FAILURES_PER_MINUTE", 30, 0, 1_000_000),
+  // Empty: decided by the database (src/http/agent-concurrency.ts); 0: off.
+  MCP_CONCURRENT_PER_AGENT: optionalIntFrom("MCP_CONCURRENT_PER_AGENT", 0, 10_000),
+  MCP_QUEUE_PER_AGENT: intFrom("MCP_QUEUE_PER_AGENT", 64, 0, 100_000),
   METRICS_TOKEN: z
     .string()
     .optional()
@@ -79,6 +82,13 @@ export interface HttpConfig {
   rateLimitPerMinute: number;
   /** Failed authentications per client address per minute; 0 = unlimited. */
   authFailuresPerMinute: number;
+  /**
+   * MCP requests one agent may have in progress at once; "auto" decides by the
+   * database (embedded: 4; Postgres: half the pool), 0 = no limit.
+   */
+  mcpConcurrentPerAgent: number | "auto";
+  /** Further requests of that agent that wait their turn; beyond them, 429. */
+  mcpQueuePerAgent: number;
   /** When set, GET /metrics needs `Authorization: Bearer <this>`. */
   metricsToken: string | undefined;
   http: {
@@ -99,6 +109,8 @@ export function httpConfig(e: z.output<typeof httpEnv>): HttpConfig {
     trustProxy: e.TRUST_PROXY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
+    mcpConcurrentPerAgent: e.MCP_CONCURRENT_PER_AGENT ?? "auto",
+    mcpQueuePerAgent: e.MCP_QUEUE_PER_AGENT,
     metricsToken: e.METRICS_TOKEN || undefined,
     http: { requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS, maxConnections: e.HTTP_MAX_CONNECTIONS },
     workers: e.WORKERS,

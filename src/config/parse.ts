@@ -18,6 +18,22 @@ export const intFrom = (name: string, def: number, min: number, max: number) =>
       return n;
     });
 
+/** A whole number from min to max; empty or unset means undefined (a default decided elsewhere). */
+export const optionalIntFrom = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === "") return undefined;
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: "custom", message: `${name} must be a whole number from ${min} to ${max}, or empty for the default, got "${raw}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
 /** A comma-separated list, blanks dropped; unset means empty. */
 export const listFrom = () =>
   z

@@ -31,6 +31,12 @@ export interface TransactionOptions {
   lockTimeoutMs?: number;
   /** Overrides the configured statement_timeout for this transaction. */
   statementTimeoutMs?: number;
+  /**
+   * Plans this transaction's statements without sequential scans, as the graph's
+   * match function does (sql/000010): for a statement that must read only the
+   * caller's scope through its indexes whatever the statistics say (search_nodes).
+   */
+  withoutSeqScans?: boolean;
 }
 
 export interface PoolStats {
@@ -72,5 +78,6 @@ export interface DatabaseTimeouts {
 export function transactionPrelude(defaults: DatabaseTimeouts, options: TransactionOptions = {}): string {
   const lock = Math.trunc(options.lockTimeoutMs ?? defaults.lockTimeoutMs);
   const statement = Math.trunc(options.statementTimeoutMs ?? defaults.statementTimeoutMs);
-  return `set local lock_timeout = ${lock}; set local statement_timeout = ${statement}`;
+  const planner = options.withoutSeqScans ? "; set local enable_seqscan = off" : "";
+  return `set local lock_timeout = ${lock}; set local statement_timeout = ${statement}${planner}`;
 }

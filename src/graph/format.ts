@@ -49,7 +49,9 @@ export function pageText(tool: "read_graph" | "search_nodes", page: GraphPage): 
   const notes = cutNotes(page);
   if (page.offset === 0 && !page.truncated && notes.length === 0) return graphText(page);
   const shown = page.entities.length;
-  const range = shown > 0 ? `entities ${page.offset + 1}-${page.offset + shown} of ${page.totalEntities}` : `no entities (offset ${page.offset}, total ${page.totalEntities})`;
+  // A capped count (search_nodes) is a floor: the page itself may lie past it.
+  const total = page.totalEntitiesIsLowerBound ? `at least ${Math.max(page.totalEntities, page.offset + shown)}` : `${page.totalEntities}`;
+  const range = shown > 0 ? `entities ${page.offset + 1}-${page.offset + shown} of ${total}` : `no entities (offset ${page.offset}, total ${total})`;
   const why = shown < page.limit ? "cut to keep the answer small" : `cut at limit ${page.limit} to keep it small`;
   const entityNote = page.truncated
     ? `This answer holds ${range}, ${why}. ` +
@@ -62,6 +64,7 @@ export function pageText(tool: "read_graph" | "search_nodes", page: GraphPage): 
   return json({
     note: [entityNote, ...notes].filter(Boolean).join(" "),
     totalEntities: page.totalEntities,
+    ...(page.totalEntitiesIsLowerBound ? { totalEntitiesIsLowerBound: true } : {}),
     truncated: page.truncated,
     ...(page.nextOffset !== undefined ? { nextOffset: page.nextOffset } : {}),
     ...relationFields(page),

@@ -5,6 +5,7 @@ import { ENTITY_FRAME_CHARS as E, OBSERVATION_FRAME_CHARS as O, RELATION_FRAME_C
 
 // Timestamps in the form of JS toISOString().
 import { isoTimeSql as ISO } from "../db/iso-time.js";
+import { MATCH_TOTAL, MATCHED_ROWS, searchMatch } from "./search-sql.js";
 
 export const COUNT_ENTITIES = `select count(*)::int as n from graph_entities where scope = $1::text`;
 
@@ -171,41 +172,27 @@ export const RELATIONS_TOUCHING = `
   with ${relationPart(touchingOrUnattached(NAME_KEYS, "$2::text[]", "$3::boolean"), "$4::int", "$5::int", "$6", true)}
   select ${RELATION_TOTAL} as total, ${relationsJson(true)} as relations`;
 
-// Queries of three or more characters go through am_graph_match (trigram
-// indexes led by the scope, see sql/000007_graph_search_by_scope.sql), so only
-// the caller's scope is searched; shorter ones have no trigram to look up,
-// so the planner is left to read the tables as it sees fit. $2 is an escaped
-// '%…%' pattern.
-const MATCH_INDEXED = `select id from am_graph_match($1::text, $2::text) as m(id)`;
-const MATCH_SHORT = `
-  select id from graph_entities where scope = $1::text and name ilike $2::text
-  union
-  select id from graph_entities where scope = $1::text and entity_type ilike $2::text
-  union
-  select entity_id from graph_observations where scope = $1::text and content ilike $2::text`;
-
 // search_nodes in one statement (one round trip, one snapshot): $1 scope, $2
-// pattern, $3 limit, $4 offset, $5 entity budget, $6 relation budget. `total`
-// counts every match before the page (null when the page is past the last
-// match: see COUNT_SEARCH). Relations: those touching the entities shown.
-const searchNodes = (match: string) => `
-  with page as materialized (
-    select e.id, e.name, e.entity_type, e.created_at, null::text as created_by, count(*) over () as total
-    from (${match}) as m(id) join graph_entities e on e.id = m.id
-    where e.scope = $1::text
-    order by e.id
-    limit ${pageLimit("$3::int", "$5")} offset $4::int
+// escaped '%…%' pattern, $3 limit, $4 offset, $5 entity budget, $6 relation
+// budget, $7 count cap. Which entities match, and how much of that is counted,
+// is search-sql.ts's part; the page is cut from those matches in id order.
+// `total`: matches counted (exact up to the cap, at least that many beyond);
+// `matched`: matches found, more than offset + shown when another page follows.
+// Relations: those touching the entities shown.
+const searchNodes = (indexed: boolean) => `
+  with recursive ${searchMatch(indexed, `$4::int + ${pageLimit("$3::int", "$5")}`)}, page as materialized (
+    select e.id, e.name, e.entity_type, e.created_at, null::text as created_by
+    from graph_entities e
+    where e.id = any(array(select id from matched order by id limit ${pageLimit("$3::int", "$5")} offset $4::int))
+      and e.scope = $1::text
   ), ${entityPart("$5", false)}, ${relationPart(TOUCHING_KEPT, "0", "null::int", "$6", true)}
-  select (select total from page limit 1)::int as total, ${entitiesJson("$5", false)} as entities, ${relationsJson(false)} as relations,
-    ${RELATION_TOTAL} as total_relations`;
+  select ${MATCH_TOTAL} as total, ${MATCHED_ROWS} as matched, ${entitiesJson("$5", false)} as entities,
+    ${relationsJson(false)} as relations, ${RELATION_TOTAL} as total_relations`;
 
-export const SEARCH_NODES = searchNodes(MATCH_INDEXED);
-export const SEARCH_NODES_SHORT = searchNodes(MATCH_SHORT);
-
-const countSearch = (match: string) => `
-  select count(*)::int as n from (${match}) as m(id) join graph_entities e on e.id = m.id where e.scope = $1::text`;
-export const COUNT_SEARCH = countSearch(MATCH_INDEXED);
-export const COUNT_SEARCH_SHORT = countSearch(MATCH_SHORT);
+/** Queries of three or more characters: the lists go through the trigram indexes. */
+export const SEARCH_NODES = searchNodes(true);
+/** Shorter queries: no trigram to look up. */
+export const SEARCH_NODES_SHORT = searchNodes(false);
 
 // open_nodes: $1 scope, $2 names, $3 entity budget, $4 relation budget. Every
 // named entity that exists (insertion order, as the reference) with who wrote

@@ -13,7 +13,7 @@ import { READ_SNAPSHOT } from "./sql.js";
 import type { Graph, GraphEntity, GraphPage, GraphRelation, ObservationPage, PageRequest, Provenance, RelationPage, RelationsCut, RelationsRequest } from "./types.js";
 import { validateCallChars, validateItemCount, likePattern, pageBounds, validateSearchQuery } from "./validate.js";
 
-/** Searches of three or more characters go through the trigram indexes (see am_graph_match). */
+/** Searches of three or more characters go through the trigram indexes (see search-sql.ts). */
 export const INDEXED_QUERY_MIN_CHARS = 3;
 
 /** An entity as the read statements build it: totalObservations always set. */
@@ -45,15 +45,15 @@ function snapshot<T>(db: Database, work: (tx: Queryable) => Promise<T>): Promise
   });
 }
 
-function page(graph: Graph, total: number, limit: number, offset: number): GraphPage {
-  const truncated = offset + graph.entities.length < total;
+/** `more`: entities follow this page (by default: fewer than `total` were shown up to here). */
+function page(graph: Graph, total: number, limit: number, offset: number, more = offset + graph.entities.length < total): GraphPage {
   return {
     ...graph,
     totalEntities: total,
     offset,
     limit,
-    truncated,
-    ...(truncated ? { nextOffset: offset + graph.entities.length } : {}),
+    truncated: more,
+    ...(more ? { nextOffset: offset + graph.entities.length } : {}),
   };
 }
 
@@ -91,26 +91,36 @@ export async function readGraph(db: Database, scope: string, request: PageReques
  * Entities whose name, type or any observation contains `query`, case-insensitive
  * (an empty query matches every entity, as in the reference), with the relations
  * that have at least one endpoint among the entities returned. One statement.
+ * Matches are counted exactly up to `countCap`; past it the answer says "at
+ * least countCap" (totalEntitiesIsLowerBound), so the work stays bounded however
+ * many entities match (search-sql.ts).
  */
-export async function searchNodes(db: Queryable, scope: string, query: string, request: PageRequest, maxChars: number): Promise<GraphPage> {
+export async function searchNodes(db: Database, scope: string, query: string, request: PageRequest, maxChars: number, countCap: number): Promise<GraphPage> {
   validateSearchQuery(query);
   const { limit, offset } = pageBounds(request);
   const budget = answerBudget(maxChars);
   const indexed = [...query].length >= INDEXED_QUERY_MIN_CHARS;
-  const pattern = likePattern(query);
-  const r = await db.query<{ total: number | null; entities: EntityRow[]; relations: GraphRelation[]; total_relations: number }>(
-    indexed ? sql.SEARCH_NODES : sql.SEARCH_NODES_SHORT,
-    [scope, pattern, limit, offset, budget.entityChars, budget.relationChars],
-    prepared(indexed ? "search" : "search_short"),
+  type Row = { total: number; matched: number; entities: EntityRow[]; relations: GraphRelation[]; total_relations: number };
+  // Without sequential scans: told that the query has a limit, the planner would
+  // otherwise read a whole table, every scope's rows, hoping to stop early when
+  // statistics (of any scope) say the pattern is common (audit finding 6).
+  const r = await db.transaction(
+    (tx) =>
+      tx.query<Row>(
+        indexed ? sql.SEARCH_NODES : sql.SEARCH_NODES_SHORT,
+        [scope, likePattern(query), limit, offset, budget.entityChars, budget.relationChars, countCap],
+        prepared(indexed ? "search" : "search_short"),
+      ),
+    { withoutSeqScans: true },
   );
   const row = r.rows[0]!;
   const entities = row.entities.map(finishEntity);
-  let total = row.total;
-  if (total === null) {
-    total = offset === 0 ? 0 : ((await db.query<{ n: number }>(indexed ? sql.COUNT_SEARCH : sql.COUNT_SEARCH_SHORT, [scope, pattern])).rows[0]?.n ?? 0);
-  }
   const cut = relationsCut(row.relations.length, row.total_relations, { scope, names: entities.map((e) => e.name) });
-  return page({ entities, relations: row.relations, ...cut }, total, limit, offset);
+  const more = offset + entities.length < row.matched;
+  return {
+    ...page({ entities, relations: row.relations, ...cut }, Math.min(row.total, countCap), limit, offset, more),
+    ...(row.total > countCap ? { totalEntitiesIsLowerBound: true as const } : {}),
+  };
 }
 
 /**

@@ -90,7 +90,15 @@ export const observationPageOutput = {
 
 export const pagedGraphOutput = {
   ...graphOutput,
-  totalEntities: z.number().int().optional().describe("Entities in the scope (read_graph) or matching the query (search_nodes)."),
+  totalEntities: z
+    .number()
+    .int()
+    .optional()
+    .describe("Entities in the scope (read_graph) or matching the query (search_nodes); with totalEntitiesIsLowerBound, at least this many."),
+  totalEntitiesIsLowerBound: z
+    .boolean()
+    .optional()
+    .describe("Only when search_nodes stopped counting at its cap (GRAPH_SEARCH_COUNT_MAX): totalEntities is the cap, and more entities match."),
   offset: z.number().int().optional(),
   limit: z.number().int().optional(),
   truncated: z.boolean().optional().describe("True when more entities exist beyond this answer."),

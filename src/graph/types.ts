@@ -72,8 +72,10 @@ export interface Graph extends RelationsCut {
 
 /** A bounded answer of read_graph or search_nodes. */
 export interface GraphPage extends Graph {
-  /** Entities in the scope (read_graph) or matching the query (search_nodes). */
+  /** Entities in the scope (read_graph) or matching the query (search_nodes); see totalEntitiesIsLowerBound. */
   totalEntities: number;
+  /** Only when counting stopped at the cap (GRAPH_COUNT_MAX): at least totalEntities entities match. */
+  totalEntitiesIsLowerBound?: true;
   offset: number;
   limit: number;
   /** True when entities beyond this page exist. */

@@ -4,6 +4,7 @@ import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middlewar
 import express, { type Express, type Request, type RequestHandler, type Response } from "express";
 import type { AppDeps } from "../app-deps.js";
 import { consoleRouter } from "../console/router.js";
+import { perAgentConcurrency } from "./agent-concurrency.js";
 import { bearerAuth, failedAuthLimit, mcpFailedAuthLimit, perTokenLimit } from "./auth.js";
 import { corsForAllowedOrigins } from "./cors.js";
 import { errorHandler } from "./error-handler.js";
@@ -65,13 +66,17 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   // past the ops, console and OAuth routes (no path below overlaps it).
   const failureLimit = mcpFailedAuthLimit(deps);
   const tokenLimit = perTokenLimit(deps);
+  // After the per-token rate limit (a request refused there takes no turn),
+  // before the body is read (a waiting request's body stays in its socket).
+  const agentLimit = perAgentConcurrency(deps);
+  const callerLimits = [...(tokenLimit ? [tokenLimit] : []), ...(agentLimit ? [agentLimit] : [])];
   app.post(
     "/mcp",
     ...mcpGuards,
     ...(corsHandler ? [corsHandler] : []),
     ...(failureLimit ? [failureLimit] : []),
     bearerAuth(deps),
-    ...(tokenLimit ? [tokenLimit] : []),
+    ...callerLimits,
     express.json({ limit: config.maxBodyBytes }),
     mcpPostHandler(deps, options.mcpTransport),
   );
@@ -99,7 +104,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
 
   // OAuth (off by default) adds /oauth/mcp beside /mcp, with the same guards and limits.
   if (config.oauth.mode !== "off") {
-    mountOAuth(app, deps, { guards: mcpGuards, preflight: corsHandler !== undefined, tokenLimit });
+    mountOAuth(app, deps, { guards: mcpGuards, preflight: corsHandler !== undefined, callerLimits });
   }
 
   app.use((_req, res) => {

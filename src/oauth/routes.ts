@@ -34,7 +34,8 @@ export interface OAuthMountOptions {
   guards: RequestHandler[];
   /** Answer CORS preflight (ALLOWED_ORIGINS is set). */
   preflight: boolean;
-  tokenLimit: RequestHandler | undefined;
+  /** The per-token rate limit and the per-agent concurrency limit, shared with /mcp (one queue per agent across both). */
+  callerLimits: RequestHandler[];
 }
 
 /**
@@ -67,7 +68,7 @@ function mountOAuthMcp(app: Express, deps: AppDeps, options: OAuthMountOptions, 
     ...guards,
     ...(failureLimit ? [failureLimit] : []),
     authenticate,
-    ...(options.tokenLimit ? [options.tokenLimit] : []),
+    ...options.callerLimits,
     express.json({ limit: deps.config.maxBodyBytes }),
     mcpPostHandler(deps),
   );

@@ -81,20 +81,20 @@ describe.each(BACKENDS)("request limits on %s", (backend) => {
   };
 
   it("refuses a search_nodes query past its length or its distinct trigrams", async () => {
-    await noSql(searchNodes(db, "shared", "x".repeat(100_000), {}, ANSWER), new RegExp(`query is 100000 characters long; the limit is ${MAX_SEARCH_QUERY_CHARS}`));
+    await noSql(searchNodes(db, "shared", "x".repeat(100_000), {}, ANSWER, 10_000), new RegExp(`query is 100000 characters long; the limit is ${MAX_SEARCH_QUERY_CHARS}`));
     const many = distinctWords(120);
     expect(many.length).toBeLessThanOrEqual(MAX_SEARCH_QUERY_CHARS);
-    await noSql(searchNodes(db, "shared", many, {}, ANSWER), new RegExp(`more than ${MAX_SEARCH_TRIGRAMS} distinct trigrams`));
+    await noSql(searchNodes(db, "shared", many, {}, ANSWER, 10_000), new RegExp(`more than ${MAX_SEARCH_TRIGRAMS} distinct trigrams`));
     // At the limit, with few trigrams: searched as usual.
-    expect((await searchNodes(db, "shared", "a".repeat(MAX_SEARCH_QUERY_CHARS), {}, ANSWER)).entities).toEqual([]);
-    expect((await searchNodes(db, "shared", "alph", {}, ANSWER)).entities.map((e) => e.name)).toEqual(["alpha"]);
+    expect((await searchNodes(db, "shared", "a".repeat(MAX_SEARCH_QUERY_CHARS), {}, ANSWER, 10_000)).entities).toEqual([]);
+    expect((await searchNodes(db, "shared", "alph", {}, ANSWER, 10_000)).entities.map((e) => e.name)).toEqual(["alpha"]);
   });
 
   it("refuses offsets past the limit in every paged graph read", async () => {
     const page = { offset: MAX_OFFSET + 1 };
     const message = new RegExp(`offset ${MAX_OFFSET + 1} is past the limit of ${MAX_OFFSET}`);
     await noSql(readGraph(db, "shared", page, ANSWER), message);
-    await noSql(searchNodes(db, "shared", "alpha", page, ANSWER), message);
+    await noSql(searchNodes(db, "shared", "alpha", page, ANSWER, 10_000), message);
     await noSql(readRelations(db, "shared", page, ANSWER), message);
     await noSql(readObservations(db, "shared", "alpha", page, ANSWER), message);
     expect((await readGraph(db, "shared", { offset: MAX_OFFSET }, ANSWER)).entities).toEqual([]);

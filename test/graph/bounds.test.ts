@@ -103,7 +103,7 @@ describe.each(BACKENDS)("bounded graph answers on %s", (backend) => {
 
   it("search_nodes and open_nodes cut the relations touching Hub the same way, continued by name", async () => {
     const touchingHub = (await allRelations("hub")).filter((k) => k.startsWith("Hub|"));
-    const search = await searchNodes(tdb.db, "hub", "Hub", { limit: 1 }, BUDGET);
+    const search = await searchNodes(tdb.db, "hub", "Hub", { limit: 1 }, BUDGET, 10_000);
     const open = await openNodes(tdb.db, "hub", ["Hub", "Nobody"], BUDGET);
     for (const answer of [search, open]) {
       expect(answer).toMatchObject({ relationsTruncated: true, totalRelations: 300, nextRelations: { scope: "hub", names: ["Hub"], offset: answer.relations.length } });
@@ -133,7 +133,7 @@ describe.each(BACKENDS)("bounded graph answers on %s", (backend) => {
   });
 
   it("read_graph and search_nodes end a page before an entity that does not fit; the first one comes cut; paging collects everything once", async () => {
-    for (const read of [(offset: number) => readGraph(tdb.db, "obs", { offset }, BUDGET), (offset: number) => searchNodes(tdb.db, "obs", "", { offset }, BUDGET)]) {
+    for (const read of [(offset: number) => readGraph(tdb.db, "obs", { offset }, BUDGET), (offset: number) => searchNodes(tdb.db, "obs", "", { offset }, BUDGET, 10_000)]) {
       const first = await read(0);
       expect(first).toMatchObject({ totalEntities: 3, truncated: true, nextOffset: 1 });
       expect(first.entities.map((e) => [e.name, e.observationsTruncated, e.totalObservations])).toEqual([["Big", true, 500]]);

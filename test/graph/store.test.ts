@@ -112,7 +112,7 @@ describe.each(BACKENDS)("graph store on %s", (backend) => {
       { name: "100%_real", entityType: "odd", observations: ["back\\slash"] },
       { name: "100 real", entityType: "odd", observations: ["ÉCOLE Normale"] },
     ]);
-    const names = async (q: string) => (await searchNodes(tdb.db, "team", q, {}, ANSWER)).entities.map((e) => e.name);
+    const names = async (q: string) => (await searchNodes(tdb.db, "team", q, {}, ANSWER, 10_000)).entities.map((e) => e.name);
     expect(await names("tokyo")).toEqual(["Tokyo Tower"]);
     expect(await names("LANDMARK")).toEqual(["Tokyo Tower"]);
     expect(await names("orange")).toEqual(["Tokyo Tower"]);
@@ -155,10 +155,10 @@ describe.each(BACKENDS)("graph store on %s", (backend) => {
     expect(p3.relations.map((r) => r.relationType)).toEqual(["r", "dangling"]);
     expect((await readGraph(tdb.db, "paging", { offset: 9 }, ANSWER)).entities).toEqual([]);
 
-    const s1 = await searchNodes(tdb.db, "paging", "page-t", { limit: 3, offset: 1 }, ANSWER);
+    const s1 = await searchNodes(tdb.db, "paging", "page-t", { limit: 3, offset: 1 }, ANSWER, 10_000);
     expect(s1).toMatchObject({ totalEntities: 5, truncated: true, nextOffset: 4 });
     expect(s1.entities.map((e) => e.name)).toEqual(["e2", "e3", "e4"]);
-    expect((await searchNodes(tdb.db, "paging", "page-t", { offset: 7 }, ANSWER)).totalEntities).toBe(5);
+    expect((await searchNodes(tdb.db, "paging", "page-t", { offset: 7 }, ANSWER, 10_000)).totalEntities).toBe(5);
   });
 
   it("deletes cascade to relations by name and are silent about missing things", async () => {

@@ -130,3 +130,46 @@ describe("the failed-attempt limit on /oauth/mcp", () => {
     expect((await probeMcp(limited.oauthUrl, "still-not-a-jwt")).status).toBe(429);
   });
 });
+
+// Callers with an identity provider's JWT have no token row (tokenId 0): the
+// per-token rate limit keys them by agent (src/http/auth.ts perTokenLimit), or
+// one IdP agent would use up the allowance of every other IdP agent.
+describe("RATE_LIMIT_PER_MINUTE for identity-provider callers", () => {
+  let limited: OAuthService;
+  beforeAll(async () => {
+    limited = await startOAuthService(tdb.openPool(2), {
+      OAUTH_MODE: "external",
+      OAUTH_ISSUER: issuer,
+      OAUTH_AGENT_CLAIM: "agent_name",
+      RATE_LIMIT_PER_MINUTE: "3",
+    });
+    await addAgent(tdb.db, "idp-busy");
+    await addAgent(tdb.db, "idp-quiet");
+  });
+  afterAll(async () => {
+    await limited?.stop();
+  });
+
+  const signed = (agent: string, sub: string) =>
+    new SignJWT({ agent_name: agent, sub })
+      .setProtectedHeader({ alg: "RS256", kid: "k1" })
+      .setIssuer(issuer)
+      .setAudience(limited.oauthUrl)
+      .setIssuedAt()
+      .setExpirationTime("5m")
+      .sign(signingKey);
+
+  it("one agent using up its allowance leaves another agent's untouched", async () => {
+    const busy = await signed("idp-busy", "user-1");
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await probeMcp(limited.oauthUrl, busy)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    // The bucket is the agent's, not the JWT's: a fresh token of the same agent is refused too.
+    expect((await probeMcp(limited.oauthUrl, await signed("idp-busy", "user-2"))).status).toBe(429);
+    // Another agent of the same identity provider still gets through, each of its three calls.
+    const quiet = await signed("idp-quiet", "user-3");
+    for (let i = 0; i < 3; i += 1) expect((await probeMcp(limited.oauthUrl, quiet)).status, `call ${i + 1}`).toBe(200);
+    const metrics = await limited.deps.metrics.registry.getSingleMetricAsString("agent_memory_rate_limited_total");
+    expect(metrics).toMatch(/limit="per_token"\} 2/);
+  });
+});

@@ -31,10 +31,10 @@ export function registerGraph(router: Router, deps: AppDeps): void {
     try {
       const scope = readableGraph(sessionOf(res).caller, scopeInput);
       const page = q
-        ? await searchNodes(deps.db, scope, q, { limit: GRAPH_PAGE_SIZE, offset }, PAGE_CHARS)
+        ? await searchNodes(deps.db, scope, q, { limit: GRAPH_PAGE_SIZE, offset }, PAGE_CHARS, deps.config.limits.graphSearchCountMax)
         : await readGraph(deps.db, scope, { limit: GRAPH_PAGE_SIZE, offset }, PAGE_CHARS);
       const next = page.nextOffset !== undefined ? `/console/graph?${new URLSearchParams({ scope, ...(q ? { q } : {}), offset: String(page.nextOffset) }).toString()}` : undefined;
-      sendPage(res, 200, <GraphSearchPage ctx={ctx} scope={scope} q={q} entities={page.entities} total={page.totalEntities} nextHref={next} />);
+      sendPage(res, 200, <GraphSearchPage ctx={ctx} scope={scope} q={q} entities={page.entities} total={page.totalEntities} totalIsLowerBound={page.totalEntitiesIsLowerBound ?? false} nextHref={next} />);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       sendPage(res, statusOf(error), <GraphSearchPage ctx={ctx} scope={scopeInput} q={q} entities={[]} total={0} notice={error.message} />);

@@ -13,6 +13,7 @@ export function GraphSearchPage({
   q,
   entities,
   total,
+  totalIsLowerBound = false,
   nextHref,
   notice,
 }: {
@@ -21,6 +22,8 @@ export function GraphSearchPage({
   q: string;
   entities: GraphEntity[];
   total: number;
+  /** The search stopped counting at `total`: at least that many match. */
+  totalIsLowerBound?: boolean;
   nextHref?: string | undefined;
   notice?: string | undefined;
 }) {
@@ -44,6 +47,7 @@ export function GraphSearchPage({
         <Notice kind="error">{notice}</Notice>
       ) : (
         <p class="hint">
+          {totalIsLowerBound ? "At least " : ""}
           {total} entit{total === 1 ? "y" : "ies"}
           {q ? " match" : " in this scope"}.
         </p>

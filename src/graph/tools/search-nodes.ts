@@ -20,12 +20,14 @@ export const searchNodesTool = defineTool({
     "Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation contents as a " +
     "case-insensitive substring, in any language; returns the matching entities and every relation with at least one endpoint " +
     "among them. An empty query matches everything. Call it before creating entities, to reuse existing names. Many matches " +
-    "come in pages (see limit; when truncated, call again with offset = nextOffset). Relations beyond an answer's size limit come from read_relations (see nextRelations).",
+    "come in pages (see limit; when truncated, call again with offset = nextOffset); totalEntities counts them exactly up to a cap, " +
+    "past which it is the cap with totalEntitiesIsLowerBound: true (\"at least\"). Relations beyond an answer's size limit come from read_relations (see nextRelations).",
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
-    const page = await searchNodes(deps.db, readableGraph(caller, input.scope), input.query, input, deps.config.limits.graphAnswerMaxChars);
+    const { graphAnswerMaxChars, graphSearchCountMax } = deps.config.limits;
+    const page = await searchNodes(deps.db, readableGraph(caller, input.scope), input.query, input, graphAnswerMaxChars, graphSearchCountMax);
     return { text: pageText("search_nodes", page), structured: { ...page } };
   },
 });

@@ -1,9 +1,58 @@
-with page as materialized (
-    select e.id, e.name, e.entity_type, e.created_at, null::text as created_by, count(*) over () as total
-    from (select id from am_graph_match($1::text, $2::text) as m(id)) as m(id) join graph_entities e on e.id = m.id
-    where e.scope = $1::text
-    order by e.id
-    limit least($3::int, $5::int / 90 + 1) offset $4::int
+with recursive 
+  names_rows as materialized (select id as id from graph_entities where scope = $1::text and name ilike (select $2::text)),
+  types_rows as materialized (select id as id from graph_entities where scope = $1::text and entity_type ilike (select $2::text)),
+  obs_rows as materialized (select entity_id as id from graph_observations where scope = $1::text and content ilike (select $2::text)),
+  names as materialized (select array(select id from names_rows limit (select $7::int) + 1) as a), types as materialized (select array(select id from types_rows limit (select $7::int) + 1) as a), obs as materialized (select array(select id from obs_rows limit (select $7::int) + 1) as a),
+  found as materialized (
+    -- A list past the cap settles the count: the walk then only has to reach the
+    -- end of the page (+ 1, to tell whether more follow). Names and types hold
+    -- distinct entities; observations may repeat one. Evaluated in order and
+    -- lazily (a CTE is read when first needed), so a common name skips the rest.
+    select case
+        when (select cardinality(a) from names) > (select $7::int) then (select $7::int) + 1
+        when (select cardinality(a) from types) > (select $7::int) then (select $7::int) + 1
+        else (select count(distinct x) from (
+          select unnest(a) from names union all select unnest(a) from types union all select unnest(a) from obs) as u(x))::int
+      end as counted
+  ), decided as materialized (
+    -- Every match is in the lists when none stopped at its limit (an AND stops
+    -- at a settled count without reading the observations).
+    select f.counted,
+      f.counted <= (select $7::int) and (select cardinality(a) from obs) <= (select $7::int) as complete,
+      case when f.counted > (select $7::int) then $4::int + least($3::int, $5::int / 90 + 1) + 1 else greatest($4::int + least($3::int, $5::int / 90 + 1) + 1, (select $7::int) + 1) end as want
+    from found f
+  ), walk(last_id, ids, n) as (
+    select 0::bigint, '{}'::bigint[], 0 from decided where not complete
+    union all
+    select c.last_id, c.ids, w.n + cardinality(c.ids)
+    from walk w cross join lateral (
+      select max(x.id) as last_id, coalesce(array_agg(x.id) filter (where x.hit), '{}') as ids
+      from (
+        select e.id, (e.name ilike (select $2::text) or e.entity_type ilike (select $2::text)
+            or coalesce((select true from graph_observations o where o.entity_id = e.id and o.content ilike (select $2::text) limit 1), false)) as hit
+        from graph_entities e
+        -- The scope as a range of (scope, id) rows, not as scope = …: only the
+        -- (scope, id) index yields this order, so the walk reads the caller's
+        -- scope from where it stopped. (With an equality the primary key yields
+        -- it too, and a plan walking every scope's entities from the first was
+        -- chosen, once per step.)
+        where (e.scope, e.id) > ((select $1::text), w.last_id) and (e.scope, e.id) <= ((select $1::text), 9223372036854775807::bigint)
+        order by e.scope, e.id
+        limit 100
+      ) x
+    ) c
+    where w.n < (select want from decided) and c.last_id is not null
+  ), matched as materialized (
+    select distinct x as id from decided d, lateral (
+      select unnest(a) from names union all select unnest(a) from types union all select unnest(a) from obs) as u(x)
+    where d.complete
+    union all
+    select x from walk w cross join unnest(w.ids) as x
+  ), page as materialized (
+    select e.id, e.name, e.entity_type, e.created_at, null::text as created_by
+    from graph_entities e
+    where e.id = any(array(select id from matched order by id limit least($3::int, $5::int / 90 + 1) offset $4::int))
+      and e.scope = $1::text
   ), 
   sized as (
     select p.*, char_length(p.name) + char_length(p.entity_type) + 90 as head, coalesce(c.cost, 0) as body
@@ -37,7 +86,7 @@ with page as materialized (
     ) x
     where x.at < $6::int
   )
-  select (select total from page limit 1)::int as total, coalesce((select json_agg(json_build_object(
+  select greatest((select counted from decided), (select count(*) from matched))::int as total, (select count(*) from matched)::int as matched, coalesce((select json_agg(json_build_object(
     'name', k.name, 'entityType', k.entity_type, 'observations', coalesce(g.observations, '[]'::json),
     'totalObservations', k.total_obs) order by k.id)
     from kept k left join lateral (
@@ -50,6 +99,6 @@ with page as materialized (
       order by o.id limit $5::int / 12 + 1) o
       ) x
       where k.before + k.head + x.at < $5::int
-    ) g on true), '[]'::json) as entities, coalesce((select json_agg(json_build_object(
-    'from', x.from_name, 'to', x.to_name, 'relationType', x.relation_type) order by x.id) from rshown x join agents a on a.id = x.created_by), '[]'::json) as relations,
-    (select count(*) from rmatch)::int as total_relations
+    ) g on true), '[]'::json) as entities,
+    coalesce((select json_agg(json_build_object(
+    'from', x.from_name, 'to', x.to_name, 'relationType', x.relation_type) order by x.id) from rshown x join agents a on a.id = x.created_by), '[]'::json) as relations, (select count(*) from rmatch)::int as total_relations

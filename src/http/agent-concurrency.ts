@@ -1,0 +1,84 @@
+// Per-agent fairness in front of the database (security review: on the
+// embedded database, one connection serving every statement in arrival order,
+// an agent with 50 requests in flight, or writing ~18 MB/s, queued every other
+// agent behind its whole backlog). Each agent may have a few MCP requests in
+// progress; its further requests wait in its own queue, so other agents'
+// requests reach the database between them, and past a bound they are refused
+// with 429 and Retry-After. A per-minute rate limit (perTokenLimit) bounds how
+// much an agent asks for; this bounds how much of the database it holds at once.
+import type { Request, RequestHandler, Response } from "express";
+import pLimit, { type LimitFunction } from "p-limit";
+import type { AppDeps } from "../app-deps.js";
+import { maybeCallerFromAuthInfo } from "../auth/caller.js";
+import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
+
+/** The embedded database runs one statement at a time: a few requests per agent keep it busy. */
+export const EMBEDDED_CONCURRENT_PER_AGENT = 4;
+
+/**
+ * MCP_CONCURRENT_PER_AGENT as applied: the configured number, or by default 4
+ * on the embedded database and half the connection pool (at least 2) on
+ * Postgres, so that no agent holds every connection while others wait in the
+ * pool's queue behind it. 0: no limit.
+ */
+export function concurrentPerAgent(configured: number | "auto", db: Pick<AppDeps["db"], "kind" | "poolStats">): number {
+  if (configured !== "auto") return configured;
+  return db.kind === "pglite" ? EMBEDDED_CONCURRENT_PER_AGENT : Math.max(2, Math.floor(db.poolStats().max / 2));
+}
+
+/** Seconds a refused agent is told to wait: by then some of its requests in progress have usually finished. */
+const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * After authentication, before the body is read: a waiting request holds its
+ * body in the socket (the sender is slowed by TCP, not buffered in memory), and
+ * the time it waits counts towards HTTP_REQUEST_TIMEOUT_MS like any slow
+ * upload. A request whose client went away while it waited is dropped unrun.
+ */
+export function perAgentConcurrency(deps: Pick<AppDeps, "config" | "db" | "metrics">): RequestHandler | undefined {
+  const running = concurrentPerAgent(deps.config.mcpConcurrentPerAgent, deps.db);
+  if (running === 0) return undefined;
+  const waiting = deps.config.mcpQueuePerAgent;
+  // One queue per agent; an agent's entry goes once nothing of it runs or waits.
+  const queues = new Map<number, LimitFunction>();
+
+  return (req: Request, res: Response, next) => {
+    const caller = maybeCallerFromAuthInfo(req.auth);
+    if (!caller) return next();
+    let queue = queues.get(caller.agentId);
+    if (!queue) {
+      queue = pLimit(running);
+      queues.set(caller.agentId, queue);
+    }
+    if (queue.activeCount + queue.pendingCount >= running + waiting) {
+      deps.metrics.rateLimited.inc({ limit: "per_agent_concurrency" });
+      res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+      sendJsonRpcError(
+        res,
+        429,
+        JsonRpcCode.SERVER_ERROR,
+        `Too many requests at once from agent "${caller.name}": ${running} run at a time and ${waiting} more may wait; this one was refused. ` +
+          `Wait for your earlier calls to finish (Retry-After: ${RETRY_AFTER_SECONDS} s), then send fewer at once.`,
+      );
+      return;
+    }
+    const answered = new Promise<void>((resolve) => res.once("close", resolve));
+    let gone = false;
+    void answered.then(() => (gone = true));
+    const mine = queue;
+    const waits = mine.activeCount >= running;
+    if (waits) deps.metrics.mcpWaiting.inc();
+    void mine(async () => {
+      if (waits) deps.metrics.mcpWaiting.dec();
+      // Gone while waiting (client closed, or timed out): nothing to run.
+      if (gone) return;
+      next();
+      await answered;
+    }).finally(() => {
+      // Later, so that the queue has counted this request out.
+      setImmediate(() => {
+        if (mine.activeCount === 0 && mine.pendingCount === 0 && queues.get(caller.agentId) === mine) queues.delete(caller.agentId);
+      });
+    });
+  };
+}

@@ -1,0 +1,145 @@
+// search_nodes counts matches only up to a cap (security review: counting every
+// match of a common letter held the embedded database ~750 ms per call). Every
+// page must still be exactly the reference's matches in insertion order, and the
+// total exact up to the cap, "at least the cap" beyond it. Checked against a
+// plain filter over the same data, on both backends, with caps small enough to
+// be crossed by each way the statement finds matches (src/graph/search-sql.ts):
+// the three lists alone, a list past the cap (names, types, or observations
+// that repeat one entity), and the walk over more than one of its steps.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent } from "../../src/auth/store.js";
+import { searchNodes } from "../../src/graph/read.js";
+import { WALK_CHUNK } from "../../src/graph/search-sql.js";
+import { createEntities } from "../../src/graph/store.js";
+import type { EntityInput } from "../../src/graph/types.js";
+import type { RunningService } from "../../src/serve.js";
+import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { addAgent, callOk, connectClient, startTestService, textOf } from "../support/service.js";
+
+const ANSWER = 1_000_000;
+/** More entities than three steps of the walk. */
+const N = 3 * WALK_CHUNK + 17;
+
+function entity(i: number): EntityInput {
+  const observations = [`note ${i}`];
+  // Every fifth entity has three observations with "zeta": a list of
+  // observations reaches its limit long before that many entities match.
+  if (i % 5 === 0) observations.push(`zeta one ${i}`, `zeta two ${i}`, `Zeta three ${i}`);
+  if (i % 97 === 0) observations.push("rare-kiwi");
+  return { name: `item-${i}`, entityType: i % 3 === 0 ? "alpha-type" : "beta", observations };
+}
+const ENTITIES = Array.from({ length: N }, (_, i) => entity(i));
+
+/** What the reference server matches: name, type or an observation contains the query, case-insensitively. */
+function expected(query: string): string[] {
+  const q = query.toLowerCase();
+  return ENTITIES.filter((e) => [e.name, e.entityType, ...e.observations].some((t) => t.toLowerCase().includes(q))).map((e) => e.name);
+}
+
+const QUERIES = ["item", "e", "", "zeta", "alpha", "alpha-type", "rare-kiwi", "i", "m-1", "TEM-2", "zz-none"];
+const CAPS = [10, 60, 1000];
+const OFFSETS = [0, 7, 55, 130, N - 3, N + 5];
+const LIMITS = [5, 40];
+
+describe.each(BACKENDS)("search_nodes with a count cap on %s", (backend) => {
+  let tdb: TestDatabase;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase(backend);
+    const agent = await createAgent(tdb.db, { name: "loader", kind: "agent", writeScopes: ["counted", "noise"] });
+    const w = { scope: "counted", agentId: agent.id, maxChars: 4096 };
+    // Interleaved with another scope whose entities all match every query: the
+    // walk and the lists must neither count nor show them.
+    for (let i = 0; i < N; i += 50) {
+      await createEntities(tdb.db, w, ENTITIES.slice(i, i + 50));
+      await createEntities(tdb.db, { ...w, scope: "noise" }, Array.from({ length: 30 }, (_, k) => ({
+        name: `noise-${i + k} item zeta alpha-type rare-kiwi TEM-2 m-1`, entityType: "alpha-type", observations: ["zeta zeta"],
+      })));
+    }
+  });
+  afterAll(async () => {
+    await tdb?.drop();
+  });
+
+  it("ran on the data it was meant for", () => {
+    expect(expected("item")).toHaveLength(N);
+    expect(expected("zeta").length).toBeGreaterThan(60); // past a cap of 60 …
+    expect(expected("zeta").length * 3).toBeGreaterThan(expected("zeta").length + 60); // … its observations sooner
+    expect(expected("rare-kiwi")).toHaveLength(4);
+    expect(expected("zz-none")).toEqual([]);
+  });
+
+  it.each(CAPS)("every page is the reference's, the total exact up to a cap of %i", async (cap) => {
+    for (const query of QUERIES) {
+      const all = expected(query);
+      for (const offset of OFFSETS) {
+        for (const limit of LIMITS) {
+          const label = JSON.stringify({ query, cap, offset, limit });
+          const page = await searchNodes(tdb.db, "counted", query, { offset, limit }, ANSWER, cap);
+          const names = page.entities.map((e) => e.name);
+          expect(names, label).toEqual(all.slice(offset, offset + limit));
+          expect(page.totalEntities, label).toBe(Math.min(all.length, cap));
+          expect(page.totalEntitiesIsLowerBound, label).toBe(all.length > cap ? true : undefined);
+          const more = offset + names.length < all.length;
+          expect(page.truncated, label).toBe(more);
+          expect(page.nextOffset, label).toBe(more ? offset + names.length : undefined);
+        }
+      }
+    }
+  });
+
+  it("pages through every match of a common query, past the cap, in insertion order", async () => {
+    const seen: string[] = [];
+    let offset: number | undefined = 0;
+    while (offset !== undefined) {
+      const page = await searchNodes(tdb.db, "counted", "item", { offset, limit: 37 }, ANSWER, 10);
+      expect(page).toMatchObject({ totalEntities: 10, totalEntitiesIsLowerBound: true });
+      seen.push(...page.entities.map((e) => e.name));
+      offset = page.nextOffset;
+    }
+    expect(seen).toEqual(expected("item"));
+  });
+});
+
+// What an agent sees: the cap is the service's GRAPH_SEARCH_COUNT_MAX.
+describe("search_nodes over HTTP with GRAPH_SEARCH_COUNT_MAX=20", () => {
+  let tdb: TestDatabase;
+  let service: RunningService;
+  let client: Client;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase("postgres");
+    service = await startTestService(tdb.db, { GRAPH_SEARCH_COUNT_MAX: "20" });
+    client = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "searcher")).token);
+    await callOk(client, "create_entities", { entities: ENTITIES.slice(0, 150) });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await service?.stop();
+    await tdb?.drop();
+  });
+
+  it("answers a common query with the cap as an honest lower bound, in the text too", async () => {
+    const result = (await client.callTool({ name: "search_nodes", arguments: { query: "item", limit: 30 } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ totalEntities: 20, totalEntitiesIsLowerBound: true, truncated: true, nextOffset: 30, offset: 0, limit: 30 });
+    const text = JSON.parse(textOf(result)) as { note: string; totalEntities: number; totalEntitiesIsLowerBound: boolean };
+    expect(text).toMatchObject({ totalEntities: 20, totalEntitiesIsLowerBound: true });
+    expect(text.note).toMatch(/entities 1-30 of at least 30, cut at limit 30/);
+  });
+
+  it("keeps exact totals, and the reference's shape, below the cap", async () => {
+    const result = (await client.callTool({ name: "search_nodes", arguments: { query: "rare-kiwi" } })) as CallToolResult;
+    expect(result.structuredContent).toMatchObject({ totalEntities: 2, truncated: false });
+    expect(result.structuredContent).not.toHaveProperty("totalEntitiesIsLowerBound");
+    expect(Object.keys(JSON.parse(textOf(result)) as object)).toEqual(["entities", "relations"]);
+  });
+
+  it("describes the cap to the agent", async () => {
+    const tool = (await client.listTools()).tools.find((t) => t.name === "search_nodes")!;
+    expect(tool.description).toMatch(/exactly up to a cap/);
+    expect(JSON.stringify(tool.outputSchema)).toMatch(/totalEntitiesIsLowerBound/);
+  });
+});
