@@ -193,6 +193,14 @@ const searchNodes = (indexed: boolean) => `
 export const SEARCH_NODES = searchNodes(true);
 /** Shorter queries: no trigram to look up. */
 export const SEARCH_NODES_SHORT = searchNodes(false);
+/**
+ * How the store runs them: through am_search_nodes (sql/000022), which holds
+ * both statements, runs them without sequential scans and keeps one generic
+ * plan of each per connection, in one round trip. $1-$7 as above, $8 true for
+ * SEARCH_NODES. One row: the statement's columns as one JSON object.
+ */
+export const SEARCH_NODES_CALL = `
+  select r from am_search_nodes($1::text, $2::text, $3::int, $4::int, $5::int, $6::int, $7::int, $8::boolean) as r`;
 
 // open_nodes: $1 scope, $2 names, $3 entity budget, $4 relation budget. Every
 // named entity that exists (insertion order, as the reference) with who wrote

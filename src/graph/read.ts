@@ -101,19 +101,16 @@ export async function searchNodes(db: Database, scope: string, query: string, re
   const budget = answerBudget(maxChars);
   const indexed = [...query].length >= INDEXED_QUERY_MIN_CHARS;
   type Row = { total: number; matched: number; entities: EntityRow[]; relations: GraphRelation[]; total_relations: number };
-  // Without sequential scans: told that the query has a limit, the planner would
-  // otherwise read a whole table, every scope's rows, hoping to stop early when
-  // statistics (of any scope) say the pattern is common (audit finding 6).
-  const r = await db.transaction(
-    (tx) =>
-      tx.query<Row>(
-        indexed ? sql.SEARCH_NODES : sql.SEARCH_NODES_SHORT,
-        [scope, likePattern(query), limit, offset, budget.entityChars, budget.relationChars, countCap],
-        prepared(indexed ? "search" : "search_short"),
-      ),
-    { withoutSeqScans: true },
+  // Without sequential scans (am_search_nodes' SET clause): told that the query
+  // has a limit, the planner would otherwise read a whole table, every scope's
+  // rows, hoping to stop early when statistics (of any scope) say the pattern is
+  // common (audit finding 6).
+  const r = await db.query<{ r: Row }>(
+    sql.SEARCH_NODES_CALL,
+    [scope, likePattern(query), limit, offset, budget.entityChars, budget.relationChars, countCap, indexed],
+    prepared("search"),
   );
-  const row = r.rows[0]!;
+  const row = r.rows[0]!.r;
   const entities = row.entities.map(finishEntity);
   const cut = relationsCut(row.relations.length, row.total_relations, { scope, names: entities.map((e) => e.name) });
   const more = offset + entities.length < row.matched;

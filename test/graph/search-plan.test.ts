@@ -12,7 +12,7 @@ import * as sql from "../../src/graph/read-sql.js";
 import { openNodes, searchNodes } from "../../src/graph/read.js";
 import { likePattern } from "../../src/graph/validate.js";
 import { createEntities, createRelations } from "../../src/graph/store.js";
-import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 interface PlanNode {
   "Node Type": string;
@@ -26,11 +26,11 @@ function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
 
-// As the store runs it (src/graph/read.ts): a prepared statement, in a
+// Under the settings the store runs it with (am_search_nodes, sql/000022:
+// without sequential scans, one generic plan kept): a prepared statement, in a
 // transaction without sequential scans. EXPLAIN EXECUTE shows the plan that
-// plan_cache_mode picks: a custom plan (the first calls on a connection) or the
-// generic one the statement settles on (EXPLAIN of the text alone always plans
-// for the values). EXECUTE takes no bind parameters: the test's own values are
+// plan_cache_mode picks: a custom plan or the generic one (EXPLAIN of the text
+// alone always plans for the values); both are checked. EXECUTE takes no bind parameters: the test's own values are
 // written in as literals.
 let probes = 0;
 async function explainSearchPlan(db: Database, statement: string, scope: string, query: string, mode: "custom" | "generic"): Promise<{ Plan: PlanNode & { "Total Cost": number } }> {
@@ -250,3 +250,26 @@ describe("search_nodes match plan at 1,000 analysed entities (postgres)", () => 
     }
   });
 });
+
+describe.each(BACKENDS)("am_search_nodes on %s", (backend) => {
+  let tdb: TestDatabase;
+  beforeAll(async () => {
+    tdb = await createTestDatabase(backend);
+  });
+  afterAll(async () => {
+    await tdb?.drop();
+  });
+
+  it("holds SEARCH_NODES and SEARCH_NODES_SHORT character for character (a changed statement needs a migration that replaces the function)", async () => {
+    const src = (await tdb.db.query<{ src: string }>("select prosrc as src from pg_proc where proname = 'am_search_nodes'")).rows;
+    expect(src).toHaveLength(1);
+    expect(src[0]!.src).toContain(sql.SEARCH_NODES);
+    expect(src[0]!.src).toContain(sql.SEARCH_NODES_SHORT);
+  });
+
+  it("keeps one generic plan and never scans a table whole, whatever the session says", async () => {
+    const settings = (await tdb.db.query<{ config: string[] }>("select proconfig as config from pg_proc where proname = 'am_search_nodes'")).rows[0]!.config;
+    expect(settings).toEqual(expect.arrayContaining(["plan_cache_mode=force_generic_plan", "enable_seqscan=off"]));
+  });
+});
+
