@@ -17,6 +17,12 @@ export interface RequestTrace {
   requestId: string;
   tools: string[];
   outcome?: string;
+  /**
+   * Callbacks (tools, resources, prompts) still running for this request. A
+   * client that goes away does not stop their statements, so the per-agent
+   * concurrency limit holds the request's slot until these have ended.
+   */
+  running?: Set<Promise<unknown>>;
 }
 
 /** The shape of AuthInfo.extra in this service. */

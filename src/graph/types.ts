@@ -74,7 +74,7 @@ export interface Graph extends RelationsCut {
 export interface GraphPage extends Graph {
   /** Entities in the scope (read_graph) or matching the query (search_nodes); see totalEntitiesIsLowerBound. */
   totalEntities: number;
-  /** Only when counting stopped at the cap (GRAPH_COUNT_MAX): at least totalEntities entities match. */
+  /** Only when counting stopped at the cap (GRAPH_SEARCH_COUNT_MAX): at least totalEntities entities match. */
   totalEntitiesIsLowerBound?: true;
   offset: number;
   limit: number;

@@ -11,19 +11,20 @@ import pLimit, { type LimitFunction } from "p-limit";
 import type { AppDeps } from "../app-deps.js";
 import { maybeCallerFromAuthInfo } from "../auth/caller.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
+import { requestWork, responseClosed } from "./request-work.js";
 
 /** The embedded database runs one statement at a time: a few requests per agent keep it busy. */
 export const EMBEDDED_CONCURRENT_PER_AGENT = 4;
 
 /**
  * MCP_CONCURRENT_PER_AGENT as applied: the configured number, or by default 4
- * on the embedded database and half the connection pool (at least 2) on
+ * on the embedded database and half the connection pool (at least 1) on
  * Postgres, so that no agent holds every connection while others wait in the
  * pool's queue behind it. 0: no limit.
  */
 export function concurrentPerAgent(configured: number | "auto", db: Pick<AppDeps["db"], "kind" | "poolStats">): number {
   if (configured !== "auto") return configured;
-  return db.kind === "pglite" ? EMBEDDED_CONCURRENT_PER_AGENT : Math.max(2, Math.floor(db.poolStats().max / 2));
+  return db.kind === "pglite" ? EMBEDDED_CONCURRENT_PER_AGENT : Math.max(1, Math.floor(db.poolStats().max / 2));
 }
 
 /** Seconds a refused agent is told to wait: by then some of its requests in progress have usually finished. */
@@ -31,9 +32,10 @@ const RETRY_AFTER_SECONDS = 1;
 
 /**
  * After authentication, before the body is read: a waiting request holds its
- * body in the socket (the sender is slowed by TCP, not buffered in memory), and
- * the time it waits counts towards HTTP_REQUEST_TIMEOUT_MS like any slow
- * upload. A request whose client went away while it waited is dropped unrun.
+ * body in the socket (beyond what the socket buffers, the sender is slowed by
+ * TCP, not buffered in memory). A request whose client went away while it
+ * waited is dropped unrun; one whose client aborts while it runs keeps its slot
+ * until its work has ended (request-work.ts).
  */
 export function perAgentConcurrency(deps: Pick<AppDeps, "config" | "db" | "metrics">): RequestHandler | undefined {
   const running = concurrentPerAgent(deps.config.mcpConcurrentPerAgent, deps.db);
@@ -45,6 +47,8 @@ export function perAgentConcurrency(deps: Pick<AppDeps, "config" | "db" | "metri
   return (req: Request, res: Response, next) => {
     const caller = maybeCallerFromAuthInfo(req.auth);
     if (!caller) return next();
+    // Gone during authentication: its close was before anyone here listened.
+    if (res.closed) return;
     let queue = queues.get(caller.agentId);
     if (!queue) {
       queue = pLimit(running);
@@ -62,18 +66,18 @@ export function perAgentConcurrency(deps: Pick<AppDeps, "config" | "db" | "metri
       );
       return;
     }
-    const answered = new Promise<void>((resolve) => res.once("close", resolve));
-    let gone = false;
-    void answered.then(() => (gone = true));
     const mine = queue;
     const waits = mine.activeCount >= running;
     if (waits) deps.metrics.mcpWaiting.inc();
     void mine(async () => {
       if (waits) deps.metrics.mcpWaiting.dec();
       // Gone while waiting (client closed, or timed out): nothing to run.
-      if (gone) return;
+      if (res.closed) return;
       next();
-      await answered;
+      await responseClosed(res);
+      // A client that aborts closes the response at once, while the tool it
+      // called still runs its statements: the slot is the agent's until they end.
+      await requestWork(res);
     }).finally(() => {
       // Later, so that the queue has counted this request out.
       setImmediate(() => {

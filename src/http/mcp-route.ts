@@ -9,6 +9,7 @@ import { attachTrace, type RequestTrace } from "../auth/caller.js";
 import { createMcpServerFactory } from "../mcp/server.js";
 import { JsonRpcCode, requestId, sendJsonRpcError } from "./json-rpc.js";
 import { JsonResponseTransport } from "./mcp-transport.js";
+import { setRequestWork } from "./request-work.js";
 
 /**
  * A tools/call whose `arguments` is present but not a JSON object. The SDK
@@ -41,7 +42,22 @@ export const jsonResponseTransport: McpTransportFactory = (req, res) => {
 
 export function mcpPostHandler(deps: AppDeps, makeTransport: McpTransportFactory = jsonResponseTransport): RequestHandler {
   const createMcpServer = createMcpServerFactory(deps);
-  return async (req: Request, res: Response) => {
+  const handle = mcpPost(createMcpServer, makeTransport);
+  return (req: Request, res: Response) => {
+    // The client went away before its turn (while its token was checked, or
+    // while it waited for its agent's slot): nothing to run for nobody.
+    if (res.closed) return;
+    const running = new Set<Promise<unknown>>();
+    const work = handle(req, res, running);
+    // Over once the answer is out and every callback it started has ended
+    // (after an abort the handler returns at once; the tool goes on).
+    setRequestWork(res, work.then(() => Promise.allSettled([...running])));
+    return work;
+  };
+}
+
+function mcpPost(createMcpServer: ReturnType<typeof createMcpServerFactory>, makeTransport: McpTransportFactory) {
+  return async (req: Request, res: Response, running: Set<Promise<unknown>>) => {
     // One message per POST. Protocol 2025-06-18 dropped JSON-RPC batches, and a
     // batch would let one request run many tool calls at once, past the per-token
     // rate limit and the database pool.
@@ -56,7 +72,7 @@ export function mcpPostHandler(deps: AppDeps, makeTransport: McpTransportFactory
     // Tools read the caller from authInfo; the trace lets the request log line
     // name the tools that ran.
     if (req.auth) {
-      const trace: RequestTrace = { requestId: String(req.id), tools: [] };
+      const trace: RequestTrace = { requestId: String(req.id), tools: [], running };
       attachTrace(req.auth, trace);
     }
     const server = createMcpServer(req.body);

@@ -59,8 +59,10 @@ async function guarded<T, A>(
   const caller = callerFromAuthInfo(extra.authInfo);
   const trace = traceFromAuthInfo(extra.authInfo);
   const ctx = new GuardedContext(caller, deps, what, trace?.requestId);
+  const pending = work(ctx, arg);
+  trace?.running?.add(pending);
   try {
-    return { ok: true, value: await work(ctx, arg), outcome: "ok" };
+    return { ok: true, value: await pending, outcome: "ok" };
   } catch (error) {
     const known = classifyDatabaseError(error);
     if (known) {
@@ -71,6 +73,8 @@ async function guarded<T, A>(
     }
     ctx.log.error({ err: error }, `${what.kind} call failed`);
     return { ok: false, error: new DomainError("unavailable", internalMessage(trace)), outcome: "error" };
+  } finally {
+    trace?.running?.delete(pending);
   }
 }
 

@@ -193,6 +193,92 @@ describe("an agent's queue is bounded", () => {
   });
 });
 
+// Review of the limiter (two ways around it, both reproduced on the real service
+// before the fix): a client that leaves while its token is checked, and a client
+// that aborts a call whose statement goes on running.
+describe("a client that goes away does not take its agent's slot with it", () => {
+  let service: RunningService;
+  let agent: TestAgent;
+
+  beforeAll(async () => {
+    service = await startTestService(tdb.openPool(10), { MCP_CONCURRENT_PER_AGENT: "1", MCP_QUEUE_PER_AGENT: "2" });
+    const author = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "author-3")).token);
+    await callOk(author, "memory_store", { name: "held-fact-3", description: "A third locked fact.", type: "project", body: "Locked by the test." });
+    await author.close();
+    agent = await addAgent(tdb.db, "leaver");
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  const post = (body: unknown, signal?: AbortSignal) =>
+    fetch(service.mcpUrl, { method: "POST", headers: { ...MCP_HEADERS, Authorization: `Bearer ${agent.token}` }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+
+  it("leaving while the token is checked frees nothing it never held: the agent's next calls run", async () => {
+    // The token check waits on a lock of agent_tokens while the client gives up.
+    const pool = tdb.openPool(1);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const held = pool.transaction(async (tx) => {
+      await tx.query("lock table agent_tokens in access exclusive mode");
+      locked();
+      await released;
+    });
+    try {
+      await isLocked;
+      const abort = new AbortController();
+      const gone = post(toolCallBody("whoami", {}, 1), abort.signal).catch((e: unknown) => e);
+      await waitFor("the token check to wait on the lock", async () => {
+        const r = await tdb.db.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%agent_tokens%'");
+        return r.rows[0]!.n >= 1;
+      });
+      abort.abort();
+      await gone;
+      // Let the service see the connection close while the check still waits: the
+      // close must come before the limiter's turn (this orders events, it times nothing).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      release();
+      await held;
+      await pool.close();
+    }
+    // With the slot leaked (the bug), these waited for ever and the third was refused.
+    const answers = await Promise.all([2, 3, 4].map((i) => post(toolCallBody("whoami", {}, i), AbortSignal.timeout(20_000)).then((r) => r.status)));
+    expect(answers).toEqual([200, 200, 200]);
+  });
+
+  it("aborting a running call keeps its slot until its statement ends: one statement of the agent in the database at a time", async () => {
+    const lock = await holdFactLock("held-fact-3");
+    try {
+      const first = new AbortController();
+      const running = post(toolCallBody("memory_promote", { name: "held-fact-3", to: "confirmed", reason: "first" }, 10), first.signal).catch((e: unknown) => e);
+      await waitFor("the first call to wait for the lock", async () => (await lockWaiters(tdb.db)) === 1);
+      first.abort();
+      await running;
+      // Send, abort, send again: with the slot given back on abort (the bug), each
+      // would put one more statement of this agent in the database.
+      const next = [11, 12].map((i) => {
+        const abort = new AbortController();
+        const call = post(toolCallBody("memory_promote", { name: "held-fact-3", to: "confirmed", reason: `again ${i}` }, i), abort.signal).catch((e: unknown) => e);
+        return { abort, call };
+      });
+      await waitFor("both to wait for the agent's slot", async () => (await gauge(service, "agent_memory_mcp_requests_waiting")) === 2);
+      expect(await lockWaiters(tdb.db)).toBe(1);
+      for (const n of next) n.abort.abort();
+      await Promise.all(next.map((n) => n.call));
+      expect(await lockWaiters(tdb.db)).toBe(1);
+      await lock.release();
+      // The first statement ends (its client long gone); the queue empties, and the agent is served again.
+      await waitFor("the queue to empty", async () => (await gauge(service, "agent_memory_mcp_requests_waiting")) === 0);
+      expect((await post(toolCallBody("whoami", {}, 13), AbortSignal.timeout(20_000))).status).toBe(200);
+    } finally {
+      await lock.release().catch(() => undefined);
+    }
+  });
+});
+
 // The embedded database runs one statement at a time, in arrival order: the
 // case of the security review. No lock can make a call slow there (a waiting
 // transaction would hold the one connection), so the flooder's calls are slow
