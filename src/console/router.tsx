@@ -3,8 +3,9 @@
 // calls the capabilities' exported functions (the same code paths as the tools
 // and the CLI), and no capability imports it.
 import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
-import express, { type ErrorRequestHandler, type Router } from "express";
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from "express";
 import type { AppDeps } from "../app-deps.js";
+import type { Caller } from "../auth/caller.js";
 import { registerAssets } from "./assets.js";
 import { sendPage } from "./render.js";
 import { registerActivity } from "./routes/activity.js";
@@ -15,12 +16,18 @@ import { registerLedger } from "./routes/ledger.js";
 import { registerReview } from "./routes/review.js";
 import { registerSignIn } from "./routes/sign-in.js";
 import { crossSiteRefusal, securityHeaders } from "./security.js";
-import { pageContext, requireSession } from "./session-middleware.js";
+import { pageContext, requireSession, sessionOf } from "./session-middleware.js";
 import { ErrorPage } from "./views/errors.js";
 
 export interface ConsoleOptions {
   /** Host names accepted (DNS-rebinding protection, as on /mcp); undefined accepts any. */
   hosts?: string[] | undefined;
+  /**
+   * The per-agent concurrency limit MCP uses (same queues; src/http/agent-concurrency.ts
+   * builds it): given who a request is for and how to refuse it, the middleware.
+   * Undefined when the limit is off.
+   */
+  agentLimiter?: ((surface: { callerOf(req: Request, res: Response): Caller | undefined; refuse(res: Response, message: string): void }) => RequestHandler) | undefined;
 }
 
 export function consoleRouter(deps: AppDeps, options: ConsoleOptions = {}): Router {
@@ -40,6 +47,16 @@ export function consoleRouter(deps: AppDeps, options: ConsoleOptions = {}): Rout
 
   registerSignIn(router, deps);
   router.use(requireSession(deps));
+  // Signed in, every page reads the database for the session's agent: the same
+  // few slots as its MCP calls (a script with a session cookie is one agent too).
+  if (options.agentLimiter) {
+    router.use(
+      options.agentLimiter({
+        callerOf: (_req, res) => sessionOf(res).caller,
+        refuse: (res, message) => sendPage(res, 429, <ErrorPage ctx={pageContext(res)} title="Too many requests at once" message={message} />),
+      }),
+    );
+  }
   registerReview(router, deps);
   registerFacts(router, deps);
   registerLedger(router, deps);

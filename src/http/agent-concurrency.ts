@@ -9,7 +9,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import pLimit, { type LimitFunction } from "p-limit";
 import type { AppDeps } from "../app-deps.js";
-import { maybeCallerFromAuthInfo } from "../auth/caller.js";
+import { type Caller, maybeCallerFromAuthInfo } from "../auth/caller.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 import { requestWork, responseClosed } from "./request-work.js";
 
@@ -37,15 +37,27 @@ const RETRY_AFTER_SECONDS = 1;
  * waited is dropped unrun; one whose client aborts while it runs keeps its slot
  * until its work has ended (request-work.ts).
  */
-export function perAgentConcurrency(deps: Pick<AppDeps, "config" | "db" | "metrics">): RequestHandler | undefined {
+/** Where a limited request comes from: its caller, and how to refuse it in that surface's language. */
+export interface LimitedSurface {
+  callerOf(req: Request, res: Response): Caller | undefined;
+  refuse(res: Response, message: string): void;
+}
+
+/**
+ * One set of per-agent queues for every surface that reaches the database on an
+ * agent's behalf (MCP on /mcp and /oauth/mcp, the console's pages), so that an
+ * agent's MCP calls and its person's console tabs share the same few slots.
+ * Undefined when the limit is off.
+ */
+export function agentConcurrencyLimiter(deps: Pick<AppDeps, "config" | "db" | "metrics">): ((surface: LimitedSurface) => RequestHandler) | undefined {
   const running = concurrentPerAgent(deps.config.mcpConcurrentPerAgent, deps.db);
   if (running === 0) return undefined;
   const waiting = deps.config.mcpQueuePerAgent;
   // One queue per agent; an agent's entry goes once nothing of it runs or waits.
   const queues = new Map<number, LimitFunction>();
 
-  return (req: Request, res: Response, next) => {
-    const caller = maybeCallerFromAuthInfo(req.auth);
+  return (surface) => (req: Request, res: Response, next) => {
+    const caller = surface.callerOf(req, res);
     if (!caller) return next();
     // Gone during authentication: its close was before anyone here listened.
     if (res.closed) return;
@@ -57,10 +69,8 @@ export function perAgentConcurrency(deps: Pick<AppDeps, "config" | "db" | "metri
     if (queue.activeCount + queue.pendingCount >= running + waiting) {
       deps.metrics.rateLimited.inc({ limit: "per_agent_concurrency" });
       res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
-      sendJsonRpcError(
+      surface.refuse(
         res,
-        429,
-        JsonRpcCode.SERVER_ERROR,
         `Too many requests at once from agent "${caller.name}": ${running} run at a time and ${waiting} more may wait; this one was refused. ` +
           `Wait for your earlier calls to finish (Retry-After: ${RETRY_AFTER_SECONDS} s), then send fewer at once.`,
       );
@@ -86,3 +96,9 @@ export function perAgentConcurrency(deps: Pick<AppDeps, "config" | "db" | "metri
     });
   };
 }
+
+/** MCP's side: the bearer token's agent, refused with a JSON-RPC error. */
+export const MCP_SURFACE: LimitedSurface = {
+  callerOf: (req) => maybeCallerFromAuthInfo(req.auth),
+  refuse: (res, message) => sendJsonRpcError(res, 429, JsonRpcCode.SERVER_ERROR, message),
+};

@@ -4,7 +4,7 @@ import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middlewar
 import express, { type Express, type Request, type RequestHandler, type Response } from "express";
 import type { AppDeps } from "../app-deps.js";
 import { consoleRouter } from "../console/router.js";
-import { perAgentConcurrency } from "./agent-concurrency.js";
+import { agentConcurrencyLimiter, MCP_SURFACE } from "./agent-concurrency.js";
 import { bearerAuth, failedAuthLimit, mcpFailedAuthLimit, perTokenLimit } from "./auth.js";
 import { corsForAllowedOrigins } from "./cors.js";
 import { errorHandler } from "./error-handler.js";
@@ -68,7 +68,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   const tokenLimit = perTokenLimit(deps);
   // After the per-token rate limit (a request refused there takes no turn),
   // before the body is read (a waiting request's body stays in its socket).
-  const agentLimit = perAgentConcurrency(deps);
+  const agentLimiter = agentConcurrencyLimiter(deps);
+  const agentLimit = agentLimiter?.(MCP_SURFACE);
   const callerLimits = [...(tokenLimit ? [tokenLimit] : []), ...(agentLimit ? [agentLimit] : [])];
   app.post(
     "/mcp",
@@ -100,7 +101,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.get("/metrics", ...(metricsLimit ? [metricsLimit] : []), metricsEndpoint(deps));
 
   app.get("/", (_req, res) => res.redirect(302, "/console"));
-  app.use("/console", consoleRouter(deps, { hosts }));
+  app.use("/console", consoleRouter(deps, { hosts, agentLimiter }));
 
   // OAuth (off by default) adds /oauth/mcp beside /mcp, with the same guards and limits.
   if (config.oauth.mode !== "off") {
