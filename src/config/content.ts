@@ -15,6 +15,10 @@ export const contentEnv = z.object({
   // search_nodes counts matches exactly up to this many, then says "at least":
   // the work of a search stops growing with its matches (docs/limits.md).
   GRAPH_SEARCH_COUNT_MAX: intFrom("GRAPH_SEARCH_COUNT_MAX", 10_000, 10, 1_000_000),
+  // search_nodes tests at most this many entities one by one per call (a common
+  // query's walk, or a query of one or two characters), then answers with what
+  // it found and a cursor that goes on from there (docs/limits.md).
+  GRAPH_SEARCH_SCAN_MAX: intFrom("GRAPH_SEARCH_SCAN_MAX", 10_000, 100, 1_000_000),
 });
 
 export interface ContentConfig {
@@ -25,6 +29,8 @@ export interface ContentConfig {
     graphAnswerMaxChars: number;
     /** search_nodes counts matches exactly up to this many; beyond, its total is a lower bound. */
     graphSearchCountMax: number;
+    /** search_nodes tests at most this many entities one by one per call; a cursor resumes past them. */
+    graphSearchScanMax: number;
   };
   facts: {
     /** memory_store lists facts much like a newly created one (docs/hygiene.md). */
@@ -43,6 +49,7 @@ export function contentConfig(e: z.output<typeof contentEnv>): ContentConfig {
       graphTextMaxChars: e.GRAPH_TEXT_MAX_CHARS,
       graphAnswerMaxChars: e.GRAPH_ANSWER_MAX_CHARS,
       graphSearchCountMax: e.GRAPH_SEARCH_COUNT_MAX,
+      graphSearchScanMax: e.GRAPH_SEARCH_SCAN_MAX,
     },
     facts: {
       duplicateWarning: e.FACT_DUPLICATE_WARNING,

@@ -4,13 +4,17 @@
 // repeatable-read transaction), so entities, observations and relations agree
 // even while other agents write. Every answer is bounded by `maxChars` (see
 // bounds.ts); what was cut is said, with the call that returns the rest.
+import * as z from "zod/v4";
 import type { Database, Queryable } from "../db/database.js";
-import { notFound } from "../errors.js";
+import { invalid, notFound } from "../errors.js";
+import { MAX_OFFSET } from "../limits.js";
+import { decodeCursor, encodeCursor } from "../paging.js";
 import { answerBudget } from "./bounds.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./read-sql.js";
+import { WALK_CHUNK } from "./search-sql.js";
 import { READ_SNAPSHOT } from "./sql.js";
-import type { Graph, GraphEntity, GraphPage, GraphRelation, ObservationPage, PageRequest, Provenance, RelationPage, RelationsCut, RelationsRequest } from "./types.js";
+import type { Graph, GraphEntity, GraphPage, GraphRelation, ObservationPage, PageRequest, Provenance, RelationPage, RelationsCut, RelationsRequest, SearchPageRequest } from "./types.js";
 import { validateCallChars, validateItemCount, likePattern, pageBounds, validateSearchQuery } from "./validate.js";
 
 /** Searches of three or more characters go through the trigram indexes (see search-sql.ts). */
@@ -87,36 +91,91 @@ export async function readGraph(db: Database, scope: string, request: PageReques
   });
 }
 
+/** search_nodes' cursor: the entity id the next page starts after, and how many matches past it to skip first. */
+const SearchCursor = z.object({ after: z.number().int().min(0), skip: z.number().int().min(0).max(MAX_OFFSET) });
+
+/** GRAPH_SEARCH_SCAN_MAX's default: entities a search tests one by one per call at most. */
+export const SEARCH_SCAN_MAX_DEFAULT = 10_000;
+
 /**
  * Entities whose name, type or any observation contains `query`, case-insensitive
  * (an empty query matches every entity, as in the reference), with the relations
  * that have at least one endpoint among the entities returned. One statement.
  * Matches are counted exactly up to `countCap`; past it the answer says "at
  * least countCap" (totalEntitiesIsLowerBound), so the work stays bounded however
- * many entities match (search-sql.ts).
+ * many entities match (search-sql.ts). Where the indexes cannot narrow the
+ * search (a common query, one of one or two characters), the scope is walked
+ * entity by entity, at most `scanMax` of them per call: a page cut short there
+ * says so (scanCut), and its nextCursor resumes the walk where it stopped.
+ * Pages come by `offset` or after a `cursor` (an earlier page's nextCursor).
  */
-export async function searchNodes(db: Database, scope: string, query: string, request: PageRequest, maxChars: number, countCap: number): Promise<GraphPage> {
+export async function searchNodes(
+  db: Database,
+  scope: string,
+  query: string,
+  request: SearchPageRequest,
+  maxChars: number,
+  countCap: number,
+  scanMax = SEARCH_SCAN_MAX_DEFAULT,
+): Promise<GraphPage> {
   validateSearchQuery(query);
   const { limit, offset } = pageBounds(request);
+  const cursor = decodeCursor(request.cursor, SearchCursor);
+  if (cursor && offset !== 0) {
+    throw invalid("Pass either offset or cursor, not both: a cursor (nextCursor of the previous page) already says where the next page starts.");
+  }
+  const after = cursor?.after ?? 0;
+  const skip = cursor?.skip ?? offset;
   const budget = answerBudget(maxChars);
   const indexed = [...query].length >= INDEXED_QUERY_MIN_CHARS;
-  type Row = { total: number; matched: number; entities: EntityRow[]; relations: GraphRelation[]; total_relations: number };
+  type Row = {
+    total: number;
+    matched: number;
+    complete: boolean;
+    walked_to: number | null;
+    last_id: number | null;
+    entities: EntityRow[];
+    relations: GraphRelation[];
+    total_relations: number;
+  };
   // Without sequential scans (am_search_nodes' SET clause): told that the query
   // has a limit, the planner would otherwise read a whole table, every scope's
   // rows, hoping to stop early when statistics (of any scope) say the pattern is
   // common (audit finding 6).
   const r = await db.query<{ r: Row }>(
     sql.SEARCH_NODES_CALL,
-    [scope, likePattern(query), limit, offset, budget.entityChars, budget.relationChars, countCap, indexed],
+    [scope, likePattern(query), limit, skip, budget.entityChars, budget.relationChars, countCap, after, Math.ceil(scanMax / WALK_CHUNK), indexed],
     prepared("search"),
   );
   const row = r.rows[0]!.r;
   const entities = row.entities.map(finishEntity);
   const cut = relationsCut(row.relations.length, row.total_relations, { scope, names: entities.map((e) => e.name) });
-  const more = offset + entities.length < row.matched;
+  const shown = entities.length;
+  // Matches found past this page: the next one starts after its last entity.
+  // Otherwise, a walk stopped at its bound goes on after the last entity it tested.
+  const nextCursor =
+    row.matched > skip + shown && row.last_id !== null
+      ? encodeCursor({ after: row.last_id, skip: 0 })
+      : row.walked_to !== null
+        ? encodeCursor({ after: row.walked_to, skip: Math.max(0, skip - row.matched) })
+        : undefined;
+  const scanCut = row.walked_to !== null && row.matched <= skip + shown;
+  // Exact when the lists held every match, or the walk went through the whole scope from its start.
+  const lowerBound = row.total > countCap || row.walked_to !== null || (!row.complete && after > 0);
   return {
-    ...page({ entities, relations: row.relations, ...cut }, Math.min(row.total, countCap), limit, offset, more),
-    ...(row.total > countCap ? { totalEntitiesIsLowerBound: true as const } : {}),
+    entities,
+    relations: row.relations,
+    ...cut,
+    totalEntities: Math.min(row.total, countCap),
+    ...(lowerBound ? { totalEntitiesIsLowerBound: true as const } : {}),
+    offset: skip,
+    limit,
+    truncated: nextCursor !== undefined,
+    // Offsets count from the scope's first match: a page after a cursor, or past a cut walk, has none to give.
+    ...(nextCursor !== undefined && !cursor && !scanCut ? { nextOffset: offset + shown } : {}),
+    ...(nextCursor !== undefined ? { nextCursor } : {}),
+    ...(cursor ? { afterCursor: true as const } : {}),
+    ...(scanCut ? { scanCut: true as const } : {}),
   };
 }
 

@@ -105,6 +105,21 @@ export const pagedGraphOutput = {
   nextOffset: z.number().int().optional().describe("Pass as offset to get the next page (only when truncated)."),
 };
 
+/** search_nodes: a page of pagedGraphOutput, with its cursor. */
+export const searchPageOutput = {
+  ...pagedGraphOutput,
+  nextOffset: z
+    .number()
+    .int()
+    .optional()
+    .describe("Pass as offset to get the next page (when truncated and the page was asked for by offset; nextCursor always works)."),
+  nextCursor: z.string().optional().describe("Pass as cursor, with the same query, to get the next page (only when truncated)."),
+  scanCut: z
+    .boolean()
+    .optional()
+    .describe("Only when the search tested its share of entities one by one (GRAPH_SEARCH_SCAN_MAX) before its page was full: more may match; nextCursor goes on from there."),
+};
+
 export const deleteOutput = {
   success: z.boolean(),
   message: z.string(),

@@ -80,8 +80,14 @@ export interface GraphPage extends Graph {
   limit: number;
   /** True when entities beyond this page exist. */
   truncated: boolean;
-  /** The offset of the next page, when truncated. */
+  /** The offset of the next page, when truncated and paging by offset still reaches it cheaply. */
   nextOffset?: number;
+  /** search_nodes: pass as cursor to get the next page (when truncated). */
+  nextCursor?: string;
+  /** search_nodes: this page came after a cursor (its position among all matches is not known). */
+  afterCursor?: true;
+  /** search_nodes: the walk stopped at its bound (GRAPH_SEARCH_SCAN_MAX) before the page was complete. */
+  scanCut?: true;
 }
 
 /** Where a write goes and who makes it. */
@@ -95,6 +101,11 @@ export interface GraphWriter {
 export interface PageRequest {
   limit?: number;
   offset?: number;
+}
+
+/** search_nodes: a page by offset, or after a cursor (nextCursor of an earlier page). */
+export interface SearchPageRequest extends PageRequest {
+  cursor?: string | undefined;
 }
 
 /** read_relations: a page of relations. */

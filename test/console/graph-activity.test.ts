@@ -59,6 +59,22 @@ describe("console graph and activity pages", () => {
     expect((await get("/console/graph/secret/launch-plan")).status).toBe(403);
   });
 
+  it("pages a search by its cursor: the next page's link goes on where the first ended", async () => {
+    const m = await callerOf(t.db, (await addAgent(t.db, "bulk-writer", { scopes: ["shared"] })).token);
+    const names = Array.from({ length: 55 }, (_, i) => `bulkitem-${String(i).padStart(3, "0")}`);
+    await createEntities(t.db, { scope: "shared", agentId: m.agentId, maxChars: 4096 }, names.map((name) => ({ name, entityType: "bulk", observations: [] })));
+    const first = await get("/console/graph?scope=shared&q=bulkitem");
+    expect(first.status).toBe(200);
+    expect(first.text).toContain("bulkitem-049");
+    expect(first.text).not.toContain("bulkitem-050");
+    const href = /href="(\/console\/graph\?[^"]*cursor=[^"]+)"/.exec(first.text)?.[1];
+    expect(href).toBeDefined();
+    const next = await get(href!.replace(/&amp;/g, "&"));
+    expect(next.status).toBe(200);
+    expect(next.text).toContain("bulkitem-054");
+    expect(next.text).not.toContain("bulkitem-049");
+  });
+
   it("shows an entity with paged observations, relations both ways, and a two-hop SVG without script", async () => {
     const page = await get("/console/graph/shared/agent-memory");
     expect(page.status).toBe(200);

@@ -179,7 +179,7 @@ describe("compatibility with @modelcontextprotocol/server-memory", () => {
         expect(withoutExtras(m!.inputSchema.properties?.[field]), `${t.name}.${field}`).toEqual(schema);
       }
       const extras = Object.keys(m!.inputSchema.properties ?? {}).filter((k) => !(k in (t.inputSchema.properties ?? {})));
-      expect(extras.every((k) => ["scope", "limit", "offset"].includes(k)), `${t.name} extras ${extras.join()}`).toBe(true);
+      expect(extras.every((k) => ["scope", "limit", "offset", "cursor"].includes(k)), `${t.name} extras ${extras.join()}`).toBe(true);
       expect(Object.keys(m!.outputSchema?.properties ?? {})).toEqual(expect.arrayContaining(Object.keys(t.outputSchema?.properties ?? {})));
     }
   });

@@ -48,7 +48,7 @@ describe.each(BACKENDS)("search_nodes with a count cap on %s", (backend) => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase(backend);
-    const agent = await createAgent(tdb.db, { name: "loader", kind: "agent", writeScopes: ["counted", "noise"] });
+    const agent = await createAgent(tdb.db, { name: "loader", kind: "agent", writeScopes: ["counted", "noise", "tail"] });
     const w = { scope: "counted", agentId: agent.id, maxChars: 4096 };
     // Interleaved with another scope whose entities all match every query: the
     // walk and the lists must neither count nor show them.
@@ -101,6 +101,85 @@ describe.each(BACKENDS)("search_nodes with a count cap on %s", (backend) => {
     }
     expect(seen).toEqual(expected("item"));
   });
+
+  // The walk tests at most scanMax entities per call (security review: matches
+  // at the end of a large scope, one entity with more than the cap of matching
+  // observations, or a query of one or two letters made one call test every
+  // entity of the scope). Pages cut there resume by cursor, and following the
+  // cursors still gives exactly the reference's matches, in order, once each.
+  const SCANS = [WALK_CHUNK, 2 * WALK_CHUNK, 10_000];
+  it.each(SCANS)("following nextCursor from any page gives every match once, in order, testing at most %i entities a call", async (scanMax) => {
+    for (const query of QUERIES) {
+      const all = expected(query);
+      for (const cap of [10, 1000]) {
+        for (const offset of [0, 55, N - 3]) {
+          const label = JSON.stringify({ query, cap, offset, scanMax });
+          let page = await searchNodes(tdb.db, "counted", query, { offset, limit: 40 }, ANSWER, cap, scanMax);
+          const seen = page.entities.map((e) => e.name);
+          // The first page is the reference's from its offset: whole, or cut short where the walk stopped.
+          expect(seen, label).toEqual(all.slice(offset, offset + seen.length));
+          if (!page.scanCut) expect(seen.length, label).toBe(Math.min(40, Math.max(0, all.length - offset)));
+          let calls = 1;
+          while (page.nextCursor !== undefined) {
+            expect(page.truncated, label).toBe(true);
+            page = await searchNodes(tdb.db, "counted", query, { cursor: page.nextCursor, limit: 40 }, ANSWER, cap, scanMax);
+            seen.push(...page.entities.map((e) => e.name));
+            expect(calls++, label).toBeLessThan(N);
+          }
+          expect(page.truncated, label).toBe(false);
+          expect(seen, label).toEqual(all.slice(offset));
+          // An exact total is the true one; "at least" is never more than the truth.
+          if (page.totalEntitiesIsLowerBound) expect(page.totalEntities, label).toBeLessThanOrEqual(all.length);
+          else expect(page.totalEntities, label).toBe(all.length);
+        }
+      }
+    }
+  });
+
+  it("stops a walk at its bound before the matches at the end of the scope, and resumes it by cursor", async () => {
+    // 250 entities that do not match, then 15 that do: with a cap of 10 the
+    // names list is past it, so the scope is walked from its first entity.
+    const agentId = (await tdb.db.query<{ id: number }>("select id from agents where name = 'loader'")).rows[0]!.id;
+    const w = { scope: "tail", agentId, maxChars: 4096 };
+    await createEntities(tdb.db, w, Array.from({ length: 250 }, (_, i) => ({ name: `filler-${i}`, entityType: "plain", observations: ["nothing here"] })));
+    const tail = Array.from({ length: 15 }, (_, i) => `late-match-${i}`);
+    await createEntities(tdb.db, w, tail.map((name) => ({ name, entityType: "plain", observations: [] })));
+
+    const first = await searchNodes(tdb.db, "tail", "late-match", { limit: 5 }, ANSWER, 10, WALK_CHUNK);
+    expect(first).toMatchObject({ entities: [], truncated: true, scanCut: true, totalEntities: 10, totalEntitiesIsLowerBound: true });
+    expect(first.nextOffset).toBeUndefined();
+    const names: string[] = [];
+    let page = first;
+    let calls = 1;
+    while (page.nextCursor) {
+      page = await searchNodes(tdb.db, "tail", "late-match", { cursor: page.nextCursor, limit: 5 }, ANSWER, 10, WALK_CHUNK);
+      names.push(...page.entities.map((e) => e.name));
+      calls++;
+    }
+    expect(names).toEqual(tail);
+    // Steps of 100 through 265 entities, then pages of 5: no call went further than its bound.
+    expect(calls).toBeGreaterThanOrEqual(4);
+    // Without the bound (one call may test every entity) the first page holds the matches.
+    expect((await searchNodes(tdb.db, "tail", "late-match", { limit: 5 }, ANSWER, 10, 10_000)).entities.map((e) => e.name)).toEqual(tail.slice(0, 5));
+  });
+
+  it("walks a one- or two-letter query in bounded steps, and counts it exactly once it has seen the whole scope", async () => {
+    const bounded = await searchNodes(tdb.db, "counted", "zq", {}, ANSWER, 1000, WALK_CHUNK);
+    expect(bounded).toMatchObject({ entities: [], truncated: true, scanCut: true, totalEntities: 0, totalEntitiesIsLowerBound: true });
+    const whole = await searchNodes(tdb.db, "counted", "zq", {}, ANSWER, 1000, 10_000);
+    expect(whole).toMatchObject({ entities: [], truncated: false, totalEntities: 0 });
+    expect(whole.totalEntitiesIsLowerBound).toBeUndefined();
+    const e = await searchNodes(tdb.db, "counted", "e", { limit: 1000 }, ANSWER, 1000, 10_000);
+    expect(e.totalEntities).toBe(expected("e").length);
+    expect(e.totalEntitiesIsLowerBound).toBeUndefined();
+  });
+
+  it("refuses a cursor with an offset, and a cursor it did not hand out", async () => {
+    const page = await searchNodes(tdb.db, "counted", "item", { limit: 5 }, ANSWER, 10, WALK_CHUNK);
+    await expect(searchNodes(tdb.db, "counted", "item", { cursor: page.nextCursor, offset: 5 }, ANSWER, 10)).rejects.toThrow(/either offset or cursor/);
+    await expect(searchNodes(tdb.db, "counted", "item", { cursor: "bm90LWEtY3Vyc29y" }, ANSWER, 10)).rejects.toThrow(/cursor is not valid/);
+    await expect(searchNodes(tdb.db, "counted", "item", { cursor: Buffer.from(JSON.stringify({ after: -1, skip: 0 })).toString("base64url") }, ANSWER, 10)).rejects.toThrow(/cursor is not valid/);
+  });
 });
 
 // What an agent sees: the cap is the service's GRAPH_SEARCH_COUNT_MAX.
@@ -141,5 +220,56 @@ describe("search_nodes over HTTP with GRAPH_SEARCH_COUNT_MAX=20", () => {
     const tool = (await client.listTools()).tools.find((t) => t.name === "search_nodes")!;
     expect(tool.description).toMatch(/exactly up to a cap/);
     expect(JSON.stringify(tool.outputSchema)).toMatch(/totalEntitiesIsLowerBound/);
+  });
+});
+
+// What an agent sees when a walk stops at GRAPH_SEARCH_SCAN_MAX: a short page
+// that says so, and a cursor that goes on.
+describe("search_nodes over HTTP with GRAPH_SEARCH_SCAN_MAX=100", () => {
+  let tdb: TestDatabase;
+  let service: RunningService;
+  let client: Client;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase("postgres");
+    service = await startTestService(tdb.db, { GRAPH_SEARCH_SCAN_MAX: "100" });
+    client = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "walker")).token);
+    await callOk(client, "create_entities", { entities: [...ENTITIES.slice(0, 150), { name: "tail-x9", entityType: "thing", observations: [] }] });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await service?.stop();
+    await tdb?.drop();
+  });
+
+  it("answers a two-letter query over more entities than the bound with a short page, a note and a cursor, then the rest", async () => {
+    const first = (await client.callTool({ name: "search_nodes", arguments: { query: "x9" } })) as CallToolResult;
+    expect(first.isError).toBeFalsy();
+    const s = first.structuredContent as { entities: unknown[]; scanCut?: boolean; truncated: boolean; nextCursor?: string; nextOffset?: number };
+    expect(s).toMatchObject({ entities: [], scanCut: true, truncated: true, totalEntitiesIsLowerBound: true });
+    expect(s.nextOffset).toBeUndefined();
+    const text = JSON.parse(textOf(first)) as { note: string; nextCursor: string };
+    expect(text.nextCursor).toBe(s.nextCursor);
+    expect(text.note).toMatch(/stopped after testing its share of the scope's entities/);
+    expect(text.note).toContain(`cursor ${JSON.stringify(s.nextCursor)}`);
+
+    const rest = (await client.callTool({ name: "search_nodes", arguments: { query: "x9", cursor: s.nextCursor } })) as CallToolResult;
+    expect(rest.structuredContent).toMatchObject({ entities: [{ name: "tail-x9" }], truncated: false });
+    expect((JSON.parse(textOf(rest)) as { note: string }).note).toMatch(/1 entity after the cursor.*the last page/);
+  });
+
+  it("refuses a cursor together with an offset, saying what to pass", async () => {
+    const first = (await client.callTool({ name: "search_nodes", arguments: { query: "x9" } })) as CallToolResult;
+    const cursor = (first.structuredContent as { nextCursor: string }).nextCursor;
+    const both = (await client.callTool({ name: "search_nodes", arguments: { query: "x9", cursor, offset: 3 } })) as CallToolResult;
+    expect(both.isError).toBe(true);
+    expect(textOf(both)).toMatch(/either offset or cursor/);
+  });
+
+  it("offers the cursor in the tool's input and output", async () => {
+    const tool = (await client.listTools()).tools.find((t) => t.name === "search_nodes")!;
+    expect(Object.keys(tool.inputSchema.properties ?? {})).toContain("cursor");
+    expect(Object.keys(tool.outputSchema?.properties ?? {})).toEqual(expect.arrayContaining(["nextCursor", "scanCut"]));
+    expect(tool.description).toMatch(/cursor = nextCursor/);
   });
 });

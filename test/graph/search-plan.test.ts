@@ -26,7 +26,7 @@ function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
 
-// Under the settings the store runs it with (am_search_nodes, sql/000022:
+// Under the settings the store runs it with (am_search_nodes, sql/000023:
 // without sequential scans, one generic plan kept): a prepared statement, in a
 // transaction without sequential scans. EXPLAIN EXECUTE shows the plan that
 // plan_cache_mode picks: a custom plan or the generic one (EXPLAIN of the text
@@ -42,7 +42,7 @@ async function explainSearchPlan(db: Database, statement: string, scope: string,
         await tx.query(`set local plan_cache_mode = force_${mode}_plan`);
         await tx.query(`prepare ${name} as ${statement}`);
         const r = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode & { "Total Cost": number } }> }>(
-          `explain (format json) execute ${name}(${literal(scope)}, ${literal(likePattern(query))}, 1000, 0, 500000, 500000, 10000)`,
+          `explain (format json) execute ${name}(${literal(scope)}, ${literal(likePattern(query))}, 1000, 0, 500000, 500000, 10000, 0, 100)`,
         );
         await tx.query(`deallocate ${name}`);
         return r.rows[0]!["QUERY PLAN"][0]!;
@@ -261,14 +261,15 @@ describe.each(BACKENDS)("am_search_nodes on %s", (backend) => {
   });
 
   it("holds SEARCH_NODES and SEARCH_NODES_SHORT character for character (a changed statement needs a migration that replaces the function)", async () => {
-    const src = (await tdb.db.query<{ src: string }>("select prosrc as src from pg_proc where proname = 'am_search_nodes'")).rows;
+    // 000023's overload (ten parameters); 000022's stays for instances still on the old code during a rolling deploy.
+    const src = (await tdb.db.query<{ src: string }>("select prosrc as src from pg_proc where proname = 'am_search_nodes' and pronargs = 10")).rows;
     expect(src).toHaveLength(1);
     expect(src[0]!.src).toContain(sql.SEARCH_NODES);
     expect(src[0]!.src).toContain(sql.SEARCH_NODES_SHORT);
   });
 
   it("keeps one generic plan and never scans a table whole, whatever the session says", async () => {
-    const settings = (await tdb.db.query<{ config: string[] }>("select proconfig as config from pg_proc where proname = 'am_search_nodes'")).rows[0]!.config;
+    const settings = (await tdb.db.query<{ config: string[] }>("select proconfig as config from pg_proc where proname = 'am_search_nodes' and pronargs = 10")).rows[0]!.config;
     expect(settings).toEqual(expect.arrayContaining(["plan_cache_mode=force_generic_plan", "enable_seqscan=off"]));
   });
 });

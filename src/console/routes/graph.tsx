@@ -27,13 +27,18 @@ export function registerGraph(router: Router, deps: AppDeps): void {
     const scopeInput = str(req.query.scope) || SHARED_SCOPE;
     const q = str(req.query.q);
     const offset = offsetOf(req.query.offset);
+    const cursor = str(req.query.cursor) || undefined;
     const ctx = pageContext(res, "graph");
     try {
       const scope = readableGraph(sessionOf(res).caller, scopeInput);
+      const { graphSearchCountMax, graphSearchScanMax } = deps.config.limits;
       const page = q
-        ? await searchNodes(deps.db, scope, q, { limit: GRAPH_PAGE_SIZE, offset }, PAGE_CHARS, deps.config.limits.graphSearchCountMax)
+        ? await searchNodes(deps.db, scope, q, { limit: GRAPH_PAGE_SIZE, offset, cursor }, PAGE_CHARS, graphSearchCountMax, graphSearchScanMax)
         : await readGraph(deps.db, scope, { limit: GRAPH_PAGE_SIZE, offset }, PAGE_CHARS);
-      const next = page.nextOffset !== undefined ? `/console/graph?${new URLSearchParams({ scope, ...(q ? { q } : {}), offset: String(page.nextOffset) }).toString()}` : undefined;
+      // A search's next page by its cursor (it always has one when truncated); the whole graph's by offset.
+      const onward: Record<string, string> | undefined =
+        q && page.nextCursor !== undefined ? { cursor: page.nextCursor } : page.nextOffset !== undefined ? { offset: String(page.nextOffset) } : undefined;
+      const next = onward ? `/console/graph?${new URLSearchParams({ scope, ...(q ? { q } : {}), ...onward }).toString()}` : undefined;
       sendPage(res, 200, <GraphSearchPage ctx={ctx} scope={scope} q={q} entities={page.entities} total={page.totalEntities} totalIsLowerBound={page.totalEntitiesIsLowerBound ?? false} nextHref={next} />);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

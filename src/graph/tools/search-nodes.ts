@@ -1,17 +1,23 @@
 import * as z from "zod/v4";
+import { MAX_CURSOR_CHARS } from "../../limits.js";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { pageText } from "../format.js";
 import { searchNodes } from "../read.js";
-import { pagedGraphOutput, pagingFields, scopeField } from "../schemas.js";
+import { pagingFields, scopeField, searchPageOutput } from "../schemas.js";
 
 // Built once: the SDK wraps these shapes for every request's server.
 const input = {
   query: z.string().describe("The search query to match against entity names, types, and observation content"),
   scope: scopeField,
   ...pagingFields,
+  cursor: z
+    .string()
+    .max(MAX_CURSOR_CHARS)
+    .optional()
+    .describe("Where the next page starts: nextCursor from the previous answer, unchanged, with the same query (instead of offset)."),
 };
-const output = pagedGraphOutput;
+const output = searchPageOutput;
 
 export const searchNodesTool = defineTool({
   name: "search_nodes",
@@ -20,14 +26,17 @@ export const searchNodesTool = defineTool({
     "Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation contents as a " +
     "case-insensitive substring, in any language; returns the matching entities and every relation with at least one endpoint " +
     "among them. An empty query matches everything. Call it before creating entities, to reuse existing names. Many matches " +
-    "come in pages (see limit; when truncated, call again with offset = nextOffset); totalEntities counts them exactly up to a cap, " +
-    "past which it is the cap with totalEntitiesIsLowerBound: true (\"at least\"). Relations beyond an answer's size limit come from read_relations (see nextRelations).",
+    "come in pages (see limit; when truncated, call again with the same query and cursor = nextCursor); totalEntities counts them exactly up to a cap, " +
+    "past which it is the cap with totalEntitiesIsLowerBound: true (\"at least\"). A common or one- or two-letter query over a large graph may answer " +
+    "a short page (scanCut: true) after testing its share of entities; its nextCursor goes on from there. Relations beyond an answer's size limit come from read_relations (see nextRelations).",
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
-    const { graphAnswerMaxChars, graphSearchCountMax } = deps.config.limits;
-    const page = await searchNodes(deps.db, readableGraph(caller, input.scope), input.query, input, graphAnswerMaxChars, graphSearchCountMax);
-    return { text: pageText("search_nodes", page), structured: { ...page } };
+    const { graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax } = deps.config.limits;
+    const page = await searchNodes(deps.db, readableGraph(caller, input.scope), input.query, input, graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax);
+    // afterCursor only shapes the text (a page after a cursor has no known position).
+    const { afterCursor: _, ...structured } = page;
+    return { text: pageText("search_nodes", page), structured };
   },
 });

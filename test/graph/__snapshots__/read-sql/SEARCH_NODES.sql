@@ -21,12 +21,12 @@ with recursive
       f.counted <= (select $7::int) and (select cardinality(a) from obs) <= (select $7::int) as complete,
       case when f.counted > (select $7::int) then $4::int + least($3::int, $5::int / 90 + 1) + 1 else greatest($4::int + least($3::int, $5::int / 90 + 1) + 1, (select $7::int) + 1) end as want
     from found f
-  ), walk(last_id, ids, n) as (
-    select 0::bigint, '{}'::bigint[], 0 from decided where not complete
+  ), walk(last_id, ids, n, steps, whole) as (
+    select (select $8::bigint), '{}'::bigint[], 0, 0, true from decided where not complete
     union all
-    select c.last_id, c.ids, w.n + cardinality(c.ids)
+    select c.last_id, c.ids, w.n + cardinality(c.ids), w.steps + 1, c.rows = 100
     from walk w cross join lateral (
-      select max(x.id) as last_id, coalesce(array_agg(x.id) filter (where x.hit), '{}') as ids
+      select max(x.id) as last_id, count(*) as rows, coalesce(array_agg(x.id) filter (where x.hit), '{}') as ids
       from (
         select e.id, (e.name ilike (select $2::text) or e.entity_type ilike (select $2::text)
             or coalesce((select true from graph_observations o where o.entity_id = e.id and o.content ilike (select $2::text) limit 1), false)) as hit
@@ -41,11 +41,11 @@ with recursive
         limit 100
       ) x
     ) c
-    where w.n < (select want from decided) and c.last_id is not null
+    where w.n < (select want from decided) and w.steps < (select $9::int) and c.last_id is not null
   ), matched as materialized (
     select distinct x as id from decided d, lateral (
       select unnest(a) from names union all select unnest(a) from types union all select unnest(a) from obs) as u(x)
-    where d.complete
+    where d.complete and x > (select $8::bigint)
     union all
     select x from walk w cross join unnest(w.ids) as x
   ), page as materialized (
@@ -86,7 +86,8 @@ with recursive
     ) x
     where x.at < $6::int
   )
-  select greatest((select counted from decided), (select count(*) from matched))::int as total, (select count(*) from matched)::int as matched, coalesce((select json_agg(json_build_object(
+  select greatest((select counted from decided), (select count(*) from matched))::int as total, (select count(*) from matched)::int as matched, (select complete from decided) as complete, (select w.last_id from walk w where w.steps = (select $9::int) and w.whole and w.n < (select want from decided)) as walked_to,
+    (select max(k.id) from kept k) as last_id, coalesce((select json_agg(json_build_object(
     'name', k.name, 'entityType', k.entity_type, 'observations', coalesce(g.observations, '[]'::json),
     'totalObservations', k.total_obs) order by k.id)
     from kept k left join lateral (

@@ -1,32 +1,14 @@
 with recursive 
-  names_rows as materialized (select id as id from graph_entities where scope = $1::text and (name || '') ilike (select $2::text)),
-  types_rows as materialized (select id as id from graph_entities where scope = $1::text and (entity_type || '') ilike (select $2::text)),
-  obs_rows as materialized (select entity_id as id from graph_observations where scope = $1::text and (content || '') ilike (select $2::text)),
-  names as materialized (select array(select id from names_rows limit (select $7::int) + 1) as a), types as materialized (select array(select id from types_rows limit (select $7::int) + 1) as a), obs as materialized (select array(select id from obs_rows limit (select $7::int) + 1) as a),
-  found as materialized (
-    -- A list past the cap settles the count: the walk then only has to reach the
-    -- end of the page (+ 1, to tell whether more follow). Names and types hold
-    -- distinct entities; observations may repeat one. Evaluated in order and
-    -- lazily (a CTE is read when first needed), so a common name skips the rest.
-    select case
-        when (select cardinality(a) from names) > (select $7::int) then (select $7::int) + 1
-        when (select cardinality(a) from types) > (select $7::int) then (select $7::int) + 1
-        else (select count(distinct x) from (
-          select unnest(a) from names union all select unnest(a) from types union all select unnest(a) from obs) as u(x))::int
-      end as counted
-  ), decided as materialized (
-    -- Every match is in the lists when none stopped at its limit (an AND stops
-    -- at a settled count without reading the observations).
-    select f.counted,
-      f.counted <= (select $7::int) and (select cardinality(a) from obs) <= (select $7::int) as complete,
-      case when f.counted > (select $7::int) then $4::int + least($3::int, $5::int / 90 + 1) + 1 else greatest($4::int + least($3::int, $5::int / 90 + 1) + 1, (select $7::int) + 1) end as want
-    from found f
-  ), walk(last_id, ids, n) as (
-    select 0::bigint, '{}'::bigint[], 0 from decided where not complete
+  decided as materialized (
+    -- No trigram to look up: the scope is walked from the start (or the cursor),
+    -- far enough to count up to the cap when the walk's budget allows.
+    select 0 as counted, false as complete, greatest($4::int + least($3::int, $5::int / 90 + 1) + 1, (select $7::int) + 1) as want
+  ), walk(last_id, ids, n, steps, whole) as (
+    select (select $8::bigint), '{}'::bigint[], 0, 0, true from decided where not complete
     union all
-    select c.last_id, c.ids, w.n + cardinality(c.ids)
+    select c.last_id, c.ids, w.n + cardinality(c.ids), w.steps + 1, c.rows = 100
     from walk w cross join lateral (
-      select max(x.id) as last_id, coalesce(array_agg(x.id) filter (where x.hit), '{}') as ids
+      select max(x.id) as last_id, count(*) as rows, coalesce(array_agg(x.id) filter (where x.hit), '{}') as ids
       from (
         select e.id, (e.name ilike (select $2::text) or e.entity_type ilike (select $2::text)
             or coalesce((select true from graph_observations o where o.entity_id = e.id and o.content ilike (select $2::text) limit 1), false)) as hit
@@ -41,13 +23,9 @@ with recursive
         limit 100
       ) x
     ) c
-    where w.n < (select want from decided) and c.last_id is not null
+    where w.n < (select want from decided) and w.steps < (select $9::int) and c.last_id is not null
   ), matched as materialized (
-    select distinct x as id from decided d, lateral (
-      select unnest(a) from names union all select unnest(a) from types union all select unnest(a) from obs) as u(x)
-    where d.complete
-    union all
-    select x from walk w cross join unnest(w.ids) as x
+    select x as id from walk w cross join unnest(w.ids) as x
   ), page as materialized (
     select e.id, e.name, e.entity_type, e.created_at, null::text as created_by
     from graph_entities e
@@ -86,7 +64,8 @@ with recursive
     ) x
     where x.at < $6::int
   )
-  select greatest((select counted from decided), (select count(*) from matched))::int as total, (select count(*) from matched)::int as matched, coalesce((select json_agg(json_build_object(
+  select greatest((select counted from decided), (select count(*) from matched))::int as total, (select count(*) from matched)::int as matched, (select complete from decided) as complete, (select w.last_id from walk w where w.steps = (select $9::int) and w.whole and w.n < (select want from decided)) as walked_to,
+    (select max(k.id) from kept k) as last_id, coalesce((select json_agg(json_build_object(
     'name', k.name, 'entityType', k.entity_type, 'observations', coalesce(g.observations, '[]'::json),
     'totalObservations', k.total_obs) order by k.id)
     from kept k left join lateral (

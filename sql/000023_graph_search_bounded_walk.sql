@@ -1,0 +1,225 @@
+-- search_nodes walks at most a bounded part of the scope per call (security
+-- review follow-up). The capped search of 000022 walked the scope's entities
+-- until its page was complete: a query whose matches sit at the end of a large
+-- scope, one entity with more than the cap of matching observations, or a one-
+-- or two-letter query (no trigram to look up: it read the whole scope) made one
+-- call test every entity of the scope (Postgres, 50,000 entities: 135-157 ms;
+-- on the embedded database the only connection is held as long). The walk now
+-- starts after an entity id ($8: 0, or where a cursor resumes) and takes at
+-- most $9 steps (GRAPH_SEARCH_SCAN_MAX); stopped there, the answer's cursor
+-- resumes it (src/graph/search-sql.ts). Short queries always walk.
+--
+-- The body holds SEARCH_NODES and SEARCH_NODES_SHORT (src/graph/read-sql.ts)
+-- character for character; test/graph/search-plan.test.ts fails when they
+-- differ. Parameters as theirs: $1 scope, $2 escaped pattern, $3 limit, $4
+-- offset, $5 entity budget, $6 relation budget, $7 count cap, $8 the entity id
+-- to start after, $9 walk steps at most; $10 true for a query of three or more
+-- characters (SEARCH_NODES), false for a shorter one. One row, as JSON.
+--
+-- A new overload beside 000022's (eight parameters), not a replacement: during
+-- a rolling deploy, instances still on the old code keep calling the old one.
+create function am_search_nodes(text, text, integer, integer, integer, integer, integer, bigint, integer, boolean)
+  returns setof json
+  language plpgsql
+  set plan_cache_mode = force_generic_plan
+  set enable_seqscan = off
+  as $search$
+begin
+  if $10 then
+    return query select to_json(r) from (
+
+  with recursive 
+  names_rows as materialized (select id as id from graph_entities where scope = $1::text and name ilike (select $2::text)),
+  types_rows as materialized (select id as id from graph_entities where scope = $1::text and entity_type ilike (select $2::text)),
+  obs_rows as materialized (select entity_id as id from graph_observations where scope = $1::text and content ilike (select $2::text)),
+  names as materialized (select array(select id from names_rows limit (select $7::int) + 1) as a), types as materialized (select array(select id from types_rows limit (select $7::int) + 1) as a), obs as materialized (select array(select id from obs_rows limit (select $7::int) + 1) as a),
+  found as materialized (
+    -- A list past the cap settles the count: the walk then only has to reach the
+    -- end of the page (+ 1, to tell whether more follow). Names and types hold
+    -- distinct entities; observations may repeat one. Evaluated in order and
+    -- lazily (a CTE is read when first needed), so a common name skips the rest.
+    select case
+        when (select cardinality(a) from names) > (select $7::int) then (select $7::int) + 1
+        when (select cardinality(a) from types) > (select $7::int) then (select $7::int) + 1
+        else (select count(distinct x) from (
+          select unnest(a) from names union all select unnest(a) from types union all select unnest(a) from obs) as u(x))::int
+      end as counted
+  ), decided as materialized (
+    -- Every match is in the lists when none stopped at its limit (an AND stops
+    -- at a settled count without reading the observations).
+    select f.counted,
+      f.counted <= (select $7::int) and (select cardinality(a) from obs) <= (select $7::int) as complete,
+      case when f.counted > (select $7::int) then $4::int + least($3::int, $5::int / 90 + 1) + 1 else greatest($4::int + least($3::int, $5::int / 90 + 1) + 1, (select $7::int) + 1) end as want
+    from found f
+  ), walk(last_id, ids, n, steps, whole) as (
+    select (select $8::bigint), '{}'::bigint[], 0, 0, true from decided where not complete
+    union all
+    select c.last_id, c.ids, w.n + cardinality(c.ids), w.steps + 1, c.rows = 100
+    from walk w cross join lateral (
+      select max(x.id) as last_id, count(*) as rows, coalesce(array_agg(x.id) filter (where x.hit), '{}') as ids
+      from (
+        select e.id, (e.name ilike (select $2::text) or e.entity_type ilike (select $2::text)
+            or coalesce((select true from graph_observations o where o.entity_id = e.id and o.content ilike (select $2::text) limit 1), false)) as hit
+        from graph_entities e
+        -- The scope as a range of (scope, id) rows, not as scope = …: only the
+        -- (scope, id) index yields this order, so the walk reads the caller's
+        -- scope from where it stopped. (With an equality the primary key yields
+        -- it too, and a plan walking every scope's entities from the first was
+        -- chosen, once per step.)
+        where (e.scope, e.id) > ((select $1::text), w.last_id) and (e.scope, e.id) <= ((select $1::text), 9223372036854775807::bigint)
+        order by e.scope, e.id
+        limit 100
+      ) x
+    ) c
+    where w.n < (select want from decided) and w.steps < (select $9::int) and c.last_id is not null
+  ), matched as materialized (
+    select distinct x as id from decided d, lateral (
+      select unnest(a) from names union all select unnest(a) from types union all select unnest(a) from obs) as u(x)
+    where d.complete and x > (select $8::bigint)
+    union all
+    select x from walk w cross join unnest(w.ids) as x
+  ), page as materialized (
+    select e.id, e.name, e.entity_type, e.created_at, null::text as created_by
+    from graph_entities e
+    where e.id = any(array(select id from matched order by id limit least($3::int, $5::int / 90 + 1) offset $4::int))
+      and e.scope = $1::text
+  ), 
+  sized as (
+    select p.*, char_length(p.name) + char_length(p.entity_type) + 90 as head, coalesce(c.cost, 0) as body
+    from page p cross join lateral (select sum(o.cost) as cost from (
+      select o.id, o.content, o.created_by, o.created_at, char_length(o.content) + 12 as cost
+      from graph_observations o where o.entity_id = p.id and true
+      order by o.id limit $5::int / 12 + 1) o) c
+  ), run as (
+    select s.*, row_number() over (order by s.id) as ord, sum(s.head + s.body) over (order by s.id) as upto
+    from sized s
+  ), kept as materialized (
+    select r.*, r.upto - r.head - r.body as before,
+      (select count(*) from graph_observations o where o.entity_id = r.id)::int as total_obs
+    from run r
+    where r.ord = 1 or r.upto <= $5::int
+  ), 
+  rmatch as materialized (
+    select x.id from (
+      select r.id from kept k join graph_relations r
+      on r.scope = $1::text and r.from_name = k.name and am_graph_key(r.from_name) = any(array[am_graph_key(k.name)])
+      union
+      select r.id from kept k join graph_relations r
+      on r.scope = $1::text and r.to_name = k.name and am_graph_key(r.to_name) = any(array[am_graph_key(k.name)])) x
+  ), rsel as (
+    select id from rmatch order by id offset 0 limit least(null::int, $6::int / 75 + 1)
+  ), rshown as (
+    select x.* from (
+      select r.id, r.from_name, r.to_name, r.relation_type, r.created_by, r.created_at,
+        sum(char_length(r.from_name) + char_length(r.to_name) + char_length(r.relation_type) + 75) over (order by r.id) - (char_length(r.from_name) + char_length(r.to_name) + char_length(r.relation_type) + 75) as at
+      from graph_relations r where r.id = any(array(select id from rsel))
+    ) x
+    where x.at < $6::int
+  )
+  select greatest((select counted from decided), (select count(*) from matched))::int as total, (select count(*) from matched)::int as matched, (select complete from decided) as complete, (select w.last_id from walk w where w.steps = (select $9::int) and w.whole and w.n < (select want from decided)) as walked_to,
+    (select max(k.id) from kept k) as last_id, coalesce((select json_agg(json_build_object(
+    'name', k.name, 'entityType', k.entity_type, 'observations', coalesce(g.observations, '[]'::json),
+    'totalObservations', k.total_obs) order by k.id)
+    from kept k left join lateral (
+      select json_agg(x.content order by x.id) as observations
+      from (
+        select o.*, sum(o.cost) over (order by o.id) - o.cost as at
+        from (
+      select o.id, o.content, o.created_by, o.created_at, char_length(o.content) + 12 as cost
+      from graph_observations o where o.entity_id = k.id and k.before + k.head < $5::int
+      order by o.id limit $5::int / 12 + 1) o
+      ) x
+      where k.before + k.head + x.at < $5::int
+    ) g on true), '[]'::json) as entities,
+    coalesce((select json_agg(json_build_object(
+    'from', x.from_name, 'to', x.to_name, 'relationType', x.relation_type) order by x.id) from rshown x join agents a on a.id = x.created_by), '[]'::json) as relations, (select count(*) from rmatch)::int as total_relations
+    ) r;
+  else
+    return query select to_json(r) from (
+
+  with recursive 
+  decided as materialized (
+    -- No trigram to look up: the scope is walked from the start (or the cursor),
+    -- far enough to count up to the cap when the walk's budget allows.
+    select 0 as counted, false as complete, greatest($4::int + least($3::int, $5::int / 90 + 1) + 1, (select $7::int) + 1) as want
+  ), walk(last_id, ids, n, steps, whole) as (
+    select (select $8::bigint), '{}'::bigint[], 0, 0, true from decided where not complete
+    union all
+    select c.last_id, c.ids, w.n + cardinality(c.ids), w.steps + 1, c.rows = 100
+    from walk w cross join lateral (
+      select max(x.id) as last_id, count(*) as rows, coalesce(array_agg(x.id) filter (where x.hit), '{}') as ids
+      from (
+        select e.id, (e.name ilike (select $2::text) or e.entity_type ilike (select $2::text)
+            or coalesce((select true from graph_observations o where o.entity_id = e.id and o.content ilike (select $2::text) limit 1), false)) as hit
+        from graph_entities e
+        -- The scope as a range of (scope, id) rows, not as scope = …: only the
+        -- (scope, id) index yields this order, so the walk reads the caller's
+        -- scope from where it stopped. (With an equality the primary key yields
+        -- it too, and a plan walking every scope's entities from the first was
+        -- chosen, once per step.)
+        where (e.scope, e.id) > ((select $1::text), w.last_id) and (e.scope, e.id) <= ((select $1::text), 9223372036854775807::bigint)
+        order by e.scope, e.id
+        limit 100
+      ) x
+    ) c
+    where w.n < (select want from decided) and w.steps < (select $9::int) and c.last_id is not null
+  ), matched as materialized (
+    select x as id from walk w cross join unnest(w.ids) as x
+  ), page as materialized (
+    select e.id, e.name, e.entity_type, e.created_at, null::text as created_by
+    from graph_entities e
+    where e.id = any(array(select id from matched order by id limit least($3::int, $5::int / 90 + 1) offset $4::int))
+      and e.scope = $1::text
+  ), 
+  sized as (
+    select p.*, char_length(p.name) + char_length(p.entity_type) + 90 as head, coalesce(c.cost, 0) as body
+    from page p cross join lateral (select sum(o.cost) as cost from (
+      select o.id, o.content, o.created_by, o.created_at, char_length(o.content) + 12 as cost
+      from graph_observations o where o.entity_id = p.id and true
+      order by o.id limit $5::int / 12 + 1) o) c
+  ), run as (
+    select s.*, row_number() over (order by s.id) as ord, sum(s.head + s.body) over (order by s.id) as upto
+    from sized s
+  ), kept as materialized (
+    select r.*, r.upto - r.head - r.body as before,
+      (select count(*) from graph_observations o where o.entity_id = r.id)::int as total_obs
+    from run r
+    where r.ord = 1 or r.upto <= $5::int
+  ), 
+  rmatch as materialized (
+    select x.id from (
+      select r.id from kept k join graph_relations r
+      on r.scope = $1::text and r.from_name = k.name and am_graph_key(r.from_name) = any(array[am_graph_key(k.name)])
+      union
+      select r.id from kept k join graph_relations r
+      on r.scope = $1::text and r.to_name = k.name and am_graph_key(r.to_name) = any(array[am_graph_key(k.name)])) x
+  ), rsel as (
+    select id from rmatch order by id offset 0 limit least(null::int, $6::int / 75 + 1)
+  ), rshown as (
+    select x.* from (
+      select r.id, r.from_name, r.to_name, r.relation_type, r.created_by, r.created_at,
+        sum(char_length(r.from_name) + char_length(r.to_name) + char_length(r.relation_type) + 75) over (order by r.id) - (char_length(r.from_name) + char_length(r.to_name) + char_length(r.relation_type) + 75) as at
+      from graph_relations r where r.id = any(array(select id from rsel))
+    ) x
+    where x.at < $6::int
+  )
+  select greatest((select counted from decided), (select count(*) from matched))::int as total, (select count(*) from matched)::int as matched, (select complete from decided) as complete, (select w.last_id from walk w where w.steps = (select $9::int) and w.whole and w.n < (select want from decided)) as walked_to,
+    (select max(k.id) from kept k) as last_id, coalesce((select json_agg(json_build_object(
+    'name', k.name, 'entityType', k.entity_type, 'observations', coalesce(g.observations, '[]'::json),
+    'totalObservations', k.total_obs) order by k.id)
+    from kept k left join lateral (
+      select json_agg(x.content order by x.id) as observations
+      from (
+        select o.*, sum(o.cost) over (order by o.id) - o.cost as at
+        from (
+      select o.id, o.content, o.created_by, o.created_at, char_length(o.content) + 12 as cost
+      from graph_observations o where o.entity_id = k.id and k.before + k.head < $5::int
+      order by o.id limit $5::int / 12 + 1) o
+      ) x
+      where k.before + k.head + x.at < $5::int
+    ) g on true), '[]'::json) as entities,
+    coalesce((select json_agg(json_build_object(
+    'from', x.from_name, 'to', x.to_name, 'relationType', x.relation_type) order by x.id) from rshown x join agents a on a.id = x.created_by), '[]'::json) as relations, (select count(*) from rmatch)::int as total_relations
+    ) r;
+  end if;
+end $search$;
