@@ -20,6 +20,18 @@ import { validateCallChars, validateItemCount, likePattern, pageBounds, validate
 /** Searches of three or more characters go through the trigram indexes (see search-sql.ts). */
 export const INDEXED_QUERY_MIN_CHARS = 3;
 
+/**
+ * Three letters or digits in a row: a trigram of the query itself, which the
+ * indexes can look up. Without one ("---", "...", "a.b", "x-o") pg_trgm finds
+ * no trigram in '%…%', or only padded ones ("  o": every word that starts with
+ * o), and the lists would test the whole scope's names, types and observations
+ * in one call, past GRAPH_SEARCH_SCAN_MAX (review of 270c975: "---" over 50,000
+ * entities took 80 ms on Postgres, 172 ms embedded, against 23 / 44 ms for the
+ * bounded walk). Such a query is walked, like one of one or two characters.
+ * Letters and digits as countTrigrams (limits.ts) counts pg_trgm's words.
+ */
+const OWN_TRIGRAM = /[\p{L}\p{N}]{3}/u;
+
 /** An entity as the read statements build it: totalObservations always set. */
 type EntityRow = Omit<GraphEntity, "totalObservations" | "observationsTruncated"> & { totalObservations: number };
 
@@ -127,7 +139,7 @@ export async function searchNodes(
   const after = cursor?.after ?? 0;
   const skip = cursor?.skip ?? offset;
   const budget = answerBudget(maxChars);
-  const indexed = [...query].length >= INDEXED_QUERY_MIN_CHARS;
+  const indexed = [...query].length >= INDEXED_QUERY_MIN_CHARS && OWN_TRIGRAM.test(query);
   type Row = {
     total: number;
     matched: number;
