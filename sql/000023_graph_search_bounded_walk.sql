@@ -49,7 +49,8 @@ begin
     -- at a settled count without reading the observations).
     select f.counted,
       f.counted <= (select $7::int) and (select cardinality(a) from obs) <= (select $7::int) as complete,
-      case when f.counted > (select $7::int) then $4::int + least($3::int, $5::int / 90 + 1) + 1 else greatest($4::int + least($3::int, $5::int / 90 + 1) + 1, (select $7::int) + 1) end as want
+      -- After a cursor the count is "at least" anyway: the walk ends with the page.
+      case when f.counted > (select $7::int) or (select $8::bigint) > 0 then $4::int + least($3::int, $5::int / 90 + 1) + 1 else greatest($4::int + least($3::int, $5::int / 90 + 1) + 1, (select $7::int) + 1) end as want
     from found f
   ), walk(last_id, ids, n, steps, whole) as (
     select (select $8::bigint), '{}'::bigint[], 0, 0, true from decided where not complete
@@ -139,9 +140,11 @@ begin
 
   with recursive 
   decided as materialized (
-    -- No trigram to look up: the scope is walked from the start (or the cursor),
-    -- far enough to count up to the cap when the walk's budget allows.
-    select 0 as counted, false as complete, greatest($4::int + least($3::int, $5::int / 90 + 1) + 1, (select $7::int) + 1) as want
+    -- No trigram to look up: the scope is walked from the start, far enough to
+    -- count up to the cap when the walk's budget allows; after a cursor, to the
+    -- end of the page.
+    select 0 as counted, false as complete,
+      case when (select $8::bigint) > 0 then $4::int + least($3::int, $5::int / 90 + 1) + 1 else greatest($4::int + least($3::int, $5::int / 90 + 1) + 1, (select $7::int) + 1) end as want
   ), walk(last_id, ids, n, steps, whole) as (
     select (select $8::bigint), '{}'::bigint[], 0, 0, true from decided where not complete
     union all

@@ -47,16 +47,11 @@ export function graphText(graph: Graph): string {
 /** read_graph / search_nodes: the reference text, plus a note when the answer is only part of the result. */
 export function pageText(tool: "read_graph" | "search_nodes", page: GraphPage): string {
   const notes = cutNotes(page);
-  if (page.offset === 0 && !page.truncated && !page.afterCursor && notes.length === 0) return graphText(page);
+  if (page.offset === 0 && !page.truncated && notes.length === 0) return graphText(page);
   const shown = page.entities.length;
   // A capped count (search_nodes) is a floor: the page itself may lie past it.
   const total = page.totalEntitiesIsLowerBound ? `at least ${Math.max(page.totalEntities, page.offset + shown)}` : `${page.totalEntities}`;
-  // After a cursor the page's place among all matches is not known: only what it holds.
-  const range = page.afterCursor
-    ? `${shown} ${shown === 1 ? "entity" : "entities"} after the cursor, of ${total}`
-    : shown > 0
-      ? `entities ${page.offset + 1}-${page.offset + shown} of ${total}`
-      : `no entities (offset ${page.offset}, total ${total})`;
+  const range = shown > 0 ? `entities ${page.offset + 1}-${page.offset + shown} of ${total}` : `no entities (offset ${page.offset}, total ${total})`;
   const why = page.scanCut
     ? `because the search stopped after testing its share of the scope's entities one by one (GRAPH_SEARCH_SCAN_MAX); more may match`
     : shown < page.limit
@@ -65,10 +60,10 @@ export function pageText(tool: "read_graph" | "search_nodes", page: GraphPage): 
   const next =
     page.nextOffset !== undefined
       ? `with the same arguments and offset ${page.nextOffset}`
-      : `with the same query and cursor ${JSON.stringify(page.nextCursor)} (no offset)`;
+      : `with the same arguments and cursor ${JSON.stringify(page.nextCursor)} instead of offset`;
   const entityNote = page.truncated
     ? `This answer holds ${range}, ${why}. For the next page call ${tool} again ${next}. Relations listed are those touching the entities shown.`
-    : page.offset > 0 || page.afterCursor
+    : page.offset > 0
       ? `This answer holds ${range}: the last page. Relations listed are those touching the entities shown` +
         (tool === "read_graph" ? " and those whose endpoints both do not exist." : ".")
       : undefined;

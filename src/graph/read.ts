@@ -103,8 +103,16 @@ export async function readGraph(db: Database, scope: string, request: PageReques
   });
 }
 
-/** search_nodes' cursor: the entity id the next page starts after, and how many matches past it to skip first. */
-const SearchCursor = z.object({ after: z.number().int().min(0), skip: z.number().int().min(0).max(MAX_OFFSET) });
+/**
+ * search_nodes' cursor: the entity id the next page starts after, how many
+ * matches past it to skip first, and how many matches lie up to it (`seen`:
+ * the page's place among all matches, for its numbering and the total).
+ */
+const SearchCursor = z.object({
+  after: z.number().int().min(0),
+  skip: z.number().int().min(0).max(MAX_OFFSET),
+  seen: z.number().int().min(0).max(2_147_483_647),
+});
 
 /** GRAPH_SEARCH_SCAN_MAX's default: entities a search tests one by one per call at most. */
 export const SEARCH_SCAN_MAX_DEFAULT = 10_000;
@@ -138,6 +146,8 @@ export async function searchNodes(
   }
   const after = cursor?.after ?? 0;
   const skip = cursor?.skip ?? offset;
+  // Matches up to `after`: this page starts at match seen + skip.
+  const seen = cursor?.seen ?? 0;
   const budget = answerBudget(maxChars);
   const indexed = [...query].length >= INDEXED_QUERY_MIN_CHARS && OWN_TRIGRAM.test(query);
   type Row = {
@@ -156,7 +166,7 @@ export async function searchNodes(
   // common (audit finding 6).
   const r = await db.query<{ r: Row }>(
     sql.SEARCH_NODES_CALL,
-    [scope, likePattern(query), limit, skip, budget.entityChars, budget.relationChars, countCap, after, Math.ceil(scanMax / WALK_CHUNK), indexed],
+    [scope, likePattern(query), limit, skip, budget.entityChars, budget.relationChars, countCap, after, Math.max(1, Math.floor(scanMax / WALK_CHUNK)), indexed],
     prepared("search"),
   );
   const row = r.rows[0]!.r;
@@ -167,26 +177,28 @@ export async function searchNodes(
   // Otherwise, a walk stopped at its bound goes on after the last entity it tested.
   const nextCursor =
     row.matched > skip + shown && row.last_id !== null
-      ? encodeCursor({ after: row.last_id, skip: 0 })
+      ? encodeCursor({ after: row.last_id, skip: 0, seen: seen + skip + shown })
       : row.walked_to !== null
-        ? encodeCursor({ after: row.walked_to, skip: Math.max(0, skip - row.matched) })
+        ? encodeCursor({ after: row.walked_to, skip: Math.max(0, skip - row.matched), seen: seen + row.matched })
         : undefined;
   const scanCut = row.walked_to !== null && row.matched <= skip + shown;
+  // After a cursor the statement counts only past it (the lists count the whole scope).
+  const total = Math.max(row.total, seen + row.matched);
   // Exact when the lists held every match, or the walk went through the whole scope from its start.
-  const lowerBound = row.total > countCap || row.walked_to !== null || (!row.complete && after > 0);
+  const lowerBound = total > countCap || row.walked_to !== null || (!row.complete && after > 0);
   return {
     entities,
     relations: row.relations,
     ...cut,
-    totalEntities: Math.min(row.total, countCap),
+    totalEntities: Math.min(total, countCap),
     ...(lowerBound ? { totalEntitiesIsLowerBound: true as const } : {}),
-    offset: skip,
+    offset: seen + skip,
     limit,
     truncated: nextCursor !== undefined,
-    // Offsets count from the scope's first match: a page after a cursor, or past a cut walk, has none to give.
+    // An offset restarts the search from the scope's first match: given only to
+    // pages asked for by offset, and not past a cut walk (the cursor goes on from there).
     ...(nextCursor !== undefined && !cursor && !scanCut ? { nextOffset: offset + shown } : {}),
     ...(nextCursor !== undefined ? { nextCursor } : {}),
-    ...(cursor ? { afterCursor: true as const } : {}),
     ...(scanCut ? { scanCut: true as const } : {}),
   };
 }

@@ -130,7 +130,8 @@ export const searchMatch = (indexed: boolean, pageEnd: string) =>
     -- at a settled count without reading the observations).
     select f.counted,
       f.counted <= ${CAP} and (select cardinality(a) from obs) <= ${CAP} as complete,
-      case when f.counted > ${CAP} then ${pageEnd} + 1 else greatest(${pageEnd} + 1, ${CAP} + 1) end as want
+      -- After a cursor the count is "at least" anyway: the walk ends with the page.
+      case when f.counted > ${CAP} or ${AFTER} > 0 then ${pageEnd} + 1 else greatest(${pageEnd} + 1, ${CAP} + 1) end as want
     from found f
   ), ${WALK}, matched as materialized (
     select distinct x as id from decided d, lateral (
@@ -141,9 +142,11 @@ export const searchMatch = (indexed: boolean, pageEnd: string) =>
   )`
     : `
   decided as materialized (
-    -- No trigram to look up: the scope is walked from the start (or the cursor),
-    -- far enough to count up to the cap when the walk's budget allows.
-    select 0 as counted, false as complete, greatest(${pageEnd} + 1, ${CAP} + 1) as want
+    -- No trigram to look up: the scope is walked from the start, far enough to
+    -- count up to the cap when the walk's budget allows; after a cursor, to the
+    -- end of the page.
+    select 0 as counted, false as complete,
+      case when ${AFTER} > 0 then ${pageEnd} + 1 else greatest(${pageEnd} + 1, ${CAP} + 1) end as want
   ), ${WALK}, matched as materialized (
     select x as id from walk w cross join unnest(w.ids) as x
   )`;

@@ -84,8 +84,6 @@ export interface GraphPage extends Graph {
   nextOffset?: number;
   /** search_nodes: pass as cursor to get the next page (when truncated). */
   nextCursor?: string;
-  /** search_nodes: this page came after a cursor (its position among all matches is not known). */
-  afterCursor?: true;
   /** search_nodes: the walk stopped at its bound (GRAPH_SEARCH_SCAN_MAX) before the page was complete. */
   scanCut?: true;
 }

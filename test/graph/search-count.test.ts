@@ -123,6 +123,9 @@ describe.each(BACKENDS)("search_nodes with a count cap on %s", (backend) => {
           while (page.nextCursor !== undefined) {
             expect(page.truncated, label).toBe(true);
             page = await searchNodes(tdb.db, "counted", query, { cursor: page.nextCursor, limit: 40 }, ANSWER, cap, scanMax);
+            // A page after a cursor still knows its place among all matches.
+            expect(page.entities.map((e) => e.name), label).toEqual(all.slice(page.offset, page.offset + page.entities.length));
+            expect(page.offset, label).toBe(offset + seen.length);
             seen.push(...page.entities.map((e) => e.name));
             expect(calls++, label).toBeLessThan(N);
           }
@@ -172,6 +175,15 @@ describe.each(BACKENDS)("search_nodes with a count cap on %s", (backend) => {
     const e = await searchNodes(tdb.db, "counted", "e", { limit: 1000 }, ANSWER, 1000, 10_000);
     expect(e.totalEntities).toBe(expected("e").length);
     expect(e.totalEntitiesIsLowerBound).toBeUndefined();
+  });
+
+  it("tests no more entities than the bound, even when the bound is not a whole number of steps", async () => {
+    // 250 fillers then 15 matches in scope "tail" (the test above): a bound of
+    // 150 entities is one step of 100, so the first call tests fillers only.
+    const page = await searchNodes(tdb.db, "tail", "late-match", { limit: 5 }, ANSWER, 10, 150);
+    expect(page).toMatchObject({ entities: [], scanCut: true });
+    const two = await searchNodes(tdb.db, "tail", "late-match", { cursor: page.nextCursor, limit: 5 }, ANSWER, 10, 150);
+    expect(two).toMatchObject({ entities: [], scanCut: true, offset: 0 });
   });
 
   it("refuses a cursor with an offset, and a cursor it did not hand out", async () => {
@@ -254,8 +266,8 @@ describe("search_nodes over HTTP with GRAPH_SEARCH_SCAN_MAX=100", () => {
     expect(text.note).toContain(`cursor ${JSON.stringify(s.nextCursor)}`);
 
     const rest = (await client.callTool({ name: "search_nodes", arguments: { query: "x9", cursor: s.nextCursor } })) as CallToolResult;
-    expect(rest.structuredContent).toMatchObject({ entities: [{ name: "tail-x9" }], truncated: false });
-    expect((JSON.parse(textOf(rest)) as { note: string }).note).toMatch(/1 entity after the cursor.*the last page/);
+    expect(rest.structuredContent).toMatchObject({ entities: [{ name: "tail-x9" }], truncated: false, offset: 0, totalEntities: 1 });
+    expect((JSON.parse(textOf(rest)) as { entities: Array<{ name: string }> }).entities.map((e) => e.name)).toEqual(["tail-x9"]);
   });
 
   it("refuses a cursor together with an offset, saying what to pass", async () => {

@@ -26,7 +26,7 @@ export const searchNodesTool = defineTool({
     "Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation contents as a " +
     "case-insensitive substring, in any language; returns the matching entities and every relation with at least one endpoint " +
     "among them. An empty query matches everything. Call it before creating entities, to reuse existing names. Many matches " +
-    "come in pages (see limit; when truncated, call again with the same query and cursor = nextCursor); totalEntities counts them exactly up to a cap, " +
+    "come in pages (see limit; when truncated, call again with the same arguments and cursor = nextCursor instead of offset); totalEntities counts them exactly up to a cap, " +
     "past which it is the cap with totalEntitiesIsLowerBound: true (\"at least\"). A common or one- or two-letter query over a large graph may answer " +
     "a short page (scanCut: true) after testing its share of entities; its nextCursor goes on from there. Relations beyond an answer's size limit come from read_relations (see nextRelations).",
   input,
@@ -35,8 +35,6 @@ export const searchNodesTool = defineTool({
   async run(input, { caller, deps }) {
     const { graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax } = deps.config.limits;
     const page = await searchNodes(deps.db, readableGraph(caller, input.scope), input.query, input, graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax);
-    // afterCursor only shapes the text (a page after a cursor has no known position).
-    const { afterCursor: _, ...structured } = page;
-    return { text: pageText("search_nodes", page), structured };
+    return { text: pageText("search_nodes", page), structured: { ...page } };
   },
 });

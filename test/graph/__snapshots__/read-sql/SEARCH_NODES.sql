@@ -19,7 +19,8 @@ with recursive
     -- at a settled count without reading the observations).
     select f.counted,
       f.counted <= (select $7::int) and (select cardinality(a) from obs) <= (select $7::int) as complete,
-      case when f.counted > (select $7::int) then $4::int + least($3::int, $5::int / 90 + 1) + 1 else greatest($4::int + least($3::int, $5::int / 90 + 1) + 1, (select $7::int) + 1) end as want
+      -- After a cursor the count is "at least" anyway: the walk ends with the page.
+      case when f.counted > (select $7::int) or (select $8::bigint) > 0 then $4::int + least($3::int, $5::int / 90 + 1) + 1 else greatest($4::int + least($3::int, $5::int / 90 + 1) + 1, (select $7::int) + 1) end as want
     from found f
   ), walk(last_id, ids, n, steps, whole) as (
     select (select $8::bigint), '{}'::bigint[], 0, 0, true from decided where not complete
