@@ -75,6 +75,33 @@ describe("console graph and activity pages", () => {
     expect(next.text).not.toContain("bulkitem-049");
   });
 
+  it("says when a search stopped at its walk's bound, and its next page goes on from there", async () => {
+    const small = await startConsoleApp(t.db, { GRAPH_SEARCH_SCAN_MAX: "100" });
+    try {
+      // Its own scope: the activity feed below shows alice's scopes only.
+      const m = await callerOf(t.db, (await addAgent(t.db, "walk-writer", { scopes: ["walk"] })).token);
+      await createEntities(t.db, { scope: "walk", agentId: m.agentId, maxChars: 4096 }, [
+        ...Array.from({ length: 120 }, (_, i) => ({ name: `walkfill-${i}`, entityType: "bulk", observations: [] })),
+        { name: "walk-target-zq", entityType: "bulk", observations: [] },
+      ]);
+      const bob = await addAgent(t.db, "bob-walker", { kind: "human", scopes: ["walk"] });
+      const session = await signIn(small.base, bob.token);
+      const first = await request(small.base).get("/console/graph?scope=walk&q=zq").set("Cookie", session.cookie);
+      expect(first.status).toBe(200);
+      expect(first.text).toContain("stopped after testing its share of this scope");
+      expect(first.text).not.toContain("walk-target-zq");
+      let page = first;
+      for (let i = 0; i < 5 && !page.text.includes("walk-target-zq"); i++) {
+        const href = /href="(\/console\/graph\?[^"]*cursor=[^"]+)"/.exec(page.text)?.[1];
+        expect(href).toBeDefined();
+        page = await request(small.base).get(href!.replace(/&amp;/g, "&")).set("Cookie", session.cookie);
+      }
+      expect(page.text).toContain("walk-target-zq");
+    } finally {
+      await small.close();
+    }
+  });
+
   it("shows an entity with paged observations, relations both ways, and a two-hop SVG without script", async () => {
     const page = await get("/console/graph/shared/agent-memory");
     expect(page.status).toBe(200);

@@ -39,7 +39,7 @@ export function registerGraph(router: Router, deps: AppDeps): void {
       const onward: Record<string, string> | undefined =
         q && page.nextCursor !== undefined ? { cursor: page.nextCursor } : page.nextOffset !== undefined ? { offset: String(page.nextOffset) } : undefined;
       const next = onward ? `/console/graph?${new URLSearchParams({ scope, ...(q ? { q } : {}), ...onward }).toString()}` : undefined;
-      sendPage(res, 200, <GraphSearchPage ctx={ctx} scope={scope} q={q} entities={page.entities} total={page.totalEntities} totalIsLowerBound={page.totalEntitiesIsLowerBound ?? false} nextHref={next} />);
+      sendPage(res, 200, <GraphSearchPage ctx={ctx} scope={scope} q={q} entities={page.entities} total={page.totalEntities} totalIsLowerBound={page.totalEntitiesIsLowerBound ?? false} scanCut={page.scanCut ?? false} nextHref={next} />);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       sendPage(res, statusOf(error), <GraphSearchPage ctx={ctx} scope={scopeInput} q={q} entities={[]} total={0} notice={error.message} />);

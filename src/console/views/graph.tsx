@@ -14,6 +14,7 @@ export function GraphSearchPage({
   entities,
   total,
   totalIsLowerBound = false,
+  scanCut = false,
   nextHref,
   notice,
 }: {
@@ -24,6 +25,8 @@ export function GraphSearchPage({
   total: number;
   /** The search stopped counting at `total`: at least that many match. */
   totalIsLowerBound?: boolean;
+  /** The search stopped after testing its share of the scope's entities (GRAPH_SEARCH_SCAN_MAX) before the page was full. */
+  scanCut?: boolean;
   nextHref?: string | undefined;
   notice?: string | undefined;
 }) {
@@ -50,6 +53,7 @@ export function GraphSearchPage({
           {totalIsLowerBound ? "At least " : ""}
           {total} entit{total === 1 ? "y" : "ies"}
           {q ? " match" : " in this scope"}.
+          {scanCut ? " The search stopped after testing its share of this scope's entities one by one; more may match: the next page goes on from there." : ""}
         </p>
       )}
       <table>
