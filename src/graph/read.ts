@@ -17,12 +17,9 @@ import { READ_SNAPSHOT } from "./sql.js";
 import type { Graph, GraphEntity, GraphPage, GraphRelation, ObservationPage, PageRequest, Provenance, RelationPage, RelationsCut, RelationsRequest, SearchPageRequest } from "./types.js";
 import { validateCallChars, validateItemCount, likePattern, pageBounds, validateSearchQuery } from "./validate.js";
 
-/** Searches of three or more characters go through the trigram indexes (see search-sql.ts). */
-export const INDEXED_QUERY_MIN_CHARS = 3;
-
 /**
  * Three letters or digits in a row: a trigram of the query itself, which the
- * indexes can look up. Without one ("---", "...", "a.b", "x-o") pg_trgm finds
+ * indexes can look up (see search-sql.ts); a query with one goes through them. Without one ("---", "...", "a.b", "x-o") pg_trgm finds
  * no trigram in '%…%', or only padded ones ("  o": every word that starts with
  * o), and the lists would test the whole scope's names, types and observations
  * in one call, past GRAPH_SEARCH_SCAN_MAX (review of 270c975: "---" over 50,000
@@ -115,7 +112,7 @@ const SearchCursor = z.object({
 });
 
 /** GRAPH_SEARCH_SCAN_MAX's default: entities a search tests one by one per call at most. */
-export const SEARCH_SCAN_MAX_DEFAULT = 10_000;
+const SEARCH_SCAN_MAX_DEFAULT = 10_000;
 
 /**
  * Entities whose name, type or any observation contains `query`, case-insensitive
@@ -149,7 +146,7 @@ export async function searchNodes(
   // Matches up to `after`: this page starts at match seen + skip.
   const seen = cursor?.seen ?? 0;
   const budget = answerBudget(maxChars);
-  const indexed = [...query].length >= INDEXED_QUERY_MIN_CHARS && OWN_TRIGRAM.test(query);
+  const indexed = OWN_TRIGRAM.test(query);
   type Row = {
     total: number;
     matched: number;
