@@ -8,6 +8,10 @@ export const contentEnv = z.object({
   FACT_DUPLICATE_WARNING: boolFrom("FACT_DUPLICATE_WARNING", true),
   FACT_DUPLICATE_TIMEOUT_MS: intFrom("FACT_DUPLICATE_TIMEOUT_MS", 20, 1, 10_000),
   STALE_AFTER_DAYS: intFrom("STALE_AFTER_DAYS", 180, 1, 36_500),
+  // memory_list (and the console's lists of facts) reads at most this many facts
+  // per call, then answers with what it found and a cursor that goes on from
+  // there: a filter that matches little no longer reads the whole store.
+  FACT_LIST_SCAN_MAX: intFrom("FACT_LIST_SCAN_MAX", 5_000, 100, 1_000_000),
   GRAPH_TEXT_MAX_CHARS: intFrom("GRAPH_TEXT_MAX_CHARS", 4096, 100, 1_000_000),
   // 100,000 characters is about 25,000 tokens: a read leaves an agent most of its
   // context to work in; larger graphs come in further calls (the answer says how).
@@ -39,6 +43,8 @@ export interface ContentConfig {
     duplicateTimeoutMs: number;
     /** A confirmed fact not reviewed for this many days is stale: marked in recall, back in the review queue. */
     staleAfterDays: number;
+    /** memory_list reads at most this many facts per call; past them the page is cut short with a cursor. */
+    listScanMax: number;
   };
 }
 
@@ -55,6 +61,7 @@ export function contentConfig(e: z.output<typeof contentEnv>): ContentConfig {
       duplicateWarning: e.FACT_DUPLICATE_WARNING,
       duplicateTimeoutMs: e.FACT_DUPLICATE_TIMEOUT_MS,
       staleAfterDays: e.STALE_AFTER_DAYS,
+      listScanMax: e.FACT_LIST_SCAN_MAX,
     },
   };
 }

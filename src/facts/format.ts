@@ -2,7 +2,8 @@
 // status of every fact so that a draft is never mistaken for a reviewed fact,
 // and shows why a deprecated fact was withdrawn.
 import type { FactSummary, FullFact } from "./model.js";
-import type { ListResult, RecallHit, RecallResult } from "./read.js";
+import type { ListResult } from "./list.js";
+import type { RecallHit, RecallResult } from "./read.js";
 import { GET_HISTORY_VERSIONS, RECALL_BODY_CHARS } from "./rules.js";
 import type { PromoteResult, StoreResult } from "./store.js";
 
@@ -166,16 +167,24 @@ export function fullFactText(f: FullFact): string {
 }
 
 export function listText(r: ListResult, reviewable: boolean): string {
+  // A cut page says so before anything else: an empty one does not mean "none".
+  const cut = r.scanCut && r.nextCursor
+    ? [
+        `This call looked through as many facts as one call may (FACT_LIST_SCAN_MAX) without filling the page; more may match further on. ` +
+          `Call memory_list again with cursor "${r.nextCursor}" and the same filters to go on.`,
+      ]
+    : [];
   if (r.facts.length === 0) {
+    if (cut.length > 0) return [reviewable ? "Nothing for your review so far." : "No facts match so far.", ...cut].join("\n");
     return reviewable ? "No drafts or stale facts are waiting for your review." : "No facts match these filters in the scopes you can read.";
   }
   const head = reviewable
-    ? `${r.facts.length} fact${r.facts.length === 1 ? "" : "s"} you may review (newest first): drafts, and confirmed facts marked STALE. Read one with memory_get, then confirm (again) or deprecate it with memory_promote and a reason.`
+    ? `${r.facts.length} fact${r.facts.length === 1 ? "" : "s"} you may review: drafts (newest first), then confirmed facts marked STALE (the longest unreviewed first). Read one with memory_get, then confirm (again) or deprecate it with memory_promote and a reason.`
     : `${r.facts.length} fact${r.facts.length === 1 ? "" : "s"}, most recently changed first.`;
   const items = r.facts.map((f) => {
     const stale = staleNote(f);
     return `- ${headline(f)}\n  ${f.description}${stale ? `\n  ${stale}` : ""}`;
   });
-  const more = r.nextCursor ? [`More: call memory_list again with cursor "${r.nextCursor}" and the same filters.`] : [];
+  const more = cut.length > 0 ? cut : r.nextCursor ? [`More: call memory_list again with cursor "${r.nextCursor}" and the same filters.`] : [];
   return [head, ...items, ...more].join("\n");
 }

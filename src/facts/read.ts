@@ -1,12 +1,10 @@
-// Reading facts: recall by keywords, get one whole with its history, list a
-// page. Each is a single query; the caller's readable scopes filter in SQL.
-import * as z from "zod/v4";
+// Reading facts: recall by keywords, get one whole with its history (a page of
+// facts: list.ts). Each is a single query; the caller's readable scopes filter in SQL.
 import type { Caller } from "../auth/caller.js";
-import { assertCanRead, readableScopes, validateAgentName, validateScope, writableScopes } from "../auth/scopes.js";
+import { assertCanRead, readableScopes, validateScope } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import { invalid } from "../errors.js";
 import { checkWholeNumber } from "../limits.js";
-import { decodeCursor, encodeCursor } from "../paging.js";
 import { ambiguousFact, missingFact } from "./messages.js";
 import { type FactEvent, type FactSummary, type FactVersion, type FullFact, isoTime, type SummaryRow, toSummary } from "./model.js";
 import {
@@ -28,8 +26,6 @@ import * as sql from "./sql.js";
 
 export const RECALL_DEFAULT_LIMIT = 10;
 export const RECALL_MAX_LIMIT = 50;
-export const LIST_DEFAULT_LIMIT = 20;
-export const LIST_MAX_LIMIT = 100;
 
 export interface RecallInput {
   keywords: string[];
@@ -212,68 +208,8 @@ export async function getFact(db: Queryable, caller: Caller, input: GetInput): P
   };
 }
 
-export interface ListInput {
-  status?: FactStatus | undefined;
-  type?: FactType | undefined;
-  scope?: string | undefined;
-  author?: string | undefined;
-  reviewable?: boolean | undefined;
-  limit?: number | undefined;
-  cursor?: string | undefined;
-}
-
-export interface ListResult {
-  facts: Array<FactSummary & { stale: boolean }>;
-  /** Pass back as cursor for the next page; null on the last page. */
-  nextCursor: string | null;
-}
-
-const CursorSchema = z.object({ s: z.number().int().positive() });
-
-export async function listFacts(db: Queryable, caller: Caller, input: ListInput, options: ReadOptions = {}): Promise<ListResult> {
-  const staleAfter = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
-  if (input.reviewable && input.status === "deprecated") {
-    throw invalid(
-      `reviewable: true lists drafts and stale confirmed facts waiting for review; omit status, or pass "draft" or "confirmed" (got "${input.status}").`,
-    );
-  }
-  const scope = optionalReadableScope(caller, input.scope);
-  const author = input.author === undefined ? undefined : validateAgentName(input.author);
-  const limit = boundedLimit(input.limit, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT);
-  const after = decodeCursor(input.cursor, CursorSchema);
-  const readable = readableScopes(caller);
-  const writable = writableScopes(caller);
-  // One row more than asked tells whether another page exists.
-  const rows = (
-    await db.query<SummaryRow & { change_seq: number }>(sql.LIST_FACTS, [
-      readable.all,
-      readable.scopes,
-      input.status ?? null,
-      input.type ?? null,
-      scope ?? null,
-      author ?? null,
-      input.reviewable ?? false,
-      caller.agentId,
-      writable.all,
-      writable.scopes,
-      after?.s ?? null,
-      limit + 1,
-      staleAfter,
-    ], prepared("list"))
-  ).rows;
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    facts: page.map((row) => {
-      const summary = toSummary(row);
-      return { ...summary, stale: staleDays(summary, staleAfter) !== null };
-    }),
-    nextCursor: rows.length > limit && last ? encodeCursor({ s: last.change_seq }) : null,
-  };
-}
-
 /** An explicit scope filter must be one the caller may read (this says nothing about any fact). */
-function optionalReadableScope(caller: Caller, scope: string | undefined): string | undefined {
+export function optionalReadableScope(caller: Caller, scope: string | undefined): string | undefined {
   if (scope === undefined) return undefined;
   validateScope(scope);
   assertCanRead(caller, scope);

@@ -5,7 +5,8 @@
 import { defineResource } from "../mcp/tool.js";
 import { fullFactText } from "./format.js";
 import { factUri } from "./model.js";
-import { getFact, listFacts } from "./read.js";
+import { listFacts } from "./list.js";
+import { getFact } from "./read.js";
 
 // resources/list has no paging through McpServer's template callback, so the
 // listing is bounded: the most recently changed facts. memory_list pages through all.
@@ -18,7 +19,7 @@ export const factResource = defineResource({
   description: `A fact of the shared memory with its status and history. Listing shows the ${RESOURCE_LIST_LIMIT} most recently changed facts you can read; use memory_list to page through all.`,
   mimeType: "text/plain",
   async list({ caller, deps }) {
-    const { facts } = await listFacts(deps.db, caller, { limit: RESOURCE_LIST_LIMIT }, { staleAfterDays: deps.config.facts.staleAfterDays });
+    const { facts } = await listFacts(deps.db, caller, { limit: RESOURCE_LIST_LIMIT }, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.facts.listScanMax });
     return {
       resources: facts.map((f) => ({
         uri: factUri(f.scope, f.name),

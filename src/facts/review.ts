@@ -3,11 +3,10 @@
 // of an updated fact for a diff; and the stale facts they may confirm again.
 // Same rule as memory_list reviewable: true.
 import { type Caller } from "../auth/caller.js";
-import { writableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
-import { type FactSummary, type SummaryRow, toSummary } from "./model.js";
+import { type FactPageRequest, factPageParams, LIST_SCAN_MAX_DEFAULT, type PageRow, readFactPage } from "./list.js";
+import { type FactSummary, toSummary } from "./model.js";
 import { type FactType, STALE_AFTER_DAYS_DEFAULT, staleDays } from "./rules.js";
-import * as reviewSql from "./review-sql.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
 
@@ -24,39 +23,52 @@ export interface ReviewItem extends FactSummary {
 
 export interface ReviewQueue {
   items: ReviewItem[];
-  /** Drafts waiting for this reviewer in all, up to REVIEW_COUNT_CAP. */
+  /** Drafts waiting for this reviewer in all, up to REVIEW_COUNT_CAP (or as far as the count's scan read). */
   count: number;
   countCapped: boolean;
   /** `after` for the next page; null on the last. */
   nextAfter: number | null;
+  /** The page stopped at the scan's bound (FACT_LIST_SCAN_MAX), not at the last draft: more may wait after nextAfter. */
+  scanCut: boolean;
 }
 
-type QueueRow = SummaryRow & {
+type QueueRow = PageRow & {
   body: string;
-  change_seq: string | number;
   prev_description: string | null;
   prev_type: FactType | null;
   prev_body: string | null;
 };
 
-export async function reviewQueue(db: Queryable, caller: Caller, options: { after?: number | undefined; limit: number }): Promise<ReviewQueue> {
-  const writable = writableScopes(caller);
-  const [rows, counted] = await Promise.all([
-    db.query<QueueRow>(reviewSql.REVIEW_QUEUE, [caller.agentId, writable.all, writable.scopes, options.after ?? null, options.limit + 1], prepared("review_queue")),
-    db.query<{ n: number }>(reviewSql.REVIEW_QUEUE_COUNT, [caller.agentId, writable.all, writable.scopes, REVIEW_COUNT_CAP + 1], prepared("review_queue_count")),
+interface QueueOptions {
+  /** Facts one scan reads at most (FACT_LIST_SCAN_MAX): the queue's cost does not grow with what others wrote elsewhere. */
+  scanMax?: number | undefined;
+}
+
+/** How many facts wait, counted by a bounded scan up to REVIEW_COUNT_CAP. */
+async function countWaiting(db: Queryable, request: FactPageRequest, name: string): Promise<{ count: number; countCapped: boolean }> {
+  const row = (await db.query<{ n: number; stopped: boolean }>(sql.FACT_PAGE_COUNT, factPageParams({ ...request, want: REVIEW_COUNT_CAP + 1 }), prepared(name))).rows[0];
+  const n = row?.n ?? 0;
+  return { count: Math.min(n, REVIEW_COUNT_CAP), countCapped: n > REVIEW_COUNT_CAP || (row?.stopped ?? false) };
+}
+
+export async function reviewQueue(db: Queryable, caller: Caller, options: QueueOptions & { after?: number | undefined; limit: number }): Promise<ReviewQueue> {
+  const request: FactPageRequest = { order: "oldest", status: "draft", caller, reviewer: true, scanMax: options.scanMax ?? LIST_SCAN_MAX_DEFAULT, want: 0 };
+  const [page, counted] = await Promise.all([
+    readFactPage<QueueRow>(db, { ...request, from: options.after, want: options.limit + 1 }, sql.REVIEW_QUEUE, "review_queue_page"),
+    countWaiting(db, request, "review_queue_counted"),
   ]);
-  const page = rows.rows.slice(0, options.limit);
-  const n = counted.rows[0]?.n ?? 0;
+  const shown = page.rows.slice(0, options.limit);
+  const more = page.rows.length > options.limit;
   return {
-    items: page.map((r) => ({
+    items: shown.map((r) => ({
       ...toSummary(r),
       body: r.body,
       previous: r.prev_body === null ? null : { description: r.prev_description!, type: r.prev_type!, body: r.prev_body },
       seq: Number(r.change_seq),
     })),
-    count: Math.min(n, REVIEW_COUNT_CAP),
-    countCapped: n > REVIEW_COUNT_CAP,
-    nextAfter: rows.rows.length > options.limit ? Number(page[page.length - 1]!.change_seq) : null,
+    ...counted,
+    nextAfter: more ? Number(shown[shown.length - 1]!.change_seq) : page.stoppedAt ? Number(page.stoppedAt.change_seq) : null,
+    scanCut: !more && page.stoppedAt !== undefined,
   };
 }
 
@@ -69,29 +81,33 @@ export interface StaleItem extends FactSummary {
 export interface StaleQueue {
   /** The longest unreviewed first; a re-confirmation or deprecation takes one off, so the list drains without pages. */
   items: StaleItem[];
-  /** Stale facts waiting for this reviewer in all, up to REVIEW_COUNT_CAP. */
+  /** Stale facts waiting for this reviewer in all, up to REVIEW_COUNT_CAP (or as far as the count's scan read). */
   count: number;
   countCapped: boolean;
+  /** The list stopped at the scan's bound: more may wait among facts reviewed more recently. */
+  scanCut: boolean;
 }
 
 /** Confirmed facts nobody has reviewed for staleAfterDays, that this reviewer may confirm again. */
-export async function staleQueue(db: Queryable, caller: Caller, options: { staleAfterDays?: number | undefined; limit: number }): Promise<StaleQueue> {
-  const writable = writableScopes(caller);
+export async function staleQueue(
+  db: Queryable,
+  caller: Caller,
+  options: QueueOptions & { staleAfterDays?: number | undefined; limit: number },
+): Promise<StaleQueue> {
   const days = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
-  const params = [caller.agentId, writable.all, writable.scopes, days];
-  const [rows, counted] = await Promise.all([
-    db.query<SummaryRow & { body: string }>(reviewSql.STALE_QUEUE, [...params, options.limit], prepared("stale_queue")),
-    db.query<{ n: number }>(reviewSql.STALE_QUEUE_COUNT, [...params, REVIEW_COUNT_CAP + 1], prepared("stale_queue_count")),
+  const request: FactPageRequest = { order: "stale", staleAfterDays: days, caller, reviewer: true, scanMax: options.scanMax ?? LIST_SCAN_MAX_DEFAULT, want: 0 };
+  const [page, counted] = await Promise.all([
+    readFactPage<PageRow & { body: string }>(db, { ...request, want: options.limit }, sql.STALE_QUEUE, "stale_queue_page"),
+    countWaiting(db, request, "stale_queue_counted"),
   ]);
   const now = Date.now();
-  const n = counted.rows[0]?.n ?? 0;
   return {
-    items: rows.rows.map((r) => {
+    items: page.rows.map((r) => {
       const summary = toSummary(r);
       // The SQL chose it as stale; at least the threshold if the clocks disagree by a moment.
       return { ...summary, body: r.body, staleDays: staleDays(summary, days, now) ?? days };
     }),
-    count: Math.min(n, REVIEW_COUNT_CAP),
-    countCapped: n > REVIEW_COUNT_CAP,
+    ...counted,
+    scanCut: page.stoppedAt !== undefined,
   };
 }

@@ -44,27 +44,57 @@ export const GET_FACT = `
      and ${READABLE("$3", "$4")}
    order by f.scope`;
 
+// A review time as whole microseconds since 1970, as text: the stale part's
+// keyset (status_at, id) must come back exact, and a JavaScript Date keeps
+// milliseconds only (a cursor a microsecond early would repeat its fact).
+export const MICROS = (column: string) => `(extract(epoch from ${column}) * 1000000)::bigint::text`;
+/** The time MICROS wrote, back as a timestamptz (null stays null). */
+export const FROM_MICROS = (param: string) => `('epoch'::timestamptz + ${param}::bigint * interval '1 microsecond')`;
+
 /**
- * A page of facts, most recently changed first (keyset on change_seq).
- * $1/$2 readable, $3 status, $4 type, $5 scope, $6 author name,
- * $7 reviewable, $8 caller id, $9/$10 writable scopes, $11 before change_seq, $12 limit,
- * $13 days after which a confirmed fact is stale (reviewable lists it again).
+ * A page of facts read by a bounded scan (am_fact_page, sql/000025): at most
+ * $7 facts in the order $1, of which those passing the filters come back, up
+ * to $8, and the $7-th fact read comes back marked `last` (then the scan
+ * stopped at its bound). Rows in the scan's order; a `last` row that did not
+ * pass the filters has no fact columns.
+ * $1 order ('newest', 'oldest', 'stale'), $2 status, $3 change_seq to start
+ * after, $4 days after which a confirmed fact is stale ('stale'), $5/$6 the
+ * review time (MICROS) and id to start after ('stale'), $7 facts read at most,
+ * $8 facts wanted, $9/$10 readable, $11 type, $12 scope, $13 author name,
+ * $14 not written by this agent id, $15/$16 writable scopes (null $15: any).
  */
-export const LIST_FACTS = `
-  select ${SUMMARY_COLUMNS}, f.change_seq
-    from facts f
-    ${SUMMARY_JOINS}
-   where ${READABLE("$1", "$2")}
-     and ($3::text is null or f.status = $3::text)
-     and ($4::text is null or f.type = $4::text)
-     and ($5::text is null or f.scope = $5::text)
-     and ($6::text is null or a.name = $6::text)
-     and (not $7::boolean
-          or ((f.status = 'draft' or (f.status = 'confirmed' and f.status_at < now() - make_interval(days => $13::int)))
-              and f.author_id <> $8::bigint and ($9::boolean or f.scope = any($10::text[]))))
-     and ($11::bigint is null or f.change_seq < $11::bigint)
-   order by f.change_seq desc
-   limit $12::int`;
+export const FACT_PAGE = (extraColumns = "", extraJoins = "") => `
+  select ${SUMMARY_COLUMNS}, p.id as scan_id, p.change_seq, ${MICROS("p.status_at")} as status_at_us, p.kept, p.last${extraColumns}
+    from am_fact_page($1::text, $2::text, $3::bigint, now() - make_interval(days => $4::int), ${FROM_MICROS("$5")}, $6::bigint,
+                      $7::int, $8::int, $9::boolean, $10::text[], $11::text, $12::text, $13::text,
+                      $14::bigint, $15::boolean, $16::text[]) with ordinality as p(id, change_seq, status_at, kept, last, ord)
+    left join facts f on p.kept and f.id = p.id
+    left join agents a on a.id = f.author_id
+    left join agents sb on sb.id = f.status_by_id
+    ${extraJoins}
+   order by p.ord`;
+
+/** How many facts one bounded scan finds (up to $8), and whether it stopped at its bound. FACT_PAGE's parameters. */
+export const FACT_PAGE_COUNT = `
+  select (count(*) filter (where p.kept))::int as n, coalesce(bool_or(p.last), false) as stopped
+    from am_fact_page($1::text, $2::text, $3::bigint, now() - make_interval(days => $4::int), ${FROM_MICROS("$5")}, $6::bigint,
+                      $7::int, $8::int, $9::boolean, $10::text[], $11::text, $12::text, $13::text,
+                      $14::bigint, $15::boolean, $16::text[]) p`;
+
+/** memory_list's page (and the review queue's parts): FACT_PAGE with the summary columns. */
+export const LIST_FACTS = FACT_PAGE();
+
+/**
+ * The console's review queue (order 'oldest', status 'draft', the reviewer's
+ * filters): each draft whole, with the version before it for a diff.
+ */
+export const REVIEW_QUEUE = FACT_PAGE(
+  ", f.body, pv.description as prev_description, pv.type as prev_type, pv.body as prev_body",
+  "left join fact_versions pv on pv.fact_id = f.id and pv.version = f.version - 1",
+);
+
+/** The console's stale queue (order 'stale'): each fact whole. */
+export const STALE_QUEUE = FACT_PAGE(", f.body");
 
 /**
  * Inserts a new fact as draft version 1 with its first version and "created"

@@ -2,7 +2,8 @@
 // isolation, and listing (paging and the review queue).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
-import { getFact, listFacts } from "../../src/facts/read.js";
+import { listFacts } from "../../src/facts/list.js";
+import { getFact } from "../../src/facts/read.js";
 import { promoteFact } from "../../src/facts/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller, counts, domainError, fact, store } from "./helpers.js";

@@ -3,7 +3,8 @@
 // every call. The answers are the same as the plain statements', call after
 // call, and a second store of the same name still meets the unique key.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getFact, listFacts, recallFacts } from "../../src/facts/read.js";
+import { listFacts } from "../../src/facts/list.js";
+import { getFact, recallFacts } from "../../src/facts/read.js";
 import { promoteFact } from "../../src/facts/store.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller, domainError, fact, store } from "./helpers.js";
@@ -46,6 +47,6 @@ describe("facts' statements prepared on postgres", () => {
     expect(again.message).toContain('A fact named "prepared-rule-1" already exists');
 
     const names = (await tdb.db.query<{ name: string }>("select name from pg_prepared_statements where name like 'am_facts_%' order by name")).rows.map((r) => r.name);
-    expect(names).toEqual(expect.arrayContaining(["am_facts_create", "am_facts_current_version", "am_facts_get", "am_facts_list", "am_facts_lock_for_promotion", "am_facts_promote", "am_facts_recall"]));
+    expect(names).toEqual(expect.arrayContaining(["am_facts_create", "am_facts_current_version", "am_facts_get", "am_facts_list_page", "am_facts_lock_for_promotion", "am_facts_promote", "am_facts_recall"]));
   });
 });

@@ -4,7 +4,8 @@
 import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { DomainError } from "../../errors.js";
-import { getFact, listFacts, recallFacts } from "../../facts/read.js";
+import { listFacts } from "../../facts/list.js";
+import { getFact, recallFacts } from "../../facts/read.js";
 import type { FactStatus, FactType } from "../../facts/rules.js";
 import { FACT_STATUSES, FACT_TYPES, MAX_KEYWORDS } from "../../facts/rules.js";
 import { sendPage, statusOf } from "../render.js";
@@ -46,8 +47,8 @@ export function registerFacts(router: Router, deps: AppDeps): void {
         return sendPage(res, 200, <FactsPage ctx={ctx} filters={filters} facts={hits} total={filters.author ? hits.length : result.total} />);
       }
       const cursor = str(req.query.cursor) || undefined;
-      const result = await listFacts(deps.db, caller, { status, type, scope, author: filters.author || undefined, limit: FACTS_PAGE_SIZE, cursor });
-      sendPage(res, 200, <FactsPage ctx={ctx} filters={filters} facts={result.facts} nextHref={result.nextCursor ? pageHref(filters, result.nextCursor) : undefined} />);
+      const result = await listFacts(deps.db, caller, { status, type, scope, author: filters.author || undefined, limit: FACTS_PAGE_SIZE, cursor }, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.facts.listScanMax });
+      sendPage(res, 200, <FactsPage ctx={ctx} filters={filters} facts={result.facts} nextHref={result.nextCursor ? pageHref(filters, result.nextCursor) : undefined} scanCut={result.scanCut} />);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       sendPage(res, statusOf(error), <FactsPage ctx={ctx} filters={filters} facts={[]} notice={{ kind: "error", text: error.message }} />);

@@ -45,6 +45,7 @@ export function FactsPage({
   facts,
   total,
   nextHref,
+  scanCut,
   notice,
 }: {
   ctx: PageContext;
@@ -52,6 +53,8 @@ export function FactsPage({
   facts: Listed[];
   total?: number | undefined;
   nextHref?: string | undefined;
+  /** The page stopped at the scan's bound (FACT_LIST_SCAN_MAX): more may match further on. */
+  scanCut?: boolean | undefined;
   notice?: PageNotice | undefined;
 }) {
   return (
@@ -117,7 +120,13 @@ export function FactsPage({
           ))}
         </tbody>
       </table>
-      {facts.length === 0 && <p class="empty">No facts match.</p>}
+      {scanCut ? (
+        <p class="hint">
+          This page stopped after looking through as many facts as one page may (FACT_LIST_SCAN_MAX); more may match further on: Next page goes on from there.
+        </p>
+      ) : (
+        facts.length === 0 && <p class="empty">No facts match.</p>
+      )}
       <nav class="pager" aria-label="Pages">
         {nextHref && <a href={nextHref}>Next page</a>}
       </nav>

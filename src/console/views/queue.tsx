@@ -37,8 +37,16 @@ export function QueuePage({
         <kbd>d</kbd> deprecate, <kbd>r</kbd> reason.
       </p>
       {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
+      {queue.scanCut && (
+        <p class="hint" data-scan-cut>
+          This page stopped after looking through as many drafts as one page may (FACT_LIST_SCAN_MAX), most of them not yours to review; more may wait:
+          Next page of drafts goes on from there.
+        </p>
+      )}
       {queue.items.length === 0 ? (
-        <p class="empty">{after ? "No more drafts after this point." : showStale ? "No drafts wait for your review." : "Nothing waits for your review."}</p>
+        !queue.scanCut && (
+          <p class="empty">{after ? "No more drafts after this point." : showStale ? "No drafts wait for your review." : "Nothing waits for your review."}</p>
+        )
       ) : (
         <ol class="queue">
           {queue.items.map((item) => (
@@ -61,6 +69,7 @@ export function QueuePage({
             Confirmed, but nobody has reviewed them for a long time; the longest unreviewed first
             {stale.count > stale.items.length ? `, ${stale.items.length} of ${stale.count} shown (each one you handle makes room for the next)` : ""}. Re-confirm
             what still holds, deprecate what does not.
+            {stale.scanCut ? " This list stopped after looking through as many stale facts as one page may (FACT_LIST_SCAN_MAX): more may wait behind the ones you handle." : ""}
           </p>
           <ol class="queue">
             {stale.items.map((item) => (

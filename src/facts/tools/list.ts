@@ -2,7 +2,7 @@
 import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { listText } from "../format.js";
-import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, listFacts } from "../read.js";
+import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, listFacts } from "../list.js";
 import { READ_ONLY, scopeField, statusField, summarySchema, typeField } from "./schemas.js";
 
 const input = {
@@ -14,7 +14,7 @@ const input = {
     .boolean()
     .optional()
     .describe(
-      "true: your review queue — drafts written by someone else in scopes you may write, and confirmed facts nobody has reviewed for a long time (stale), which you may confirm (again) or deprecate.",
+      "true: your review queue — drafts written by someone else in scopes you may write (most recently changed first), then confirmed facts nobody has reviewed for a long time (stale, the longest unreviewed first), which you may confirm (again) or deprecate.",
     ),
   limit: z
     .number()
@@ -27,8 +27,12 @@ const input = {
 };
 
 const output = {
-  facts: z.array(summarySchema).describe("Most recently changed first. Bodies are left out; read one with memory_get."),
+  facts: z.array(summarySchema).describe("Most recently changed first (the review queue: drafts, then stale facts). Bodies are left out; read one with memory_get."),
   nextCursor: z.string().nullable().describe("Pass as cursor to get the next page; null on the last page."),
+  scanCut: z
+    .boolean()
+    .optional()
+    .describe("true: this call looked through as many facts as one call may without filling the page; more may match further on (nextCursor)."),
 };
 
 export const memoryListTool = defineTool({
@@ -42,7 +46,8 @@ export const memoryListTool = defineTool({
   output,
   annotations: READ_ONLY,
   async run(args, { caller, deps }) {
-    const result = await listFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
-    return { text: listText(result, args.reviewable ?? false), structured: { ...result } };
+    const result = await listFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.facts.listScanMax });
+    const { scanCut, ...page } = result;
+    return { text: listText(result, args.reviewable ?? false), structured: scanCut ? { ...page, scanCut } : page };
   },
 });
