@@ -53,7 +53,7 @@ export function pageText(tool: "read_graph" | "search_nodes", page: GraphPage): 
   const total = page.totalEntitiesIsLowerBound ? `at least ${Math.max(page.totalEntities, page.offset + shown)}` : `${page.totalEntities}`;
   const range = shown > 0 ? `entities ${page.offset + 1}-${page.offset + shown} of ${total}` : `no entities (offset ${page.offset}, total ${total})`;
   const why = page.scanCut
-    ? `because the search stopped after testing its share of the scope's entities one by one (GRAPH_SEARCH_SCAN_MAX); more may match`
+    ? `because the search stopped after testing its share of the scope's entities and their observations one by one (GRAPH_SEARCH_SCAN_MAX); more may match`
     : shown < page.limit
       ? "cut to keep the answer small"
       : `cut at limit ${page.limit} to keep it small`;

@@ -5,7 +5,7 @@ import { ENTITY_FRAME_CHARS as E, OBSERVATION_FRAME_CHARS as O, RELATION_FRAME_C
 
 // Timestamps in the form of JS toISOString().
 import { isoTimeSql as ISO } from "../db/iso-time.js";
-import { COMPLETE, MATCH_TOTAL, MATCHED_ROWS, searchMatch, WALK_CUT } from "./search-sql.js";
+import { COMPLETE, MATCH_TOTAL, MATCHED_ROWS, searchMatch, WALK_CUT, WALK_CUT_OBSERVATION } from "./search-sql.js";
 
 export const COUNT_ENTITIES = `select count(*)::int as n from graph_entities where scope = $1::text`;
 
@@ -175,13 +175,15 @@ export const RELATIONS_TOUCHING = `
 // search_nodes in one statement (one round trip, one snapshot): $1 scope, $2
 // escaped '%…%' pattern, $3 limit, $4 offset (past the cursor, when there is
 // one), $5 entity budget, $6 relation budget, $7 count cap, $8 the entity id
-// to start after (0, or a cursor's), $9 the walk's steps at most. Which
+// to start after (0, or a cursor's), $9 the walk's steps at most, $10 the
+// observation of entity $8 to resume after (0: none). Which
 // entities match, and how much of that is counted, is search-sql.ts's part;
 // the page is cut from those matches in id order.
 // `total`: matches counted (exact up to the cap, at least that many beyond);
 // `matched`: matches found, more than offset + shown when another page follows;
 // `complete`: the lists held every match; `walked_to`: where a walk stopped at
-// its bound before the page was complete (a cursor resumes after it);
+// its bound before the page was complete (a cursor resumes after it), and
+// `walked_obs` the observation inside it where it stopped, if it did;
 // `last_id`: the last entity shown (the next page's cursor).
 // Relations: those touching the entities shown.
 const searchNodes = (indexed: boolean) => `
@@ -191,7 +193,7 @@ const searchNodes = (indexed: boolean) => `
     where e.id = any(array(select id from matched order by id limit ${pageLimit("$3::int", "$5")} offset $4::int))
       and e.scope = $1::text
   ), ${entityPart("$5", false)}, ${relationPart(TOUCHING_KEPT, "0", "null::int", "$6", true)}
-  select ${MATCH_TOTAL} as total, ${MATCHED_ROWS} as matched, ${COMPLETE} as complete, ${WALK_CUT} as walked_to,
+  select ${MATCH_TOTAL} as total, ${MATCHED_ROWS} as matched, ${COMPLETE} as complete, ${WALK_CUT} as walked_to, ${WALK_CUT_OBSERVATION} as walked_obs,
     (select max(k.id) from kept k) as last_id, ${entitiesJson("$5", false)} as entities,
     ${relationsJson(false)} as relations, ${RELATION_TOTAL} as total_relations`;
 
@@ -200,13 +202,13 @@ export const SEARCH_NODES = searchNodes(true);
 /** Shorter queries: no trigram to look up. */
 export const SEARCH_NODES_SHORT = searchNodes(false);
 /**
- * How the store runs them: through am_search_nodes (sql/000023), which holds
+ * How the store runs them: through am_search_nodes (sql/000024), which holds
  * both statements, runs them without sequential scans and keeps one generic
- * plan of each per connection, in one round trip. $1-$9 as above, $10 true for
- * SEARCH_NODES. One row: the statement's columns as one JSON object.
+ * plan of each per connection, in one round trip. $1-$10 as above, $11 true
+ * for SEARCH_NODES. One row: the statement's columns as one JSON object.
  */
 export const SEARCH_NODES_CALL = `
-  select r from am_search_nodes($1::text, $2::text, $3::int, $4::int, $5::int, $6::int, $7::int, $8::bigint, $9::int, $10::boolean) as r`;
+  select r from am_search_nodes($1::text, $2::text, $3::int, $4::int, $5::int, $6::int, $7::int, $8::bigint, $9::int, $10::bigint, $11::boolean) as r`;
 
 // open_nodes: $1 scope, $2 names, $3 entity budget, $4 relation budget. Every
 // named entity that exists (insertion order, as the reference) with who wrote

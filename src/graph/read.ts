@@ -103,15 +103,18 @@ export async function readGraph(db: Database, scope: string, request: PageReques
 /**
  * search_nodes' cursor: the entity id the next page starts after, how many
  * matches past it to skip first, and how many matches lie up to it (`seen`:
- * the page's place among all matches, for its numbering and the total).
+ * the page's place among all matches, for its numbering and the total). With
+ * `obs`, a walk stopped inside entity `after` (its name, type and observations
+ * up to id `obs` tested, none matching): the next page starts inside it.
  */
 const SearchCursor = z.object({
   after: z.number().int().min(0),
+  obs: z.number().int().min(1).optional(),
   skip: z.number().int().min(0).max(MAX_OFFSET),
   seen: z.number().int().min(0).max(2_147_483_647),
 });
 
-/** GRAPH_SEARCH_SCAN_MAX's default: entities a search tests one by one per call at most. */
+/** GRAPH_SEARCH_SCAN_MAX's default: entities a search tests one by one per call at most (and twice as many observations). */
 const SEARCH_SCAN_MAX_DEFAULT = 10_000;
 
 /**
@@ -122,8 +125,9 @@ const SEARCH_SCAN_MAX_DEFAULT = 10_000;
  * least countCap" (totalEntitiesIsLowerBound), so the work stays bounded however
  * many entities match (search-sql.ts). Where the indexes cannot narrow the
  * search (a common query, one of one or two characters), the scope is walked
- * entity by entity, at most `scanMax` of them per call: a page cut short there
- * says so (scanCut), and its nextCursor resumes the walk where it stopped.
+ * entity by entity, at most `scanMax` of them and twice as many observations
+ * per call: a page cut short there says so (scanCut), and its nextCursor
+ * resumes the walk where it stopped, inside an entity if need be.
  * Pages come by `offset` or after a `cursor` (an earlier page's nextCursor).
  */
 export async function searchNodes(
@@ -142,6 +146,7 @@ export async function searchNodes(
     throw invalid("Pass either offset or cursor, not both: a cursor (nextCursor of the previous page) already says where the next page starts.");
   }
   const after = cursor?.after ?? 0;
+  const afterObservation = cursor?.obs ?? 0;
   const skip = cursor?.skip ?? offset;
   // Matches up to `after`: this page starts at match seen + skip.
   const seen = cursor?.seen ?? 0;
@@ -152,6 +157,7 @@ export async function searchNodes(
     matched: number;
     complete: boolean;
     walked_to: number | null;
+    walked_obs: number | null;
     last_id: number | null;
     entities: EntityRow[];
     relations: GraphRelation[];
@@ -163,7 +169,7 @@ export async function searchNodes(
   // common (audit finding 6).
   const r = await db.query<{ r: Row }>(
     sql.SEARCH_NODES_CALL,
-    [scope, likePattern(query), limit, skip, budget.entityChars, budget.relationChars, countCap, after, Math.max(1, Math.floor(scanMax / WALK_CHUNK)), indexed],
+    [scope, likePattern(query), limit, skip, budget.entityChars, budget.relationChars, countCap, after, Math.max(1, Math.floor(scanMax / WALK_CHUNK)), afterObservation, indexed],
     prepared("search"),
   );
   const row = r.rows[0]!.r;
@@ -171,12 +177,18 @@ export async function searchNodes(
   const cut = relationsCut(row.relations.length, row.total_relations, { scope, names: entities.map((e) => e.name) });
   const shown = entities.length;
   // Matches found past this page: the next one starts after its last entity.
-  // Otherwise, a walk stopped at its bound goes on after the last entity it tested.
+  // Otherwise, a walk stopped at its bound goes on where it stopped: after the
+  // last entity it tested, or inside it after the last observation tested.
   const nextCursor =
     row.matched > skip + shown && row.last_id !== null
       ? encodeCursor({ after: row.last_id, skip: 0, seen: seen + skip + shown })
       : row.walked_to !== null
-        ? encodeCursor({ after: row.walked_to, skip: Math.max(0, skip - row.matched), seen: seen + row.matched })
+        ? encodeCursor({
+            after: row.walked_to,
+            ...(row.walked_obs !== null ? { obs: row.walked_obs } : {}),
+            skip: Math.max(0, skip - row.matched),
+            seen: seen + row.matched,
+          })
         : undefined;
   const scanCut = row.walked_to !== null && row.matched <= skip + shown;
   // After a cursor the statement counts only past it (the lists count the whole scope).

@@ -117,7 +117,7 @@ export const searchPageOutput = {
   scanCut: z
     .boolean()
     .optional()
-    .describe("Only when the search tested its share of entities one by one (GRAPH_SEARCH_SCAN_MAX) before its page was full: more may match; nextCursor goes on from there."),
+    .describe("Only when the search tested its share of entities and observations one by one (GRAPH_SEARCH_SCAN_MAX) before its page was full: more may match; nextCursor goes on from there."),
 };
 
 export const deleteOutput = {

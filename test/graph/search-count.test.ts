@@ -11,7 +11,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { searchNodes } from "../../src/graph/read.js";
-import { WALK_CHUNK } from "../../src/graph/search-sql.js";
+import { WALK_CHUNK, WALK_OBSERVATION_CHUNK } from "../../src/graph/search-sql.js";
 import { createEntities } from "../../src/graph/store.js";
 import type { EntityInput } from "../../src/graph/types.js";
 import type { RunningService } from "../../src/serve.js";
@@ -191,6 +191,128 @@ describe.each(BACKENDS)("search_nodes with a count cap on %s", (backend) => {
     await expect(searchNodes(tdb.db, "counted", "item", { cursor: page.nextCursor, offset: 5 }, ANSWER, 10)).rejects.toThrow(/either offset or cursor/);
     await expect(searchNodes(tdb.db, "counted", "item", { cursor: "bm90LWEtY3Vyc29y" }, ANSWER, 10)).rejects.toThrow(/cursor is not valid/);
     await expect(searchNodes(tdb.db, "counted", "item", { cursor: Buffer.from(JSON.stringify({ after: -1, skip: 0 })).toString("base64url") }, ANSWER, 10)).rejects.toThrow(/cursor is not valid/);
+  });
+});
+
+// The walk bounds observations too (security review follow-up: each entity
+// it tested had all its observations tested, so one entity with 50,000 of them
+// made a short query of its scope test 50,000 observations in one call). A
+// step tests at most WALK_OBSERVATION_CHUNK observations and stops inside an
+// entity when they run out; the cursor holds that observation's place. What a
+// call tested is read from where it started and where its cursor says it
+// stopped, counted in the database: no timing.
+describe.each(BACKENDS)("search_nodes over entities with many observations on %s", (backend) => {
+  let tdb: TestDatabase;
+  /** More observations than a call walking one step tests: the walk must stop inside. */
+  const HEAVY = 5 * WALK_OBSERVATION_CHUNK + 37;
+  const filler = (n: number, tag: string) => Array.from({ length: n }, (_, j) => `filler ${tag} ${j}`);
+  const HEAVY_ENTITIES: EntityInput[] = [
+    ...Array.from({ length: 5 }, (_, i) => ({ name: `light-${i}`, entityType: "plain", observations: [`plain ${i}`, `plain again ${i}`] })),
+    // Its only match is its last observation.
+    { name: "heavy-a", entityType: "box", observations: [...filler(HEAVY, "a"), "the needle at the end"] },
+    // Matches by name: its observations need no test.
+    { name: "needle-named", entityType: "box", observations: filler(HEAVY, "b") },
+    ...Array.from({ length: 10 }, (_, i) => ({ name: `after-${i}`, entityType: "plain", observations: i % 2 === 0 ? [`a needle ${i}`] : [`hay ${i}`] })),
+    { name: "heavy-c", entityType: "box", observations: filler(2 * HEAVY, "c") },
+    { name: "tail-needle", entityType: "plain", observations: [] },
+  ];
+  const expectedHeavy = (query: string) =>
+    HEAVY_ENTITIES.filter((e) => [e.name, e.entityType, ...e.observations].some((t) => t.toLowerCase().includes(query.toLowerCase()))).map((e) => e.name);
+  const cursorOf = (cursor: string) => JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { after: number; obs?: number };
+  /** Entities and observations of scope "heavy" in the walk's order after `from` up to `to` (an entity's place: its whole self, or up to an observation). */
+  async function testedBetween(from: { after: number; obs?: number }, to: { after: number; obs?: number }) {
+    const r = await tdb.db.query<{ entities: number; observations: number }>(
+      `select (select count(*) from graph_entities e where e.scope = 'heavy' and e.id > $1::bigint and e.id <= $3::bigint)::int as entities,
+         (select count(*) from graph_observations o where o.scope = 'heavy'
+            and (o.entity_id, o.id) > ($1::bigint, coalesce($2::bigint, 9223372036854775807))
+            and (o.entity_id, o.id) <= ($3::bigint, coalesce($4::bigint, 9223372036854775807)))::int as observations`,
+      [from.after, from.obs ?? null, to.after, to.obs ?? null],
+    );
+    return r.rows[0]!;
+  }
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase(backend);
+    const agent = await createAgent(tdb.db, { name: "loader", kind: "agent", writeScopes: ["heavy", "noise"] });
+    const w = { scope: "heavy", agentId: agent.id, maxChars: 4096 };
+    for (const e of HEAVY_ENTITIES) {
+      await createEntities(tdb.db, w, [e]);
+      // Another scope interleaved, every one of its rows matching: never counted, never shown.
+      await createEntities(tdb.db, { ...w, scope: "noise" }, [{ name: `noise ${e.name} needle zq`, entityType: "box", observations: ["needle zq"] }]);
+    }
+  });
+  afterAll(async () => {
+    await tdb?.drop();
+  });
+
+  it("ran on the data it was meant for", () => {
+    expect(expectedHeavy("needle")).toEqual(["heavy-a", "needle-named", "after-0", "after-2", "after-4", "after-6", "after-8", "tail-needle"]);
+    expect(expectedHeavy("zq")).toEqual([]);
+  });
+
+  it("stops inside an entity whose observations outnumber the step's, having tested exactly that many", async () => {
+    // One step: the light entities' ten observations, then heavy-a's until the step's 200 are spent.
+    const page = await searchNodes(tdb.db, "heavy", "zq", {}, ANSWER, 1000, WALK_CHUNK);
+    expect(page).toMatchObject({ entities: [], scanCut: true, truncated: true, totalEntitiesIsLowerBound: true });
+    const at = cursorOf(page.nextCursor!);
+    const heavyA = (await tdb.db.query<{ id: number }>("select id::int as id from graph_entities where scope = 'heavy' and name = 'heavy-a'")).rows[0]!.id;
+    expect(at.after).toBe(heavyA);
+    expect(at.obs).toBeGreaterThan(0);
+    expect(await testedBetween({ after: 0 }, at)).toEqual({ entities: 6, observations: WALK_OBSERVATION_CHUNK });
+  });
+
+  it("a short query that matches nothing tests a bounded share per call, and its cursors reach the end", async () => {
+    const total = await testedBetween({ after: 0 }, { after: 9_007_199_254_740_991 });
+    let page = await searchNodes(tdb.db, "heavy", "zq", {}, ANSWER, 1000, 2 * WALK_CHUNK);
+    let from: { after: number; obs?: number } = { after: 0 };
+    let calls = 1;
+    while (page.nextCursor !== undefined) {
+      expect(page).toMatchObject({ entities: [], scanCut: true });
+      const to = cursorOf(page.nextCursor);
+      const tested = await testedBetween(from, to);
+      // Two steps a call: at most 200 entities and 400 observations, and something each time.
+      expect(tested.observations).toBeLessThanOrEqual(2 * WALK_OBSERVATION_CHUNK);
+      expect(tested.entities).toBeLessThanOrEqual(2 * WALK_CHUNK);
+      expect(tested.observations + tested.entities).toBeGreaterThan(0);
+      from = to;
+      page = await searchNodes(tdb.db, "heavy", "zq", { cursor: page.nextCursor }, ANSWER, 1000, 2 * WALK_CHUNK);
+      calls++;
+    }
+    expect(page).toMatchObject({ entities: [], truncated: false });
+    // Every observation of the scope was tested once on the way, 400 a call at most.
+    expect(calls).toBeGreaterThanOrEqual(Math.ceil(total.observations / (2 * WALK_OBSERVATION_CHUNK)));
+  });
+
+  const SCANS = [WALK_CHUNK, 3 * WALK_CHUNK, 10_000];
+  it.each(SCANS)("following nextCursor gives every match once, in order, the last observation of a large entity included (bound %i)", async (scanMax) => {
+    for (const query of ["needle", "ne", "zq", "e", "", "end", "filler"]) {
+      const all = expectedHeavy(query);
+      for (const cap of [1, 1000]) {
+        for (const limit of [1, 3, 40]) {
+          const label = JSON.stringify({ query, cap, limit, scanMax });
+          let page = await searchNodes(tdb.db, "heavy", query, { limit }, ANSWER, cap, scanMax);
+          const seen = page.entities.map((e) => e.name);
+          let calls = 1;
+          while (page.nextCursor !== undefined) {
+            page = await searchNodes(tdb.db, "heavy", query, { cursor: page.nextCursor, limit }, ANSWER, cap, scanMax);
+            expect(page.entities.map((e) => e.name), label).toEqual(all.slice(page.offset, page.offset + page.entities.length));
+            seen.push(...page.entities.map((e) => e.name));
+            expect(calls++, label).toBeLessThan(200);
+          }
+          expect(seen, label).toEqual(all);
+          if (page.totalEntitiesIsLowerBound) expect(page.totalEntities, label).toBeLessThanOrEqual(all.length);
+          else expect(page.totalEntities, label).toBe(all.length);
+        }
+      }
+    }
+  });
+
+  it("shows a matching entity's observations in insertion order, however many it has", async () => {
+    const page = await searchNodes(tdb.db, "heavy", "needle-named", {}, 20_000, 1000);
+    expect(page.entities.map((e) => e.name)).toEqual(["needle-named"]);
+    const [entity] = page.entities;
+    expect(entity!.observations.slice(0, 3)).toEqual(["filler b 0", "filler b 1", "filler b 2"]);
+    expect(entity).toMatchObject({ observationsTruncated: true, totalObservations: HEAVY });
   });
 });
 

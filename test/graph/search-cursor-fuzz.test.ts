@@ -4,7 +4,8 @@
 // nextCursor must give exactly the reference's matches in insertion order, each
 // once, and end; every page must say where it lies among the matches; totals
 // must be exact unless flagged "at least", and then never above the truth; a
-// nextOffset must lead to the right page. (From the review of the bounded walk.)
+// nextOffset must lead to the right page. (From the review of the bounded walk;
+// entities of several hundred observations since the walk also bounds those.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { searchNodes } from "../../src/graph/read.js";
@@ -22,6 +23,12 @@ function entity(i: number): EntityInput {
   const k = Math.floor(rnd() * 4);
   for (let j = 0; j < k; j++) obs.push(pick(["plain", "zeta mark", "ab", "long ".repeat(1 + Math.floor(rnd() * 200)), "qx", "Zeta"]) + ` ${i}-${j}`);
   if (rnd() < 0.05) for (let j = 0; j < 30; j++) obs.push(`zeta burst ${j}`);
+  // Entities with more observations than a step of the walk tests (200): the
+  // walk stops inside them and the cursor resumes there; some match only at their last.
+  if (rnd() < 0.03) {
+    for (let j = 0; j < 250 + Math.floor(rnd() * 400); j++) obs.push(`pad ${j}`);
+    if (rnd() < 0.5) obs.push("zeta end");
+  }
   return { name: `${pick(["item", "node", "thing"])}-${i}`, entityType: pick(["alpha", "beta", "zeta-type"]), observations: obs };
 }
 const ENTITIES = Array.from({ length: N }, (_, i) => entity(i));
@@ -41,6 +48,11 @@ describe.each(BACKENDS)("search_nodes pages drawn at random on %s", (backend) =>
     }
   });
   afterAll(async () => tdb?.drop());
+
+  it("ran on entities of more observations than one step of the walk tests", () => {
+    expect(ENTITIES.filter((e) => e.observations.length > 200).length).toBeGreaterThanOrEqual(5);
+    expect(ENTITIES.filter((e) => e.observations.at(-1) === "zeta end").length).toBeGreaterThanOrEqual(2);
+  });
 
   it("follow their cursors to exactly every match, each page in its place", async () => {
     const failures: string[] = [];

@@ -19,6 +19,7 @@ interface PlanNode {
   "Relation Name"?: string;
   "Index Name"?: string;
   "Index Cond"?: string;
+  "Subplan Name"?: string;
   Plans?: PlanNode[];
 }
 
@@ -26,7 +27,7 @@ function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
 
-// Under the settings the store runs it with (am_search_nodes, sql/000023:
+// Under the settings the store runs it with (am_search_nodes, sql/000024:
 // without sequential scans, one generic plan kept): a prepared statement, in a
 // transaction without sequential scans. EXPLAIN EXECUTE shows the plan that
 // plan_cache_mode picks: a custom plan or the generic one (EXPLAIN of the text
@@ -42,7 +43,7 @@ async function explainSearchPlan(db: Database, statement: string, scope: string,
         await tx.query(`set local plan_cache_mode = force_${mode}_plan`);
         await tx.query(`prepare ${name} as ${statement}`);
         const r = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode & { "Total Cost": number } }> }>(
-          `explain (format json) execute ${name}(${literal(scope)}, ${literal(likePattern(query))}, 1000, 0, 500000, 500000, 10000, 0, 100)`,
+          `explain (format json) execute ${name}(${literal(scope)}, ${literal(likePattern(query))}, 1000, 0, 500000, 500000, 10000, 0, 100, 0)`,
         );
         await tx.query(`deallocate ${name}`);
         return r.rows[0]!["QUERY PLAN"][0]!;
@@ -104,8 +105,8 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
   const TRIGRAM_INDEXES = ["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm"];
   // Scans that look rows up by the caller's entity ids (the page, its
   // observations and relations) need no scope; every other one must hold it.
-  // scope = …, or the walk's (scope, id) range.
-  const SCOPE_CONDITION = /scope = |ROW\(scope, id\) > ROW/;
+  // scope = …, or the walk's (scope, id) or (scope, entity_id, id) range.
+  const SCOPE_CONDITION = /scope = |ROW\(scope, (entity_id, )?id\) > ROW/;
   const BY_ID = ["graph_entities_pkey", "graph_observations_entity_content", "graph_relations_pkey", "graph_relations_key", "graph_relations_to"];
 
   // Every read of the match (search-sql.ts) goes through an index whose
@@ -120,7 +121,7 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
       const scans = plan.filter((n) => n["Index Name"]?.startsWith("graph_") && !BY_ID.includes(n["Index Name"]));
       expect(scans.length).toBeGreaterThanOrEqual(4);
       for (const scan of scans) {
-        expect([...TRIGRAM_INDEXES, "graph_entities_scope_id"], JSON.stringify(scan)).toContain(scan["Index Name"]);
+        expect([...TRIGRAM_INDEXES, "graph_entities_scope_id", "graph_observations_scope_entity_id"], JSON.stringify(scan)).toContain(scan["Index Name"]);
         expect(scan["Index Cond"], scan["Index Name"]).toMatch(SCOPE_CONDITION);
       }
       expect(scans.map((n) => n["Index Name"])).toContain("graph_observations_scope_content_trgm");
@@ -251,6 +252,42 @@ describe("search_nodes match plan at 1,000 analysed entities (postgres)", () => 
   });
 });
 
+// The walk reads its next entities and observations as ranges of the (scope,
+// id) and (scope, entity_id, id) indexes, in their order, up to a step's
+// limit (search-sql.ts). Planned without seeing the scope, a range bounded on
+// both sides was estimated so small at 1,000 entities that sorting the scope's
+// rows looked cheaper: each step then read the whole scope. Whatever reads the
+// walk's tables must do so in index order, never feeding a sort.
+describe("search_nodes walk plan at 1,000 analysed entities (postgres)", () => {
+  let tdb: TestDatabase;
+  beforeAll(async () => {
+    tdb = await createTestDatabase("postgres");
+    const agent = await createAgent(tdb.db, { name: "loader", kind: "agent", writeScopes: ["small"] });
+    for (let batch = 0; batch < 10; batch++) {
+      await createEntities(
+        tdb.db,
+        { scope: "small", agentId: agent.id, maxChars: 4096 },
+        Array.from({ length: 100 }, (_, k) => ({ name: `entity-${batch * 100 + k}`, entityType: "note", observations: [`first ${k}`, `second ${k}`] })),
+      );
+    }
+    await tdb.db.exec("vacuum analyze graph_entities, graph_observations");
+  });
+  afterAll(async () => {
+    await tdb?.drop();
+  });
+
+  const SORTS = ["Sort", "Incremental Sort"];
+  it.each(["custom", "generic"] as const)("reads the walk's entities and observations in index order (%s plan)", async (mode) => {
+    const walk = nodes((await explainSearchPlan(tdb.db, sql.SEARCH_NODES_SHORT, "small", "zq", mode)).Plan).find((n) => n["Subplan Name"] === "CTE walk");
+    expect(walk).toBeDefined();
+    const plan = nodes(walk!);
+    const sorted = plan.filter((n) => SORTS.includes(n["Node Type"])).flatMap((n) => (n.Plans ?? []).flatMap(nodes));
+    expect(sorted.filter((n) => /^graph_(entities|observations)$/.test(n["Relation Name"] ?? "")).map((n) => n["Index Name"] ?? n["Node Type"])).toEqual([]);
+    const walked = plan.filter((n) => n["Index Name"] === "graph_entities_scope_id" || n["Index Name"] === "graph_observations_scope_entity_id");
+    expect(walked.map((n) => `${n["Node Type"]} ${n["Index Name"]}`).sort()).toEqual(["Index Scan graph_entities_scope_id", "Index Scan graph_observations_scope_entity_id"]);
+  });
+});
+
 describe.each(BACKENDS)("am_search_nodes on %s", (backend) => {
   let tdb: TestDatabase;
   beforeAll(async () => {
@@ -261,15 +298,17 @@ describe.each(BACKENDS)("am_search_nodes on %s", (backend) => {
   });
 
   it("holds SEARCH_NODES and SEARCH_NODES_SHORT character for character (a changed statement needs a migration that replaces the function)", async () => {
-    // 000023's overload (ten parameters); 000022's stays for instances still on the old code during a rolling deploy.
-    const src = (await tdb.db.query<{ src: string }>("select prosrc as src from pg_proc where proname = 'am_search_nodes' and pronargs = 10")).rows;
+    // 000024's overload (eleven parameters); 000022's and 000023's stay for instances still on the old code during a rolling deploy.
+    const src = (await tdb.db.query<{ src: string }>("select prosrc as src from pg_proc where proname = 'am_search_nodes' and pronargs = 11")).rows;
     expect(src).toHaveLength(1);
     expect(src[0]!.src).toContain(sql.SEARCH_NODES);
+    const overloads = (await tdb.db.query<{ n: number }>("select pronargs::int as n from pg_proc where proname = 'am_search_nodes' order by 1")).rows.map((r) => r.n);
+    expect(overloads).toEqual([8, 10, 11]);
     expect(src[0]!.src).toContain(sql.SEARCH_NODES_SHORT);
   });
 
   it("keeps one generic plan and never scans a table whole, whatever the session says", async () => {
-    const settings = (await tdb.db.query<{ config: string[] }>("select proconfig as config from pg_proc where proname = 'am_search_nodes' and pronargs = 10")).rows[0]!.config;
+    const settings = (await tdb.db.query<{ config: string[] }>("select proconfig as config from pg_proc where proname = 'am_search_nodes' and pronargs = 11")).rows[0]!.config;
     expect(settings).toEqual(expect.arrayContaining(["plan_cache_mode=force_generic_plan", "enable_seqscan=off"]));
   });
 });

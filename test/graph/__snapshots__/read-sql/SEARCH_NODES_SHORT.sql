@@ -5,26 +5,60 @@ with recursive
     -- end of the page.
     select 0 as counted, false as complete,
       case when (select $8::bigint) > 0 then $4::int + least($3::int, $5::int / 90 + 1) + 1 else greatest($4::int + least($3::int, $5::int / 90 + 1) + 1, (select $7::int) + 1) end as want
-  ), walk(last_id, ids, n, steps, whole) as (
-    select (select $8::bigint), '{}'::bigint[], 0, 0, true from decided where not complete
+  ), walk(last_id, last_obs, ids, n, steps, whole) as (
+    select (select $8::bigint), case when (select $10::bigint) > 0 then (select $10::bigint) else 9223372036854775807::bigint end, '{}'::bigint[], 0, 0, true
+    from decided where not complete
     union all
-    select c.last_id, c.ids, w.n + cardinality(c.ids), w.steps + 1, c.rows = 100
+    select s.last_id, s.last_obs, s.ids, w.n + cardinality(s.ids), w.steps + 1, s.more
     from walk w cross join lateral (
-      select max(x.id) as last_id, count(*) as rows, coalesce(array_agg(x.id) filter (where x.hit), '{}') as ids
+      -- The step's entities: those of the caller's scope among the next
+      -- WALK_CHUNK rows of the (scope, id) index (inside: rows past the
+      -- scope's end count nothing). first_open, last_open: the first and
+      -- last entity whose name and type did not match, where the observations
+      -- to test begin and end.
+      select max(x.id) filter (where x.inside) as last_id, count(*) filter (where x.inside) as rows,
+        coalesce(array_agg(x.id) filter (where x.inside and x.hit), '{}') as hits,
+        min(x.id) filter (where x.inside and not x.hit) as first_open, max(x.id) filter (where x.inside and not x.hit) as last_open
       from (
-        select e.id, (e.name ilike (select $2::text) or e.entity_type ilike (select $2::text)
-            or coalesce((select true from graph_observations o where o.entity_id = e.id and o.content ilike (select $2::text) limit 1), false)) as hit
+        select e.id, e.scope = (select $1::text) as inside, (e.name ilike (select $2::text) or e.entity_type ilike (select $2::text)) as hit
         from graph_entities e
-        -- The scope as a range of (scope, id) rows, not as scope = …: only the
-        -- (scope, id) index yields this order, so the walk reads the caller's
-        -- scope from where it stopped. (With an equality the primary key yields
-        -- it too, and a plan walking every scope's entities from the first was
-        -- chosen, once per step.)
-        where (e.scope, e.id) > ((select $1::text), w.last_id) and (e.scope, e.id) <= ((select $1::text), 9223372036854775807::bigint)
+        -- From the walk's place on, in (scope, id) order (an entity the walk
+        -- stands inside comes again), as a row comparison with no upper bound:
+        -- planned without seeing the scope, it is estimated at a third of the
+        -- table, so reading WALK_CHUNK rows of the index in order always looks
+        -- cheaper than sorting the scope's rows. Bounded on both sides, the
+        -- estimate fell to a ninth and, at 1,000 entities, each step read the
+        -- whole scope through graph_entities_scope_name (scope >= … and scope
+        -- <= …, estimated at 0.5% of the rows) to sort it. (With an equality
+        -- on the scope the primary key yields this order too, and a plan
+        -- walking every scope's entities from the first was chosen.)
+        where (e.scope, e.id) > ((select $1::text), w.last_id - (w.last_obs < 9223372036854775807::bigint)::int)
         order by e.scope, e.id
         limit 100
       ) x
-    ) c
+    ) c cross join lateral (
+      -- The observations from the first entity to test on, in (scope, entity,
+      -- id) order; those past the last entity to test (inside: false) count
+      -- nothing. No upper bound, for the reason given for the entities.
+      select count(*) filter (where y.inside) as rows, max(array[y.entity_id, y.id]) filter (where y.inside) as last,
+        coalesce(array_agg(y.entity_id) filter (where y.inside and y.hit), '{}') as hits
+      from (
+        select o.entity_id, o.id, o.scope = (select $1::text) and o.entity_id <= c.last_open as inside, o.content ilike (select $2::text) as hit
+        from graph_observations o
+        where c.first_open is not null
+          and (o.scope, o.entity_id, o.id) > ((select $1::text), c.first_open, case when c.first_open = w.last_id then w.last_obs else 0 end)
+        order by o.scope, o.entity_id, o.id
+        limit 200
+      ) y
+    ) v cross join lateral (
+      -- Where the step ends: at its last entity, or, when the observations
+      -- filled their limit, at the last one read (inside its entity, unless
+      -- that entity matched). Matches past that place are left to the next step.
+      select f.at as last_id, case when f.full and not (f.at = any(c.hits || v.hits)) then v.last[2] else 9223372036854775807::bigint end as last_obs,
+        array(select distinct h from unnest(c.hits || v.hits) as h where h <= f.at) as ids,
+        c.rows = 100 or f.full as more
+      from (select v.rows = 200 as full, case when v.rows = 200 then v.last[1] else c.last_id end as at) f
+    ) s
     where w.n < (select want from decided) and w.steps < (select $9::int) and c.last_id is not null
   ), matched as materialized (
     select x as id from walk w cross join unnest(w.ids) as x
@@ -66,7 +100,7 @@ with recursive
     ) x
     where x.at < $6::int
   )
-  select greatest((select counted from decided), (select count(*) from matched))::int as total, (select count(*) from matched)::int as matched, (select complete from decided) as complete, (select w.last_id from walk w where w.steps = (select $9::int) and w.whole and w.n < (select want from decided)) as walked_to,
+  select greatest((select counted from decided), (select count(*) from matched))::int as total, (select count(*) from matched)::int as matched, (select complete from decided) as complete, (select w.last_id from walk w where w.steps = (select $9::int) and w.whole and w.n < (select want from decided)) as walked_to, (select nullif(w.last_obs, 9223372036854775807::bigint) from walk w where w.steps = (select $9::int) and w.whole and w.n < (select want from decided)) as walked_obs,
     (select max(k.id) from kept k) as last_id, coalesce((select json_agg(json_build_object(
     'name', k.name, 'entityType', k.entity_type, 'observations', coalesce(g.observations, '[]'::json),
     'totalObservations', k.total_obs) order by k.id)
