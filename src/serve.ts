@@ -62,8 +62,6 @@ export async function startService(config: Config, options: StartOptions): Promi
 
     let shuttingDown = false;
     const deps = await createDeps(config, db, logger, { expectedMigrations: migrations.length, isShuttingDown: () => shuttingDown });
-    const firstToken = config.firstStartOwner ? await createOwnerIfEmpty(db, logger) : undefined;
-    const firstTokenFile = firstToken && !options.interactive ? await writeFirstToken(config.firstTokenFile, firstToken, logger) : undefined;
 
     const requestTimeout = config.http.requestTimeoutMs;
     httpServer = createServer(
@@ -82,9 +80,14 @@ export async function startService(config: Config, options: StartOptions): Promi
     // Beyond this many open sockets, new ones are closed on accept (file descriptors and memory stay bounded).
     httpServer.maxConnections = config.http.maxConnections;
     await new Promise<void>((resolve, reject) => {
-      httpServer!.once("error", reject);
+      httpServer!.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, config)));
       httpServer!.listen(config.port, config.host, () => resolve());
     });
+    // The owner is created only once the port is ours: created before a failed
+    // listen (port in use), its token was shown to nobody and every later start
+    // found an owner already there (new-user trial).
+    const firstToken = config.firstStartOwner ? await createOwnerIfEmpty(db, logger) : undefined;
+    const firstTokenFile = firstToken && !options.interactive ? await writeFirstToken(config.firstTokenFile, firstToken, logger) : undefined;
     const address = httpServer.address() as AddressInfo;
     const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
     const url = config.publicUrl ?? `http://${hostForUrl === "0.0.0.0" || hostForUrl === "[::]" ? "localhost" : hostForUrl}:${address.port}`;
@@ -113,6 +116,21 @@ export async function startService(config: Config, options: StartOptions): Promi
     if (!options.db) await db.close();
     throw error;
   }
+}
+
+/** A listen failure a newcomer can act on: which address, and what to change. */
+function listenError(error: NodeJS.ErrnoException, config: Config): Error {
+  const where = `${config.host}:${config.port}`;
+  if (error.code === "EADDRINUSE") {
+    return new Error(`Port ${config.port} is already in use on ${config.host}: stop what is using it, or start with another port, e.g. PORT=${config.port + 1} npm start.`, { cause: error });
+  }
+  if (error.code === "EACCES") {
+    return new Error(`Not allowed to listen on ${where}: use a port above 1023 (PORT=8080) or run with the rights to bind it.`, { cause: error });
+  }
+  if (error.code === "EADDRNOTAVAIL") {
+    return new Error(`HOST=${config.host} is not an address of this machine: use 127.0.0.1, 0.0.0.0 or one of its interfaces.`, { cause: error });
+  }
+  return error;
 }
 
 async function createOwnerIfEmpty(db: Database, logger: Logger): Promise<string | undefined> {
@@ -183,7 +201,11 @@ function banner(mcpUrl: string, config: Config, firstToken: string | undefined, 
     );
     if (!config.databaseUrl) lines.push(`(With the embedded database, stop the server before running those commands, or use the console.)`);
   } else {
-    lines.push(`Manage agents and tokens: npx agent-memory agent list | token issue NAME (see README).`);
+    lines.push(
+      config.databaseUrl
+        ? `Manage agents and tokens: npx agent-memory agent list | token issue NAME, or in the console (see README).`
+        : `Manage agents and tokens in the console, or stop the server and run: npx agent-memory agent list | token issue NAME (see README).`,
+    );
   }
   lines.push(``);
   return lines.join("\n");

@@ -37,10 +37,15 @@ export const SET_AGENT_SCOPES = `
    where a.name = $1::text
   returning ${AGENT_COLUMNS}`;
 
+/** $5: the sha256 of the issuing form's key, or null; no row back when that form already issued one. */
 export const INSERT_TOKEN = `
-  insert into agent_tokens (agent_id, token_hash, hint, expires_at)
-  values ($1::bigint, $2::text, $3::text, $4::timestamptz)
+  insert into agent_tokens (agent_id, token_hash, hint, expires_at, issue_key)
+  values ($1::bigint, $2::text, $3::text, $4::timestamptz, $5::text)
+  on conflict (issue_key) do nothing
   returning id, agent_id, hint, created_at, expires_at, revoked_at, last_used_at`;
+
+/** The token a form key already issued. $1 the key's sha256. */
+export const TOKEN_BY_ISSUE_KEY = `select id from agent_tokens where issue_key = $1::text`;
 
 const TOKEN_COLUMNS = `t.id, a.name as agent, t.hint, t.created_at, t.expires_at, t.revoked_at, t.last_used_at`;
 

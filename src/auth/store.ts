@@ -1,5 +1,6 @@
 // Agents and tokens: creation, listing, disabling, revocation (the admin side;
 // the per-request token check is in verifier.ts).
+import { createHash } from "node:crypto";
 import type { Queryable } from "../db/database.js";
 import { conflict, invalid, notFound } from "../errors.js";
 import { validateAgentName, validateScopes } from "./scopes.js";
@@ -143,14 +144,33 @@ export async function setAgentScopes(db: Queryable, name: string, writeScopes: s
   return toAgent(row);
 }
 
-export async function issueToken(db: Queryable, agentName: string, expiresAt: Date | null): Promise<{ token: string; record: TokenRecord; agent: Agent }> {
+/**
+ * Issues a token. `issueKey` (the console's form key) makes the issue happen
+ * once per form: sent again (a reload, a double click), the call is refused
+ * with the id of the token that form issued, whose secret is never shown again.
+ */
+export async function issueToken(
+  db: Queryable,
+  agentName: string,
+  expiresAt: Date | null,
+  options: { issueKey?: string | undefined } = {},
+): Promise<{ token: string; record: TokenRecord; agent: Agent }> {
   refuseReserved(agentName, "get a token");
   const agent = await getAgent(db, agentName);
   if (agent.disabledAt) throw conflict(`Agent "${agentName}" is disabled; enable it before issuing tokens.`);
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid("The expiry must be in the future.");
   const token = generateToken();
-  const r = await db.query<Omit<TokenRow, "agent">>(sql.INSERT_TOKEN, [agent.id, hashToken(token), tokenHint(token), expiresAt]);
-  return { token, record: toToken({ ...r.rows[0]!, agent: agent.name }), agent };
+  const keyHash = options.issueKey === undefined ? null : createHash("sha256").update(`token-issue\0${options.issueKey}`, "utf8").digest("hex");
+  const r = await db.query<Omit<TokenRow, "agent">>(sql.INSERT_TOKEN, [agent.id, hashToken(token), tokenHint(token), expiresAt, keyHash]);
+  const row = r.rows[0];
+  if (!row) {
+    const issued = (await db.query<{ id: string | number }>(sql.TOKEN_BY_ISSUE_KEY, [keyHash])).rows[0];
+    throw conflict(
+      `This form was already sent: it issued token ${issued?.id ?? "(unknown)"}, whose secret was shown only once and is not shown again. ` +
+        `If nobody kept it, revoke that token and issue a new one.`,
+    );
+  }
+  return { token, record: toToken({ ...row, agent: agent.name }), agent };
 }
 
 export async function listTokens(db: Queryable, agentName?: string): Promise<TokenRecord[]> {

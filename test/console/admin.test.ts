@@ -4,7 +4,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkToken } from "../../src/auth/verifier.js";
-import { getAgent } from "../../src/auth/store.js";
+import { getAgent, listTokens } from "../../src/auth/store.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { type ConsoleApp, postForm, signIn, startConsoleApp } from "./support.js";
@@ -85,6 +85,24 @@ describe.each(["pglite", "postgres"] as const)("console agents and tokens (%s)",
     expect(refused.text).toContain("is disabled");
     expect((await postForm(app.base, who, "/console/agents/blog-writer/enable", {})).status).toBe(303);
     expect((await getAgent(t.db, "blog-writer")).disabledAt).toBeNull();
+
+    // The form as the page renders it, sent twice (a reload after "Issue a token"): one token, and the second answer says which.
+    const page = await request(app.base).get("/console/agents/blog-writer").set("Cookie", who.cookie);
+    const issueKey = /name="issueKey" value="([A-Za-z0-9_-]+)"/.exec(page.text)?.[1];
+    expect(issueKey).toBeDefined();
+    const before = (await listTokens(t.db, "blog-writer")).length;
+    const first = await postForm(app.base, who, "/console/agents/blog-writer/tokens", { expiresDays: "", issueKey: issueKey! });
+    expect(first.status).toBe(201);
+    const resent = await postForm(app.base, who, "/console/agents/blog-writer/tokens", { expiresDays: "", issueKey: issueKey! });
+    expect(resent.status).toBe(409);
+    const issuedId = (await listTokens(t.db, "blog-writer")).map((tk) => tk.id).sort((a, b) => b - a)[0];
+    expect(resent.text).toContain(`This form was already sent: it issued token ${issuedId}, whose secret was shown only once`);
+    expect(resent.text).not.toMatch(/data-token[^>]*>\s*amk_/);
+    expect(await listTokens(t.db, "blog-writer")).toHaveLength(before + 1);
+    // The page shown again has a new key: issuing from it works.
+    const nextKey = /name="issueKey" value="([A-Za-z0-9_-]+)"/.exec(resent.text)?.[1];
+    expect(nextKey).toBeDefined();
+    expect(nextKey).not.toBe(issueKey);
 
     expect((await request(app.base).get("/console/agents/nobody").set("Cookie", who.cookie)).status).toBe(404);
     expect((await postForm(app.base, who, "/console/tokens/999999/revoke", {})).status).toBe(404);

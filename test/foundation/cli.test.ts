@@ -1,5 +1,6 @@
 // The real CLI as a process, against a real database.
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -237,6 +238,40 @@ describe("serve --json", () => {
 });
 
 describe("serve on Postgres (DATABASE_URL)", () => {
+  it("a port in use: exits 1 saying what to change, and creates no owner until a start that listens", async () => {
+    const empty = await createEmptyPostgresDatabase();
+    const tokenDir = mkdtempSync(join(tmpdir(), "am-serve-busy-"));
+    const tokenFile = join(tokenDir, "owner-token");
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, "127.0.0.1", () => r()));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const busy = startServe({ DATABASE_URL: empty.url, FIRST_TOKEN_FILE: tokenFile, PORT: String(port) });
+      expect(await busy.exited).toBe(1);
+      expect(busy.stderr()).toContain(`Port ${port} is already in use on 127.0.0.1: stop what is using it, or start with another port, e.g. PORT=${port + 1} npm start.`);
+      // Before, the owner and its token were created first and shown to nobody; every later start found an owner.
+      expect(existsSync(tokenFile)).toBe(false);
+      const agents = await runCli(["agent", "list", "--json"], { DATABASE_URL: empty.url });
+      expect(JSON.parse(agents.stdout)).toEqual({ agents: [] });
+
+      const serve = startServe({ DATABASE_URL: empty.url, FIRST_TOKEN_FILE: tokenFile });
+      const mcpUrl = await serve.ready;
+      expect(serve.stderr()).toContain(`Its token is in ${tokenFile}`);
+      const client = await connectClient(mcpUrl, readFileSync(tokenFile, "utf8").trim());
+      expect(await callOk(client, "whoami")).toMatchObject({ name: "owner" });
+      await client.close();
+      // The terminal closing (SIGHUP) stops it as cleanly as Ctrl-C.
+      serve.child.kill("SIGHUP");
+      expect(await serve.exited).toBe(0);
+      expect(serve.stdout() + serve.stderr()).toMatch(/"msg":"stopped"/);
+    } finally {
+      taken.close();
+      await empty.drop();
+      rmSync(tokenDir, { recursive: true, force: true });
+    }
+  });
+
+
   it("migrates, serves and reports the database in /readyz", async () => {
     const empty = await createEmptyPostgresDatabase();
     const tokenDir = mkdtempSync(join(tmpdir(), "am-serve-pg-"));

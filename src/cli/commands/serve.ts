@@ -1,4 +1,4 @@
-// serve: run the HTTP service until SIGTERM/SIGINT, then shut down gracefully.
+// serve: run the HTTP service until SIGTERM/SIGINT/SIGHUP, then shut down gracefully.
 // With WORKERS > 1 this process becomes the primary of that many workers
 // (../workers.ts), each of which runs this same command.
 import cluster from "node:cluster";
@@ -73,6 +73,9 @@ export function registerServeCommand(program: Command): void {
           };
           process.once("SIGTERM", shutdown);
           process.once("SIGINT", shutdown);
+          // The terminal closed: stop as cleanly as on Ctrl-C (Node's default for SIGHUP exits at once,
+          // leaving the embedded database unclosed).
+          process.once("SIGHUP", shutdown);
         });
       }),
     );

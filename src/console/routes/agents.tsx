@@ -127,7 +127,8 @@ export function registerAgents(router: Router, deps: AppDeps): void {
     res.redirect(303, `${BASE}/agents/${name}?done=enabled`);
   });
   agentAction("tokens", async (name, body, req, res) => {
-    const { token, record } = await issueToken(deps.db, name, parseExpiry(text(body.expiresDays)));
+    const key = text(body.issueKey);
+    const { token, record } = await issueToken(deps.db, name, parseExpiry(text(body.expiresDays)), { issueKey: /^[A-Za-z0-9_-]{16,100}$/.test(key) ? key : undefined });
     audit(res, "token-issue", { target: name, tokenId: record.id });
     // Rendered directly (never redirected): the secret exists only in this answer.
     await renderAgent(res, name, 201, { issued: { token, mcpUrl: mcpUrlOf(deps, req) }, notice: { kind: "ok", text: `Token ${record.id} issued to ${name}.` } });

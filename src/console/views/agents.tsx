@@ -1,4 +1,5 @@
 // Agents and tokens, for administrators (people whose agent may write "*").
+import { randomBytes } from "node:crypto";
 import type { Agent, TokenRecord } from "../../auth/store.js";
 import { age } from "../render.js";
 import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";
@@ -178,6 +179,8 @@ export function AgentPage({
         {!agent.disabledAt && (
           <form method="post" action={action("tokens")}>
             <CsrfField csrf={ctx.csrf} />
+            {/* A new key each time the form is shown: sent twice (a reload), it issues one token. */}
+            <input type="hidden" name="issueKey" value={randomBytes(24).toString("base64url")} />
             <label for="expires-days">Expires after (days, empty for never)</label>
             <input id="expires-days" name="expiresDays" type="text" inputMode="numeric" placeholder="90" />
             <button type="submit">Issue a token</button>
