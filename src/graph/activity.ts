@@ -6,10 +6,12 @@ import * as sql from "./read-sql.js";
 
 export interface GraphActivity {
   kind: "entity" | "relation" | "observation";
+  /** Added by a create/add tool, or removed by a delete tool (who deleted it: actor). */
+  action: "added" | "deleted";
   scope: string;
   /** The entity (for a relation, its `from` end). */
   subject: string;
-  /** Entity type, "type → to" of a relation, or the observation's start. */
+  /** Entity type (deleted: with its observation count), "type → to" of a relation, or the observation's start. */
   detail: string;
   actor: string;
   at: string;

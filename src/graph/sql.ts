@@ -94,41 +94,66 @@ export const INSERT_OBSERVATIONS = `
   on conflict (entity_id, am_graph_key(content)) do nothing
   returning entity_id, content`;
 
-// $1 scope, $2 names. Like the reference, relations from or to a given name go
-// too, whether or not an entity of that name exists. Observations cascade.
+// Every delete also records what it removed and who asked, in the same
+// statement (graph_deletions, sql/000028): the console's activity feed shows it.
+const RECORD_DELETIONS = (rows: string) => `
+  recorded as (
+    insert into graph_deletions (scope, kind, subject, detail, deleted_by)
+    ${rows}
+  )`;
+const RELATION_DETAIL = (r: string) => `${r}.relation_type || ' → ' || ${r}.to_name`;
+
+// $1 scope, $2 names, $3 agent. Like the reference, relations from or to a
+// given name go too, whether or not an entity of that name exists.
+// Observations cascade.
 export const DELETE_ENTITIES = `
   with deleted_relations as (
     delete from graph_relations
     where scope = $1::text
       and (am_graph_key(from_name) = any(am_graph_keys($2::text[])) or am_graph_key(to_name) = any(am_graph_keys($2::text[])))
-    returning 1
+    returning id, from_name, relation_type, to_name
   ), deleted_entities as (
     delete from graph_entities
     where scope = $1::text and am_graph_key(name) = any(am_graph_keys($2::text[]))
-    returning id
-  )
+    returning id, name, entity_type
+  ), counted as (
+    -- The statement's snapshot still shows the observations the cascade removes.
+    select d.id, d.name, d.entity_type, (select count(*) from graph_observations o where o.entity_id = d.id)::int as observations
+    from deleted_entities d
+  ), ${RECORD_DELETIONS(`
+    select $1::text, 'entity', c.name, c.entity_type || ', with ' || c.observations || case when c.observations = 1 then ' observation' else ' observations' end, $3::bigint
+      from counted c
+    union all
+    select $1::text, 'relation', r.from_name, ${RELATION_DETAIL("r")}, $3::bigint from deleted_relations r`)}
   select (select count(*) from deleted_entities)::int as entities,
     (select count(*) from deleted_relations)::int as relations,
-    -- The statement's snapshot still shows the observations the cascade removes.
-    (select count(*) from graph_observations where entity_id in (select id from deleted_entities))::int as observations`;
+    (select coalesce(sum(observations), 0) from counted)::int as observations`;
 
-// $1 scope, $2 entity names, $3 contents (parallel pairs).
+// $1 scope, $2 entity names, $3 contents (parallel pairs), $4 agent.
 export const DELETE_OBSERVATIONS = `
-  delete from graph_observations o
-  using graph_entities e, unnest($2::text[], $3::text[]) as d(entity_name, content)
-  where e.scope = $1::text
-    and am_graph_key(e.name) = am_graph_key(d.entity_name)
-    and o.entity_id = e.id
-    and am_graph_key(o.content) = am_graph_key(d.content)`;
+  with deleted as (
+    delete from graph_observations o
+    using graph_entities e, unnest($2::text[], $3::text[]) as d(entity_name, content)
+    where e.scope = $1::text
+      and am_graph_key(e.name) = am_graph_key(d.entity_name)
+      and o.entity_id = e.id
+      and am_graph_key(o.content) = am_graph_key(d.content)
+    returning e.name, o.content
+  ), ${RECORD_DELETIONS(`select $1::text, 'observation', d.name, left(d.content, 200), $4::bigint from deleted d`)}
+  select count(*)::int as n from deleted`;
 
-// $1 scope, $2 from, $3 to, $4 relation types (parallel triples).
+// $1 scope, $2 from, $3 to, $4 relation types (parallel triples), $5 agent.
 export const DELETE_RELATIONS = `
-  delete from graph_relations r
-  using unnest($2::text[], $3::text[], $4::text[]) as d(from_name, to_name, relation_type)
-  where r.scope = $1::text
-    and am_graph_key(r.from_name) = am_graph_key(d.from_name)
-    and am_graph_key(r.to_name) = am_graph_key(d.to_name)
-    and am_graph_key(r.relation_type) = am_graph_key(d.relation_type)`;
+  with deleted as (
+    delete from graph_relations r
+    using unnest($2::text[], $3::text[], $4::text[]) as d(from_name, to_name, relation_type)
+    where r.scope = $1::text
+      and am_graph_key(r.from_name) = am_graph_key(d.from_name)
+      and am_graph_key(r.to_name) = am_graph_key(d.to_name)
+      and am_graph_key(r.relation_type) = am_graph_key(d.relation_type)
+    returning r.from_name, r.relation_type, r.to_name
+  ), ${RECORD_DELETIONS(`select $1::text, 'relation', d.from_name, ${RELATION_DETAIL("d")}, $5::bigint from deleted d`)}
+  select count(*)::int as n from deleted`;
 
 // Reads of several statements run in one snapshot, so entities, observations and
 // relations agree (export, read_graph).

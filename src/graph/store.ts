@@ -137,6 +137,9 @@ export async function addObservations(db: Queryable, writer: GraphWriter, items:
   });
 }
 
+/** Who deletes, and where: recorded with what they removed (graph_deletions). */
+export type Deleter = Pick<GraphWriter, "scope" | "agentId">;
+
 export interface DeletedCounts {
   entities: number;
   relations: number;
@@ -144,16 +147,16 @@ export interface DeletedCounts {
 }
 
 /** Deletes entities (their observations go with them) and every relation from or to the names. Missing names are ignored. */
-export async function deleteEntities(db: Queryable, scope: string, names: string[]): Promise<DeletedCounts> {
+export async function deleteEntities(db: Queryable, writer: Deleter, names: string[]): Promise<DeletedCounts> {
   validateItemCount("entityNames", names.length);
   validateCallChars("entityNames", names);
   if (names.length === 0) return { entities: 0, relations: 0, observations: 0 };
-  const r = await withDeadlockRetry(() => db.query<DeletedCounts>(sql.DELETE_ENTITIES, [scope, names], prepared("delete_entities")));
+  const r = await withDeadlockRetry(() => db.query<DeletedCounts>(sql.DELETE_ENTITIES, [writer.scope, names, writer.agentId], prepared("delete_entities")));
   return r.rows[0] ?? { entities: 0, relations: 0, observations: 0 };
 }
 
 /** Deletes the given observation texts; missing entities or texts are ignored. */
-export async function deleteObservations(db: Queryable, scope: string, deletions: ObservationDeletion[]): Promise<DeletedCounts> {
+export async function deleteObservations(db: Queryable, writer: Deleter, deletions: ObservationDeletion[]): Promise<DeletedCounts> {
   validateItemCount("deletions", deletions.length);
   // Each deletion may list any number of texts: bound them as add_observations does.
   validateTextCount("deletions' observations", deletions.reduce((n, d) => n + d.observations.length, 0));
@@ -167,17 +170,21 @@ export async function deleteObservations(db: Queryable, scope: string, deletions
     }
   }
   if (names.length === 0) return { entities: 0, relations: 0, observations: 0 };
-  const r = await withDeadlockRetry(() => db.query(sql.DELETE_OBSERVATIONS, [scope, names, contents], prepared("delete_observations")));
-  return { entities: 0, relations: 0, observations: r.rowCount };
+  const r = await withDeadlockRetry(() => db.query<{ n: number }>(sql.DELETE_OBSERVATIONS, [writer.scope, names, contents, writer.agentId], prepared("delete_observations")));
+  return { entities: 0, relations: 0, observations: r.rows[0]?.n ?? 0 };
 }
 
 /** Deletes exactly matching relations; missing ones are ignored. */
-export async function deleteRelations(db: Queryable, scope: string, relations: RelationInput[]): Promise<DeletedCounts> {
+export async function deleteRelations(db: Queryable, writer: Deleter, relations: RelationInput[]): Promise<DeletedCounts> {
   validateItemCount("relations", relations.length);
   validateCallChars("relations", relations.flatMap((x) => [x.from, x.to, x.relationType]));
   if (relations.length === 0) return { entities: 0, relations: 0, observations: 0 };
   const r = await withDeadlockRetry(() =>
-    db.query(sql.DELETE_RELATIONS, [scope, relations.map((x) => x.from), relations.map((x) => x.to), relations.map((x) => x.relationType)], prepared("delete_relations")),
+    db.query<{ n: number }>(
+      sql.DELETE_RELATIONS,
+      [writer.scope, relations.map((x) => x.from), relations.map((x) => x.to), relations.map((x) => x.relationType), writer.agentId],
+      prepared("delete_relations"),
+    ),
   );
-  return { entities: 0, relations: r.rowCount, observations: 0 };
+  return { entities: 0, relations: r.rows[0]?.n ?? 0, observations: 0 };
 }

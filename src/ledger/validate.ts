@@ -119,7 +119,9 @@ export function parseSince(raw: string | undefined): Date | null {
   // Postgres timestamps run from 4713 BC; years 1-9999 are all a ledger can mean.
   const year = Number.isNaN(time) ? 0 : new Date(time).getUTCFullYear();
   if (Number.isNaN(time) || year < 1 || year > 9999) {
-    throw invalid(`since must be an ISO 8601 time with a zone between the years 1 and 9999, e.g. 2025-06-01T09:00:00Z or 2025-06-01, got "${clip(text)}".`);
+    throw invalid(
+      `since must be an ISO 8601 date (midnight UTC) or a time with a zone, between the years 1 and 9999, e.g. 2025-06-01 or 2025-06-01T09:00:00Z, got "${clip(text)}".`,
+    );
   }
   return new Date(time);
 }

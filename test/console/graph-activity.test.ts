@@ -3,7 +3,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { promoteFact } from "../../src/facts/store.js";
-import { addObservations, createEntities, createRelations } from "../../src/graph/store.js";
+import { addObservations, createEntities, createRelations, deleteEntities, deleteObservations, deleteRelations } from "../../src/graph/store.js";
 import { recordLedger } from "../../src/ledger/store.js";
 import { layoutNeighbourhood } from "../../src/console/views/neighbourhood.js";
 import { addAgent } from "../support/service.js";
@@ -147,5 +147,36 @@ describe("console graph and activity pages", () => {
     const root = await get("/console/activity?agent=root");
     expect(root.text).toContain("confirmed");
     expect(root.text).not.toContain('data-area="graph"');
+  });
+
+  it("shows who deleted what from the graph, in readable scopes only", async () => {
+    const wiper = await callerOf(t.db, (await addAgent(t.db, "wiper", { scopes: ["shared", "secret"] })).token);
+    const shared = { scope: "shared", agentId: wiper.agentId };
+    await createEntities(t.db, { ...shared, maxChars: 4096 }, [
+      { name: "東京オフィス", entityType: "office", observations: ["opened 2020", "closed 2026"] },
+      { name: "old-office", entityType: "office", observations: [] },
+    ]);
+    await createRelations(t.db, { ...shared, maxChars: 4096 }, [{ from: "old-office", to: "東京オフィス", relationType: "moved to" }]);
+    expect(await deleteObservations(t.db, shared, [{ entityName: "東京オフィス", observations: ["closed 2026"] }])).toMatchObject({ observations: 1 });
+    expect(await deleteRelations(t.db, shared, [{ from: "old-office", to: "東京オフィス", relationType: "moved to" }])).toMatchObject({ relations: 1 });
+    expect(await deleteEntities(t.db, shared, ["東京オフィス"])).toEqual({ entities: 1, relations: 0, observations: 1 });
+    await deleteEntities(t.db, { scope: "secret", agentId: wiper.agentId }, ["launch-plan"]);
+
+    const page = await get("/console/activity?agent=wiper");
+    expect(page.status).toBe(200);
+    const rows = [...page.text.matchAll(/<tr[^>]*data-area="graph"[^>]*>([\s\S]*?)<\/tr>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim());
+    expect(rows.find((r) => r.includes("entity deleted") && r.includes("shared/東京オフィス"))).toContain("office, with 1 observation");
+    expect(rows.find((r) => r.includes("observation deleted"))).toContain("closed 2026");
+    expect(rows.find((r) => r.includes("relation deleted"))).toContain("moved to → 東京オフィス");
+    expect(rows.every((r) => r.includes("wiper"))).toBe(true);
+    // alice cannot read scope secret: its deletion is not hers to see.
+    expect(page.text).not.toContain("launch-plan");
+    const recorded = await t.db.query<{ kind: string; scope: string }>("select kind, scope from graph_deletions where deleted_by = $1 order by id", [wiper.agentId]);
+    expect(recorded.rows).toEqual([
+      { kind: "observation", scope: "shared" },
+      { kind: "relation", scope: "shared" },
+      { kind: "entity", scope: "shared" },
+      { kind: "entity", scope: "secret" },
+    ]);
   });
 });

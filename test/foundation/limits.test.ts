@@ -105,13 +105,13 @@ describe.each(BACKENDS)("request limits on %s", (backend) => {
     const big = "b".repeat(4000);
     const entities = Array.from({ length: 300 }, (_, i) => ({ name: `e${i}`, entityType: "t", observations: [big] }));
     await noSql(createEntities(db, w, entities), /entities carry \d+ characters in total; at most 1000000/);
-    await noSql(deleteEntities(db, "shared", Array.from({ length: 300 }, () => big)), /entityNames carry \d+ characters in total/);
-    await noSql(deleteRelations(db, "shared", Array.from({ length: 300 }, () => ({ from: big, to: "x", relationType: "r" }))), /relations carry \d+ characters in total/);
+    await noSql(deleteEntities(db, w, Array.from({ length: 300 }, () => big)), /entityNames carry \d+ characters in total/);
+    await noSql(deleteRelations(db, w, Array.from({ length: 300 }, () => ({ from: big, to: "x", relationType: "r" }))), /relations carry \d+ characters in total/);
     await noSql(openNodes(db, "shared", Array.from({ length: 300 }, () => big), ANSWER), /names carry \d+ characters in total/);
   });
 
   it("refuses delete_observations with more texts than a call may carry", async () => {
-    await noSql(deleteObservations(db, "shared", [{ entityName: "alpha", observations: Array.from({ length: 10_001 }, (_, i) => `o${i}`) }]), /10001 texts in total; at most 10000/);
+    await noSql(deleteObservations(db, w, [{ entityName: "alpha", observations: Array.from({ length: 10_001 }, (_, i) => `o${i}`) }]), /10001 texts in total; at most 10000/);
   });
 
   it("refuses recall keywords past their distinct trigrams together, and overlong cursors", async () => {

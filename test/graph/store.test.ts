@@ -102,7 +102,7 @@ describe.each(BACKENDS)("graph store on %s", (backend) => {
     const many = Array.from({ length: 1001 }, (_, i) => ({ name: `m${i}`, entityType: "t", observations: [] }));
     await rejects(createEntities(tdb.db, w, many), "invalid", /entities has 1001 items; at most 1000/);
     expect((await openNodes(tdb.db, "shared", ["n", "m0"], ANSWER)).entities).toEqual([]);
-    await deleteEntities(tdb.db, "shared", [longName]);
+    await deleteEntities(tdb.db, w, [longName]);
   });
 
   it("searches name, type and observations case-insensitively in any script, with LIKE characters taken literally", async () => {
@@ -163,10 +163,10 @@ describe.each(BACKENDS)("graph store on %s", (backend) => {
 
   it("deletes cascade to relations by name and are silent about missing things", async () => {
     const s: GraphWriter = { ...w, scope: "paging" };
-    expect(await deleteRelations(tdb.db, "paging", [{ from: "e3", to: "e4", relationType: "r" }, { from: "no", to: "pe", relationType: "r" }])).toMatchObject({ relations: 1 });
+    expect(await deleteRelations(tdb.db, s, [{ from: "e3", to: "e4", relationType: "r" }, { from: "no", to: "pe", relationType: "r" }])).toMatchObject({ relations: 1 });
     await addObservations(tdb.db, s, [{ entityName: "e1", contents: ["o1", "o2"] }]);
-    expect(await deleteObservations(tdb.db, "paging", [{ entityName: "e1", observations: ["o1", "zz"] }, { entityName: "zz", observations: ["o2"] }])).toMatchObject({ observations: 1 });
-    expect(await deleteEntities(tdb.db, "paging", ["e1", "x", "nobody"])).toEqual({ entities: 1, relations: 2, observations: 1 });
+    expect(await deleteObservations(tdb.db, s, [{ entityName: "e1", observations: ["o1", "zz"] }, { entityName: "zz", observations: ["o2"] }])).toMatchObject({ observations: 1 });
+    expect(await deleteEntities(tdb.db, s, ["e1", "x", "nobody"])).toEqual({ entities: 1, relations: 2, observations: 1 });
     const g = await readGraph(tdb.db, "paging", {}, ANSWER);
     expect(g.entities.map((e) => e.name)).toEqual(["e2", "e3", "e4", "e5"]);
     expect(g.relations).toEqual([]);

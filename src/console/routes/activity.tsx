@@ -48,9 +48,10 @@ export function registerActivity(router: Router, deps: AppDeps): void {
         at: g.at,
         actor: g.actor,
         area: "graph" as const,
-        what: `${g.kind} added`,
+        what: `${g.kind} ${g.action}`,
         subject: `${g.scope}/${g.subject}`,
-        href: `${BASE}/graph/${g.scope}/${encodeURIComponent(g.subject)}`,
+        // A deleted entity has no page; its deleted observations' and relations' entity may still.
+        ...(g.action === "deleted" && g.kind === "entity" ? {} : { href: `${BASE}/graph/${g.scope}/${encodeURIComponent(g.subject)}` }),
         detail: g.detail,
       })),
     ]

@@ -159,7 +159,7 @@ export function AgentPage({
                   <code>{t.hint}</code>
                 </td>
                 <td>{when(t.createdAt)}</td>
-                <td>{t.expiresAt ? t.expiresAt.toISOString() : "never"}</td>
+                <td>{t.expiresAt ? `${t.expiresAt.toISOString().replace("T", " ").slice(0, 19)} UTC` : "never"}</td>
                 <td>{when(t.lastUsedAt)}</td>
                 <td>{t.revokedAt ? "revoked" : t.expiresAt && t.expiresAt.getTime() <= Date.now() ? "expired" : "active"}</td>
                 <td>

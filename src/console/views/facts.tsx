@@ -188,7 +188,7 @@ export function FactPage({ ctx, fact, notice }: { ctx: PageContext; fact: FullFa
             <tr data-event={e.kind}>
               <td>
                 <time dateTime={e.at} title={e.at}>
-                  {e.at.replace("T", " ").slice(0, 19)}
+                  {`${e.at.replace("T", " ").slice(0, 19)} UTC`}
                 </time>
               </td>
               <td>{e.actor}</td>

@@ -15,7 +15,7 @@ export interface LedgerFilters {
   since: string;
 }
 
-const iso = (d: Date) => d.toISOString().replace("T", " ").slice(0, 19);
+const iso = (d: Date) => `${d.toISOString().replace("T", " ").slice(0, 19)} UTC`;
 
 function Field({ id, label, value, placeholder }: { id: keyof LedgerFilters; label: string; value: string; placeholder: string }) {
   return (

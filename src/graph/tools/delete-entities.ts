@@ -20,7 +20,7 @@ export const deleteEntitiesTool = defineTool({
   output,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
-    const deleted = await deleteEntities(deps.db, graphWriter(deps, caller, input.scope).scope, input.entityNames);
+    const deleted = await deleteEntities(deps.db, graphWriter(deps, caller, input.scope), input.entityNames);
     return { text: MESSAGE, structured: { success: true, message: MESSAGE, deleted } };
   },
 });

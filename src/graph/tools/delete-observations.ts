@@ -28,7 +28,7 @@ export const deleteObservationsTool = defineTool({
   output,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
-    const deleted = await deleteObservations(deps.db, graphWriter(deps, caller, input.scope).scope, input.deletions);
+    const deleted = await deleteObservations(deps.db, graphWriter(deps, caller, input.scope), input.deletions);
     return { text: MESSAGE, structured: { success: true, message: MESSAGE, deleted } };
   },
 });

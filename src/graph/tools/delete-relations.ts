@@ -20,7 +20,7 @@ export const deleteRelationsTool = defineTool({
   output,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
-    const deleted = await deleteRelations(deps.db, graphWriter(deps, caller, input.scope).scope, input.relations);
+    const deleted = await deleteRelations(deps.db, graphWriter(deps, caller, input.scope), input.relations);
     return { text: MESSAGE, structured: { success: true, message: MESSAGE, deleted } };
   },
 });
