@@ -189,7 +189,7 @@ describe.each(BACKENDS)("ledger store on %s", (backend) => {
     expect((await listLedger(tdb.db, { action: "PUBLISH_QIITA", target: "article-1" })).events.map((e) => e.kind)).toEqual(["executed", "claimed"]);
     expect((await listLedger(tdb.db, { since: "2999-01-01T00:00:00Z" })).events).toEqual([]);
     expect((await listLedger(tdb.db, { since: "2000-01-01" })).events.length).toBe(Math.min(20, total));
-    expect((await refusal(listLedger(tdb.db, { since: "yesterday" }))).message).toMatch(/^since must be an ISO 8601 date (midnight UTC) or a time with a zone/);
+    expect((await refusal(listLedger(tdb.db, { since: "yesterday" }))).message).toMatch(/^since must be an ISO 8601 date \(midnight UTC\) or a time with a zone/);
     expect((await refusal(listLedger(tdb.db, { cursor: "nope" }))).message).toMatch(/^cursor is not valid/);
     expect((await refusal(listLedger(tdb.db, { limit: 201 }))).message).toMatch(/^limit must be a whole number from 1 to 200/);
   });

@@ -176,6 +176,6 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     expect(released.events).toEqual([expect.objectContaining({ kind: "released", actor: "deployer", reason: "smoke tests failed before deploying" })]);
     const executed = await callOk<{ events: Array<{ target: string }> }>(reviewer, "ledger_list", { kind: "executed", action: "publish_qiita" });
     expect(executed.events.map((e) => e.target)).toEqual(["article-42"]);
-    expect(await callError(reviewer, "ledger_list", { since: "last week" })).toMatch(/^since must be an ISO 8601 date (midnight UTC) or a time with a zone/);
+    expect(await callError(reviewer, "ledger_list", { since: "last week" })).toMatch(/^since must be an ISO 8601 date \(midnight UTC\) or a time with a zone/);
   });
 });
