@@ -109,7 +109,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   }
 
   app.use((_req, res) => {
-    res.status(404).json({ error: "not_found", error_description: "Unknown path. MCP is served at POST /mcp; ops at /healthz, /readyz, /metrics." });
+    res.status(404).json({ error: "not_found", error_description: "Unknown path. MCP is served at POST /mcp; the web console at /console; ops at /healthz, /readyz, /metrics." });
   });
   app.use(errorHandler(config.maxBodyBytes));
   return app;

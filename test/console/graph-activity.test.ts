@@ -179,4 +179,19 @@ describe("console graph and activity pages", () => {
       { kind: "entity", scope: "secret" },
     ]);
   });
+
+  it("links entities named . and .. by query, since a browser resolves them away as path segments", async () => {
+    const m = await callerOf(t.db, (await addAgent(t.db, "dotter", { scopes: ["shared"] })).token);
+    await createEntities(t.db, { scope: "shared", agentId: m.agentId, maxChars: 4096 }, [
+      { name: "..", entityType: "dotdir", observations: ["the parent"] },
+      { name: ".", entityType: "dotdir", observations: ["the current one"] },
+    ]);
+    const search = await get("/console/graph?scope=shared&q=dotdir");
+    expect(search.text).toContain('href="/console/graph/entity?scope=shared&amp;name=..');
+    expect(search.text).toContain('href="/console/graph/entity?scope=shared&amp;name=."');
+    const parent = await get("/console/graph/entity?scope=shared&name=..");
+    expect(parent.status).toBe(200);
+    expect(parent.text).toContain("the parent");
+    expect((await get("/console/graph/entity?scope=secret&name=launch-plan")).status).toBe(403);
+  });
 });

@@ -11,6 +11,7 @@ import { sendPage } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
 import type { ActivityItem } from "../views/activity.js";
 import { ActivityPage } from "../views/activity.js";
+import { entityHref } from "../views/entity-href.js";
 import { BASE } from "../views/layout.js";
 
 export const ACTIVITY_ITEMS = 100;
@@ -51,7 +52,7 @@ export function registerActivity(router: Router, deps: AppDeps): void {
         what: `${g.kind} ${g.action}`,
         subject: `${g.scope}/${g.subject}`,
         // A deleted entity has no page; its deleted observations' and relations' entity may still.
-        ...(g.action === "deleted" && g.kind === "entity" ? {} : { href: `${BASE}/graph/${g.scope}/${encodeURIComponent(g.subject)}` }),
+        ...(g.action === "deleted" && g.kind === "entity" ? {} : { href: entityHref(g.scope, g.subject) }),
         detail: g.detail,
       })),
     ]

@@ -46,11 +46,14 @@ export function registerGraph(router: Router, deps: AppDeps): void {
     }
   });
 
-  router.get("/graph/:scope/:name", async (req: Request, res: Response) => {
-    const name = String(req.params.name);
+  // Entities named "." or ".." are linked by query (entityHref): the same page.
+  router.get("/graph/entity", (req: Request, res: Response) => showEntity(req, res, str(req.query.scope), typeof req.query.name === "string" ? req.query.name : ""));
+  router.get("/graph/:scope/:name", (req: Request, res: Response) => showEntity(req, res, String(req.params.scope), String(req.params.name)));
+
+  async function showEntity(req: Request, res: Response, scopeInput: string, name: string): Promise<void> {
     const offset = offsetOf(req.query.offset);
     try {
-      const scope = readableGraph(sessionOf(res).caller, String(req.params.scope));
+      const scope = readableGraph(sessionOf(res).caller, scopeInput);
       const observations = await readObservations(deps.db, scope, name, { limit: OBSERVATIONS_PAGE_SIZE, offset }, PAGE_CHARS);
       const [opened, relations] = await Promise.all([
         openNodes(deps.db, scope, [observations.name], 10_000),
@@ -74,12 +77,12 @@ export function registerGraph(router: Router, deps: AppDeps): void {
           relations={relations.relations}
           totalRelations={relations.totalRelations}
           secondHop={secondHop}
-          nextObservationsHref={observations.nextOffset !== undefined ? `${entityHref(scope, observations.name)}?offset=${observations.nextOffset}` : undefined}
+          nextObservationsHref={observations.nextOffset !== undefined ? entityHref(scope, observations.name, observations.nextOffset) : undefined}
         />,
       );
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       sendPage(res, statusOf(error), <GraphSearchPage ctx={pageContext(res, "graph")} scope={SHARED_SCOPE} q="" entities={[]} total={0} notice={error.message} />);
     }
-  });
+  }
 }

@@ -49,7 +49,7 @@ export function AgentsPage({ ctx, agents, notice }: { ctx: PageContext; agents: 
           <div class="filters">
             <div>
               <label for="agent-name">Name</label>
-              <input id="agent-name" name="name" type="text" required placeholder="blog-writer" pattern="[a-z0-9][a-z0-9._\-]{0,63}" />
+              <input id="agent-name" name="name" type="text" required placeholder="blog-writer" pattern="[a-z0-9][a-z0-9._\-]{0,63}" title="1-64 characters: lowercase letters, digits, dot, underscore or hyphen, starting with a letter or digit" />
             </div>
             <div>
               <label for="agent-kind">Kind</label>

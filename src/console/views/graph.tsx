@@ -5,7 +5,9 @@ import { age } from "../render.js";
 import { BASE, Layout, Notice, type PageContext } from "./layout.js";
 import { NeighbourhoodSvg } from "./neighbourhood.js";
 
-export const entityHref = (scope: string, name: string) => `${BASE}/graph/${scope}/${encodeURIComponent(name)}`;
+import { entityHref } from "./entity-href.js";
+
+export { entityHref };
 
 export function GraphSearchPage({
   ctx,

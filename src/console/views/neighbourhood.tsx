@@ -2,6 +2,7 @@
 // middle, entities one hop away on an inner ring, two hops away on an outer
 // ring next to the neighbour that leads to them. Every node links to its page.
 import type { GraphRelation } from "../../graph/types.js";
+import { entityHref } from "./entity-href.js";
 
 export const MAX_FIRST_HOP = 16;
 export const MAX_SECOND_HOP = 24;
@@ -95,7 +96,7 @@ export function NeighbourhoodSvg({ scope, center, firstHop, secondHop }: { scope
       </g>
       <g font-size="12" text-anchor="middle">
         {nodes.map((n) => (
-          <a href={`/console/graph/${scope}/${encodeURIComponent(n.name)}`}>
+          <a href={entityHref(scope, n.name)}>
             <title>{n.name}</title>
             <circle cx={n.x.toFixed(1)} cy={n.y.toFixed(1)} r={n.hop === 0 ? 14 : n.hop === 1 ? 9 : 6} fill={n.hop === 0 ? "#0b5cad" : n.hop === 1 ? "#4f8fd1" : "#b9cde3"} />
             <text x={n.x.toFixed(1)} y={(n.y + (n.hop === 0 ? 30 : 22)).toFixed(1)} fill="#1d2327">
