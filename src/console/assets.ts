@@ -89,6 +89,8 @@ h3 { font-size: 1rem; margin: .8rem 0 .3rem; }
 .notice { padding: .6rem .9rem; border-radius: 4px; border: 1px solid var(--line); background: #fff; white-space: pre-wrap; }
 .notice-ok { border-color: var(--ok); color: var(--ok); }
 .notice-error { border-color: var(--bad); color: var(--bad); }
+.similar { white-space: normal; border-color: #8a6d00; margin: .6rem 0; }
+.similar p, .similar ul { margin: .2rem 0; }
 ol.queue, ul.plain { list-style: none; padding: 0; }
 .item, .card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 1rem 1.2rem; margin-bottom: 1rem; }
 .item:focus, .item.current { outline: 3px solid var(--accent); outline-offset: 1px; }

@@ -3,17 +3,20 @@
 // of an updated fact for a diff; and the stale facts they may confirm again.
 // Same rule as memory_list reviewable: true.
 import { type Caller } from "../auth/caller.js";
-import type { Queryable } from "../db/database.js";
+import type { Database, Queryable } from "../db/database.js";
 import { type FactPageRequest, factPageParams, LIST_SCAN_MAX_DEFAULT, type PageRow, readFactPage } from "./list.js";
-import { type FactSummary, toSummary } from "./model.js";
+import { type FactSummary, type SimilarFact, toSummary } from "./model.js";
 import { type FactType, STALE_AFTER_DAYS_DEFAULT, staleDays } from "./rules.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
+import { similarFacts } from "./store.js";
 
 /** Counting stops here: past it the queue shows "1000+", and the count stays cheap at any size. */
 export const REVIEW_COUNT_CAP = 1000;
 
 export interface ReviewItem extends FactSummary {
+  /** Readable facts much like this draft (the duplicate warning memory_store gave its author), most similar first. */
+  similar: SimilarFact[];
   body: string;
   /** The version before the current one (for an updated fact), to diff against. */
   previous: { description: string; type: FactType; body: string } | null;
@@ -51,7 +54,17 @@ async function countWaiting(db: Queryable, request: FactPageRequest, name: strin
   return { count: Math.min(n, REVIEW_COUNT_CAP), countCapped: n > REVIEW_COUNT_CAP || (row?.stopped ?? false) };
 }
 
-export async function reviewQueue(db: Queryable, caller: Caller, options: QueueOptions & { after?: number | undefined; limit: number }): Promise<ReviewQueue> {
+export async function reviewQueue(
+  db: Database,
+  caller: Caller,
+  options: QueueOptions & {
+    after?: number | undefined;
+    limit: number;
+    /** Look up similar facts for each draft (FACT_DUPLICATE_WARNING; default true), within this bound on Postgres. */
+    similar?: boolean | undefined;
+    duplicateTimeoutMs?: number | undefined;
+  },
+): Promise<ReviewQueue> {
   const request: FactPageRequest = { order: "oldest", status: "draft", caller, reviewer: true, scanMax: options.scanMax ?? LIST_SCAN_MAX_DEFAULT, want: 0 };
   const [page, counted] = await Promise.all([
     readFactPage<QueueRow>(db, { ...request, from: options.after, want: options.limit + 1 }, sql.REVIEW_QUEUE, "review_queue_page"),
@@ -59,9 +72,15 @@ export async function reviewQueue(db: Queryable, caller: Caller, options: QueueO
   ]);
   const shown = page.rows.slice(0, options.limit);
   const more = page.rows.length > options.limit;
+  // The warning the author got when storing, shown to the reviewer too (a reviewer
+  // confirmed a word-for-word copy with one keystroke: new-user trial). Advice:
+  // a lookup that fails or runs past its bound shows nothing.
+  const lookup = (r: QueueRow) => similarFacts(db, caller, r.scope, r.name, r.description, options.duplicateTimeoutMs).catch((): SimilarFact[] => []);
+  const similar = options.similar === false ? shown.map((): SimilarFact[] => []) : await Promise.all(shown.map(lookup));
   return {
-    items: shown.map((r) => ({
+    items: shown.map((r, i) => ({
       ...toSummary(r),
+      similar: similar[i]!,
       body: r.body,
       previous: r.prev_body === null ? null : { description: r.prev_description!, type: r.prev_type!, body: r.prev_body },
       seq: Number(r.change_seq),

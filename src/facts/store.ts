@@ -133,10 +133,10 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
 
 /**
  * The duplicate warning: readable facts whose name and description are most
- * like the new fact's. Only the caller's readable scopes are searched, so the
+ * like the new fact's (memory_store; the console's review queue, for each draft). Only the caller's readable scopes are searched, so the
  * warning never reveals a fact the caller could not recall.
  */
-async function similarFacts(db: Database, caller: Caller, scope: string, name: string, description: string, timeoutMs?: number): Promise<SimilarFact[]> {
+export async function similarFacts(db: Database, caller: Caller, scope: string, name: string, description: string, timeoutMs?: number): Promise<SimilarFact[]> {
   const readable = readableScopes(caller);
   const params = [`${name} ${description}`, SIMILAR_THRESHOLD, readable.all, readable.scopes, scope, name, SIMILAR_MAX, description];
   // Among many look-alike facts the trigram index hands over a candidate per

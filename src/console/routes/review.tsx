@@ -36,7 +36,13 @@ async function renderQueue(deps: AppDeps, req: Request, res: Response, status: n
   const after = positiveInt(req.query.after);
   const caller = sessionOf(res).caller;
   const [queue, stale] = await Promise.all([
-    reviewQueue(deps.db, caller, { after, limit: QUEUE_PAGE_SIZE, scanMax: deps.config.facts.listScanMax }),
+    reviewQueue(deps.db, caller, {
+      after,
+      limit: QUEUE_PAGE_SIZE,
+      scanMax: deps.config.facts.listScanMax,
+      similar: deps.config.facts.duplicateWarning,
+      duplicateTimeoutMs: deps.config.facts.duplicateTimeoutMs,
+    }),
     staleQueue(deps.db, caller, { staleAfterDays: deps.config.facts.staleAfterDays, limit: QUEUE_PAGE_SIZE, scanMax: deps.config.facts.listScanMax }),
   ]);
   sendPage(res, status, <QueuePage ctx={pageContext(res, "review")} queue={queue} stale={stale} notice={notice} after={after} />);

@@ -102,6 +102,21 @@ function QueueItem({ ctx, item }: { ctx: PageContext; item: ReviewItem }) {
         </p>
       </header>
       <p class="description">{item.description}</p>
+      {item.similar.length > 0 && (
+        <div class="notice notice-info similar" role="note">
+          <p>
+            <strong>Similar facts exist</strong> (the author was warned when storing this draft):
+          </p>
+          <ul>
+            {item.similar.map((s) => (
+              <li>
+                <a href={`${BASE}/facts/${s.scope}/${s.name}`}>{s.name}</a> ({s.status}, scope {s.scope}, v{s.version}): {s.description}
+              </li>
+            ))}
+          </ul>
+          <p>If this draft says the same thing as one of them, deprecate it with the reason "duplicate of {item.similar[0]!.name}" (or of the one it copies) instead of confirming it.</p>
+        </div>
+      )}
       {item.previous ? (
         <div class="changes">
           <h3>Changes since version {item.version - 1}</h3>
