@@ -4,8 +4,9 @@
 import type { Router } from "express";
 
 /**
- * Keyboard shortcuts and the copy button. Every action is a plain form that
- * works without this file; it only moves focus and presses those forms' buttons.
+ * Keyboard shortcuts, the copy button, and a confirmation before forms marked
+ * data-ask. Every action is a plain form that works without this file; it only
+ * moves focus, presses those forms' buttons, and asks before some.
  */
 export const CONSOLE_JS = String.raw`"use strict";
 (function () {
@@ -62,6 +63,11 @@ export const CONSOLE_JS = String.raw`"use strict";
     var source = document.getElementById(button.getAttribute("data-copy"));
     if (!source || !navigator.clipboard) return;
     navigator.clipboard.writeText(source.textContent || "").then(function () { button.textContent = "Copied"; });
+  });
+  // Forms that cannot be undone in one click (revoke a token, disable an agent) ask first.
+  document.addEventListener("submit", function (e) {
+    var ask = e.target && e.target.getAttribute ? e.target.getAttribute("data-ask") : null;
+    if (ask && !window.confirm(ask)) e.preventDefault();
   });
   document.addEventListener("DOMContentLoaded", function () { if (items().length > 0) select(0); });
 })();

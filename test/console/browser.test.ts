@@ -55,7 +55,8 @@ describe("console in a browser", () => {
     page = await context.newPage();
     page.on("dialog", (d) => {
       dialogs.push(d.message());
-      void d.dismiss();
+      // The console asks before revoking a token (data-ask): say yes; anything else is a finding.
+      void (d.type() === "confirm" && d.message().startsWith("Revoke token") ? d.accept() : d.dismiss());
     });
   }, 180_000);
 
@@ -202,6 +203,7 @@ describe("console in a browser", () => {
     await page.goto(url("/console/agents/deployer"));
     await page.locator("form[action$='/revoke'] button").first().click();
     await page.locator("text=Token revoked").waitFor();
+    expect(dialogs.at(-1)).toMatch(/^Revoke token \d+ of deployer\? Clients using it are refused from their next call\.$/);
     await expect(callOk(deployer, "whoami")).rejects.toThrow(/401|nauthori|invalid_token/i);
     const raw = await fetch(service.mcpUrl, {
       method: "POST",

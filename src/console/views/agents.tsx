@@ -164,7 +164,7 @@ export function AgentPage({
                 <td>{t.revokedAt ? "revoked" : t.expiresAt && t.expiresAt.getTime() <= Date.now() ? "expired" : "active"}</td>
                 <td>
                   {!t.revokedAt && (
-                    <form class="inline" method="post" action={`${BASE}/tokens/${t.id}/revoke`}>
+                    <form class="inline" method="post" action={`${BASE}/tokens/${t.id}/revoke`} data-ask={`Revoke token ${t.id} of ${agent.name}? Clients using it are refused from their next call.`}>
                       <CsrfField csrf={ctx.csrf} />
                       <button type="submit" class="danger">
                         Revoke
@@ -194,7 +194,11 @@ export function AgentPage({
             ? "Enabling lets its tokens that are not revoked work again."
             : "Disabling refuses every token of this agent at once (MCP calls and console sessions), until it is enabled again."}
         </p>
-        <form method="post" action={action(agent.disabledAt ? "enable" : "disable")}>
+        <form
+          method="post"
+          action={action(agent.disabledAt ? "enable" : "disable")}
+          data-ask={agent.disabledAt ? undefined : `Disable ${agent.name}? Every token of it is refused at once, console sessions included.`}
+        >
           <CsrfField csrf={ctx.csrf} />
           <button type="submit" class={agent.disabledAt ? "" : "danger"}>
             {agent.disabledAt ? "Enable agent" : "Disable agent"}
