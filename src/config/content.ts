@@ -8,10 +8,10 @@ export const contentEnv = z.object({
   FACT_DUPLICATE_WARNING: boolFrom("FACT_DUPLICATE_WARNING", true),
   FACT_DUPLICATE_TIMEOUT_MS: intFrom("FACT_DUPLICATE_TIMEOUT_MS", 20, 1, 10_000),
   STALE_AFTER_DAYS: intFrom("STALE_AFTER_DAYS", 180, 1, 36_500),
-  // memory_list (and the console's lists of facts) reads at most this many facts
-  // per call, then answers with what it found and a cursor that goes on from
-  // there: a filter that matches little no longer reads the whole store.
-  FACT_LIST_SCAN_MAX: intFrom("FACT_LIST_SCAN_MAX", 5_000, 100, 1_000_000),
+  // memory_list and ledger_list (and the console's lists) read at most this many
+  // facts or events per call, then answer with what they found and a cursor that
+  // goes on from there: a filter that matches little no longer reads everything.
+  LIST_SCAN_MAX: intFrom("LIST_SCAN_MAX", 5_000, 100, 1_000_000),
   GRAPH_TEXT_MAX_CHARS: intFrom("GRAPH_TEXT_MAX_CHARS", 4096, 100, 1_000_000),
   // 100,000 characters is about 25,000 tokens: a read leaves an agent most of its
   // context to work in; larger graphs come in further calls (the answer says how).
@@ -35,6 +35,8 @@ export interface ContentConfig {
     graphSearchCountMax: number;
     /** search_nodes tests at most this many entities one by one per call; a cursor resumes past them. */
     graphSearchScanMax: number;
+    /** memory_list and ledger_list read at most this many facts or events per call; past them the page is cut short with a cursor. */
+    listScanMax: number;
   };
   facts: {
     /** memory_store lists facts much like a newly created one (docs/hygiene.md). */
@@ -43,8 +45,6 @@ export interface ContentConfig {
     duplicateTimeoutMs: number;
     /** A confirmed fact not reviewed for this many days is stale: marked in recall, back in the review queue. */
     staleAfterDays: number;
-    /** memory_list reads at most this many facts per call; past them the page is cut short with a cursor. */
-    listScanMax: number;
   };
 }
 
@@ -56,12 +56,12 @@ export function contentConfig(e: z.output<typeof contentEnv>): ContentConfig {
       graphAnswerMaxChars: e.GRAPH_ANSWER_MAX_CHARS,
       graphSearchCountMax: e.GRAPH_SEARCH_COUNT_MAX,
       graphSearchScanMax: e.GRAPH_SEARCH_SCAN_MAX,
+      listScanMax: e.LIST_SCAN_MAX,
     },
     facts: {
       duplicateWarning: e.FACT_DUPLICATE_WARNING,
       duplicateTimeoutMs: e.FACT_DUPLICATE_TIMEOUT_MS,
       staleAfterDays: e.STALE_AFTER_DAYS,
-      listScanMax: e.FACT_LIST_SCAN_MAX,
     },
   };
 }

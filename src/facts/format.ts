@@ -170,7 +170,7 @@ export function listText(r: ListResult, reviewable: boolean): string {
   // A cut page says so before anything else: an empty one does not mean "none".
   const cut = r.scanCut && r.nextCursor
     ? [
-        `This call looked through as many facts as one call may (FACT_LIST_SCAN_MAX) without filling the page; more may match further on. ` +
+        `This call looked through as many facts as one call may (LIST_SCAN_MAX) without filling the page; more may match further on. ` +
           `Call memory_list again with cursor "${r.nextCursor}" and the same filters to go on.`,
       ]
     : [];

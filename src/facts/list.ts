@@ -26,7 +26,7 @@ import * as sql from "./sql.js";
 
 export const LIST_DEFAULT_LIMIT = 20;
 export const LIST_MAX_LIMIT = 100;
-/** Facts one memory_list call reads at most when no configuration says otherwise (FACT_LIST_SCAN_MAX). */
+/** Facts one memory_list call reads at most when no configuration says otherwise (LIST_SCAN_MAX). */
 export const LIST_SCAN_MAX_DEFAULT = 5_000;
 
 export interface ListInput {

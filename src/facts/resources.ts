@@ -19,7 +19,7 @@ export const factResource = defineResource({
   description: `A fact of the shared memory with its status and history. Listing shows the ${RESOURCE_LIST_LIMIT} most recently changed facts you can read; use memory_list to page through all.`,
   mimeType: "text/plain",
   async list({ caller, deps }) {
-    const { facts } = await listFacts(deps.db, caller, { limit: RESOURCE_LIST_LIMIT }, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.facts.listScanMax });
+    const { facts } = await listFacts(deps.db, caller, { limit: RESOURCE_LIST_LIMIT }, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.limits.listScanMax });
     return {
       resources: facts.map((f) => ({
         uri: factUri(f.scope, f.name),

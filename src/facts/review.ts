@@ -31,7 +31,7 @@ export interface ReviewQueue {
   countCapped: boolean;
   /** `after` for the next page; null on the last. */
   nextAfter: number | null;
-  /** The page stopped at the scan's bound (FACT_LIST_SCAN_MAX), not at the last draft: more may wait after nextAfter. */
+  /** The page stopped at the scan's bound (LIST_SCAN_MAX), not at the last draft: more may wait after nextAfter. */
   scanCut: boolean;
 }
 
@@ -43,7 +43,7 @@ type QueueRow = PageRow & {
 };
 
 interface QueueOptions {
-  /** Facts one scan reads at most (FACT_LIST_SCAN_MAX): the queue's cost does not grow with what others wrote elsewhere. */
+  /** Facts one scan reads at most (LIST_SCAN_MAX): the queue's cost does not grow with what others wrote elsewhere. */
   scanMax?: number | undefined;
 }
 

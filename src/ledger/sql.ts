@@ -109,18 +109,20 @@ export const READ_KEY = `
     left join ledger_events e on e.seq = r.seq
     left join ledger_claims c on c.action = $1::text and c.target = $2::text`;
 
-/** ledger_list: newest first, keyset on seq. A null parameter means "no filter". */
+/**
+ * ledger_list: newest first, keyset on seq, read by a bounded scan
+ * (am_ledger_page, sql/000029): at most $7 events, of which those passing the
+ * filters come back up to $8, and the $7-th event read comes back marked
+ * `last` (then the scan stopped at its bound; a `last` row that did not pass
+ * the filters has no event columns). A null filter means "no filter".
+ * $1 action, $2 target, $3 actor, $4 since, $5 kind, $6 before seq.
+ */
 export const LIST_EVENTS = `
-  select ${EVENT_COLUMNS}
-    from ledger_events e
-   where ($1::text is null or e.action = $1::text)
-     and ($2::text is null or e.target = $2::text)
-     and ($3::text is null or e.actor = $3::text)
-     and ($4::timestamptz is null or e.at >= $4::timestamptz)
-     and ($5::text is null or e.kind = $5::text)
-     and ($6::bigint is null or e.seq < $6::bigint)
-   order by e.seq desc
-   limit $7::int`;
+  select ${EVENT_COLUMNS}, p.seq as scan_seq, p.kept, p.last
+    from am_ledger_page($1::text, $2::text, $3::text, $4::timestamptz, $5::text, $6::bigint, $7::int, $8::int)
+         with ordinality as p(seq, kept, last, ord)
+    left join ledger_events e on p.kept and e.seq = p.seq
+   order by p.ord`;
 
 export const READ_HEAD = `select last_seq, last_hash from ledger_chain_head`;
 

@@ -227,11 +227,17 @@ export interface ListFilters {
 export interface ListResult {
   events: LedgerEvent[];
   nextCursor: string | null;
+  /** True when the page stopped at the call's scan bound (LIST_SCAN_MAX), not at the end of the ledger: more may follow. */
+  scanCut: boolean;
 }
+
+/** Events one ledger_list call reads at most when no configuration says otherwise (LIST_SCAN_MAX). */
+export const LEDGER_LIST_SCAN_MAX_DEFAULT = 5_000;
 
 const Cursor = z.object({ seq: z.number().int().positive() });
 
-export async function listLedger(db: Queryable, filters: ListFilters): Promise<ListResult> {
+export async function listLedger(db: Queryable, filters: ListFilters, options: { scanMax?: number | undefined } = {}): Promise<ListResult> {
+  const scanMax = options.scanMax ?? LEDGER_LIST_SCAN_MAX_DEFAULT;
   const action = filters.action === undefined ? null : normalizeAction(filters.action);
   const target = filters.target === undefined ? null : normalizeTarget(filters.target);
   const actor = filters.actor === undefined ? null : filters.actor.trim();
@@ -240,11 +246,24 @@ export async function listLedger(db: Queryable, filters: ListFilters): Promise<L
   const after = decodeCursor(filters.cursor, Cursor);
   // One row more than asked tells whether another page exists.
   const rows = (
-    await db.query<EventRow>(sql.LIST_EVENTS, [action, target, actor, since?.toISOString() ?? null, filters.kind ?? null, after?.seq ?? null, limit + 1])
+    await db.query<EventRow & { scan_seq: string | number; kept: boolean; last: boolean }>(sql.LIST_EVENTS, [
+      action,
+      target,
+      actor,
+      since?.toISOString() ?? null,
+      filters.kind ?? null,
+      after?.seq ?? null,
+      scanMax,
+      limit + 1,
+    ])
   ).rows;
-  const events = rows.slice(0, limit).map(toEvent);
+  const kept = rows.filter((r) => r.kept);
+  const events = kept.slice(0, limit).map(toEvent);
   const last = events[events.length - 1];
-  return { events, nextCursor: rows.length > limit && last ? encodeCursor({ seq: last.seq }) : null };
+  if (kept.length > limit && last) return { events, nextCursor: encodeCursor({ seq: last.seq }), scanCut: false };
+  // The scan read all it may before the page was full: the next call goes on after the last event it read.
+  const stoppedAt = rows.find((r) => r.last);
+  return stoppedAt ? { events, nextCursor: encodeCursor({ seq: Number(stoppedAt.scan_seq) }), scanCut: true } : { events, nextCursor: null, scanCut: false };
 }
 
 /** Claims held right now (expired ones are free to take), soonest expiry first. */

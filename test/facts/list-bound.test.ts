@@ -8,7 +8,7 @@
 // - a filter that matches nothing takes floor(N / bound) + 1 calls over N
 //   facts, so no call read more than the bound;
 // - the console's review and stale queues keep the same bound.
-// Over HTTP, an agent is told when a page stopped at FACT_LIST_SCAN_MAX.
+// Over HTTP, an agent is told when a page stopped at LIST_SCAN_MAX.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
@@ -156,14 +156,14 @@ describe.each(BACKENDS)("memory_list's bounded scan on %s", (backend) => {
   });
 });
 
-describe("memory_list over HTTP with FACT_LIST_SCAN_MAX=100", () => {
+describe("memory_list over HTTP with LIST_SCAN_MAX=100", () => {
   let tdb: TestDatabase;
   let service: RunningService;
   let client: Client;
 
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
-    service = await startTestService(tdb.db, { FACT_LIST_SCAN_MAX: "100" });
+    service = await startTestService(tdb.db, { LIST_SCAN_MAX: "100" });
     const writer = await addCaller(tdb.db, "many-writer", { scopes: ["shared"] });
     await addCaller(tdb.db, "quiet-writer", { scopes: ["shared"] });
     // 250 facts by one writer, written straight into the table (the store path is tested elsewhere).
@@ -186,7 +186,7 @@ describe("memory_list over HTTP with FACT_LIST_SCAN_MAX=100", () => {
     const page = first.structuredContent as { facts: unknown[]; nextCursor: string | null; scanCut?: boolean };
     expect(page).toMatchObject({ facts: [], scanCut: true });
     expect(page.nextCursor).toEqual(expect.any(String));
-    expect(textOf(first)).toContain("looked through as many facts as one call may (FACT_LIST_SCAN_MAX)");
+    expect(textOf(first)).toContain("looked through as many facts as one call may (LIST_SCAN_MAX)");
     expect(textOf(first)).toContain(`cursor "${page.nextCursor}"`);
     let cursor = page.nextCursor;
     let calls = 1;
@@ -200,6 +200,6 @@ describe("memory_list over HTTP with FACT_LIST_SCAN_MAX=100", () => {
     // A page that fills says nothing of the bound.
     const full = await client.callTool({ name: "memory_list", arguments: {} });
     expect((full.structuredContent as { scanCut?: boolean }).scanCut).toBeUndefined();
-    expect(textOf(full)).not.toContain("FACT_LIST_SCAN_MAX");
+    expect(textOf(full)).not.toContain("LIST_SCAN_MAX");
   });
 });

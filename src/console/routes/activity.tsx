@@ -24,7 +24,7 @@ export function registerActivity(router: Router, deps: AppDeps): void {
     const actor = agent || undefined;
     const [facts, ledger, graph] = await Promise.all([
       recentFactEvents(deps.db, caller, { actor, limit: ACTIVITY_ITEMS }),
-      listLedger(deps.db, { ...(actor ? { actor } : {}), limit: ACTIVITY_ITEMS }),
+      listLedger(deps.db, { ...(actor ? { actor } : {}), limit: ACTIVITY_ITEMS }, { scanMax: deps.config.limits.listScanMax }),
       recentGraphWrites(deps.db, caller, { actor, limit: ACTIVITY_ITEMS }),
     ]);
     const items: ActivityItem[] = [

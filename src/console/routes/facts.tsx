@@ -47,7 +47,7 @@ export function registerFacts(router: Router, deps: AppDeps): void {
         return sendPage(res, 200, <FactsPage ctx={ctx} filters={filters} facts={hits} total={filters.author ? hits.length : result.total} />);
       }
       const cursor = str(req.query.cursor) || undefined;
-      const result = await listFacts(deps.db, caller, { status, type, scope, author: filters.author || undefined, limit: FACTS_PAGE_SIZE, cursor }, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.facts.listScanMax });
+      const result = await listFacts(deps.db, caller, { status, type, scope, author: filters.author || undefined, limit: FACTS_PAGE_SIZE, cursor }, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.limits.listScanMax });
       sendPage(res, 200, <FactsPage ctx={ctx} filters={filters} facts={result.facts} nextHref={result.nextCursor ? pageHref(filters, result.nextCursor) : undefined} scanCut={result.scanCut} />);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

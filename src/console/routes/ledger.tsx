@@ -34,14 +34,14 @@ export function registerLedger(router: Router, deps: AppDeps): void {
         ...(filters.since ? { since: filters.since } : {}),
         ...(str(req.query.cursor) ? { cursor: str(req.query.cursor) } : {}),
         limit: LEDGER_PAGE_SIZE,
-      });
+      }, { scanMax: deps.config.limits.listScanMax });
       let nextHref: string | undefined;
       if (page.nextCursor) {
         const params = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== ""));
         params.set("cursor", page.nextCursor);
         nextHref = `/console/ledger?${params.toString()}`;
       }
-      sendPage(res, 200, <LedgerPage ctx={ctx} filters={filters} events={page.events} claims={claims} nextHref={nextHref} />);
+      sendPage(res, 200, <LedgerPage ctx={ctx} filters={filters} events={page.events} claims={claims} nextHref={nextHref} scanCut={page.scanCut} />);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       sendPage(res, statusOf(error), <LedgerPage ctx={ctx} filters={filters} events={[]} claims={claims} notice={error.message} />);

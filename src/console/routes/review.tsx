@@ -39,11 +39,11 @@ async function renderQueue(deps: AppDeps, req: Request, res: Response, status: n
     reviewQueue(deps.db, caller, {
       after,
       limit: QUEUE_PAGE_SIZE,
-      scanMax: deps.config.facts.listScanMax,
+      scanMax: deps.config.limits.listScanMax,
       similar: deps.config.facts.duplicateWarning,
       duplicateTimeoutMs: deps.config.facts.duplicateTimeoutMs,
     }),
-    staleQueue(deps.db, caller, { staleAfterDays: deps.config.facts.staleAfterDays, limit: QUEUE_PAGE_SIZE, scanMax: deps.config.facts.listScanMax }),
+    staleQueue(deps.db, caller, { staleAfterDays: deps.config.facts.staleAfterDays, limit: QUEUE_PAGE_SIZE, scanMax: deps.config.limits.listScanMax }),
   ]);
   sendPage(res, status, <QueuePage ctx={pageContext(res, "review")} queue={queue} stale={stale} notice={notice} after={after} />);
 }

@@ -53,7 +53,7 @@ export function FactsPage({
   facts: Listed[];
   total?: number | undefined;
   nextHref?: string | undefined;
-  /** The page stopped at the scan's bound (FACT_LIST_SCAN_MAX): more may match further on. */
+  /** The page stopped at the scan's bound (LIST_SCAN_MAX): more may match further on. */
   scanCut?: boolean | undefined;
   notice?: PageNotice | undefined;
 }) {
@@ -122,7 +122,7 @@ export function FactsPage({
       </table>
       {scanCut ? (
         <p class="hint">
-          This page stopped after looking through as many facts as one page may (FACT_LIST_SCAN_MAX); more may match further on: Next page goes on from there.
+          This page stopped after looking through as many facts as one page may (LIST_SCAN_MAX); more may match further on: Next page goes on from there.
         </p>
       ) : (
         facts.length === 0 && <p class="empty">No facts match.</p>

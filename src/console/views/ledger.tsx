@@ -32,6 +32,7 @@ export function LedgerPage({
   events,
   claims,
   nextHref,
+  scanCut,
   notice,
 }: {
   ctx: PageContext;
@@ -39,6 +40,8 @@ export function LedgerPage({
   events: LedgerEvent[];
   claims: Claim[];
   nextHref?: string | undefined;
+  /** The page stopped at the scan's bound (LIST_SCAN_MAX): more may match further back. */
+  scanCut?: boolean | undefined;
   notice?: string | undefined;
 }) {
   return (
@@ -130,7 +133,11 @@ export function LedgerPage({
           ))}
         </tbody>
       </table>
-      {events.length === 0 && !notice && <p class="empty">No ledger events match.</p>}
+      {scanCut ? (
+        <p class="hint">This page stopped after looking through as many events as one page may (LIST_SCAN_MAX); more may match further back: Older events goes on from there.</p>
+      ) : (
+        events.length === 0 && !notice && <p class="empty">No ledger events match.</p>
+      )}
       <nav class="pager" aria-label="Pages">
         {nextHref && <a href={nextHref}>Older events</a>}
       </nav>

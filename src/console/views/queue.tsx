@@ -39,7 +39,7 @@ export function QueuePage({
       {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
       {queue.scanCut && (
         <p class="hint" data-scan-cut>
-          This page stopped after looking through as many drafts as one page may (FACT_LIST_SCAN_MAX), most of them not yours to review; more may wait:
+          This page stopped after looking through as many drafts as one page may (LIST_SCAN_MAX), most of them not yours to review; more may wait:
           Next page of drafts goes on from there.
         </p>
       )}
@@ -69,7 +69,7 @@ export function QueuePage({
             Confirmed, but nobody has reviewed them for a long time; the longest unreviewed first
             {stale.count > stale.items.length ? `, ${stale.items.length} of ${stale.count} shown (each one you handle makes room for the next)` : ""}. Re-confirm
             what still holds, deprecate what does not.
-            {stale.scanCut ? " This list stopped after looking through as many stale facts as one page may (FACT_LIST_SCAN_MAX): more may wait behind the ones you handle." : ""}
+            {stale.scanCut ? " This list stopped after looking through as many stale facts as one page may (LIST_SCAN_MAX): more may wait behind the ones you handle." : ""}
           </p>
           <ol class="queue">
             {stale.items.map((item) => (

@@ -46,7 +46,7 @@ export const memoryListTool = defineTool({
   output,
   annotations: READ_ONLY,
   async run(args, { caller, deps }) {
-    const result = await listFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.facts.listScanMax });
+    const result = await listFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.limits.listScanMax });
     const { scanCut, ...page } = result;
     return { text: listText(result, args.reviewable ?? false), structured: scanCut ? { ...page, scanCut } : page };
   },

@@ -26,14 +26,22 @@ export const ledgerListTool = defineTool({
   output: {
     events: z.array(eventShape),
     nextCursor: z.string().nullable().describe("Pass as cursor to get older events; null on the last page."),
+    scanCut: z
+      .boolean()
+      .optional()
+      .describe("true: this call looked through as many events as one call may without filling the page; more may match further back (nextCursor)."),
   },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, { deps }) {
-    const page = await listLedger(deps.db, input);
+    const page = await listLedger(deps.db, input, { scanMax: deps.config.limits.listScanMax });
     const lines = page.events.map(eventLine);
-    const text =
-      (lines.length ? `${lines.length} ledger event(s), newest first:\n${lines.join("\n")}` : "No ledger events match.") +
-      (page.nextCursor ? `\nMore: call again with cursor "${page.nextCursor}".` : "");
-    return { text, structured: { events: page.events.map(listEventJson), nextCursor: page.nextCursor } };
+    const more = page.scanCut
+      ? `\nThis call looked through as many events as one call may (LIST_SCAN_MAX) without filling the page; more may match further back. Call again with cursor "${page.nextCursor}" and the same filters to go on.`
+      : page.nextCursor
+        ? `\nMore: call again with cursor "${page.nextCursor}".`
+        : "";
+    const none = page.scanCut ? "No ledger events match so far." : "No ledger events match.";
+    const text = (lines.length ? `${lines.length} ledger event(s), newest first:\n${lines.join("\n")}` : none) + more;
+    return { text, structured: { events: page.events.map(listEventJson), nextCursor: page.nextCursor, ...(page.scanCut ? { scanCut: true } : {}) } };
   },
 });
