@@ -14,10 +14,16 @@
 -- it has p_want (a page is usually full after a few rows), and it also returns
 -- the p_max-th fact it read, marked `last`: when that row comes back and the
 -- page is not full, the scan stopped at its bound and the next call resumes
--- after it. Sequential scans, bitmap scans and sorts are off inside: the only
--- way to produce the order is the index, so no statistics can make a call read
--- more than p_max facts (a LIMIT bounds the rows a plan returns, not the rows
--- it reads: a sort below it reads them all).
+-- after it. Every row the scan reads is numbered: its WHERE is only the
+-- index's range, and every filter is computed (`keep`), never a condition, so
+-- a plan cannot read rows it does not count. The range of a status is written
+-- as a row comparison on (status, change_seq) and ordered by both: with
+-- "status = …" Postgres could also serve change_seq order from the change_seq
+-- index with the status as a filter, and rows removed by a filter are rows read
+-- but never numbered (an independent review found a queue page reading 105,001
+-- facts that way). Sequential scans, bitmap scans and sorts are off inside, so
+-- only the intended index can produce the order (a LIMIT bounds the rows a plan
+-- returns, not the rows it reads: a sort below it reads them all).
 --
 -- Orders (p_order): 'newest' (change_seq descending, of status p_status or of
 -- any), 'oldest' (change_seq ascending, of status p_status), 'stale' (confirmed
@@ -64,26 +70,28 @@ begin
   elsif p_order = 'newest' then
     return query
       select s.id, s.change_seq, s.status_at, s.keep, s.n = p_max from (
-        select f.id, f.change_seq, f.status_at, row_number() over (order by f.change_seq desc) as n,
+        select f.id, f.change_seq, f.status_at, row_number() over (order by f.status desc, f.change_seq desc) as n,
                ((p_read_all or f.scope = any(p_read)) and (p_type is null or f.type = p_type) and (p_scope is null or f.scope = p_scope)
                 and (v_author is null or f.author_id = v_author) and (p_not_author is null or f.author_id <> p_not_author)
                 and (p_write_all is null or p_write_all or f.scope = any(p_write))) as keep
           from facts f
-         where f.status = p_status and f.change_seq < coalesce(p_from, 9223372036854775807)
-         order by f.change_seq desc
+         where (f.status, f.change_seq) < (p_status, coalesce(p_from, 9223372036854775807))
+           and (f.status, f.change_seq) > (p_status, -1)
+         order by f.status desc, f.change_seq desc
          limit p_max) s
       where s.keep or s.n = p_max
       limit p_want + 1;
   elsif p_order = 'oldest' then
     return query
       select s.id, s.change_seq, s.status_at, s.keep, s.n = p_max from (
-        select f.id, f.change_seq, f.status_at, row_number() over (order by f.change_seq) as n,
+        select f.id, f.change_seq, f.status_at, row_number() over (order by f.status, f.change_seq) as n,
                ((p_read_all or f.scope = any(p_read)) and (p_type is null or f.type = p_type) and (p_scope is null or f.scope = p_scope)
                 and (v_author is null or f.author_id = v_author) and (p_not_author is null or f.author_id <> p_not_author)
                 and (p_write_all is null or p_write_all or f.scope = any(p_write))) as keep
           from facts f
-         where f.status = p_status and f.change_seq > coalesce(p_from, -1)
-         order by f.change_seq
+         where (f.status, f.change_seq) > (p_status, coalesce(p_from, -1))
+           and (f.status, f.change_seq) < (p_status, 9223372036854775807)
+         order by f.status, f.change_seq
          limit p_max) s
       where s.keep or s.n = p_max
       limit p_want + 1;

@@ -9,9 +9,14 @@
 -- not full, the next call resumes after it. Sorts, sequential and bitmap scans
 -- are off inside, so no plan can read more.
 --
--- Indexes by filter: an action and a target: (action, target, seq desc); an
--- actor: (actor, seq desc); an action alone: (action, seq desc), new here;
--- otherwise the primary key.
+-- Indexes by filter (new here, ascending, read backwards): an action and a
+-- target: (action, target, seq); an actor: (actor, seq); an action alone:
+-- (action, seq); otherwise the primary key. Every row a scan reads is
+-- numbered: its WHERE is only that index's range, written as a row comparison
+-- and ordered by the same columns (as in 000025: with "action = …" Postgres
+-- could also serve seq order from the primary key with the action as a
+-- filter, and rows a filter removes are read but never numbered). Every other
+-- condition is computed (`keep`).
 --
 -- `since`: events carry the database's clock as read before the chain-head
 -- lock, so `at` follows seq to within the time a write waits for that lock
@@ -20,7 +25,9 @@
 -- events before it could only be at or after `since` if the clock had gone
 -- back more than an hour between two writes. Without that start, a "since
 -- yesterday" list read back through the whole history, a bound at a time.
-create index ledger_events_action_seq on ledger_events (action, seq desc);
+create index ledger_events_key_seq_asc on ledger_events (action, target, seq);
+create index ledger_events_actor_seq_asc on ledger_events (actor, seq);
+create index ledger_events_action_seq on ledger_events (action, seq);
 create index ledger_events_at on ledger_events (at, seq);
 
 create function am_ledger_page(
@@ -47,35 +54,36 @@ begin
   if p_action is not null and p_target is not null then
     return query
       select s.seq, s.keep, s.n = p_max from (
-        select e.seq, row_number() over (order by e.seq desc) as n,
+        select e.seq, row_number() over (order by e.action desc, e.target desc, e.seq desc) as n,
                ((p_actor is null or e.actor = p_actor) and (p_kind is null or e.kind = p_kind)
                 and (p_since is null or e.at >= p_since)) as keep
           from ledger_events e
-         where e.action = p_action and e.target = p_target and e.seq < v_before and e.seq >= v_from
-         order by e.seq desc
+         where (e.action, e.target, e.seq) < (p_action, p_target, v_before)
+           and (e.action, e.target, e.seq) >= (p_action, p_target, v_from)
+         order by e.action desc, e.target desc, e.seq desc
          limit p_max) s
       where s.keep or s.n = p_max
       limit p_want + 1;
   elsif p_actor is not null then
     return query
       select s.seq, s.keep, s.n = p_max from (
-        select e.seq, row_number() over (order by e.seq desc) as n,
+        select e.seq, row_number() over (order by e.actor desc, e.seq desc) as n,
                ((p_action is null or e.action = p_action) and (p_target is null or e.target = p_target)
                 and (p_kind is null or e.kind = p_kind) and (p_since is null or e.at >= p_since)) as keep
           from ledger_events e
-         where e.actor = p_actor and e.seq < v_before and e.seq >= v_from
-         order by e.seq desc
+         where (e.actor, e.seq) < (p_actor, v_before) and (e.actor, e.seq) >= (p_actor, v_from)
+         order by e.actor desc, e.seq desc
          limit p_max) s
       where s.keep or s.n = p_max
       limit p_want + 1;
   elsif p_action is not null then
     return query
       select s.seq, s.keep, s.n = p_max from (
-        select e.seq, row_number() over (order by e.seq desc) as n,
+        select e.seq, row_number() over (order by e.action desc, e.seq desc) as n,
                ((p_kind is null or e.kind = p_kind) and (p_since is null or e.at >= p_since)) as keep
           from ledger_events e
-         where e.action = p_action and e.seq < v_before and e.seq >= v_from
-         order by e.seq desc
+         where (e.action, e.seq) < (p_action, v_before) and (e.action, e.seq) >= (p_action, v_from)
+         order by e.action desc, e.seq desc
          limit p_max) s
       where s.keep or s.n = p_max
       limit p_want + 1;
