@@ -102,7 +102,12 @@ export async function runPrimary(config: Config, { logger, announce }: PrimaryOp
   };
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
-  process.once("SIGHUP", onSignal); // the terminal closed: stop the workers cleanly
+  // The terminal closed: stop the workers cleanly, and log nothing more (a write to a terminal that
+  // is gone fails with EIO and the log stream retried it forever).
+  process.once("SIGHUP", (signal: NodeJS.Signals) => {
+    logger.level = "silent";
+    onSignal(signal);
+  });
 
   try {
     const first = await fork(1, true);

@@ -74,8 +74,14 @@ export function registerServeCommand(program: Command): void {
           process.once("SIGTERM", shutdown);
           process.once("SIGINT", shutdown);
           // The terminal closed: stop as cleanly as on Ctrl-C (Node's default for SIGHUP exits at once,
-          // leaving the embedded database unclosed).
-          process.once("SIGHUP", shutdown);
+          // leaving the embedded database unclosed). Silently: a line written to a terminal that is gone
+          // fails (EIO) and the log stream retried it forever, so the process never exited (review).
+          // And never longer than the shutdown's own bound, whatever else hangs.
+          process.once("SIGHUP", (signal: NodeJS.Signals) => {
+            logger.level = "silent";
+            setTimeout(() => process.exit(process.exitCode ?? 0), config.shutdownTimeoutMs + 5_000).unref();
+            shutdown(signal);
+          });
         });
       }),
     );
