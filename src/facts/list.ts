@@ -17,7 +17,8 @@ import { readableScopes, validateAgentName, writableScopes } from "../auth/scope
 import type { Queryable } from "../db/database.js";
 import { invalid } from "../errors.js";
 import { checkWholeNumber } from "../limits.js";
-import { decodeCursor, encodeCursor } from "../paging.js";
+import { openSealedCursor, sealCursor } from "../paging.js";
+import { cursorKey } from "./cursor-key.js";
 import { type FactSummary, type SummaryRow, toSummary } from "./model.js";
 import { prepared } from "./prepared.js";
 import { optionalReadableScope } from "./read.js";
@@ -141,7 +142,10 @@ export async function listFacts(db: Queryable, caller: Caller, input: ListInput,
   const scope = optionalReadableScope(caller, input.scope);
   const author = input.author === undefined ? undefined : validateAgentName(input.author);
   const limit = checkWholeNumber("limit", input.limit, LIST_DEFAULT_LIMIT, 1, LIST_MAX_LIMIT);
-  const cursor = decodeCursor(input.cursor, ListCursor);
+  // Sealed (sql/000030): a cursor may point at the last fact a scan read, in a scope the caller cannot read.
+  const key = await cursorKey(db);
+  const encodeCursor = (payload: Record<string, string | number>) => sealCursor(key, payload);
+  const cursor = openSealedCursor(key, input.cursor, ListCursor);
   if (cursor && "p" in cursor && !input.reviewable) {
     throw invalid("This cursor comes from the review queue: pass reviewable: true and the same filters with it, or omit the cursor.");
   }
@@ -156,14 +160,14 @@ export async function listFacts(db: Queryable, caller: Caller, input: ListInput,
   const fromSeq = cursor && "s" in cursor ? cursor.s : undefined;
   if (!input.reviewable) {
     const page = await readFactPage(db, { ...filters, order: "newest", status: input.status, from: fromSeq, want: limit + 1 });
-    return { facts: shape(page.rows.slice(0, limit)), ...seqNext(page, limit) };
+    return { facts: shape(page.rows.slice(0, limit)), ...seqNext(page, limit, encodeCursor) };
   }
 
   const facts: PageRow[] = [];
   const inStale = cursor !== undefined && "p" in cursor;
   if (!inStale && input.status !== "confirmed") {
     const page = await readFactPage(db, { ...filters, order: "newest", status: "draft", from: fromSeq, want: limit + 1 }, sql.LIST_FACTS, "list_page");
-    const next = seqNext(page, limit);
+    const next = seqNext(page, limit, encodeCursor);
     // Drafts go on (another page, or the scan stopped at its bound): the stale part waits for them.
     if (next.nextCursor !== null || input.status === "draft") return { facts: shape(page.rows.slice(0, limit)), ...next };
     facts.push(...page.rows);
@@ -186,7 +190,11 @@ export async function listFacts(db: Queryable, caller: Caller, input: ListInput,
 }
 
 /** The next cursor of a change_seq scan: after the page's last fact when there is more, after the scan's last fact when it stopped at its bound. */
-function seqNext(page: FactPage<PageRow>, limit: number): { nextCursor: string | null; scanCut: boolean } {
+function seqNext(
+  page: FactPage<PageRow>,
+  limit: number,
+  encodeCursor: (payload: Record<string, string | number>) => string,
+): { nextCursor: string | null; scanCut: boolean } {
   if (page.rows.length > limit) return { nextCursor: encodeCursor({ s: Number(page.rows[limit - 1]!.change_seq) }), scanCut: false };
   if (page.stoppedAt) return { nextCursor: encodeCursor({ s: Number(page.stoppedAt.change_seq) }), scanCut: true };
   return { nextCursor: null, scanCut: false };

@@ -120,12 +120,24 @@ describe.each(BACKENDS)("memory_list's bounded scan on %s", (backend) => {
   });
 
   it("refuses a review-queue cursor without reviewable: true, and says what to do", async () => {
-    let cursor: string | null = null;
-    for (let i = 0; i < 50 && !cursor?.startsWith("eyJwIj"); i++) {
-      cursor = (await listFacts(tdb.db, reviewer, { reviewable: true, limit: 1, cursor: cursor ?? undefined }, { scanMax: 1_000 })).nextCursor;
-    }
-    expect(cursor).toMatch(/^eyJwIj/); // {"p":"stale"…}
-    await expect(listFacts(tdb.db, reviewer, { cursor: cursor! })).rejects.toThrow(/review queue: pass reviewable: true/);
+    const stale = await listFacts(tdb.db, reviewer, { reviewable: true, status: "confirmed", limit: 1 }, { scanMax: 1_000 });
+    expect(stale.nextCursor).not.toBeNull();
+    await expect(listFacts(tdb.db, reviewer, { cursor: stale.nextCursor! })).rejects.toThrow(/review queue: pass reviewable: true/);
+  });
+
+  it("seals its cursors: opaque (a scan may stop on a fact the caller cannot read), and refused when altered", async () => {
+    // writer-a reads every scope; the reviewer reads every scope too, so make one that reads s-a only.
+    const narrow = await addCaller(tdb.db, "narrow-reader", { scopes: ["s-a"] });
+    const page = await listFacts(tdb.db, narrow, { limit: 1 }, { scanMax: 2 });
+    expect(page.nextCursor).not.toBeNull();
+    const raw = Buffer.from(page.nextCursor!, "base64url").toString("utf8");
+    expect(raw).not.toMatch(/"s"|"p"|"t"|"i"/);
+    expect(() => JSON.parse(raw) as unknown).toThrow();
+    const altered = page.nextCursor!.slice(0, 20) + (page.nextCursor![20] === "A" ? "B" : "A") + page.nextCursor!.slice(21);
+    await expect(listFacts(tdb.db, narrow, { limit: 1, cursor: altered }, { scanMax: 2 })).rejects.toThrow(/^cursor is not valid/);
+    // An unsealed cursor of the old form is refused the same way.
+    const plain = Buffer.from(JSON.stringify({ s: 10 })).toString("base64url");
+    await expect(listFacts(tdb.db, narrow, { cursor: plain })).rejects.toThrow(/^cursor is not valid/);
   });
 
   it("the console's queues keep the bound, say when they stopped at it, and go on from there", async () => {
