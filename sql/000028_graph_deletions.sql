@@ -11,7 +11,8 @@ create table graph_deletions (
   scope text not null,
   kind text not null constraint graph_deletions_kind check (kind in ('entity', 'observation', 'relation')),
   -- The entity (for a relation, its "from" end), and what it was: the entity's
-  -- type and observation count, the observation's first 200 characters, or
+  -- type and observation count, the observation's length (never its text: an
+  -- observation is often deleted because it held something that must go), or
   -- "type → to".
   subject text not null,
   detail text not null,

@@ -186,7 +186,8 @@ export async function listFacts(db: Queryable, caller: Caller, input: ListInput,
   } else if (page.stoppedAt) {
     nextCursor = encodeCursor({ p: "stale", t: page.stoppedAt.status_at_us!, i: Number(page.stoppedAt.scan_id) });
   }
-  return { facts: shape(facts), nextCursor, scanCut: page.rows.length <= want && page.stoppedAt !== undefined };
+  // A page full of drafts whose one-fact look into the stale part stopped at the bound is not "cut": it is full.
+  return { facts: shape(facts), nextCursor, scanCut: page.rows.length <= want && page.stoppedAt !== undefined && facts.length < limit };
 }
 
 /** The next cursor of a change_seq scan: after the page's last fact when there is more, after the scan's last fact when it stopped at its bound. */

@@ -139,7 +139,7 @@ export const DELETE_OBSERVATIONS = `
       and o.entity_id = e.id
       and am_graph_key(o.content) = am_graph_key(d.content)
     returning e.name, o.content
-  ), ${RECORD_DELETIONS(`select $1::text, 'observation', d.name, left(d.content, 200), $4::bigint from deleted d`)}
+  ), ${RECORD_DELETIONS(`select $1::text, 'observation', d.name, 'an observation of ' || char_length(d.content) || ' characters', $4::bigint from deleted d`)}
   select count(*)::int as n from deleted`;
 
 // $1 scope, $2 from, $3 to, $4 relation types (parallel triples), $5 agent.
