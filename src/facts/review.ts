@@ -4,6 +4,9 @@
 // Same rule as memory_list reviewable: true.
 import { type Caller } from "../auth/caller.js";
 import type { Database, Queryable } from "../db/database.js";
+import * as z from "zod/v4";
+import { openSealedCursor, sealCursor } from "../paging.js";
+import { cursorKey } from "./cursor-key.js";
 import { type FactPageRequest, factPageParams, LIST_SCAN_MAX_DEFAULT, type PageRow, readFactPage } from "./list.js";
 import { type FactSummary, type SimilarFact, toSummary } from "./model.js";
 import { type FactType, STALE_AFTER_DAYS_DEFAULT, staleDays } from "./rules.js";
@@ -105,18 +108,24 @@ export interface StaleQueue {
   countCapped: boolean;
   /** The list stopped at the scan's bound: more may wait among facts reviewed more recently. */
   scanCut: boolean;
+  /** After a cut: where the next look goes on (sealed: it may point at a fact the reviewer cannot read). */
+  nextCursor: string | null;
 }
+
+const StaleAfter = z.object({ t: z.string().regex(/^-?\d{1,19}$/), i: z.number().int().positive() }).strict();
 
 /** Confirmed facts nobody has reviewed for staleAfterDays, that this reviewer may confirm again. */
 export async function staleQueue(
   db: Queryable,
   caller: Caller,
-  options: QueueOptions & { staleAfterDays?: number | undefined; limit: number },
+  options: QueueOptions & { staleAfterDays?: number | undefined; limit: number; cursor?: string | undefined },
 ): Promise<StaleQueue> {
   const days = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
+  const key = await cursorKey(db);
+  const after = openSealedCursor(key, options.cursor, StaleAfter);
   const request: FactPageRequest = { order: "stale", staleAfterDays: days, caller, reviewer: true, scanMax: options.scanMax ?? LIST_SCAN_MAX_DEFAULT, want: 0 };
   const [page, counted] = await Promise.all([
-    readFactPage<PageRow & { body: string }>(db, { ...request, want: options.limit }, sql.STALE_QUEUE, "stale_queue_page"),
+    readFactPage<PageRow & { body: string }>(db, { ...request, afterAt: after?.t, afterId: after?.i, want: options.limit }, sql.STALE_QUEUE, "stale_queue_page"),
     countWaiting(db, request, "stale_queue_counted"),
   ]);
   const now = Date.now();
@@ -128,5 +137,7 @@ export async function staleQueue(
     }),
     ...counted,
     scanCut: page.stoppedAt !== undefined,
+    // Past the bound the reviewer must be able to go on: the items shown drain as they are handled, the ones beyond the scan would not.
+    nextCursor: page.stoppedAt ? sealCursor(key, { t: page.stoppedAt.status_at_us!, i: Number(page.stoppedAt.scan_id) }) : null,
   };
 }

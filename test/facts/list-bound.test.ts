@@ -165,6 +165,18 @@ describe.each(BACKENDS)("memory_list's bounded scan on %s", (backend) => {
     const cut = await staleQueue(tdb.db, reviewer, { limit: 100, scanMax: 1 });
     expect(cut.scanCut).toBe(true);
     expect(cut.items.map((i) => i.name)).toEqual(stale.items.slice(0, cut.items.length).map((i) => i.name));
+    // The console's "More stale facts" goes on past the bound, to every stale fact, each once.
+    const staleNames: string[] = [];
+    let cursor: string | undefined;
+    let looks = 0;
+    do {
+      const look = await staleQueue(tdb.db, reviewer, { limit: 100, scanMax: 1, cursor });
+      staleNames.push(...look.items.map((i) => i.name));
+      cursor = look.nextCursor ?? undefined;
+      looks++;
+    } while (cursor && looks < 500);
+    expect(staleNames).toEqual(stale.items.map((i) => i.name));
+    expect(stale.nextCursor).toBeNull();
   });
 });
 

@@ -34,6 +34,7 @@ function doneNotice(req: Request): QueueNotice | undefined {
 
 async function renderQueue(deps: AppDeps, req: Request, res: Response, status: number, notice?: QueueNotice): Promise<void> {
   const after = positiveInt(req.query.after);
+  const staleCursor = typeof req.query.stale === "string" && req.query.stale !== "" ? req.query.stale : undefined;
   const caller = sessionOf(res).caller;
   const [queue, stale] = await Promise.all([
     reviewQueue(deps.db, caller, {
@@ -43,9 +44,15 @@ async function renderQueue(deps: AppDeps, req: Request, res: Response, status: n
       similar: deps.config.facts.duplicateWarning,
       duplicateTimeoutMs: deps.config.facts.duplicateTimeoutMs,
     }),
-    staleQueue(deps.db, caller, { staleAfterDays: deps.config.facts.staleAfterDays, limit: QUEUE_PAGE_SIZE, scanMax: deps.config.limits.listScanMax }),
+    staleQueue(deps.db, caller, { staleAfterDays: deps.config.facts.staleAfterDays, limit: QUEUE_PAGE_SIZE, scanMax: deps.config.limits.listScanMax, cursor: staleCursor }).catch(
+      // A stale link that no longer opens (altered, or from another store): the list from its start.
+      (error: unknown) => {
+        if (!(error instanceof DomainError) || staleCursor === undefined) throw error;
+        return staleQueue(deps.db, caller, { staleAfterDays: deps.config.facts.staleAfterDays, limit: QUEUE_PAGE_SIZE, scanMax: deps.config.limits.listScanMax });
+      },
+    ),
   ]);
-  sendPage(res, status, <QueuePage ctx={pageContext(res, "review")} queue={queue} stale={stale} notice={notice} after={after} />);
+  sendPage(res, status, <QueuePage ctx={pageContext(res, "review")} queue={queue} stale={stale} notice={notice} after={after} staleCursor={staleCursor} />);
 }
 
 export interface PromoteForm {

@@ -17,16 +17,19 @@ export function QueuePage({
   stale,
   notice,
   after,
+  staleCursor,
 }: {
   ctx: PageContext;
   queue: ReviewQueue;
   stale: StaleQueue;
   notice?: QueueNotice | undefined;
   after?: number | undefined;
+  /** The stale list goes on from here (its "More stale facts" link). */
+  staleCursor?: string | undefined;
 }) {
   const count = `${queue.count + stale.count}${queue.countCapped || stale.countCapped ? "+" : ""}`;
-  // Stale facts follow the drafts on the first page; the pages after it are drafts only.
-  const showStale = after === undefined && stale.items.length > 0;
+  // Stale facts follow the drafts on the first page (and on the stale list's own next pages); the draft pages after it are drafts only.
+  const showStale = (after === undefined || staleCursor !== undefined) && (stale.items.length > 0 || stale.nextCursor !== null);
   return (
     <Layout ctx={ctx} title="Review">
       <h1>
@@ -69,7 +72,7 @@ export function QueuePage({
             Confirmed, but nobody has reviewed them for a long time; the longest unreviewed first
             {stale.count > stale.items.length ? `, ${stale.items.length} of ${stale.count} shown (each one you handle makes room for the next)` : ""}. Re-confirm
             what still holds, deprecate what does not.
-            {stale.scanCut ? " This list stopped after looking through as many stale facts as one page may (LIST_SCAN_MAX): more may wait behind the ones you handle." : ""}
+            {stale.scanCut ? " This list stopped after looking through as many stale facts as one page may (LIST_SCAN_MAX), most of them not yours to review: More stale facts goes on from there." : ""}
           </p>
           <ol class="queue">
             {stale.items.map((item) => (
@@ -78,6 +81,11 @@ export function QueuePage({
               </li>
             ))}
           </ol>
+          {stale.nextCursor !== null && (
+            <nav class="pager" aria-label="Stale facts">
+              <a href={`${BASE}?${new URLSearchParams({ stale: stale.nextCursor }).toString()}`}>More stale facts</a>
+            </nav>
+          )}
         </section>
       )}
     </Layout>
