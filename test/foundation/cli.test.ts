@@ -261,10 +261,10 @@ describe("serve on Postgres (DATABASE_URL)", () => {
       const client = await connectClient(mcpUrl, readFileSync(tokenFile, "utf8").trim());
       expect(await callOk(client, "whoami")).toMatchObject({ name: "owner" });
       await client.close();
-      // The terminal closing (SIGHUP) stops it as cleanly as Ctrl-C.
+      // The terminal closing (SIGHUP) stops it as cleanly as Ctrl-C (silently: the terminal may be gone).
       serve.child.kill("SIGHUP");
       expect(await serve.exited).toBe(0);
-      expect(serve.stdout() + serve.stderr()).toMatch(/"msg":"stopped"/);
+      expect(serve.stdout() + serve.stderr()).not.toMatch(/"msg":"shutting down/);
     } finally {
       taken.close();
       await empty.drop();
@@ -321,7 +321,7 @@ describe("serve at a terminal that closes", () => {
       expect(pid).toBeGreaterThan(0);
       child.kill("SIGKILL");
       // Before: the service spun writing its shutdown log line to the dead terminal (EIO) and never
-      // exited, holding the database. Now it exits within seconds and the CLI can open the database.
+      // exited, holding the database. Now it exits within 30 s (SHUTDOWN_TIMEOUT_MS bounds it) and the CLI can open the database.
       const alive = () => {
         try {
           process.kill(pid, 0);
@@ -330,7 +330,7 @@ describe("serve at a terminal that closes", () => {
           return false;
         }
       };
-      for (let i = 0; i < 40 && alive(); i++) await new Promise((r) => setTimeout(r, 500));
+      for (let i = 0; i < 60 && alive(); i++) await new Promise((r) => setTimeout(r, 500));
       const stillAlive = alive();
       if (stillAlive) process.kill(pid, "SIGKILL");
       expect(stillAlive).toBe(false);

@@ -79,7 +79,7 @@ export function registerServeCommand(program: Command): void {
           // And never longer than the shutdown's own bound, whatever else hangs.
           process.once("SIGHUP", (signal: NodeJS.Signals) => {
             logger.level = "silent";
-            setTimeout(() => process.exit(process.exitCode ?? 0), config.shutdownTimeoutMs + 5_000).unref();
+            setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5_000).unref(); // forced: not a clean stop
             shutdown(signal);
           });
         });
