@@ -1,6 +1,6 @@
 // Opaque page cursors: base64url JSON of the last row's sort key. Callers pass
 // back `nextCursor` unchanged; anything else is refused with a clear message.
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac } from "node:crypto";
 import * as z from "zod/v4";
 import { invalid } from "./errors.js";
 import { MAX_CURSOR_CHARS } from "./limits.js";
@@ -27,12 +27,17 @@ const INVALID_CURSOR = "cursor is not valid: pass the nextCursor value from the 
  * A sealed cursor: the key encrypted and authenticated (AES-256-GCM) with a
  * server key, for cursors whose position may belong to something the caller
  * cannot see (a bounded scan stops wherever its bound falls). Opaque, and any
- * change to it is refused.
+ * change to it is refused. The nonce is derived from the payload (an HMAC, as
+ * in SIV): the same position always gives the same cursor, so answers stay
+ * repeatable, and a nonce repeats only with its plaintext.
  */
 export function sealCursor(key: Buffer, payload: Record<string, string | number>): string {
-  const iv = randomBytes(12);
+  const text = JSON.stringify(payload);
+  // A key of its own for the nonce (derived from the server key), not the cipher's key itself.
+  const nonceKey = createHmac("sha256", key).update("agent-memory cursor nonce key", "utf8").digest();
+  const iv = createHmac("sha256", nonceKey).update(text, "utf8").digest().subarray(0, 12);
   const cipher = createCipheriv("aes-256-gcm", key, iv);
-  const body = Buffer.concat([cipher.update(JSON.stringify(payload), "utf8"), cipher.final()]);
+  const body = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
 }
 
