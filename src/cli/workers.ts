@@ -2,7 +2,7 @@
 // several cores uses them all; one Node process runs JavaScript on one core.
 // The primary serves nothing itself: it starts the workers, prints the banner
 // (or the --json object) once, adds up their metrics for /metrics, replaces a
-// worker that dies, and stops them all on SIGTERM/SIGINT/SIGHUP.
+// worker that dies, and stops them all on SIGTERM/SIGINT.
 //
 // The first worker starts alone (it migrates the database and, on an empty
 // one, creates the owner and shows the first token); the others start once it
@@ -38,7 +38,7 @@ export interface PrimaryOptions {
   announce: (started: StartedMessage) => void;
 }
 
-/** Runs the primary until SIGTERM/SIGINT/SIGHUP and every worker has stopped. */
+/** Runs the primary until SIGTERM/SIGINT and every worker has stopped. */
 export async function runPrimary(config: Config, { logger, announce }: PrimaryOptions): Promise<void> {
   const aggregator = new AggregatorRegistry();
   const count = config.workers;
@@ -102,12 +102,7 @@ export async function runPrimary(config: Config, { logger, announce }: PrimaryOp
   };
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
-  // The terminal closed: stop the workers cleanly, and log nothing more (a write to a terminal that
-  // is gone fails with EIO and the log stream retried it forever).
-  process.once("SIGHUP", (signal: NodeJS.Signals) => {
-    logger.level = "silent";
-    onSignal(signal);
-  });
+
 
   try {
     const first = await fork(1, true);

@@ -5,8 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "../../src/serve.js";
-import { spawn } from "node:child_process";
-import { CLI_PATH, onlyJson, runCli, startServe } from "../support/cli.js";
+import { onlyJson, runCli, startServe } from "../support/cli.js";
 import { createEmptyPostgresDatabase, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { callOk, connectClient, startTestService } from "../support/service.js";
 
@@ -261,10 +260,8 @@ describe("serve on Postgres (DATABASE_URL)", () => {
       const client = await connectClient(mcpUrl, readFileSync(tokenFile, "utf8").trim());
       expect(await callOk(client, "whoami")).toMatchObject({ name: "owner" });
       await client.close();
-      // The terminal closing (SIGHUP) stops it as cleanly as Ctrl-C (silently: the terminal may be gone).
-      serve.child.kill("SIGHUP");
+      serve.child.kill("SIGTERM");
       expect(await serve.exited).toBe(0);
-      expect(serve.stdout() + serve.stderr()).not.toMatch(/"msg":"shutting down/);
     } finally {
       taken.close();
       await empty.drop();
@@ -294,50 +291,4 @@ describe("serve on Postgres (DATABASE_URL)", () => {
       rmSync(tokenDir, { recursive: true, force: true });
     }
   });
-});
-
-describe("serve at a terminal that closes", () => {
-  it("stops and frees the embedded database when its terminal goes away (SIGHUP, then every write to it fails)", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "am-hup-"));
-    // script(1) gives the service a terminal of its own; killing script closes it.
-    // The shell prints its pid, then becomes the service (exec keeps the pid).
-    const child = spawn("script", ["-qfec", `sh -c 'echo "service pid $$"; exec ${process.execPath} ${CLI_PATH} serve'`, "/dev/null"], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, AGENT_MEMORY_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "info" },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    try {
-      let out = "";
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no banner:\n${out}`)), 120_000);
-        child.stdout!.on("data", (d: Buffer) => {
-          out += d.toString();
-          if (out.includes("serving MCP at")) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-      });
-      const pid = Number(/service pid (\d+)/.exec(out)?.[1]);
-      expect(pid).toBeGreaterThan(0);
-      child.kill("SIGKILL");
-      // Before: the service spun writing its shutdown log line to the dead terminal (EIO) and never
-      // exited, holding the database. Now it exits within 30 s (SHUTDOWN_TIMEOUT_MS bounds it) and the CLI can open the database.
-      const alive = () => {
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      };
-      for (let i = 0; i < 60 && alive(); i++) await new Promise((r) => setTimeout(r, 500));
-      const stillAlive = alive();
-      if (stillAlive) process.kill(pid, "SIGKILL");
-      expect(stillAlive).toBe(false);
-      expect((await runCli(["agent", "list"], { AGENT_MEMORY_DATA_DIR: dataDir })).code).toBe(0);
-    } finally {
-      child.kill("SIGKILL");
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, 180_000);
 });

@@ -1,4 +1,4 @@
-// serve: run the HTTP service until SIGTERM/SIGINT/SIGHUP, then shut down gracefully.
+// serve: run the HTTP service until SIGTERM/SIGINT, then shut down gracefully.
 // With WORKERS > 1 this process becomes the primary of that many workers
 // (../workers.ts), each of which runs this same command.
 import cluster from "node:cluster";
@@ -73,15 +73,10 @@ export function registerServeCommand(program: Command): void {
           };
           process.once("SIGTERM", shutdown);
           process.once("SIGINT", shutdown);
-          // The terminal closed: stop as cleanly as on Ctrl-C (Node's default for SIGHUP exits at once,
-          // leaving the embedded database unclosed). Silently: a line written to a terminal that is gone
-          // fails (EIO) and the log stream retried it forever, so the process never exited (review).
-          // And never longer than the shutdown's own bound, whatever else hangs.
-          process.once("SIGHUP", (signal: NodeJS.Signals) => {
-            logger.level = "silent";
-            setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5_000).unref(); // forced: not a clean stop
-            shutdown(signal);
-          });
+          // SIGHUP (the terminal closed) keeps Node's default: exit at once. A graceful stop on it was
+          // tried and taken back: with the terminal gone, a log write fails (EIO) and the process could
+          // spin without ever exiting, holding the embedded database (review; a test saw it on a loaded
+          // machine even with the logger silenced).
         });
       }),
     );
