@@ -49,6 +49,13 @@ export const MAX_SEARCH_TRIGRAMS = 512;
 export const MAX_KEYWORDS = 10;
 export const KEYWORD_MAX_CHARS = 200;
 
+/**
+ * Facts or events one memory_list / ledger_list call (or console list) reads at
+ * most, the default of LIST_SCAN_MAX: the stores fall back on it when called
+ * without configuration (CLI, tests), the config key starts from it.
+ */
+export const LIST_SCAN_MAX_DEFAULT = 5_000;
+
 /** Page cursors (memory_list, ledger_list) are a few dozen characters; anything longer is not one of ours. */
 export const MAX_CURSOR_CHARS = 200;
 

@@ -1,6 +1,7 @@
 // What agents store: the sizes of facts and graph texts, a graph answer's
 // budget, and the facts' hygiene (duplicate warning, staleness).
 import * as z from "zod/v4";
+import { LIST_SCAN_MAX_DEFAULT } from "../limits.js";
 import { boolFrom, intFrom } from "./parse.js";
 
 export const contentEnv = z.object({
@@ -11,7 +12,7 @@ export const contentEnv = z.object({
   // memory_list and ledger_list (and the console's lists) read at most this many
   // facts or events per call, then answer with what they found and a cursor that
   // goes on from there: a filter that matches little no longer reads everything.
-  LIST_SCAN_MAX: intFrom("LIST_SCAN_MAX", 5_000, 100, 1_000_000),
+  LIST_SCAN_MAX: intFrom("LIST_SCAN_MAX", LIST_SCAN_MAX_DEFAULT, 100, 1_000_000),
   GRAPH_TEXT_MAX_CHARS: intFrom("GRAPH_TEXT_MAX_CHARS", 4096, 100, 1_000_000),
   // 100,000 characters is about 25,000 tokens: a read leaves an agent most of its
   // context to work in; larger graphs come in further calls (the answer says how).

@@ -16,7 +16,7 @@ import type { Caller } from "../auth/caller.js";
 import { readableScopes, validateAgentName, writableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import { invalid } from "../errors.js";
-import { checkWholeNumber } from "../limits.js";
+import { checkWholeNumber, LIST_SCAN_MAX_DEFAULT } from "../limits.js";
 import { openSealedCursor, sealCursor } from "../paging.js";
 import { cursorKey } from "./cursor-key.js";
 import { type FactSummary, type SummaryRow, toSummary } from "./model.js";
@@ -27,8 +27,6 @@ import * as sql from "./sql.js";
 
 export const LIST_DEFAULT_LIMIT = 20;
 export const LIST_MAX_LIMIT = 100;
-/** Facts one memory_list call reads at most when no configuration says otherwise (LIST_SCAN_MAX). */
-export const LIST_SCAN_MAX_DEFAULT = 5_000;
 
 export interface ListInput {
   status?: FactStatus | undefined;

@@ -8,6 +8,7 @@ import * as z from "zod/v4";
 import type { Database, Queryable } from "../db/database.js";
 import { pgCode, PgCode } from "../db/errors.js";
 import { conflict, forbidden, notFound } from "../errors.js";
+import { LIST_SCAN_MAX_DEFAULT } from "../limits.js";
 import { encodeCursor, decodeCursor } from "../paging.js";
 import { type Claim, claimExpired, type KeyState, type KeyStateRow, toKeyState } from "./chain.js";
 import { type EventKind, type EventRow, type LedgerEvent, toEvent } from "./event.js";
@@ -231,13 +232,10 @@ export interface ListResult {
   scanCut: boolean;
 }
 
-/** Events one ledger_list call reads at most when no configuration says otherwise (LIST_SCAN_MAX). */
-export const LEDGER_LIST_SCAN_MAX_DEFAULT = 5_000;
-
 const Cursor = z.object({ seq: z.number().int().positive() });
 
 export async function listLedger(db: Queryable, filters: ListFilters, options: { scanMax?: number | undefined } = {}): Promise<ListResult> {
-  const scanMax = options.scanMax ?? LEDGER_LIST_SCAN_MAX_DEFAULT;
+  const scanMax = options.scanMax ?? LIST_SCAN_MAX_DEFAULT;
   const action = filters.action === undefined ? null : normalizeAction(filters.action);
   const target = filters.target === undefined ? null : normalizeTarget(filters.target);
   const actor = filters.actor === undefined ? null : filters.actor.trim();
