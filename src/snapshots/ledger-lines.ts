@@ -94,6 +94,9 @@ function seedLine(value: unknown): LedgerLine {
   return normalized({ kind: "executed", ...r, at, note: r.note ?? null, reason: null, claimExpiresAt: null, exported: null });
 }
 
+/** How far ahead of this machine's clock an imported event may be dated. */
+const FUTURE_TOLERANCE_MS = 60 * 60 * 1000;
+
 /** The ledger tools' own rules (ledger/validate.ts) and the table's constraints, with readable messages. */
 function normalized(r: LedgerLine): LedgerLine {
   const key = normalizeKey(r);
@@ -104,6 +107,13 @@ function normalized(r: LedgerLine): LedgerLine {
   if (isClaim !== (r.claimExpiresAt !== null)) throw invalid(isClaim ? `a ${r.kind} record needs claimExpiresAt.` : `a ${r.kind} record has no claimExpiresAt.`);
   if (r.claimExpiresAt && r.claimExpiresAt.getTime() <= r.at.getTime()) throw invalid("claimExpiresAt must be after at.");
   if ((r.kind === "released" || r.kind === "taken_over" || r.kind === "voided") && r.reason === null) throw invalid(`a ${r.kind} record needs a reason.`);
+  // A ledger records what already happened. An event dated later than it is
+  // imported would also escape ledger_list's `since`, which starts its read at
+  // the events recorded in the hour before it (sql/000031): an hour of clock
+  // difference between machines is allowed.
+  if (r.at.getTime() > Date.now() + FUTURE_TOLERANCE_MS) {
+    throw invalid(`"at" ${r.at.toISOString()} is in the future (this machine's clock says ${new Date().toISOString()}): a ledger records what already happened. Check the record's time or this machine's clock.`);
+  }
   return {
     ...r,
     ...key,

@@ -98,11 +98,11 @@ describe("ledger_list since: the scan starts near its time (postgres)", () => {
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
     const a = await createAgent(tdb.db, { name: "writer", kind: "agent", writeScopes: ["shared"] });
-    // 30 events of 2020, written straight into the table (their hashes are not a chain: only the list is tested here).
+    // 30 events written in 2020, straight into the table (their hashes are not a chain: only the list is tested here).
     await tdb.db.query(
-      `insert into ledger_events (seq, kind, action, target, actor_id, actor, at, evidence, prev_hash, hash)
+      `insert into ledger_events (seq, kind, action, target, actor_id, actor, at, recorded_at, evidence, prev_hash, hash)
        select g, 'executed', 'old_action', 'old-' || g, $1::bigint, 'writer', timestamptz '2020-01-01' + g * interval '1 minute',
-              'https://ci.example/old', repeat('0', 64), repeat('0', 64)
+              timestamptz '2020-01-01' + g * interval '1 minute', 'https://ci.example/old', repeat('0', 64), repeat('0', 64)
          from generate_series(1, 30) g`,
       [a.id],
     );

@@ -1,0 +1,114 @@
+// ledger_list `since` after an import of history (new-user trial): imported
+// events keep their own, older times but come after newer events in seq, and
+// the scan used to start at the first event of the hour before `since` in time
+// order, which skipped every event written before the import. It now starts at
+// the first event *recorded* in that hour (sql/000031): on both backends, from
+// an import through the real importer, and for a ledger that was already out of
+// order when the migration ran.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent } from "../../src/auth/store.js";
+import { loadMigrations, migrate } from "../../src/db/migrate.js";
+import { openPostgres } from "../../src/db/postgres.js";
+import { listLedger, recordLedger } from "../../src/ledger/store.js";
+import { BACKENDS, createEmptyPostgresDatabase, createTestDatabase, TEST_TIMEOUTS, type TestDatabase } from "../support/databases.js";
+import { importFrom } from "../snapshots/helpers.js";
+
+const DAY = 24 * 60 * 60 * 1000;
+const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();
+
+describe.each(BACKENDS)("ledger_list since, after importing older events, on %s", (backend) => {
+  let tdb: TestDatabase;
+  let work: string;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase(backend);
+    const writer = await createAgent(tdb.db, { name: "writer", kind: "agent", writeScopes: ["shared"] });
+    await createAgent(tdb.db, { name: "old-bot", kind: "agent", writeScopes: ["shared"] });
+    // Three events written today, then two of 30 and 29 days ago imported after them.
+    for (let i = 0; i < 3; i++) {
+      await recordLedger(tdb.db, { agentId: writer.id, name: "writer" }, { action: "publish_post", target: `today-${i}`, evidence: `https://blog.example/${i}` });
+    }
+    work = await mkdtemp(join(tmpdir(), "am-since-import-"));
+    const lines = [30, 29].map((n) => JSON.stringify({ action: "publish_post", target: `old-${n}`, evidence: `https://blog.example/old-${n}`, actor: "old-bot", at: daysAgo(n) }));
+    await writeFile(join(work, "ledger.jsonl"), `${lines.join("\n")}\n`);
+    const report = await importFrom(tdb.db, work);
+    expect(report.ledger).toMatchObject({ appended: 2, invalid: [] });
+  });
+  afterAll(async () => {
+    await tdb?.drop();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  const targets = async (since: string, scanMax = 5_000) => (await listLedger(tdb.db, { since, limit: 200 }, { scanMax })).events.map((e) => e.target);
+
+  it("finds the events written before the import as well as the imported ones", async () => {
+    expect(await targets(daysAgo(60))).toEqual(["old-29", "old-30", "today-2", "today-1", "today-0"]);
+    expect(await targets(daysAgo(29.5))).toEqual(["old-29", "today-2", "today-1", "today-0"]);
+    expect(await targets(daysAgo(1))).toEqual(["today-2", "today-1", "today-0"]);
+    expect(await targets(new Date(Date.now() + 2 * 60 * 60 * 1000).toISOString())).toEqual([]);
+  });
+
+  it("gives the same events a bound at a time", async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let calls = 0;
+    do {
+      const page = await listLedger(tdb.db, { since: daysAgo(29.5), limit: 1, cursor }, { scanMax: 1 });
+      seen.push(...page.events.map((e) => e.target));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor && ++calls < 50);
+    expect(seen).toEqual(["old-29", "today-2", "today-1", "today-0"]);
+  });
+
+  it("refuses to import an event dated in the future, naming the line, and writes nothing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "am-since-future-"));
+    try {
+      const future = new Date(Date.now() + 3 * DAY).toISOString();
+      await writeFile(join(dir, "ledger.jsonl"), `${JSON.stringify({ action: "publish_post", target: "tomorrow", evidence: "https://blog.example/t", actor: "old-bot", at: future })}\n`);
+      const report = await importFrom(tdb.db, dir);
+      expect(report.ledger?.appended).toBe(0);
+      expect(report.ledger?.invalid).toEqual([{ line: 1, reason: expect.stringContaining(`"at" ${future} is in the future`) }]);
+      expect(await targets(daysAgo(60))).not.toContain("tomorrow");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the migration to recorded_at, over a ledger already out of time order (postgres)", () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+
+  it("gives existing events a recording time that follows seq, so since finds them all", async () => {
+    const empty = await createEmptyPostgresDatabase();
+    cleanups.push(empty.drop);
+    const db = openPostgres({ ...TEST_TIMEOUTS, connectionString: empty.url, poolMax: 2, connectTimeoutMs: 5000 });
+    cleanups.push(() => db.close());
+    const all = await loadMigrations();
+    const at = all.findIndex((m) => m.name.includes("ledger_since_recorded_at"));
+    expect(at).toBeGreaterThan(0);
+    await migrate(db, all.slice(0, at));
+    const writer = await createAgent(db, { name: "writer", kind: "agent", writeScopes: ["shared"] });
+    // As an import under 000029 left them: three events of today, then two of a month ago.
+    await db.query(
+      `insert into ledger_events (seq, kind, action, target, actor_id, actor, at, evidence, prev_hash, hash)
+       select g, 'executed', 'publish_post', 't-' || g, $1::bigint, 'writer',
+              date_trunc('milliseconds', case when g <= 3 then now() else now() - interval '30 days' end),
+              'https://blog.example/' || g, repeat('0', 64), repeat('0', 64)
+         from generate_series(1, 5) g`,
+      [writer.id],
+    );
+    await db.query("update ledger_chain_head set last_seq = 5");
+    await migrate(db, all);
+    const list = async (since: string) => (await listLedger(db, { since, limit: 200 })).events.map((e) => e.seq);
+    expect(await list(daysAgo(60))).toEqual([5, 4, 3, 2, 1]);
+    expect(await list(daysAgo(1))).toEqual([3, 2, 1]);
+    // Existing events are still append-only after the migration set its trigger aside.
+    await expect(db.query("update ledger_events set note = 'x' where seq = 1")).rejects.toThrow();
+  });
+});
