@@ -41,8 +41,25 @@ function recallHeadline(f: FactSummary, common: { scope?: string | undefined; ty
   return `[${f.status.toUpperCase()}] ${f.name} (${scope}${type}v${f.version} by ${f.author} on ${f.updatedAt.slice(0, 10)}${reviewed})`;
 }
 
+/** The name in a reason of the form SIMILAR_ADVICE suggests: "duplicate of <name>". */
+const DUPLICATE_OF = /^duplicate of\s+"?([^\s"]+)"?/i;
+
+/**
+ * Why a deprecated fact is withdrawn. A copy withdrawn in favour of another
+ * fact was not wrong (new-user trial: "do not apply" on a duplicate read as
+ * "its content is false"), so it points at the fact to read instead.
+ */
 function deprecationNote(f: FactSummary): string | undefined {
-  return f.status === "deprecated" ? `WITHDRAWN — do not apply. Reason: ${f.statusReason ?? "(none given)"}` : undefined;
+  if (f.status !== "deprecated") return undefined;
+  const reason = f.statusReason ?? "(none given)";
+  const original = DUPLICATE_OF.exec(reason)?.[1];
+  return original ? `WITHDRAWN as a duplicate: read ${original} instead. Reason: ${reason}` : `WITHDRAWN — do not apply. Reason: ${reason}`;
+}
+
+/** A keyword as the caller wrote it: a quoted phrase keeps its own quotes instead of gaining escaped ones. */
+function quoteKeyword(k: string): string {
+  const t = k.trim();
+  return t.length >= 2 && t.startsWith('"') && t.endsWith('"') && !t.slice(1, -1).includes('"') ? t : JSON.stringify(t);
 }
 
 const FIELD_WORDS = { summary: "name/description", body: "body" } as const;
@@ -53,7 +70,7 @@ function matchWords(h: RecallHit): string {
   const groups = new Map<string, string[]>();
   for (const m of h.matches) {
     const how = `${HOW_WORDS[m.how]} in ${FIELD_WORDS[m.in]}`;
-    groups.set(how, [...(groups.get(how) ?? []), JSON.stringify(m.keyword)]);
+    groups.set(how, [...(groups.get(how) ?? []), quoteKeyword(m.keyword)]);
   }
   return [...groups].map(([how, keywords]) => `${keywords.join(", ")} ${how}`).join("; ");
 }
@@ -71,7 +88,7 @@ function common<T extends string>(values: T[]): T | undefined {
 }
 
 export function recallText(keywords: string[], r: RecallResult): string {
-  const quoted = keywords.map((k) => JSON.stringify(k.trim())).join(", ");
+  const quoted = keywords.map(quoteKeyword).join(", ");
   if (r.total === 0) {
     return `No facts match ${quoted} in the scopes you can read. If you learn something reusable during this task, store it with memory_store.`;
   }
@@ -81,7 +98,7 @@ export function recallText(keywords: string[], r: RecallResult): string {
   const alike = [shared.type === undefined ? "" : `${shared.type} facts`, shared.scope === undefined ? "" : `in scope ${shared.scope}`].filter(Boolean);
   const statuses = (["confirmed", "draft", "deprecated"] as const).filter((s) => r.hits.some((h) => h.status === s));
   const head =
-    `${r.total} fact${r.total === 1 ? "" : "s"} match ${quoted}` +
+    `${r.total} fact${r.total === 1 ? " matches" : "s match"} ${quoted}` +
     (r.truncated ? `; the first ${r.hits.length} follow (narrow the keywords, filter by type, status or scope, or raise limit up to 50).` : ".") +
     (alike.length ? ` All are ${alike.join(" ")}.` : "") +
     (why === undefined ? "" : ` Each matched ${why}.`) +

@@ -29,7 +29,7 @@ export const startTaskPrompt = protocolPrompt({
       "3. Read the hits in this order and act on them:",
       "   - CONFIRMED facts were reviewed by someone other than their author: follow them. A fact marked stale has not been reviewed for a long time: follow it, but check it still holds.",
       "   - DRAFT facts are unverified claims: use them with care and say so.",
-      "   - DEPRECATED facts are kept so that nobody repeats them: never do what they describe; read the reason.",
+      "   - DEPRECATED facts are kept so that nobody repeats them: never do what they describe; read the reason. One withdrawn as a duplicate names the fact to read instead.",
       "   - A shortened body is not the whole fact: memory_get with its name (and scope) returns it whole, with its history.",
       "4. If the task has external side effects (publishing, deploying, sending, calling a paid API), look them up in the ledger before acting:",
       `   ledger_list with the action (e.g. ${json({ action: "deploy_prod", limit: 20 })}) shows what was already done; ledger_check with ${json({ action: "deploy_prod", target: "billing-api" })} says EXECUTED, CLAIMED (by whom, until when) or NOT_EXECUTED for one target.`,

@@ -53,6 +53,9 @@ describe.each(BACKENDS)("memory_recall's answer on %s", (backend) => {
     }
     await promoteFact(tdb.db, reviewer, { name: "wombat-confirmed", to: "confirmed", reason: "checked the runbook" });
     await promoteFact(tdb.db, reviewer, { name: "wombat-withdrawn", to: "deprecated", reason: "the wombat rule was replaced" });
+    await store(tdb.db, writer, fact("numbat-original", { description: "The numbat rule for the ops queue", body: "Why: an outage. How: follow the numbat rule." }));
+    await store(tdb.db, writer, fact("numbat-copy", { description: "The numbat rule for the ops queue (copy)", body: "Why: an outage. How: follow the numbat rule." }));
+    await promoteFact(tdb.db, reviewer, { name: "numbat-copy", to: "deprecated", reason: "duplicate of numbat-original" });
     await store(tdb.db, writer, fact("ops-note", { scope: "ops", type: "reference", description: "Where the ops runbook lives", body: "See the wombat wiki page." }));
     // The day they were stored and reviewed (read back, so a run across midnight UTC still agrees).
     today = (await getFact(tdb.db, writer, { name: "wombat-draft" })).updatedAt.slice(0, 10);
@@ -103,6 +106,19 @@ describe.each(BACKENDS)("memory_recall's answer on %s", (backend) => {
     expect(text.match(/\n {2}matched: /g)).toHaveLength(4);
     expect(text).toContain('matched: "wombat" as written in body');
     expect(hits.find((h) => h.name === "ops-note")!.matches).toEqual([{ keyword: "wombat", in: "body", how: "exact" }]);
+  });
+
+  it("points a copy withdrawn as a duplicate at the fact to read instead, without calling its content wrong", async () => {
+    const { text } = await recall(["numbat"]);
+    expect(text).toMatch(/^2 facts match "numbat"\./);
+    expect(text).toContain("WITHDRAWN as a duplicate: read numbat-original instead. Reason: duplicate of numbat-original");
+    expect(text).not.toContain("do not apply");
+  });
+
+  it("says '1 fact matches' and echoes a quoted phrase as it was written", async () => {
+    const { text } = await recall(['"numbat rule for the ops queue (copy)"']);
+    expect(text).toMatch(/^1 fact matches "numbat rule for the ops queue \(copy\)"\./);
+    expect(text).not.toContain('\\"');
   });
 
   it("explains only the statuses among the hits", async () => {
