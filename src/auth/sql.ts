@@ -47,7 +47,11 @@ export const INSERT_TOKEN = `
 /** The token a form key already issued. $1 the key's sha256. */
 export const TOKEN_BY_ISSUE_KEY = `select id from agent_tokens where issue_key = $1::text`;
 
-const TOKEN_COLUMNS = `t.id, a.name as agent, t.hint, t.created_at, t.expires_at, t.revoked_at, t.last_used_at`;
+// A token minted by the OAuth server carries its grant and the client's name, so
+// that people who list or revoke it see that the client can mint more.
+const TOKEN_COLUMNS = `t.id, a.name as agent, t.hint, t.created_at, t.expires_at, t.revoked_at, t.last_used_at, t.oauth_grant_id,
+  (select coalesce(c.metadata->>'client_name', c.client_id) from oauth_grants g join oauth_clients c on c.client_id = g.client_id
+    where g.id = t.oauth_grant_id) as oauth_client`;
 
 export const LIST_TOKENS = `
   select ${TOKEN_COLUMNS}
@@ -55,7 +59,25 @@ export const LIST_TOKENS = `
    where ($1::text is null or a.name = $1::text)
    order by t.id`;
 
+// Revoking a token of an OAuth grant revokes the grant, with its refresh tokens
+// and its other access tokens, in the same statement: alone, the access token
+// would be replaced at the client's next refresh (new-user trial: a client
+// "revoked" in the console went on working). The grant's reason matches
+// `agent-memory grant revoke`.
 export const REVOKE_TOKEN = `
+  with target as (select id, oauth_grant_id from agent_tokens where id = $1::bigint),
+  grant_revoked as (
+    update oauth_grants g set revoked_at = coalesce(g.revoked_at, now()), revoked_reason = coalesce(g.revoked_reason, 'revoked by operator')
+      from target where g.id = target.oauth_grant_id
+    returning g.id),
+  refresh_revoked as (
+    update oauth_refresh_tokens r set revoked_at = coalesce(r.revoked_at, now())
+      from target where r.grant_id = target.oauth_grant_id
+    returning r.id),
+  siblings_revoked as (
+    update agent_tokens s set revoked_at = coalesce(s.revoked_at, now())
+      from target where s.oauth_grant_id = target.oauth_grant_id and s.id <> target.id
+    returning s.id)
   update agent_tokens t set revoked_at = coalesce(t.revoked_at, now())
     from agents a
    where t.id = $1::bigint and a.id = t.agent_id

@@ -25,6 +25,8 @@ export interface TokenRecord {
   expiresAt: Date | null;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** Set for a token the OAuth server minted: its grant, and the client's name. Revoking the token revokes the grant. */
+  oauthGrant: { id: number; client: string } | null;
 }
 
 interface AgentRow {
@@ -45,6 +47,8 @@ interface TokenRow {
   expires_at: Date | null;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  oauth_grant_id: string | number | null;
+  oauth_client: string | null;
 }
 
 const toAgent = (r: AgentRow): Agent => ({
@@ -65,6 +69,7 @@ const toToken = (r: TokenRow): TokenRecord => ({
   expiresAt: r.expires_at,
   revokedAt: r.revoked_at,
   lastUsedAt: r.last_used_at,
+  oauthGrant: r.oauth_grant_id === null ? null : { id: Number(r.oauth_grant_id), client: r.oauth_client ?? "unknown client" },
 });
 
 /**
@@ -170,7 +175,7 @@ export async function issueToken(
         `If nobody kept it, revoke that token and issue a new one.`,
     );
   }
-  return { token, record: toToken({ ...row, agent: agent.name }), agent };
+  return { token, record: toToken({ ...row, agent: agent.name, oauth_grant_id: null, oauth_client: null }), agent };
 }
 
 export async function listTokens(db: Queryable, agentName?: string): Promise<TokenRecord[]> {

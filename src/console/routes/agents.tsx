@@ -24,6 +24,7 @@ const DONE: Record<string, string> = {
   disabled: "Agent disabled: its tokens are refused from now on.",
   enabled: "Agent enabled.",
   revoked: "Token revoked: the next MCP call with it is refused, and console sessions made with it end.",
+  "revoked-grant": "Token revoked with its OAuth grant: the client's tokens and refresh tokens are refused from now on; it must be authorized again.",
 };
 
 function doneNotice(req: Request): Notice | undefined {
@@ -139,8 +140,8 @@ export function registerAgents(router: Router, deps: AppDeps): void {
     try {
       if (!/^\d{1,15}$/.test(raw)) throw invalid(`Token id must be a number, got "${raw}".`);
       const record = await revokeToken(deps.db, Number(raw));
-      audit(res, "token-revoke", { target: record.agent, tokenId: record.id });
-      res.redirect(303, `${BASE}/agents/${record.agent}?done=revoked`);
+      audit(res, "token-revoke", { target: record.agent, tokenId: record.id, ...(record.oauthGrant ? { oauthGrantId: record.oauthGrant.id } : {}) });
+      res.redirect(303, `${BASE}/agents/${record.agent}?done=${record.oauthGrant ? "revoked-grant" : "revoked"}`);
     } catch (error) {
       const r = refusal(error);
       await renderList(res, r.status, r);

@@ -161,10 +161,22 @@ export function AgentPage({
                 <td>{when(t.createdAt)}</td>
                 <td>{t.expiresAt ? `${t.expiresAt.toISOString().replace("T", " ").slice(0, 19)} UTC` : "never"}</td>
                 <td>{when(t.lastUsedAt)}</td>
-                <td>{t.revokedAt ? "revoked" : t.expiresAt && t.expiresAt.getTime() <= Date.now() ? "expired" : "active"}</td>
+                <td>
+                  {t.revokedAt ? "revoked" : t.expiresAt && t.expiresAt.getTime() <= Date.now() ? "expired" : "active"}
+                  {t.oauthGrant && <span class="hint"> · OAuth: {t.oauthGrant.client} (grant {t.oauthGrant.id})</span>}
+                </td>
                 <td>
                   {!t.revokedAt && (
-                    <form class="inline" method="post" action={`${BASE}/tokens/${t.id}/revoke`} data-ask={`Revoke token ${t.id} of ${agent.name}? Clients using it are refused from their next call.`}>
+                    <form
+                      class="inline"
+                      method="post"
+                      action={`${BASE}/tokens/${t.id}/revoke`}
+                      data-ask={
+                        t.oauthGrant
+                          ? `Revoke token ${t.id} of ${agent.name} and its OAuth grant? ${t.oauthGrant.client} is refused from its next call and must be authorized again.`
+                          : `Revoke token ${t.id} of ${agent.name}? Clients using it are refused from their next call.`
+                      }
+                    >
                       <CsrfField csrf={ctx.csrf} />
                       <button type="submit" class="danger">
                         Revoke
