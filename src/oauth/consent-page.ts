@@ -66,6 +66,8 @@ export function signInPage(client: ClientView, requestId: string, error?: string
       h("label", { for: "token" }, "Sign in with your token (the token of your human agent, amk_…)"),
       h("input", { id: "token", name: "token", type: "password", autocomplete: "off", required: true }),
       h("button", { type: "submit" }, "Sign in"),
+      " ",
+      h("button", { type: "submit", name: "decision", value: "deny", class: "secondary", formnovalidate: true }, "Deny"),
     ),
   );
 }
@@ -88,12 +90,14 @@ export function choosePage(client: ClientView, requestId: string, human: string,
       h(
         "fieldset",
         null,
-        h("legend", null, "Act as"),
+        h("legend", null, agents.length > 1 ? "Act as (choose one: nothing is chosen for you)" : "Act as"),
+        // With several choices none is preselected: the person's own identity is
+        // often the most powerful one (an admin writes every scope).
         ...agents.map((agent) =>
           h(
             "label",
             { class: "choice" },
-            h("input", { type: "radio", name: "agent", value: agent.name, checked: agent.own }),
+            h("input", { type: "radio", name: "agent", value: agent.name, checked: agents.length === 1, required: true }),
             " ",
             h("strong", null, agent.name),
             ` (${agent.kind}${agent.own ? ", you" : ""}): ${scopesText(agent)}`,

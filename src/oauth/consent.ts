@@ -10,7 +10,7 @@ import express, { type Request, type Response, type Router } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { AppDeps } from "../app-deps.js";
 import { ALL_SCOPES } from "../auth/scopes.js";
-import { listAgents } from "../auth/store.js";
+import { IMPORTER_AGENT, listAgents } from "../auth/store.js";
 import { checkSignInToken } from "../auth/verifier.js";
 import type { Queryable } from "../db/database.js";
 import { choosePage, CONSENT_CSS, displayName, errorPage, signInPage, type AgentChoice, type ClientView } from "./consent-page.js";
@@ -135,6 +135,8 @@ export function consentRouter(ctx: ConsentContext): Router {
         }
         if (!client || client.client_id !== row.client_id) return { status: 400, html: errorPage("The application is no longer registered. Start again from the application.") };
         const view = clientView(client, row.redirect_uri);
+        // Deny needs no sign-in: whoever opened the page may turn the request down.
+        if (text("decision") === "deny") return deny(tx, row);
         if (text("step") === "signin") return signIn(tx, row, view, requestId, text("token"));
         return decide(tx, row, view, requestId, text("decision"), text("agent"));
       });
@@ -161,22 +163,29 @@ export function consentRouter(ctx: ConsentContext): Router {
     return { status: 200, html: choosePage(view, requestId, check.caller.name, agents), redirectUri: row.redirect_uri };
   }
 
-  /** The agents a person may hand to a client: themself; an admin (writes every scope) also any enabled agent. */
+  /**
+   * The agents a person may hand to a client: themself; an admin (writes every
+   * scope) also any enabled non-human agent. Never another person: a client
+   * acting as a colleague could confirm drafts in their name, and what people
+   * confirm must be their own act (new-user trial). Never the importer, which
+   * stands for confirmations made before an import.
+   */
   async function choicesFor(tx: Queryable, humanId: number): Promise<Array<AgentChoice & { id: number }>> {
     const all = (await listAgents(tx)).filter((a) => !a.disabledAt);
     const human = all.find((a) => a.id === humanId && a.kind === "human");
     if (!human) return [];
     const isAdmin = human.writeScopes.includes(ALL_SCOPES);
-    const visible = isAdmin ? [human, ...all.filter((a) => a.id !== humanId)] : [human];
+    const visible = isAdmin ? [human, ...all.filter((a) => a.kind === "agent" && a.name !== IMPORTER_AGENT)] : [human];
     return visible.map((a) => ({ id: a.id, name: a.name, kind: a.kind, writeScopes: a.writeScopes, readScopes: a.readScopes, own: a.id === humanId }));
+  }
+
+  async function deny(tx: Queryable, row: RequestRow): Promise<Outcome> {
+    await tx.query(sql.COMPLETE_REQUEST, [row.id_hash]);
+    return { redirect: redirectWith(row.redirect_uri, { error: "access_denied", error_description: "The person denied the request.", state: row.state, iss: ctx.issuer }) };
   }
 
   async function decide(tx: Queryable, row: RequestRow, view: ClientView, requestId: string, decision: string, agentName: string): Promise<Outcome> {
     if (!row.signed_in_agent_id) return { status: 400, html: signInPage(view, requestId, "Sign in first."), redirectUri: row.redirect_uri };
-    if (decision === "deny") {
-      await tx.query(sql.COMPLETE_REQUEST, [row.id_hash]);
-      return { redirect: redirectWith(row.redirect_uri, { error: "access_denied", error_description: "The person denied the request.", state: row.state, iss: ctx.issuer }) };
-    }
     // Checked again at approval: the person may have been disabled, or lost admin rights, meanwhile.
     const choices = await choicesFor(tx, row.signed_in_agent_id);
     const chosen = choices.find((a) => a.name === agentName);

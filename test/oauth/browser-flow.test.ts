@@ -136,7 +136,8 @@ describe("a hosted MCP client connects with OAuth from the URL alone", () => {
   it("an admin chooses another agent; the client acts as that agent; refresh rotates; revocation ends it", async () => {
     const oauth = new TestOAuthClient(callback.url, "ChatGPT (test)");
     const { client, offered } = await connectThroughBrowser(oauth, boss, "writer");
-    expect(offered).toEqual(["boss", "alice", "writer"]);
+    // Never another person (alice): only the admin and the non-human agents.
+    expect(offered).toEqual(["boss", "writer"]);
     expect((await callOk<{ name: string }>(client, "whoami")).name).toBe("writer");
     await client.close();
 

@@ -189,6 +189,51 @@ describe("refusals", () => {
     expect(await countRows("oauth_grants")).toBe(grantsBefore);
   });
 
+  it("lets an admin hand a client a non-human agent or themself, never another person, with nothing preselected", async () => {
+    const client = await registerClient(service.base, { redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" });
+    const url = () => authorizeUrl(service.base, { client_id: client.client_id, code_challenge: pkcePair().challenge });
+    const grantsBefore = await countRows("oauth_grants");
+    const asAlice = await consentWithForms(url(), { token: boss.token, agent: "alice" });
+    expect(asAlice.status).toBe(400);
+    expect(asAlice.html).toContain("Choose one of the agents offered");
+    expect(await countRows("oauth_grants")).toBe(grantsBefore);
+    // The choice page: the admin and the agents, none checked, one required.
+    const first = await fetch(url(), { redirect: "manual" });
+    const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const request = /name="request" value="([^"]+)"/.exec(await first.text())![1]!;
+    const choose = await fetch(new URL("/oauth/consent", service.base), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams({ request, step: "signin", token: boss.token }).toString(),
+    });
+    const html = await choose.text();
+    expect([...html.matchAll(/name="agent" value="([^"]+)"/g)].map((m) => m[1])).toEqual(["boss", "writer"]);
+    expect(html).not.toMatch(/name="agent"[^>]*checked/);
+    expect(html).toMatch(/name="agent"[^>]*required/);
+    expect((await consentWithForms(url(), { token: boss.token, agent: "writer" })).status).toBe(302);
+  });
+
+  it("a person may deny before signing in: access_denied, nothing granted", async () => {
+    const client = await registerClient(service.base, { redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" });
+    const first = await fetch(authorizeUrl(service.base, { client_id: client.client_id, code_challenge: pkcePair().challenge, state: "s0" }), { redirect: "manual" });
+    const page = await first.text();
+    expect(page).toMatch(/<button[^>]*name="decision"[^>]*value="deny"[^>]*formnovalidate/);
+    const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const request = /name="request" value="([^"]+)"/.exec(page)![1]!;
+    const grantsBefore = await countRows("oauth_grants");
+    const denied = await fetch(new URL("/oauth/consent", service.base), {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams({ request, step: "signin", token: "", decision: "deny" }).toString(),
+    });
+    expect(denied.status).toBe(302);
+    const location = new URL(denied.headers.get("location")!);
+    expect(location.searchParams.get("error")).toBe("access_denied");
+    expect(location.searchParams.get("state")).toBe("s0");
+    expect(await countRows("oauth_grants")).toBe(grantsBefore);
+  });
+
   it("refuses the consent form without the browser's CSRF cookie", async () => {
     const client = await registerClient(service.base, { redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" });
     const answer = await consentWithForms(authorizeUrl(service.base, { client_id: client.client_id, code_challenge: pkcePair().challenge }), { token: alice.token, dropCookie: true });

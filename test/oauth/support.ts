@@ -109,7 +109,8 @@ export async function consentWithForms(
   const signIn = await post({ request: requestId, step: "signin", token: options.token });
   const signInHtml = await signIn.text();
   if (signIn.status !== 200) return { status: signIn.status, location: null, html: signInHtml };
-  const agent = options.agent ?? /name="agent" value="([^"]+)" checked/.exec(signInHtml)?.[1] ?? "";
+  // Without a choice: the one offered (checked), or else the person's own, listed first.
+  const agent = options.agent ?? /name="agent" value="([^"]+)" checked/.exec(signInHtml)?.[1] ?? /name="agent" value="([^"]+)"/.exec(signInHtml)?.[1] ?? "";
   const decide = await post({ request: requestId, step: "decide", decision: options.decision ?? "approve", agent });
   return { status: decide.status, location: decide.headers.get("location"), html: await decide.text() };
 }
