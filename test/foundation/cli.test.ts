@@ -86,6 +86,8 @@ describe("agent and token management on Postgres", () => {
       [["agent", "add", "robot", "--kind", "robot"], /--kind must be "agent" or "human"/],
       [["agent", "add", "scoped", "--scopes", "Not Valid"], /Scope "Not Valid" is not valid/],
       [["token", "issue", "writer", "--expires-in", "soon"], /--expires-in must be a positive duration/],
+      // ms() would read a bare 30 as 30 milliseconds: refused, naming the unit to add.
+      [["token", "issue", "writer", "--expires-in", "30"], /--expires-in needs a unit: "30" alone would mean 30 milliseconds\. Write e\.g\. 30d for days/],
       [["token", "revoke", "abc"], /Token id must be a number/],
       [["agent", "frobnicate"], /unknown command/],
       [["agent", "add"], /missing required argument/],

@@ -17,8 +17,18 @@ const tokenJson = (t: TokenRecord) => ({
   lastUsedAt: t.lastUsedAt ? iso(t.lastUsedAt) : null,
 });
 
+/**
+ * `ms` reads a bare number as milliseconds, so `--expires-in 30` would make a
+ * token that expired before it was stored (a new user's trial meant 30 days).
+ * A number without a unit is refused, saying which unit to add, rather than
+ * guessed at: days (the console's field) and seconds are both plausible readings.
+ */
 export function parseExpiresIn(value: string | undefined): Date | null {
   if (value === undefined) return null;
+  const bare = /^\s*(\d+\.?\d*|\.\d+)\s*$/.exec(value)?.[1];
+  if (bare !== undefined) {
+    throw new UsageError(`--expires-in needs a unit: "${bare}" alone would mean ${bare} milliseconds. Write e.g. ${bare}d for days or ${bare}h for hours.`);
+  }
   const duration = ms(value as ms.StringValue);
   if (typeof duration !== "number" || !Number.isFinite(duration) || duration <= 0) {
     throw new UsageError(`--expires-in must be a positive duration such as 12h, 30d or 1y, got "${value}"`);
@@ -39,7 +49,7 @@ export function registerTokenCommands(program: Command): void {
     .command("issue")
     .description("issue a new token for an agent (the secret is shown once)")
     .argument("<agent>", "agent name")
-    .option("--expires-in <duration>", "lifetime such as 12h, 30d, 1y (default: no expiry)")
+    .option("--expires-in <duration>", "lifetime with a unit: 12h, 30d, 1y (m is minutes; a bare number is refused) (default: no expiry)")
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output, agentName: string, opts: { expiresIn?: string }) => {
