@@ -100,6 +100,8 @@ describe("agent and token management on Postgres", () => {
       const j = await runCli([...args, "--json"], env);
       expect(j.code).toBe(2);
       expect(onlyJson<{ error: { message: string } }>(j).error.message).toMatch(message);
+      // --json prints the error once, as JSON: not again as text on stderr.
+      expect(j.stderr, args.join(" ")).toBe("");
     }
   });
 
@@ -176,6 +178,10 @@ describe("serve on the embedded database (no DATABASE_URL)", () => {
     expect(busy.code).toBe(1);
     expect(busy.stderr).toMatch(/in use by another agent-memory process/);
     expect(busy.stderr).toMatch(/web console: http:\/\/[^ ]+\/console/);
+    const busyJson = await runCli(["agent", "list", "--json"], { AGENT_MEMORY_DATA_DIR: dataDir });
+    expect(busyJson.code).toBe(1);
+    expect(onlyJson(busyJson)).toEqual({ error: { code: "database_in_use", message: expect.stringMatching(/in use by another agent-memory process/) } });
+    expect(busyJson.stderr).toBe("");
 
     serve.child.kill("SIGTERM");
     expect(await serve.exited).toBe(0);
