@@ -12,12 +12,15 @@ import { registerSnapshotCommands } from "./commands/snapshots.js";
 import { registerTokenCommands } from "./commands/token.js";
 import { ExitCode, reportError } from "./output.js";
 
-export function buildProgram(): Command {
+/** `json`: the command line has --json, so usage errors are printed once, as JSON, by main (not also as text by commander). */
+export function buildProgram(options: { json?: boolean } = {}): Command {
   const program = new Command("agent-memory")
     .description("Shared, trustworthy memory for teams of AI agents, served over MCP.")
     .version(SERVICE_VERSION)
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
+  // Set before the subcommands are added, so that they inherit it.
+  if (options.json) program.configureOutput({ outputError: () => undefined, writeErr: () => undefined });
   registerServeCommand(program);
   registerMigrateCommand(program);
   registerAgentCommands(program);
@@ -36,18 +39,19 @@ function allCommands(command: Command): Command[] {
 }
 
 async function main(argv: string[]): Promise<void> {
+  const json = argv.includes("--json");
   try {
-    await buildProgram().parseAsync(argv);
+    await buildProgram({ json }).parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end here with exit code 0; everything else is a usage error.
       process.exitCode = error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
-      if (error.exitCode !== 0 && argv.includes("--json")) {
+      if (error.exitCode !== 0 && json) {
         process.stdout.write(`${JSON.stringify({ error: { code: "usage", message: error.message.replace(/^error: /, "") } })}\n`);
       }
       return;
     }
-    process.exitCode = reportError(error, argv.includes("--json"));
+    process.exitCode = reportError(error, json);
   }
 }
 

@@ -1,6 +1,8 @@
 // CLI output: human text by default, exactly one JSON object on stdout with
-// --json (scripts parse it). Errors go to stderr, and in --json mode also as
-// {"error": …} on stdout so a script always gets one parseable object.
+// --json (scripts parse it). Errors go to stderr as text, or in --json mode
+// only as {"error": …} on stdout, so a script always gets one parseable object
+// and a terminal does not show the same message twice.
+import { DataDirBusyError } from "../db/lock-data-dir.js";
 import { DomainError } from "../errors.js";
 
 export const ExitCode = { OK: 0, FAILURE: 1, USAGE: 2 } as const;
@@ -33,11 +35,14 @@ export function reportError(error: unknown, json: boolean): number {
     [code, exit, message] = ["usage", ExitCode.USAGE, error.message];
   } else if (error instanceof DomainError) {
     [code, exit, message] = [error.code, error.code === "invalid" ? ExitCode.USAGE : ExitCode.FAILURE, error.message];
+  } else if (error instanceof DataDirBusyError) {
+    // A script can tell "stop the server (or use the console) and retry" from a real failure.
+    [code, exit, message] = ["database_in_use", ExitCode.FAILURE, error.message];
   } else {
     [code, exit, message] = ["error", ExitCode.FAILURE, error instanceof Error ? error.message : String(error)];
   }
-  process.stderr.write(`error: ${message}\n`);
   if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  else process.stderr.write(`error: ${message}\n`);
   return exit;
 }
 

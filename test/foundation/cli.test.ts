@@ -86,6 +86,8 @@ describe("agent and token management on Postgres", () => {
       [["agent", "add", "robot", "--kind", "robot"], /--kind must be "agent" or "human"/],
       [["agent", "add", "scoped", "--scopes", "Not Valid"], /Scope "Not Valid" is not valid/],
       [["token", "issue", "writer", "--expires-in", "soon"], /--expires-in must be a positive duration/],
+      // ms() would read a bare 30 as 30 milliseconds: refused, naming the unit to add.
+      [["token", "issue", "writer", "--expires-in", "30"], /--expires-in needs a unit: "30" alone would mean 30 milliseconds\. Write e\.g\. 30d for days/],
       [["token", "revoke", "abc"], /Token id must be a number/],
       [["agent", "frobnicate"], /unknown command/],
       [["agent", "add"], /missing required argument/],
@@ -98,6 +100,8 @@ describe("agent and token management on Postgres", () => {
       const j = await runCli([...args, "--json"], env);
       expect(j.code).toBe(2);
       expect(onlyJson<{ error: { message: string } }>(j).error.message).toMatch(message);
+      // --json prints the error once, as JSON: not again as text on stderr.
+      expect(j.stderr, args.join(" ")).toBe("");
     }
   });
 
@@ -174,6 +178,10 @@ describe("serve on the embedded database (no DATABASE_URL)", () => {
     expect(busy.code).toBe(1);
     expect(busy.stderr).toMatch(/in use by another agent-memory process/);
     expect(busy.stderr).toMatch(/web console: http:\/\/[^ ]+\/console/);
+    const busyJson = await runCli(["agent", "list", "--json"], { AGENT_MEMORY_DATA_DIR: dataDir });
+    expect(busyJson.code).toBe(1);
+    expect(onlyJson(busyJson)).toEqual({ error: { code: "database_in_use", message: expect.stringMatching(/in use by another agent-memory process/) } });
+    expect(busyJson.stderr).toBe("");
 
     serve.child.kill("SIGTERM");
     expect(await serve.exited).toBe(0);

@@ -1,6 +1,7 @@
 // graph import / export through the built CLI (npm test builds it first): a file
 // written by the reference server itself goes in and comes back out byte for
-// byte; a second import creates nothing; bad lines are reported by number.
+// byte; a second import creates nothing; bad lines are reported by number and
+// make the exit code 1.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -104,7 +105,14 @@ describe("graph import/export CLI", () => {
       JSON.stringify({ type: "entity", name: "long", entityType: "t", observations: ["x".repeat(5000)] }),
     ];
     await writeFile(older, `\uFEFF${lines.join("\r\n")}\r\n`);
-    const report = await cliJson<{ invalid: Array<{ line: number; error: string }> } & Record<string, unknown>>("graph", "import", older, "--scope", "team", "--as", "graph-loader");
+    // The valid lines go in, and the exit code is 1 (as for `import`): a script sees that lines were skipped.
+    const failed = await run(process.execPath, [CLI, "graph", "import", older, "--scope", "team", "--as", "graph-loader", "--json"], { env }).then(
+      () => expect.unreachable("graph import exited 0 although lines were invalid"),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toBe("");
+    const report = JSON.parse(failed.stdout) as { invalid: Array<{ line: number; error: string }> } & Record<string, unknown>;
     expect(report).toMatchObject({
       lines: 8,
       as: "graph-loader",

@@ -39,6 +39,22 @@ describe("agent-memory grant", () => {
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain("No grant with id 99999");
   }, 180_000); // four CLI processes: each starts node and opens the database
+
+  it("token list shows a grant's tokens, and token revoke on one of them revokes its grant", async () => {
+    const { accessToken } = await obtainTokens(service, boss.token, "writer");
+    const env = { DATABASE_URL: tdb.url! };
+    const listed = onlyJson<{ tokens: Array<{ id: number; oauthGrant: { id: number; client: string } | null; revokedAt: string | null }> }>(
+      await runCli(["token", "list", "writer", "--json"], env),
+    );
+    const live = listed.tokens.filter((t) => t.oauthGrant && !t.revokedAt);
+    expect(live).toHaveLength(1);
+    const text = await runCli(["token", "list", "writer"], env);
+    expect(text.stdout).toContain("GRANT");
+    expect(text.stdout).toContain(`${live[0]!.oauthGrant!.id} (Test client)`);
+    const revoked = await runCli(["token", "revoke", String(live[0]!.id)], env);
+    expect(revoked.stdout).toContain(`revoked, with OAuth grant ${live[0]!.oauthGrant!.id} (Test client)`);
+    expect((await probeMcp(service.oauthUrl, accessToken)).status).toBe(401);
+  }, 180_000);
 });
 
 describe("agent-memory serve with OAuth", () => {

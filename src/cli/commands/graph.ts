@@ -15,7 +15,7 @@ import { conflict } from "../../errors.js";
 import { exportGraph, importGraph, type ImportReport } from "../../graph/transfer.js";
 import { resolveScope } from "../../graph/validate.js";
 import { withDatabase } from "../context.js";
-import { UsageError, type Output } from "../output.js";
+import { ExitCode, UsageError, type Output } from "../output.js";
 import { action } from "../run.js";
 
 const DEFAULT_IMPORT_AGENT = "owner";
@@ -31,8 +31,10 @@ export function registerGraphCommands(program: Command): void {
     .option("--scope <scope>", "graph scope to import into", "shared")
     .option("--as <agent>", "agent recorded as the creator of what is imported", DEFAULT_IMPORT_AGENT)
     .option("--json", "print one JSON object")
-    .action(
-      action(async (out: Output, file: string, opts: { scope: string; as: string }) => {
+    .addHelpText("after", "\nInvalid lines are skipped and listed; the valid ones are imported. The exit code is then 1 (as for `import`), 2 for bad arguments.")
+    .action(async (...args: unknown[]) => {
+      let skipped = false;
+      await action(async (out: Output, file: string, opts: { scope: string; as: string }) => {
         const scope = resolveScope(opts.scope);
         const maxChars = loadConfig().limits.graphTextMaxChars;
         const input = createReadStream(file, { encoding: "utf8" });
@@ -50,9 +52,12 @@ export function registerGraphCommands(program: Command): void {
           return importGraph(db, { scope, agentId: agent.id, maxChars }, lines, progress?.update);
         }).finally(() => input.destroy());
         progress?.done();
+        skipped = report.invalidCount > 0;
         out.result({ file, scope, as: opts.as, ...report }, () => importSummary(file, scope, opts.as, report));
-      }),
-    );
+      })(...args);
+      // action() sets exit code 0 after a normal run; skipped invalid lines are a failure for scripts, as in `import`.
+      if (skipped) process.exitCode = ExitCode.FAILURE;
+    });
 
   graph
     .command("export")

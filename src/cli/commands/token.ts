@@ -15,10 +15,21 @@ const tokenJson = (t: TokenRecord) => ({
   expiresAt: t.expiresAt ? iso(t.expiresAt) : null,
   revokedAt: t.revokedAt ? iso(t.revokedAt) : null,
   lastUsedAt: t.lastUsedAt ? iso(t.lastUsedAt) : null,
+  oauthGrant: t.oauthGrant,
 });
 
+/**
+ * `ms` reads a bare number as milliseconds, so `--expires-in 30` would make a
+ * token that expired before it was stored (a new user's trial meant 30 days).
+ * A number without a unit is refused, saying which unit to add, rather than
+ * guessed at: days (the console's field) and seconds are both plausible readings.
+ */
 export function parseExpiresIn(value: string | undefined): Date | null {
   if (value === undefined) return null;
+  const bare = /^\s*(\d+\.?\d*|\.\d+)\s*$/.exec(value)?.[1];
+  if (bare !== undefined) {
+    throw new UsageError(`--expires-in needs a unit: "${bare}" alone would mean ${bare} milliseconds. Write e.g. ${bare}d for days or ${bare}h for hours.`);
+  }
   const duration = ms(value as ms.StringValue);
   if (typeof duration !== "number" || !Number.isFinite(duration) || duration <= 0) {
     throw new UsageError(`--expires-in must be a positive duration such as 12h, 30d or 1y, got "${value}"`);
@@ -39,7 +50,7 @@ export function registerTokenCommands(program: Command): void {
     .command("issue")
     .description("issue a new token for an agent (the secret is shown once)")
     .argument("<agent>", "agent name")
-    .option("--expires-in <duration>", "lifetime such as 12h, 30d, 1y (default: no expiry)")
+    .option("--expires-in <duration>", "lifetime with a unit: 12h, 30d, 1y (m is minutes; a bare number is refused) (default: no expiry)")
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output, agentName: string, opts: { expiresIn?: string }) => {
@@ -65,8 +76,17 @@ export function registerTokenCommands(program: Command): void {
         const tokens = await withDatabase((db) => listTokens(db, agentName));
         out.result({ tokens: tokens.map(tokenJson) }, () =>
           table(
-            ["ID", "AGENT", "HINT", "STATUS", "CREATED", "EXPIRES", "LAST USED"],
-            tokens.map((t) => [String(t.id), t.agent, t.hint, tokenStatus(t), iso(t.createdAt), iso(t.expiresAt) || "never", iso(t.lastUsedAt) || "never"]),
+            ["ID", "AGENT", "HINT", "STATUS", "CREATED", "EXPIRES", "LAST USED", "GRANT"],
+            tokens.map((t) => [
+              String(t.id),
+              t.agent,
+              t.hint,
+              tokenStatus(t),
+              iso(t.createdAt),
+              iso(t.expiresAt) || "never",
+              iso(t.lastUsedAt) || "never",
+              t.oauthGrant ? `${t.oauthGrant.id} (${t.oauthGrant.client})` : "-",
+            ]),
           ),
         );
       }),
@@ -81,7 +101,11 @@ export function registerTokenCommands(program: Command): void {
       action(async (out: Output, idText: string) => {
         if (!/^\d+$/.test(idText)) throw new UsageError(`Token id must be a number (see "token list"), got "${idText}"`);
         const revoked = await withDatabase((db) => revokeToken(db, Number(idText)));
-        out.result({ token: tokenJson(revoked) }, () => `Token ${revoked.id} of "${revoked.agent}" revoked.`);
+        out.result({ token: tokenJson(revoked) }, () =>
+          revoked.oauthGrant
+            ? `Token ${revoked.id} of "${revoked.agent}" revoked, with OAuth grant ${revoked.oauthGrant.id} (${revoked.oauthGrant.client}): every token of that grant stops; the client must be authorized again.`
+            : `Token ${revoked.id} of "${revoked.agent}" revoked.`,
+        );
       }),
     );
 }
