@@ -33,9 +33,13 @@ export interface ReviewQueue {
   /** Drafts waiting for this reviewer in all, up to REVIEW_COUNT_CAP (or as far as the count's scan read). */
   count: number;
   countCapped: boolean;
-  /** `after` for the next page; null on the last. */
-  nextAfter: number | null;
-  /** The page stopped at the scan's bound (LIST_SCAN_MAX), not at the last draft: more may wait after nextAfter. */
+  /**
+   * `cursor` for the next page; null on the last. Sealed like memory_list's: a
+   * page cut at the scan's bound stops at a draft the reviewer may not read, and
+   * in the clear its position told how many such drafts exist (security audit).
+   */
+  nextCursor: string | null;
+  /** The page stopped at the scan's bound (LIST_SCAN_MAX), not at the last draft: more may wait after nextCursor. */
   scanCut: boolean;
 }
 
@@ -62,7 +66,8 @@ export async function reviewQueue(
   db: Database,
   caller: Caller,
   options: QueueOptions & {
-    after?: number | undefined;
+    /** nextCursor of the previous page. */
+    cursor?: string | undefined;
     limit: number;
     /** Look up similar facts for each draft (FACT_DUPLICATE_WARNING; default true), within this bound on Postgres. */
     similar?: boolean | undefined;
@@ -70,12 +75,15 @@ export async function reviewQueue(
   },
 ): Promise<ReviewQueue> {
   const request: FactPageRequest = { order: "oldest", status: "draft", caller, reviewer: true, scanMax: options.scanMax ?? LIST_SCAN_MAX_DEFAULT, want: 0 };
+  const key = await cursorKey(db);
+  const after = openSealedCursor(key, options.cursor, QueueAfter)?.q;
   const [page, counted] = await Promise.all([
-    readFactPage<QueueRow>(db, { ...request, from: options.after, want: options.limit + 1 }, sql.REVIEW_QUEUE, "review_queue_page"),
+    readFactPage<QueueRow>(db, { ...request, from: after, want: options.limit + 1 }, sql.REVIEW_QUEUE, "review_queue_page"),
     countWaiting(db, request, "review_queue_counted"),
   ]);
   const shown = page.rows.slice(0, options.limit);
   const more = page.rows.length > options.limit;
+  const nextAfter = more ? Number(shown[shown.length - 1]!.change_seq) : page.stoppedAt ? Number(page.stoppedAt.change_seq) : null;
   // The warning the author got when storing, shown to the reviewer too (a reviewer
   // confirmed a word-for-word copy with one keystroke: new-user trial). Advice:
   // a lookup that fails or runs past its bound shows nothing.
@@ -90,7 +98,7 @@ export async function reviewQueue(
       seq: Number(r.change_seq),
     })),
     ...counted,
-    nextAfter: more ? Number(shown[shown.length - 1]!.change_seq) : page.stoppedAt ? Number(page.stoppedAt.change_seq) : null,
+    nextCursor: nextAfter === null ? null : sealCursor(key, { q: nextAfter }),
     scanCut: !more && page.stoppedAt !== undefined,
   };
 }
@@ -112,6 +120,9 @@ export interface StaleQueue {
   /** After a cut: where the next look goes on (sealed: it may point at a fact the reviewer cannot read). */
   nextCursor: string | null;
 }
+
+/** The review queue's position: the change order of the last draft read ("q", unlike memory_list's "s": one list's cursor does not open the other). */
+const QueueAfter = z.object({ q: z.number().int().nonnegative() }).strict();
 
 const StaleAfter = z.object({ t: z.string().regex(/^-?\d{1,19}$/), i: z.number().int().positive() }).strict();
 

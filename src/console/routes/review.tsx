@@ -33,17 +33,23 @@ function doneNotice(req: Request): QueueNotice | undefined {
 }
 
 async function renderQueue(deps: AppDeps, req: Request, res: Response, status: number, notice?: QueueNotice): Promise<void> {
-  const after = positiveInt(req.query.after);
+  const after = typeof req.query.after === "string" && req.query.after !== "" ? req.query.after : undefined;
   const staleCursor = typeof req.query.stale === "string" && req.query.stale !== "" ? req.query.stale : undefined;
   const caller = sessionOf(res).caller;
+  const queueOptions = {
+    limit: QUEUE_PAGE_SIZE,
+    scanMax: deps.config.limits.listScanMax,
+    similar: deps.config.facts.duplicateWarning,
+    duplicateTimeoutMs: deps.config.facts.duplicateTimeoutMs,
+  };
   const [queue, stale] = await Promise.all([
-    reviewQueue(deps.db, caller, {
-      after,
-      limit: QUEUE_PAGE_SIZE,
-      scanMax: deps.config.limits.listScanMax,
-      similar: deps.config.facts.duplicateWarning,
-      duplicateTimeoutMs: deps.config.facts.duplicateTimeoutMs,
-    }),
+    reviewQueue(deps.db, caller, { cursor: after, ...queueOptions }).catch(
+      // A "Next page" link that no longer opens (altered, or from another store): the queue from its start.
+      (error: unknown) => {
+        if (!(error instanceof DomainError) || after === undefined) throw error;
+        return reviewQueue(deps.db, caller, queueOptions);
+      },
+    ),
     staleQueue(deps.db, caller, { staleAfterDays: deps.config.facts.staleAfterDays, limit: QUEUE_PAGE_SIZE, scanMax: deps.config.limits.listScanMax, cursor: staleCursor }).catch(
       // A stale link that no longer opens (altered, or from another store): the list from its start.
       (error: unknown) => {

@@ -23,7 +23,7 @@ export function QueuePage({
   queue: ReviewQueue;
   stale: StaleQueue;
   notice?: QueueNotice | undefined;
-  after?: number | undefined;
+  after?: string | undefined;
   /** The stale list goes on from here (its "More stale facts" link). */
   staleCursor?: string | undefined;
 }) {
@@ -61,7 +61,7 @@ export function QueuePage({
       )}
       <nav class="pager" aria-label="Pages">
         {after !== undefined && <a href={BASE}>First page</a>}
-        {queue.nextAfter !== null && <a href={`${BASE}?after=${queue.nextAfter}`}>Next page of drafts</a>}
+        {queue.nextCursor !== null && <a href={`${BASE}?after=${encodeURIComponent(queue.nextCursor)}`}>Next page of drafts</a>}
       </nav>
       {showStale && (
         <section class="stale-queue" aria-labelledby="stale-heading">
