@@ -117,6 +117,7 @@ form.inline { display: inline; }
 form.inline button { margin-top: 0; }
 .filters { display: flex; flex-wrap: wrap; gap: .8rem; align-items: end; }
 .filters > div { min-width: 9rem; }
+.filters > div.wide { flex: 1 1 16rem; max-width: 26rem; }
 .pager a { margin-right: 1rem; }
 .secret { font: 14px ui-monospace, monospace; background: #fff8d6; padding: .6rem; border: 1px solid #e0c85a; border-radius: 4px; word-break: break-all; }
 .status-draft { color: #8a5a00; } .status-confirmed { color: var(--ok); } .status-deprecated { color: var(--bad); }
