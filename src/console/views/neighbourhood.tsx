@@ -45,7 +45,8 @@ export function layoutNeighbourhood(center: string, firstHop: GraphRelation[], s
 
   const ring1 = [...new Map(firstHop.map((r) => [key(other(r, center)), other(r, center)])).values()].filter((n) => key(n) !== key(center)).slice(0, MAX_FIRST_HOP);
   ring1.forEach((name, i) => {
-    const angle = (2 * Math.PI * i) / ring1.length - Math.PI / 2;
+    // From the right, clockwise: one or two neighbours lie beside the centre, as wide screens have room.
+    const angle = (2 * Math.PI * i) / ring1.length;
     nodes.set(key(name), { name, x: CX + R1 * Math.cos(angle), y: CY + R1 * Math.sin(angle), hop: 1 });
   });
 
@@ -132,7 +133,7 @@ export function NeighbourhoodSvg({ scope, center, firstHop, secondHop }: { scope
   return (
     <svg class="graph" viewBox={`${box.x} ${box.y} ${box.width} ${box.height}`} width={box.width} height={box.height} role="img" aria-label={`Entities within two hops of ${center}`}>
       <defs>
-        <marker id={ARROW_ID} viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto">
+        <marker id={ARROW_ID} viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto">
           <path d="M0,0 L10,5 L0,10 z" fill="#7d8b95" />
         </marker>
       </defs>
@@ -142,7 +143,8 @@ export function NeighbourhoodSvg({ scope, center, firstHop, secondHop }: { scope
           return <line x1={x1.toFixed(1)} y1={y1.toFixed(1)} x2={x2.toFixed(1)} y2={y2.toFixed(1)} marker-end={`url(#${ARROW_ID})`} />;
         })}
       </g>
-      <g font-size="11" fill="#5f6b73" text-anchor="middle">
+      {/* Labels get a white halo (paint-order: stroke under fill), so lines and arrowheads under them do not cut through the words. */}
+      <g font-size="11" fill="#5f6b73" text-anchor="middle" stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke">
         {labelledEdges(edges).map((e) => {
           const { x, y } = edgeLabelAt(e);
           return (
@@ -157,7 +159,7 @@ export function NeighbourhoodSvg({ scope, center, firstHop, secondHop }: { scope
           <a href={entityHref(scope, n.name)}>
             <title>{n.name}</title>
             <circle cx={n.x.toFixed(1)} cy={n.y.toFixed(1)} r={RADIUS[n.hop]} fill={n.hop === 0 ? "#0b5cad" : n.hop === 1 ? "#4f8fd1" : "#b9cde3"} />
-            <text x={n.x.toFixed(1)} y={(n.y + LABEL_DY[n.hop]).toFixed(1)} fill="#1d2327">
+            <text x={n.x.toFixed(1)} y={(n.y + LABEL_DY[n.hop]).toFixed(1)} fill="#1d2327" stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke">
               {short(n.name)}
             </text>
           </a>
