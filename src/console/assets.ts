@@ -133,7 +133,7 @@ kbd { border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 3p
 `;
 
 /** The tab icon: a small blue tile with a white "m". SVG, so one file serves every size. */
-export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b5cad"/><path d="M8 24V13.5c0-1.4 1.1-2.5 2.5-2.5s2.5 1.1 2.5 2.5V24M13 13.5c0-1.4 1.1-2.5 2.5-2.5S18 12.1 18 13.5V24M18 13.5c0-1.4 1.1-2.5 2.5-2.5S23 12.1 23 13.5V24" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round"/></svg>
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b5cad"/><path d="M8 24V13.5c0-1.4 1.1-2.5 2.5-2.5s2.5 1.1 2.5 2.5V24M13 13.5c0-1.4 1.1-2.5 2.5-2.5S18 12.1 18 13.5V24M18 13.5c0-1.4 1.1-2.5 2.5-2.5S23 12.1 23 13.5V24" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round"/></svg>
 `;
 
 export function registerAssets(router: Router): void {

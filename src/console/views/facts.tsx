@@ -71,7 +71,7 @@ export function FactsPage({
     <Layout ctx={ctx} title="Facts">
       <h1>Facts</h1>
       <form class="filters" method="get" action={`${BASE}/facts`} role="search">
-        <div>
+        <div class="wide">
           <label for="f-q">Search</label>
           <input id="f-q" name="q" type="search" value={filters.q} placeholder="keywords, any language" />
         </div>
