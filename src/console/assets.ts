@@ -1,4 +1,4 @@
-// The console's only two static files, kept as strings so that the build (tsc)
+// The console's only static files, kept as strings so that the build (tsc)
 // ships them without a copy step. Served from this origin, so the CSP can say
 // script-src 'self' and style-src 'self' and allow nothing inline.
 import type { Router } from "express";
@@ -106,6 +106,8 @@ ins { background: #dcf5e3; text-decoration: none; }
 del { background: #fbe0e0; }
 label { display: block; font-weight: 600; margin: .6rem 0 .2rem; }
 input[type=text], input[type=password], input[type=search], textarea, select { width: 100%; padding: .45rem .55rem; border: 1px solid #b9c3ca; border-radius: 4px; font: inherit; }
+/* One height for one-line fields: a select's own box came out 2.5px shorter than a text input's, so in a filter row (bottoms aligned) it sat lower. */
+input[type=text], input[type=password], input[type=search], select { height: 2.5rem; }
 button, .button { margin-top: .6rem; padding: .4rem .9rem; border: 1px solid var(--accent); border-radius: 4px; background: var(--accent); color: #fff; font: inherit; cursor: pointer; text-decoration: none; display: inline-block; }
 button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
@@ -117,11 +119,21 @@ form.inline { display: inline; }
 form.inline button { margin-top: 0; }
 .filters { display: flex; flex-wrap: wrap; gap: .8rem; align-items: end; }
 .filters > div { min-width: 9rem; }
+.filters button { height: 2.5rem; }
+.filters > div.wide { flex: 1 1 16rem; max-width: 26rem; }
 .pager a { margin-right: 1rem; }
 .secret { font: 14px ui-monospace, monospace; background: #fff8d6; padding: .6rem; border: 1px solid #e0c85a; border-radius: 4px; word-break: break-all; }
 .status-draft { color: #8a5a00; } .status-confirmed { color: var(--ok); } .status-deprecated { color: var(--bad); }
-svg.graph { background: #fff; border: 1px solid var(--line); border-radius: 6px; max-width: 100%; height: auto; }
+main > h2 { margin: 1.5rem 0 .5rem; }
+svg.graph { display: block; margin: .8rem 0; background: #fff; border: 1px solid var(--line); border-radius: 6px; max-width: 100%; height: auto; }
+.skip-link { position: absolute; left: .5rem; top: -4rem; z-index: 10; padding: .4rem .8rem; background: #fff; color: var(--accent); border: 2px solid var(--accent); border-radius: 4px; font-weight: 600; }
+.skip-link:focus { top: .5rem; }
+main:focus { outline: none; }
 kbd { border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 3px; padding: 0 .3rem; font-size: .85em; background: #fff; }
+`;
+
+/** The tab icon: a small blue tile with a white "m". SVG, so one file serves every size. */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b5cad"/><path d="M8 24V13.5c0-1.4 1.1-2.5 2.5-2.5s2.5 1.1 2.5 2.5V24M13 13.5c0-1.4 1.1-2.5 2.5-2.5S18 12.1 18 13.5V24M18 13.5c0-1.4 1.1-2.5 2.5-2.5S23 12.1 23 13.5V24" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round"/></svg>
 `;
 
 export function registerAssets(router: Router): void {
@@ -132,5 +144,10 @@ export function registerAssets(router: Router): void {
   router.get("/assets/console.css", (_req, res) => {
     res.setHeader("Cache-Control", "public, max-age=300");
     res.type("text/css").send(CONSOLE_CSS);
+  });
+  router.get("/assets/favicon.svg", (_req, res) => {
+    // It never changes with the data: a day in the cache is fine.
+    res.setHeader("Cache-Control", "public, max-age=86400");
+    res.type("image/svg+xml").send(FAVICON_SVG);
   });
 }

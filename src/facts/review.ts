@@ -19,7 +19,7 @@ import { similarFacts } from "./store.js";
 export const REVIEW_COUNT_CAP = 1000;
 
 export interface ReviewItem extends FactSummary {
-  /** Readable facts much like this draft (the duplicate warning memory_store gave its author), most similar first. */
+  /** Readable facts much like this draft (memory_store's duplicate lookup, deprecated ones included), most similar first. */
   similar: SimilarFact[];
   body: string;
   /** The version before the current one (for an updated fact), to diff against. */
@@ -84,7 +84,7 @@ export async function reviewQueue(
   const shown = page.rows.slice(0, options.limit);
   const more = page.rows.length > options.limit;
   const nextAfter = more ? Number(shown[shown.length - 1]!.change_seq) : page.stoppedAt ? Number(page.stoppedAt.change_seq) : null;
-  // The warning the author got when storing, shown to the reviewer too (a reviewer
+  // memory_store's duplicate lookup, run for the reviewer (a reviewer
   // confirmed a word-for-word copy with one keystroke: new-user trial). Advice:
   // a lookup that fails or runs past its bound shows nothing.
   const lookup = (r: QueueRow) => similarFacts(db, caller, r.scope, r.name, r.description, options.duplicateTimeoutMs).catch((): SimilarFact[] => []);

@@ -50,6 +50,25 @@ describe.each(["postgres", "pglite"] as const)("console access rules (%s)", (bac
     expect(res.text).not.toMatch(/<script>|<style>| on\w+=/i);
   });
 
+  it("serves an icon every page links to, so browsers stop asking for /favicon.ico (a 404 on each page)", async () => {
+    const page = await request(app.base).get("/console/sign-in");
+    expect(page.text).toContain('<link rel="icon" type="image/svg+xml" href="/console/assets/favicon.svg"/>');
+    const icon = await request(app.base).get("/console/assets/favicon.svg");
+    expect(icon.status).toBe(200);
+    expect(icon.headers["content-type"]).toMatch(/^image\/svg\+xml/);
+    expect(icon.headers["cache-control"]).toBe("public, max-age=86400");
+    expect(icon.headers["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
+    const svg = (icon.body as Buffer).toString("utf8");
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(svg).not.toMatch(/<script|on\w+=/i);
+  });
+
+  it("starts every page with a skip link to the main content", async () => {
+    const page = await request(app.base).get("/console/sign-in");
+    expect(page.text).toMatch(/<body><a class="skip-link" href="#main">Skip to content<\/a>/);
+    expect(page.text).toContain('<main id="main" tabindex="-1">');
+  });
+
   it("refuses tokens of kind agent, unknown tokens and forms without their secret", async () => {
     const agentTry = await postSignIn(app.base, writer.token);
     expect(agentTry.status).toBe(403);

@@ -68,6 +68,9 @@ describe.each(["pglite", "postgres"] as const)("console agents and tokens (%s)",
     // Shown once: the agent page never shows it again.
     const again = await request(app.base).get("/console/agents/blog-writer").set("Cookie", who.cookie);
     expect(again.text).not.toContain(token!);
+    // Empty means never: no sample number that reads as a default (new-user trial: "90").
+    expect(again.text).toContain('<label for="expires-days">Expires after (days)</label>');
+    expect(again.text).toContain('placeholder="days, empty = never"');
 
     const scopes = await postForm(app.base, who, "/console/agents/blog-writer/scopes", { scopes: "shared,blog,deploy", readScopes: "ops" });
     expect(scopes.status).toBe(303);

@@ -30,6 +30,8 @@ describe("console in a browser", () => {
   let writer: Client;
   let ownerMcp: Client;
   const dialogs: string[] = [];
+  /** Every 404 the browser met (new-user trial: /favicon.ico on every page). */
+  const notFound: string[] = [];
 
   const url = (path: string) => `${service.url}${path}`;
   const text = async (selector: string) => (await page.locator(selector).first().textContent()) ?? "";
@@ -53,6 +55,9 @@ describe("console in a browser", () => {
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: VIEWPORT });
     page = await context.newPage();
+    page.on("response", (r) => {
+      if (r.status() === 404) notFound.push(r.url());
+    });
     page.on("dialog", (d) => {
       dialogs.push(d.message());
       // The console asks before revoking a token (data-ask): say yes; anything else is a finding.
@@ -261,6 +266,12 @@ describe("console in a browser", () => {
     await callOk(writer, "ledger_record", { action: "publish_qiita", target: "deploy-notes", evidence: "https://qiita.com/example/items/1" });
     await page.goto(url("/console/graph/shared/agent-memory"));
     expect(await page.locator("svg.graph circle").count()).toBe(5);
+    // Arrowheads (an SVG marker, allowed by the CSP) on every line, and a picture no bigger than what it holds.
+    expect(await page.locator("svg.graph line[marker-end='url(#am-arrow)']").count()).toBe(5);
+    expect(await page.locator("svg.graph marker#am-arrow path").count()).toBe(1);
+    const box = await page.locator("svg.graph").boundingBox();
+    expect(box!.width).toBeLessThan(960);
+    expect(box!.height).toBeLessThan(640);
     expect(await page.locator("svg.graph").textContent()).toContain("Claude Code");
     await screenshot(page, "graph");
     await page.goto(url("/console/ledger"));
@@ -269,6 +280,43 @@ describe("console in a browser", () => {
     await page.goto(url("/console/activity"));
     expect(await page.locator('tr[data-area="graph"]').count()).toBeGreaterThan(0);
     await screenshot(page, "activity");
+  }, SLOW);
+
+  it("starts every page with a skip link (Tab, Enter: focus in main), aligns filter fields, and meets no 404", async () => {
+    await page.goto(url("/console/facts"));
+    await page.keyboard.press("Tab");
+    const skip = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      const r = el.getBoundingClientRect();
+      return { cls: el.className, text: el.textContent, top: r.top, bottom: r.bottom };
+    });
+    expect(skip).toMatchObject({ cls: "skip-link", text: "Skip to content" });
+    // Shown when focused: inside the viewport.
+    expect(skip.top).toBeGreaterThanOrEqual(0);
+    expect(skip.bottom).toBeLessThan(VIEWPORT.height);
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("main");
+    // Off screen again once focus left it.
+    expect((await page.locator(".skip-link").boundingBox())!.y).toBeLessThan(0);
+
+    // Select boxes sat ~2px lower than the text inputs beside them.
+    const rect = (sel: string) => page.locator(sel).boundingBox();
+    const [input, select] = [await rect("#f-scope"), await rect("#f-status")];
+    expect(Math.abs(input!.y - select!.y)).toBeLessThan(0.5);
+    expect(Math.abs(input!.height - select!.height)).toBeLessThan(0.5);
+
+    // The icon every page links to loads as an image under the page's CSP (img-src 'self').
+    const icon = await page.evaluate(
+      () =>
+        new Promise<{ width: number } | string>((resolve) => {
+          const img = new Image();
+          img.onload = () => resolve({ width: img.naturalWidth });
+          img.onerror = () => resolve("icon did not load");
+          img.src = document.querySelector<HTMLLinkElement>("link[rel=icon]")!.href;
+        }),
+    );
+    expect(icon).toEqual({ width: 32 });
+    expect(notFound).toEqual([]);
   }, SLOW);
 
   it("sends a signed-out or expired session to sign-in", async () => {

@@ -56,6 +56,24 @@ describe("console facts pages", () => {
     expect(forbidden.text).not.toContain("secret-launch-date");
   });
 
+  it("shows the time the list is sorted by: the last change, a review included", async () => {
+    // New-user trial: the list is in order of the last change (change_seq), but the
+    // column showed the version's time, so "62 days ago" sat above "7 min ago".
+    const w = await callerOf(t.db, writer.token);
+    await draft(t.db, w, "old-runbook", "shared");
+    await t.db.query("update facts set updated_at = now() - interval '62 days' where name = 'old-runbook'");
+    await draft(t.db, w, "fresh-note", "shared");
+    const confirmed = await postForm(app.base, who, "/console/facts/shared/old-runbook/promote", { version: "1", to: "confirmed", reason: "Still true." });
+    expect(confirmed.status).toBe(303);
+    const page = await get("/console/facts?scope=shared");
+    const rows = [...page.text.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim());
+    expect(page.text).toContain('<th scope="col">Last change</th>');
+    expect(page.text).toContain("Most recently changed first");
+    expect(rows[1]).toMatch(/^old-runbook shared project confirmed writer \d+ s ago/);
+    expect(rows[2]).toMatch(/^fresh-note shared project draft writer \d+ s ago/);
+    expect(page.text).not.toContain("62 days ago");
+  });
+
   it("answers an unreadable fact exactly like a missing one", async () => {
     const hidden = await get("/console/facts/secret/secret-launch-date");
     const missing = await get("/console/facts/secret/no-such-fact");

@@ -117,6 +117,29 @@ describe("console graph and activity pages", () => {
     expect((await get("/console/graph/shared/no-such-entity")).status).toBe(404);
   });
 
+  it("draws relations with arrowheads, sizes the picture to what it holds, and labels its tables", async () => {
+    // New-user trial: a 960×640 picture for two nodes, no direction on the lines,
+    // an empty table under "Relations to X", and tables without header rows.
+    const page = await get("/console/graph/shared/pg_trgm");
+    expect(page.status).toBe(200);
+    const svg = /<svg[^>]*>/.exec(page.text)![0];
+    const [, , width, height] = /viewBox="(-?\d+) (-?\d+) (\d+) (\d+)"/.exec(svg)!.slice(1).map(Number);
+    expect(width).toBeLessThan(960);
+    expect(height).toBeLessThan(640);
+    expect(svg).toContain(`width="${width}" height="${height}"`);
+    expect(page.text).toMatch(/<marker id="am-arrow"[^>]*orient="auto"/);
+    expect(page.text).toContain('marker-end="url(#am-arrow)"');
+    expect(page.text).not.toMatch(/ style=/); // the CSP allows no inline style
+    // pg_trgm has one relation, to it from Postgres; none from it, and no observations.
+    expect(page.text).toMatch(/<h2>Relations from pg_trgm<\/h2><p class="empty">None\.<\/p>/);
+    expect(page.text).toMatch(/<h2>Relations to pg_trgm<\/h2><table class="relations"><thead><tr><th scope="col">Relation<\/th><th scope="col">From<\/th>/);
+    expect(page.text).toMatch(/<h2>Observations \(0\)<\/h2><p class="empty">None\.<\/p>/);
+    const full = await get("/console/graph/shared/agent-memory");
+    expect(full.text).toContain('<th scope="col">Observation</th>');
+    const search = await get("/console/graph?scope=shared");
+    expect(search.text).toContain('<th scope="col">Observations</th>');
+  });
+
   it("lays out the neighbourhood: centre, first and second hop, one edge per relation", () => {
     const { nodes, edges } = layoutNeighbourhood(
       "a",
@@ -133,6 +156,15 @@ describe("console graph and activity pages", () => {
       ["d", 2],
     ]);
     expect(edges).toHaveLength(3);
+  });
+
+  it("cuts the picture to its content: two nodes make a small one, a full ring a larger one", () => {
+    const two = layoutNeighbourhood("a", [{ from: "a", to: "b", relationType: "r" }], []).box;
+    expect(two.width).toBeLessThan(400);
+    expect(two.height).toBeLessThan(200);
+    const ring = layoutNeighbourhood("a", Array.from({ length: 16 }, (_, i) => ({ from: "a", to: `n${i}`, relationType: "r" })), []).box;
+    expect(ring.width).toBeGreaterThan(340);
+    expect(ring.height).toBeGreaterThan(340);
   });
 
   it("lists recent activity across facts, ledger and graph, filterable by agent, readable scopes only", async () => {

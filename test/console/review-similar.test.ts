@@ -27,6 +27,10 @@ describe.each(["postgres", "pglite"] as const)("review queue: similar facts (%s)
     await promoteFact(t.db, root, { name: "flaky-tests-retry", scope: "ops", to: "confirmed", reason: "checked the CI config" });
     await storeFact(t.db, author, { name: "flaky-tests-retry-2", scope: "shared", type: "project", description: "Retry flaky end-to-end tests once before failing the build", body: "Why: cold caches." }, limits);
     await storeFact(t.db, author, { name: "api-deploy-window", scope: "shared", type: "project", description: "Deploy the API only between 9 and 17", body: "Why: on-call hours." }, limits);
+    // Two near-duplicate drafts; a reviewer then withdraws one as a duplicate of the other.
+    await storeFact(t.db, author, { name: "backup-window-utc", scope: "shared", type: "project", description: "Nightly database backups run at 02:00 UTC", body: "Why: lowest traffic." }, limits);
+    await storeFact(t.db, author, { name: "backup-window-utc-2", scope: "shared", type: "project", description: "Nightly database backups run at 02:00 UTC", body: "Why: lowest traffic at night." }, limits);
+    await promoteFact(t.db, root, { name: "backup-window-utc-2", scope: "shared", to: "deprecated", reason: "duplicate of backup-window-utc" });
   });
   afterAll(async () => {
     await app?.close();
@@ -46,14 +50,26 @@ describe.each(["postgres", "pglite"] as const)("review queue: similar facts (%s)
     expect(copy).toContain('href="/console/facts/ops/flaky-tests-retry"');
     expect(copy).toContain("(confirmed, scope ops, v1)");
     expect(copy).toContain("deprecate it with the reason &quot;duplicate of flaky-tests-retry&quot;");
+    // Not a claim about what the author saw: an older fact's author got no warning, and updates never warn.
+    expect(copy).not.toContain("the author was warned");
     // A draft like nothing else has no such note.
     expect(card(html, "api-deploy-window")).not.toContain("Similar facts exist");
+  });
+
+  it("never advises withdrawing a fact as a duplicate of one already withdrawn", async () => {
+    // New-user trial: after deprecating one of two look-alike drafts, the other's card still
+    // said "deprecate it as duplicate of <the deprecated one>"; following both cards withdrew both.
+    const survivor = card(await queueOf(reviewerToken), "backup-window-utc");
+    expect(survivor).toContain('href="/console/facts/shared/backup-window-utc-2"');
+    expect(survivor).toContain("already withdrawn");
+    expect(survivor).not.toContain("duplicate of backup-window-utc-2");
+    expect(survivor).not.toMatch(/deprecate it with the reason/);
   });
 
   it("never names a fact the reviewer cannot read", async () => {
     const html = await queueOf(outsiderToken);
     expect(card(html, "flaky-tests-retry-2")).toContain("Retry flaky end-to-end tests");
-    expect(html).not.toContain("Similar facts exist");
+    expect(card(html, "flaky-tests-retry-2")).not.toContain("Similar facts exist");
     expect(html).not.toContain("/console/facts/ops/");
   });
 });

@@ -193,8 +193,9 @@ export function AgentPage({
             <CsrfField csrf={ctx.csrf} />
             {/* A new key each time the form is shown: sent twice (a reload), it issues one token. */}
             <input type="hidden" name="issueKey" value={randomBytes(24).toString("base64url")} />
-            <label for="expires-days">Expires after (days, empty for never)</label>
-            <input id="expires-days" name="expiresDays" type="text" inputMode="numeric" placeholder="90" />
+            {/* No sample number as placeholder: "90" read as a default, while empty means never (new-user trial). */}
+            <label for="expires-days">Expires after (days)</label>
+            <input id="expires-days" name="expiresDays" type="text" inputMode="numeric" placeholder="days, empty = never" />
             <button type="submit">Issue a token</button>
           </form>
         )}

@@ -19,6 +19,16 @@ export interface FactFilters {
 type Listed = FactSummary | RecallHit;
 type PageNotice = { kind: "ok" | "error"; text: string };
 
+/**
+ * When a fact last changed: its newest version or its last review, whichever
+ * came later. The listing is in this order (change_seq, bumped by both), so the
+ * column shows it; the version's time alone put "62 days ago" (a fact stored
+ * long ago, confirmed just now) above "7 min ago" (new-user trial).
+ */
+export function lastChange(f: { updatedAt: string; statusAt: string | null }): string {
+  return f.statusAt !== null && Date.parse(f.statusAt) > Date.parse(f.updatedAt) ? f.statusAt : f.updatedAt;
+}
+
 export function factHref(f: { scope: string; name: string }): string {
   return `${BASE}/facts/${f.scope}/${f.name}`;
 }
@@ -61,7 +71,7 @@ export function FactsPage({
     <Layout ctx={ctx} title="Facts">
       <h1>Facts</h1>
       <form class="filters" method="get" action={`${BASE}/facts`} role="search">
-        <div>
+        <div class="wide">
           <label for="f-q">Search</label>
           <input id="f-q" name="q" type="search" value={filters.q} placeholder="keywords, any language" />
         </div>
@@ -80,22 +90,27 @@ export function FactsPage({
         </div>
       </form>
       {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
-      {total !== undefined && (
+      {total !== undefined ? (
         <p class="hint">
           {total} fact{total === 1 ? "" : "s"} match{total === 1 ? "es" : ""}
           {total > facts.length ? `; the ${facts.length} most relevant are shown` : ""}.
+        </p>
+      ) : (
+        <p class="hint">
+          Most recently changed first: a new version or a review. An import counts when it ran, but keeps the times of the history it brought, so an imported fact can
+          show an older last change above newer ones.
         </p>
       )}
       <table>
         <thead>
           <tr>
-            <th>Name</th>
-            <th>Scope</th>
-            <th>Type</th>
-            <th>Status</th>
-            <th>Author</th>
-            <th>Changed</th>
-            <th>Description</th>
+            <th scope="col">Name</th>
+            <th scope="col">Scope</th>
+            <th scope="col">Type</th>
+            <th scope="col">Status</th>
+            <th scope="col">Author</th>
+            <th scope="col">Last change</th>
+            <th scope="col">Description</th>
           </tr>
         </thead>
         <tbody>
@@ -111,8 +126,8 @@ export function FactsPage({
               <td class={`status-${f.status}`}>{f.status}</td>
               <td>{f.author}</td>
               <td>
-                <time dateTime={f.updatedAt} title={f.updatedAt}>
-                  {age(f.updatedAt)}
+                <time dateTime={lastChange(f)} title={lastChange(f)}>
+                  {age(lastChange(f))}
                 </time>
               </td>
               <td>{f.description}</td>
@@ -176,11 +191,11 @@ export function FactPage({ ctx, fact, notice }: { ctx: PageContext; fact: FullFa
       <table class="events">
         <thead>
           <tr>
-            <th>When</th>
-            <th>Who</th>
-            <th>What</th>
-            <th>Version</th>
-            <th>Reason</th>
+            <th scope="col">When</th>
+            <th scope="col">Who</th>
+            <th scope="col">What</th>
+            <th scope="col">Version</th>
+            <th scope="col">Reason</th>
           </tr>
         </thead>
         <tbody>

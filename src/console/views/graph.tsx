@@ -40,7 +40,7 @@ export function GraphSearchPage({
           <label for="g-scope">Scope</label>
           <input id="g-scope" name="scope" type="text" value={scope} />
         </div>
-        <div>
+        <div class="wide">
           <label for="g-q">Search</label>
           <input id="g-q" name="q" type="search" value={q} placeholder="name, type or observation" />
         </div>
@@ -61,9 +61,9 @@ export function GraphSearchPage({
       <table>
         <thead>
           <tr>
-            <th>Name</th>
-            <th>Type</th>
-            <th>Observations</th>
+            <th scope="col">Name</th>
+            <th scope="col">Type</th>
+            <th scope="col">Observations</th>
           </tr>
         </thead>
         <tbody>
@@ -109,20 +109,34 @@ export function EntityPage({
   const key = entity.name.toLowerCase();
   const outgoing = relations.filter((r) => r.from.toLowerCase() === key);
   const incoming = relations.filter((r) => r.from.toLowerCase() !== key);
-  const RelationRows = ({ rows, far }: { rows: GraphRelation[]; far: "from" | "to" }) => (
-    <tbody>
-      {rows.map((r) => (
-        <tr>
-          <td>{r.relationType}</td>
-          <td>
-            <a href={entityHref(scope, r[far])}>{r[far]}</a>
-          </td>
-          <td>{r.createdBy ?? ""}</td>
-          <td>{r.createdAt ? age(r.createdAt) : ""}</td>
-        </tr>
-      ))}
-    </tbody>
-  );
+  // An empty table says nothing: "None." instead, and header rows on the rest.
+  const Relations = ({ rows, far }: { rows: GraphRelation[]; far: "from" | "to" }) =>
+    rows.length === 0 ? (
+      <p class="empty">None.</p>
+    ) : (
+      <table class="relations">
+        <thead>
+          <tr>
+            <th scope="col">Relation</th>
+            <th scope="col">{far === "to" ? "To" : "From"}</th>
+            <th scope="col">Added by</th>
+            <th scope="col">When</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr>
+              <td>{r.relationType}</td>
+              <td>
+                <a href={entityHref(scope, r[far])}>{r[far]}</a>
+              </td>
+              <td>{r.createdBy ?? ""}</td>
+              <td>{r.createdAt ? age(r.createdAt) : ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    );
   return (
     <Layout ctx={ctx} title={entity.name}>
       <p>
@@ -140,28 +154,35 @@ export function EntityPage({
       </p>
       <NeighbourhoodSvg scope={scope} center={entity.name} firstHop={relations} secondHop={secondHop} />
       <h2>Observations ({observations.totalObservations})</h2>
-      <table>
-        <tbody>
-          {observations.observations.map((o, i) => (
+      {observations.observations.length === 0 ? (
+        <p class="empty">None.</p>
+      ) : (
+        <table>
+          <thead>
             <tr>
-              <td>{o}</td>
-              <td>{observations.observationsMeta[i]?.createdBy ?? ""}</td>
-              <td>{observations.observationsMeta[i] ? age(observations.observationsMeta[i]!.createdAt) : ""}</td>
+              <th scope="col">Observation</th>
+              <th scope="col">Added by</th>
+              <th scope="col">When</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {observations.observations.map((o, i) => (
+              <tr>
+                <td>{o}</td>
+                <td>{observations.observationsMeta[i]?.createdBy ?? ""}</td>
+                <td>{observations.observationsMeta[i] ? age(observations.observationsMeta[i]!.createdAt) : ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       <nav class="pager" aria-label="Observation pages">
         {nextObservationsHref && <a href={nextObservationsHref}>More observations</a>}
       </nav>
       <h2>Relations from {entity.name}</h2>
-      <table>
-        <RelationRows rows={outgoing} far="to" />
-      </table>
+      <Relations rows={outgoing} far="to" />
       <h2>Relations to {entity.name}</h2>
-      <table>
-        <RelationRows rows={incoming} far="from" />
-      </table>
+      <Relations rows={incoming} far="from" />
       {totalRelations > relations.length && <p class="hint">Showing {relations.length} of {totalRelations} relations.</p>}
     </Layout>
   );

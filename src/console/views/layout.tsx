@@ -41,10 +41,16 @@ export function Layout({ ctx, title, children }: { ctx: PageContext; title: stri
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · agent-memory`}</title>
+        {/* Without an icon link the browser asks for /favicon.ico on every page, a 404 each time. */}
+        <link rel="icon" type="image/svg+xml" href={`${BASE}/assets/favicon.svg`} />
         <link rel="stylesheet" href={`${BASE}/assets/console.css`} />
         <script src={`${BASE}/assets/console.js`} defer />
       </head>
       <body>
+        {/* The first focusable element of every page, shown when focused: past the navigation in one key. */}
+        <a class="skip-link" href="#main">
+          Skip to content
+        </a>
         <header class="top">
           <a class="brand" href={BASE}>
             agent-memory
@@ -66,7 +72,10 @@ export function Layout({ ctx, title, children }: { ctx: PageContext; title: stri
             </form>
           )}
         </header>
-        <main id="main">{children}</main>
+        {/* tabIndex -1: the skip link moves focus here (a plain #main only scrolls in some browsers). */}
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
       </body>
     </html>
   );

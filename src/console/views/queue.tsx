@@ -1,6 +1,7 @@
 // The review queue: drafts this person may confirm, oldest first, then the
 // stale facts they may confirm again, the longest unreviewed first. Each item
 // is a plain form (works without script); console.js adds j/k/c/d/r to both.
+import type { SimilarFact } from "../../facts/model.js";
 import type { ReviewItem, ReviewQueue, StaleItem, StaleQueue } from "../../facts/review.js";
 import { age } from "../render.js";
 import { FieldChange, TextDiff } from "./diff.js";
@@ -110,21 +111,7 @@ function QueueItem({ ctx, item }: { ctx: PageContext; item: ReviewItem }) {
         </p>
       </header>
       <p class="description">{item.description}</p>
-      {item.similar.length > 0 && (
-        <div class="notice notice-info similar" role="note">
-          <p>
-            <strong>Similar facts exist</strong> (the author was warned when storing this draft):
-          </p>
-          <ul>
-            {item.similar.map((s) => (
-              <li>
-                <a href={`${BASE}/facts/${s.scope}/${s.name}`}>{s.name}</a> ({s.status}, scope {s.scope}, v{s.version}): {s.description}
-              </li>
-            ))}
-          </ul>
-          <p>If this draft says the same thing as one of them, deprecate it with the reason "duplicate of {item.similar[0]!.name}" (or of the one it copies) instead of confirming it.</p>
-        </div>
-      )}
+      <SimilarFacts similar={item.similar} />
       {item.previous ? (
         <div class="changes">
           <h3>Changes since version {item.version - 1}</h3>
@@ -137,6 +124,42 @@ function QueueItem({ ctx, item }: { ctx: PageContext; item: ReviewItem }) {
       )}
       <ReviewForm ctx={ctx} id={id} item={item} confirmLabel="Confirm" />
     </article>
+  );
+}
+
+/**
+ * The readable facts much like a draft, with what to do if it copies one. Not
+ * "the author was warned": an older fact's author got no warning, and updates
+ * never warn. A deprecated look-alike is listed as already withdrawn and never
+ * named in the advice: after a reviewer withdrew one of two copies, the other's
+ * card said "deprecate it as duplicate of <the withdrawn one>", and following
+ * both cards withdrew both (new-user trial).
+ */
+function SimilarFacts({ similar }: { similar: SimilarFact[] }) {
+  if (similar.length === 0) return null;
+  const live = similar.filter((s) => s.status !== "deprecated");
+  return (
+    <div class="notice notice-info similar" role="note">
+      <p>
+        <strong>Similar facts exist:</strong>
+      </p>
+      <ul>
+        {similar.map((s) => (
+          <li data-similar={s.status === "deprecated" ? "withdrawn" : "live"}>
+            <a href={`${BASE}/facts/${s.scope}/${s.name}`}>{s.name}</a>{" "}
+            {s.status === "deprecated" ? `(already withdrawn: deprecated, scope ${s.scope}, v${s.version})` : `(${s.status}, scope ${s.scope}, v${s.version})`}: {s.description}
+          </li>
+        ))}
+      </ul>
+      {live.length > 0 ? (
+        <p>
+          If this draft says the same thing as one of them, deprecate it with the reason "duplicate of {live[0]!.name}" (or of the one it copies) instead of confirming
+          it.{live.length < similar.length ? " The withdrawn ones need nothing more." : ""}
+        </p>
+      ) : (
+        <p>All of them are already withdrawn: nothing here to deprecate this draft for.</p>
+      )}
+    </div>
   );
 }
 
