@@ -13,6 +13,7 @@ import { loadMigrations, migrate } from "./db/migrate.js";
 import { describeDatabase, openDatabase } from "./db/open.js";
 import { DomainError } from "./errors.js";
 import { createApp } from "./http/app.js";
+import { limitConnections } from "./http/connection-limits.js";
 import { oauthMcpUrl as oauthMcpUrlOf } from "./oauth/routes.js";
 
 export interface RunningService {
@@ -79,6 +80,7 @@ export async function startService(config: Config, options: StartOptions): Promi
     httpServer.keepAliveTimeout = 65_000;
     // Beyond this many open sockets, new ones are closed on accept (file descriptors and memory stay bounded).
     httpServer.maxConnections = config.http.maxConnections;
+    limitConnections(httpServer, { perAddress: config.http.maxConnectionsPerAddress, total: config.http.maxConnections }, logger);
     await new Promise<void>((resolve, reject) => {
       httpServer!.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, config)));
       httpServer!.listen(config.port, config.host, () => resolve());

@@ -49,6 +49,8 @@ function isAddressOrSubnet(value: string): boolean {
 }
 
 const METRICS_TOKEN_MIN_CHARS = 32;
+/** Browsers open ~6 per origin and MCP clients a few; 100 leaves room for a NAT of many users. */
+const DEFAULT_CONNECTIONS_PER_ADDRESS = 100;
 
 export const httpEnv = z.object({
   MAX_BODY_BYTES: intFrom("MAX_BODY_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
@@ -69,6 +71,8 @@ export const httpEnv = z.object({
     }),
   HTTP_REQUEST_TIMEOUT_MS: intFrom("HTTP_REQUEST_TIMEOUT_MS", 30_000, 1000, 3_600_000),
   HTTP_MAX_CONNECTIONS: intFrom("HTTP_MAX_CONNECTIONS", 1000, 1, 1_000_000),
+  // Empty: 100, or HTTP_MAX_CONNECTIONS behind a proxy (TRUST_PROXY), which is one address.
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: optionalIntFrom("HTTP_MAX_CONNECTIONS_PER_ADDRESS", 1, 1_000_000),
   WORKERS: intFrom("WORKERS", 1, 1, 64),
 });
 
@@ -96,6 +100,8 @@ export interface HttpConfig {
     requestTimeoutMs: number;
     /** Concurrent connections per process; more are refused by the kernel-level accept. */
     maxConnections: number;
+    /** Concurrent connections per client address (the socket's: a proxy is one); more are closed on accept. */
+    maxConnectionsPerAddress: number;
   };
   /** Serving processes sharing the port (node:cluster); more than 1 needs DATABASE_URL. */
   workers: number;
@@ -112,7 +118,14 @@ export function httpConfig(e: z.output<typeof httpEnv>): HttpConfig {
     mcpConcurrentPerAgent: e.MCP_CONCURRENT_PER_AGENT ?? "auto",
     mcpQueuePerAgent: e.MCP_QUEUE_PER_AGENT,
     metricsToken: e.METRICS_TOKEN || undefined,
-    http: { requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS, maxConnections: e.HTTP_MAX_CONNECTIONS },
+    http: {
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: Math.min(
+        e.HTTP_MAX_CONNECTIONS,
+        e.HTTP_MAX_CONNECTIONS_PER_ADDRESS ?? (e.TRUST_PROXY === false ? DEFAULT_CONNECTIONS_PER_ADDRESS : e.HTTP_MAX_CONNECTIONS),
+      ),
+    },
     workers: e.WORKERS,
   };
 }

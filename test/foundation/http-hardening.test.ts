@@ -43,9 +43,9 @@ describe("TRUST_PROXY", () => {
 });
 
 /** A raw connection that records everything it receives and when it was closed. */
-function openSocket(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<number> }> {
+function openSocket(port: number, localAddress?: string): Promise<{ socket: Socket; received: () => string; closed: Promise<number> }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1");
+    const socket = connect({ port, host: "127.0.0.1", ...(localAddress ? { localAddress } : {}) });
     let data = "";
     const started = Date.now();
     socket.on("data", (d: Buffer) => (data += d.toString()));
@@ -117,6 +117,65 @@ describe("slow and refused connections", () => {
       const ok = await fetch(`${service.url}/healthz`);
       expect(ok.status).toBe(200);
     } finally {
+      await service.stop();
+    }
+  });
+
+  it("one address holds at most HTTP_MAX_CONNECTIONS_PER_ADDRESS connections; another address still gets in", async () => {
+    const service = await startTestService(tdb.openPool(2), { HTTP_MAX_CONNECTIONS_PER_ADDRESS: "3" });
+    const held: Awaited<ReturnType<typeof openSocket>>[] = [];
+    try {
+      const port = Number(new URL(service.url).port);
+      for (let i = 0; i < 3; i++) held.push(await openSocket(port));
+      await new Promise((r) => setTimeout(r, 100));
+      const fourth = await openSocket(port);
+      expect(await within(fourth.closed, 2000)).not.toBe("still open");
+      for (const h of held) expect(await within(h.closed, 50)).toBe("still open");
+      // Another client (127.0.0.2 is this machine too) is not affected.
+      const other = await openSocket(port, "127.0.0.2");
+      other.socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+      await other.closed;
+      expect(other.received()).toMatch(/^HTTP\/1\.1 200/);
+      // Closing one frees its slot.
+      held.shift()!.socket.destroy();
+      await new Promise((r) => setTimeout(r, 100));
+      const again = await openSocket(port);
+      held.push(again);
+      expect(await within(again.closed, 300)).toBe("still open");
+    } finally {
+      for (const h of held) h.socket.destroy();
+      await service.stop();
+    }
+  });
+
+  it("near HTTP_MAX_CONNECTIONS, idle kept-alive connections are closed to make room; busy and new ones are not", async () => {
+    const service = await startTestService(tdb.openPool(2), { HTTP_MAX_CONNECTIONS: "10", HTTP_MAX_CONNECTIONS_PER_ADDRESS: "10" });
+    const held: Awaited<ReturnType<typeof openSocket>>[] = [];
+    try {
+      const port = Number(new URL(service.url).port);
+      // Seven clients make one request each and keep the connection open (idle).
+      for (let i = 0; i < 7; i++) {
+        const c = await openSocket(port);
+        c.socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        while (!c.received().includes("\r\n\r\n")) await new Promise((r) => setTimeout(r, 10));
+        held.push(c);
+      }
+      // One connected but has not sent its request yet: not idle.
+      const fresh = await openSocket(port);
+      held.push(fresh);
+      await new Promise((r) => setTimeout(r, 100));
+      for (const h of held) expect(await within(h.closed, 20)).toBe("still open");
+      // The ninth (90% of 10) closes the seven idle ones, not the fresh one nor itself.
+      const ninth = await openSocket(port);
+      held.push(ninth);
+      for (const h of held.slice(0, 7)) expect(await within(h.closed, 2000)).not.toBe("still open");
+      expect(await within(fresh.closed, 100)).toBe("still open");
+      for (const c of [fresh, ninth]) c.socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+      await Promise.all([fresh.closed, ninth.closed]);
+      expect(fresh.received()).toMatch(/^HTTP\/1\.1 200/);
+      expect(ninth.received()).toMatch(/^HTTP\/1\.1 200/);
+    } finally {
+      for (const h of held) h.socket.destroy();
       await service.stop();
     }
   });
