@@ -10,7 +10,7 @@
 // databases).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import type { Database } from "../../src/db/database.js";
+import type { Database, Queryable } from "../../src/db/database.js";
 import { readGraph, readObservations, readRelations } from "../../src/graph/read.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 
@@ -75,7 +75,7 @@ describe("graph reads bounded by constants (postgres): rows read per statement",
             ran.push({ text, params });
             return (target.query as (...a: unknown[]) => unknown)(text, params, ...rest);
           };
-        if (key === "transaction") return (work: (tx: Database) => unknown) => target.transaction((tx) => work(recordingTx(tx)));
+        if (key === "transaction") return (work: (tx: Queryable) => Promise<unknown>) => target.transaction((tx) => work(recordingTx(tx)));
         const value = Reflect.get(target, key, receiver) as unknown;
         return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       },
@@ -85,7 +85,7 @@ describe("graph reads bounded by constants (postgres): rows read per statement",
     await tdb?.drop();
   });
 
-  function recordingTx(tx: Database): Database {
+  function recordingTx(tx: Queryable): Queryable {
     return new Proxy(tx, {
       get(target, key, receiver) {
         if (key === "query")
