@@ -18,6 +18,7 @@ import { createAgent } from "../src/auth/store.js";
 import { migrate } from "../src/db/migrate.js";
 import { openPostgres } from "../src/db/postgres.js";
 import { answerBudget } from "../src/graph/bounds.js";
+import * as relationsSql from "../src/graph/relations-sql.js";
 import * as sql from "../src/graph/read-sql.js";
 import { likePattern } from "../src/graph/validate.js";
 import { openNodes, readGraph, searchNodes } from "../src/graph/read.js";
@@ -150,10 +151,10 @@ for (const n of process.argv.slice(2).map(Number)) {
     for (const { label, query } of corpus.searches(n))
       await explain(client, label.replace("search_nodes", "SEARCH_NODES"), sql.SEARCH_NODES, ["g", likePattern(query), 100, 0, budget.entityChars, budget.relationChars, 10_000]);
     await explain(client, "OPEN_NODES (5 names)", sql.OPEN_NODES, ["g", names, budget.entityChars, budget.relationChars]);
-    await explain(client, "COUNT_ENTITIES", sql.COUNT_ENTITIES, ["g"]);
+    await explain(client, "COUNT_ENTITIES", sql.COUNT_ENTITIES, ["g", 0, 10_000]);
     await explain(client, "READ_GRAPH_PAGE", sql.READ_GRAPH_PAGE, ["g", 1000, 0, budget.entityChars]);
-    await explain(client, "RELATIONS_ALL", sql.RELATIONS_ALL, ["g", 0, null, budget.relationChars]);
-    await explain(client, "RELATIONS_TOUCHING", sql.RELATIONS_TOUCHING, ["g", names, false, 0, null, budget.relationChars]);
+    await explain(client, "RELATIONS_ALL", relationsSql.RELATIONS_ALL, ["g", 0, 0, null, budget.relationChars, 10_000]);
+    await explain(client, "RELATIONS_TOUCHING", relationsSql.RELATIONS_TOUCHING, ["g", names, false, 0, 0, null, budget.relationChars, 10_000, 10_000]);
     if (before) await beforeAfter(client, n, names, before);
     if (process.env.PREPARED) await preparedOrNot(db, n, names, Number(process.env.PREPARED));
   }

@@ -27,7 +27,7 @@ function cutNotes(graph: Graph): string[] {
   }
   if (graph.relationsTruncated) {
     notes.push(
-      `This answer holds ${graph.relations.length} of ${graph.totalRelations} relations, cut to keep it small: ` +
+      `This answer holds ${graph.relations.length} of ${graph.totalRelationsIsLowerBound ? "at least " : ""}${graph.totalRelations} relations, cut to keep it small: ` +
         `read_relations with the arguments in nextRelations returns the rest.`,
     );
   }
@@ -35,7 +35,14 @@ function cutNotes(graph: Graph): string[] {
 }
 
 const relationFields = (graph: Graph) =>
-  graph.relationsTruncated ? { relationsTruncated: true, totalRelations: graph.totalRelations, nextRelations: graph.nextRelations } : {};
+  graph.relationsTruncated
+    ? {
+        relationsTruncated: true,
+        totalRelations: graph.totalRelations,
+        ...(graph.totalRelationsIsLowerBound ? { totalRelationsIsLowerBound: true } : {}),
+        nextRelations: graph.nextRelations,
+      }
+    : {};
 
 /** open_nodes (and uncut pages): the reference's text, plus a note when something was cut. */
 export function graphText(graph: Graph): string {
@@ -83,16 +90,23 @@ export function pageText(tool: "read_graph" | "search_nodes", page: GraphPage): 
 
 export function relationPageText(page: RelationPage): string {
   const shown = page.relations.length;
-  const note = page.truncated
-    ? `This answer holds relations ${page.offset + 1}-${page.offset + shown} of ${page.totalRelations}. ` +
-      `For the next page call read_relations again with the same arguments and offset ${page.nextOffset}.`
-    : undefined;
+  const total = page.totalRelationsIsLowerBound ? `at least ${page.totalRelations}` : `${page.totalRelations}`;
+  const range = shown > 0 ? `relations ${page.offset + 1}-${page.offset + shown} of ${total}` : `no relations (offset ${page.offset}, total ${total})`;
+  const why = page.scanCut ? `, because the walk stopped after testing its share of the scope's relations (GRAPH_SEARCH_SCAN_MAX); more may match` : "";
+  const next =
+    page.nextOffset !== undefined
+      ? `with the same arguments and offset ${page.nextOffset}`
+      : `with the same arguments and cursor ${JSON.stringify(page.nextCursor)} instead of offset`;
+  const note = page.truncated ? `This answer holds ${range}${why}. For the next page call read_relations again ${next}.` : undefined;
   return json({
     ...(note ? { note } : {}),
     totalRelations: page.totalRelations,
+    ...(page.totalRelationsIsLowerBound ? { totalRelationsIsLowerBound: true } : {}),
     offset: page.offset,
     truncated: page.truncated,
     ...(page.nextOffset !== undefined ? { nextOffset: page.nextOffset } : {}),
+    ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}),
+    ...(page.scanCut ? { scanCut: true } : {}),
     relations: page.relations.map(plainRelation),
   });
 }
@@ -100,7 +114,7 @@ export function relationPageText(page: RelationPage): string {
 export function observationPageText(page: ObservationPage): string {
   const shown = page.observations.length;
   const note = page.truncated
-    ? `This answer holds observations ${page.offset + 1}-${page.offset + shown} of ${page.totalObservations} of ${JSON.stringify(page.name)}. ` +
+    ? `This answer holds observations ${page.offset + 1}-${page.offset + shown} of ${page.totalObservationsIsLowerBound ? "at least " : ""}${page.totalObservations} of ${JSON.stringify(page.name)}. ` +
       `For the next page call read_observations again with the same arguments and offset ${page.nextOffset}.`
     : undefined;
   return json({
@@ -108,6 +122,7 @@ export function observationPageText(page: ObservationPage): string {
     name: page.name,
     entityType: page.entityType,
     totalObservations: page.totalObservations,
+    ...(page.totalObservationsIsLowerBound ? { totalObservationsIsLowerBound: true } : {}),
     offset: page.offset,
     truncated: page.truncated,
     ...(page.nextOffset !== undefined ? { nextOffset: page.nextOffset } : {}),

@@ -7,7 +7,13 @@ import { ENTITY_FRAME_CHARS as E, OBSERVATION_FRAME_CHARS as O, RELATION_FRAME_C
 import { isoTimeSql as ISO } from "../db/iso-time.js";
 import { COMPLETE, MATCH_TOTAL, MATCHED_ROWS, searchMatch, WALK_CUT, WALK_CUT_OBSERVATION } from "./search-sql.js";
 
-export const COUNT_ENTITIES = `select count(*)::int as n from graph_entities where scope = $1::text`;
+/**
+ * The scope's entities from offset $2 on, counted up to $3 + 1 (read_graph's
+ * total: exact up to $3, "at least" past it). Counting every entity grew with
+ * the scope (an index-only scan of all its entries) on every page.
+ */
+export const COUNT_ENTITIES = `select count(*)::int as n from (
+    select 1 from graph_entities where scope = $1::text offset $2::int limit $3::int + 1) x`;
 
 // The observations of `entity` in insertion order, at most as many as could fit
 // in `budget` (each costs at least O), with their size. `gate` skips the read
@@ -111,19 +117,6 @@ const relationsJson = (provenance: boolean) => `coalesce((select json_agg(json_b
       provenance ? `, 'createdBy', a.name, 'createdAt', ${ISO("x.created_at")}` : ""
     }) order by x.id) from rshown x join agents a on a.id = x.created_by), '[]'::json)`;
 
-// An endpoint among `names` (a text[] expression) whose am_graph_key values are
-// `keys`. The key comparison is what the indexes serve; the plain text
-// comparison, equal in meaning (text equality is byte equality) and tested
-// first, spares a SHA-256 per row when the planner reads a small table whole:
-// at 1,000 relations that scan took 2-10 ms of a 3-12 ms open_nodes.
-const endpointIn = (column: string, keys: string, names: string) => `(r.${column} = any(${names}) and am_graph_key(r.${column}) = any(${keys}))`;
-const endpointsIn = (keys: string, names: string) => `${endpointIn("from_name", keys, names)} or ${endpointIn("to_name", keys, names)}`;
-// … or, with `flag`, neither of whose endpoints is an existing entity.
-const touchingOrUnattached = (keys: string, names: string, flag: string) => `r.scope = $1::text
-    and (${endpointsIn(keys, names)}
-      or (${flag}
-        and not exists (select 1 from graph_entities e where e.scope = r.scope and am_graph_key(e.name) = am_graph_key(r.from_name))
-        and not exists (select 1 from graph_entities e where e.scope = r.scope and am_graph_key(e.name) = am_graph_key(r.to_name))))`;
 // The relations touching the entities shown (`kept`), looked up entity by
 // entity through the key indexes, each side on its own. Written as joins from
 // `kept`, the plan probes the indexes whatever the statistics say: as one
@@ -158,19 +151,6 @@ export const READ_GRAPH_PAGE = `
     limit ${pageLimit("$2::int", "$4")} offset $3::int
   ), ${entityPart("$4", false)}
   select ${entitiesJson("$4", false)} as entities`;
-
-/** Every relation of the scope, with provenance. $1 scope, $2 offset, $3 limit or null, $4 budget. */
-export const RELATIONS_ALL = `
-  with ${relationPart(`r.scope = $1::text`, "$2::int", "$3::int", "$4", false)}
-  select (select count(*) from graph_relations r where r.scope = $1::text)::int as total, ${relationsJson(true)} as relations`;
-/**
- * Relations with an endpoint among $2 names or, when $3, neither of whose
- * endpoints is an existing entity; with provenance. $1 scope, $4 offset, $5
- * limit or null, $6 budget.
- */
-export const RELATIONS_TOUCHING = `
-  with ${relationPart(touchingOrUnattached(NAME_KEYS, "$2::text[]", "$3::boolean"), "$4::int", "$5::int", "$6", true)}
-  select ${RELATION_TOTAL} as total, ${relationsJson(true)} as relations`;
 
 // search_nodes in one statement (one round trip, one snapshot): $1 scope, $2
 // escaped '%…%' pattern, $3 limit, $4 offset (past the cursor, when there is
@@ -223,7 +203,8 @@ export const OPEN_NODES = `
     ${RELATION_TOTAL} as total_relations`;
 
 // read_observations: one entity's observations from an offset. $1 scope, $2
-// name, $3 offset, $4 limit, $5 budget. No row: no such entity.
+// name, $3 offset, $4 limit, $5 budget, $6 count cap (at least the page's
+// rows). No row: no such entity.
 export const ENTITY_OBSERVATIONS = `
   with ent as (
     select e.id, e.name, e.entity_type from graph_entities e
@@ -237,7 +218,9 @@ export const ENTITY_OBSERVATIONS = `
     ) o
   )
   select ent.name, ent.entity_type,
-    (select count(*) from graph_observations o where o.entity_id = ent.id)::int as total,
+    -- From the offset on, counted up to $6 + 1 (exact up to $6, "at least"
+    -- past it): counting them all grew with the entity on every page.
+    (select count(*) from (select 1 from graph_observations o where o.entity_id = ent.id offset $3::int limit $6::int + 1) c)::int as counted,
     coalesce((select json_agg(s.content order by s.id) from sel s where s.at < $5::int), '[]'::json) as observations,
     coalesce((select json_agg(json_build_object('createdBy', a.name, 'createdAt', ${ISO("s.created_at")}) order by s.id)
       from sel s join agents a on a.id = s.created_by where s.at < $5::int), '[]'::json) as meta

@@ -12,6 +12,7 @@ import { decodeCursor, encodeCursor } from "../paging.js";
 import { answerBudget } from "./bounds.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./read-sql.js";
+import * as relationsSql from "./relations-sql.js";
 import { WALK_CHUNK } from "./search-sql.js";
 import { READ_SNAPSHOT } from "./sql.js";
 import type { Graph, GraphEntity, GraphPage, GraphRelation, ObservationPage, PageRequest, Provenance, RelationPage, RelationsCut, RelationsRequest, SearchPageRequest } from "./types.js";
@@ -32,9 +33,14 @@ const OWN_TRIGRAM = /[\p{L}\p{N}]{3}/u;
 /** An entity as the read statements build it: totalObservations always set. */
 type EntityRow = Omit<GraphEntity, "totalObservations" | "observationsTruncated"> & { totalObservations: number };
 
-interface RelationsRow {
-  total: number;
-  relations: GraphRelation[];
+/**
+ * How much one graph read may do whatever the scope holds: counts are exact up
+ * to `countCap` (GRAPH_SEARCH_COUNT_MAX) and "at least" past it; a walk tests
+ * at most `scanMax` rows (GRAPH_SEARCH_SCAN_MAX) and hands out a cursor.
+ */
+export interface ReadBounds {
+  countCap?: number | undefined;
+  scanMax?: number | undefined;
 }
 
 // Old clients see the reference's shape: the extra fields appear only when something was cut.
@@ -75,29 +81,51 @@ function page(graph: Graph, total: number, limit: number, offset: number, more =
  * when the entities' text would pass the budget. A page that holds the whole
  * graph has every relation, as the reference's read_graph; a partial page has
  * the relations touching its entities, and the last page also those whose
- * endpoints both do not exist, so paging through returns them all.
+ * endpoints both do not exist, so paging through returns them all. Entities
+ * and relations are counted up to `countCap` ("at least" past it), and the
+ * last page's walk for unattached relations tests at most `scanMax` of them.
  */
-export async function readGraph(db: Database, scope: string, request: PageRequest, maxChars: number): Promise<GraphPage> {
+export async function readGraph(db: Database, scope: string, request: PageRequest, maxChars: number, bounds: ReadBounds = {}): Promise<GraphPage> {
   const { limit, offset } = pageBounds(request);
   const budget = answerBudget(maxChars);
+  const countMax = Math.max(bounds.countCap ?? COUNT_CAP_DEFAULT, limit);
   return snapshot(db, async (tx) => {
-    const total = (await tx.query<{ n: number }>(sql.COUNT_ENTITIES, [scope], prepared("count_entities"))).rows[0]?.n ?? 0;
+    const counted = (await tx.query<{ n: number }>(sql.COUNT_ENTITIES, [scope, offset, countMax], prepared("count_entities"))).rows[0]?.n ?? 0;
+    const lowerBound = counted > countMax;
+    const total = offset + Math.min(counted, countMax);
     const rows = (await tx.query<{ entities: EntityRow[] }>(sql.READ_GRAPH_PAGE, [scope, limit, offset, budget.entityChars], prepared("read_page"))).rows[0]!.entities;
     const entities = rows.map(finishEntity);
     const names = entities.map((e) => e.name);
-    const last = offset + entities.length >= total && entities.length > 0;
-    let next: Omit<RelationsRequest, "offset">;
-    let r: RelationsRow = { total: 0, relations: [] };
-    if (offset === 0 && entities.length >= total) {
-      next = { scope };
-      r = (await tx.query<RelationsRow>(sql.RELATIONS_ALL, [scope, 0, null, budget.relationChars], prepared("relations_all"))).rows[0]!;
-    } else {
-      next = { scope, names, ...(last ? { unattached: true } : {}) };
-      if (names.length > 0) r = (await tx.query<RelationsRow>(sql.RELATIONS_TOUCHING, [scope, names, last, 0, null, budget.relationChars], prepared("relations_touching"))).rows[0]!;
+    const last = !lowerBound && offset + entities.length >= total && entities.length > 0;
+    let relations: GraphRelation[] = [];
+    let cut: RelationsCut = {};
+    if (offset === 0 && !lowerBound && entities.length >= total) {
+      const r = await relationsPage(tx, scope, {}, { after: 0, skip: 0, seen: 0, limit: null, budget: budget.relationChars, fromStart: true }, bounds);
+      ({ relations, cut } = graphRelations(r, { scope }));
+    } else if (names.length > 0) {
+      const request = { names, ...(last ? { unattached: true } : {}) };
+      const r = await relationsPage(tx, scope, request, { after: 0, skip: 0, seen: 0, limit: null, budget: budget.relationChars, fromStart: true }, bounds);
+      ({ relations, cut } = graphRelations(r, { scope, ...request }));
     }
-    const relations = r.relations.map(plainRelation);
-    return page({ entities, relations, ...relationsCut(relations.length, r.total, next) }, total, limit, offset);
+    return {
+      ...page({ entities, relations: relations.map(plainRelation), ...cut }, total, limit, offset, lowerBound || offset + entities.length < total),
+      ...(lowerBound ? { totalEntitiesIsLowerBound: true as const } : {}),
+    };
   });
+}
+
+/** A page of relations as read_graph shows it: without provenance, and where the rest is. */
+function graphRelations(r: RelationsResult, next: Omit<RelationsRequest, "offset" | "cursor">): { relations: GraphRelation[]; cut: RelationsCut } {
+  if (!r.truncated) return { relations: r.relations, cut: {} };
+  return {
+    relations: r.relations,
+    cut: {
+      relationsTruncated: true,
+      totalRelations: r.total,
+      ...(r.lowerBound ? { totalRelationsIsLowerBound: true as const } : {}),
+      nextRelations: { ...next, ...(r.nextOffset !== undefined ? { offset: r.nextOffset } : { cursor: r.nextCursor! }) },
+    },
+  };
 }
 
 /**
@@ -234,57 +262,163 @@ export async function openNodes(db: Queryable, scope: string, names: string[], m
   return { entities, relations: row.relations, ...relationsCut(row.relations.length, row.total_relations, { scope, names: entities.map((e) => e.name) }) };
 }
 
-export interface RelationsInput extends PageRequest {
+export interface RelationsInput extends SearchPageRequest {
   names?: string[] | undefined;
   unattached?: boolean | undefined;
+}
+
+/**
+ * read_relations' cursor: the relation id the next page starts after, how many
+ * matches past it to skip first, and how many matches lie up to it (`seen`:
+ * the page's place among all matches, for its numbering and the total).
+ */
+const RelationCursor = z.object({
+  after: z.number().int().min(0),
+  skip: z.number().int().min(0).max(MAX_OFFSET),
+  seen: z.number().int().min(0).max(2_147_483_647),
+});
+
+/** GRAPH_SEARCH_COUNT_MAX's default: what a read counts exactly at most. */
+const COUNT_CAP_DEFAULT = 10_000;
+
+interface RelationsAt {
+  after: number;
+  skip: number;
+  seen: number;
+  limit: number | null;
+  budget: number;
+  /** The page was asked for by offset (no cursor): nextOffset may continue it. */
+  fromStart: boolean;
+}
+
+interface RelationsResult {
+  relations: GraphRelation[];
+  /** Matches in all, as far as counted; see lowerBound. */
+  total: number;
+  lowerBound: boolean;
+  truncated: boolean;
+  nextOffset?: number;
+  nextCursor?: string;
+  scanCut: boolean;
+}
+
+interface RelationsRow {
+  counted: number;
+  count_max: number | null;
+  shown: number;
+  last_id: string | number | null;
+  walked_to: string | number | null;
+  relations: GraphRelation[];
+}
+
+/**
+ * One page of relations (relations-sql.ts), in one statement whose work is
+ * bounded by the cap and the walk's bound, not by what the scope holds.
+ */
+async function relationsPage(db: Queryable, scope: string, input: { names?: string[] | undefined; unattached?: boolean | undefined }, at: RelationsAt, bounds: ReadBounds): Promise<RelationsResult> {
+  const cap = bounds.countCap ?? COUNT_CAP_DEFAULT;
+  const every = input.names === undefined && !input.unattached;
+  const row = (
+    every
+      ? await db.query<RelationsRow>(relationsSql.RELATIONS_ALL, [scope, at.after, at.skip, at.limit, at.budget, cap], prepared("relations_all"))
+      : await db.query<RelationsRow>(
+          relationsSql.RELATIONS_TOUCHING,
+          [scope, input.names ?? [], input.unattached ?? false, at.after, at.skip, at.limit, at.budget, cap, bounds.scanMax ?? SEARCH_SCAN_MAX_DEFAULT],
+          prepared("relations_touching"),
+        )
+  ).rows[0]!;
+  const shown = row.shown;
+  const lastId = row.last_id === null ? null : Number(row.last_id);
+  const walkedTo = row.walked_to === null ? null : Number(row.walked_to);
+  // Every relation: counted from the page's start on, up to count_max + 1.
+  // Touching or unattached: matches past `after`, every one unless the walk stopped at its bound.
+  const matched = every ? at.skip + Math.min(row.counted, row.count_max!) : row.counted;
+  const lowerBound = every ? row.counted > row.count_max! : walkedTo !== null;
+  const more = every ? row.counted > shown : matched > at.skip + shown;
+  const nextCursor =
+    more && lastId !== null
+      ? encodeCursor({ after: lastId, skip: 0, seen: at.seen + at.skip + shown })
+      : walkedTo !== null
+        ? encodeCursor({ after: walkedTo, skip: Math.max(0, at.skip - matched), seen: at.seen + matched })
+        : undefined;
+  const scanCut = walkedTo !== null && !more;
+  return {
+    relations: row.relations,
+    total: Math.max(at.seen + matched, at.seen + at.skip + shown),
+    lowerBound,
+    truncated: nextCursor !== undefined,
+    // An offset restarts from the first match: only for pages asked for by offset, and not past a cut walk.
+    ...(nextCursor !== undefined && at.fromStart && !scanCut ? { nextOffset: at.seen + at.skip + shown } : {}),
+    ...(nextCursor !== undefined ? { nextCursor } : {}),
+    scanCut,
+  };
 }
 
 /**
  * A page of relations in insertion order: every relation of the scope, or those
  * with an endpoint among `names`, plus (with `unattached`) those neither of whose
  * endpoints is an existing entity. Without names, `unattached` lists only those.
+ * Pages come by `offset` or after a `cursor` (an earlier page's nextCursor).
+ * Counts stop at `countCap` ("at least" past it); finding unattached relations,
+ * or those of a name with more than `countCap` of them, walks at most `scanMax`
+ * relations per call (scanCut, nextCursor goes on).
  */
-export async function readRelations(db: Queryable, scope: string, input: RelationsInput, maxChars: number): Promise<RelationPage> {
+export async function readRelations(db: Queryable, scope: string, input: RelationsInput, maxChars: number, bounds: ReadBounds = {}): Promise<RelationPage> {
   const { limit, offset } = pageBounds(input);
   if (input.names) {
     validateItemCount("names", input.names.length);
     validateCallChars("names", input.names);
   }
-  const r = (
-    input.names === undefined && !input.unattached
-      ? await db.query<RelationsRow>(sql.RELATIONS_ALL, [scope, offset, limit, maxChars], prepared("relations_all"))
-      : await db.query<RelationsRow>(sql.RELATIONS_TOUCHING, [scope, input.names ?? [], input.unattached ?? false, offset, limit, maxChars], prepared("relations_touching"))
-  ).rows[0]!;
-  const truncated = offset + r.relations.length < r.total;
+  const cursor = decodeCursor(input.cursor, RelationCursor);
+  if (cursor && offset !== 0) {
+    throw invalid("Pass either offset or cursor, not both: a cursor (nextCursor of the previous page) already says where the next page starts.");
+  }
+  const r = await relationsPage(
+    db,
+    scope,
+    input,
+    { after: cursor?.after ?? 0, skip: cursor?.skip ?? offset, seen: cursor?.seen ?? 0, limit, budget: maxChars, fromStart: !cursor },
+    bounds,
+  );
   return {
     relations: r.relations,
     totalRelations: r.total,
-    offset,
+    ...(r.lowerBound ? { totalRelationsIsLowerBound: true as const } : {}),
+    offset: (cursor?.seen ?? 0) + (cursor?.skip ?? offset),
     limit,
-    truncated,
-    ...(truncated ? { nextOffset: offset + r.relations.length } : {}),
+    truncated: r.truncated,
+    ...(r.nextOffset !== undefined ? { nextOffset: r.nextOffset } : {}),
+    ...(r.nextCursor !== undefined ? { nextCursor: r.nextCursor } : {}),
+    ...(r.scanCut ? { scanCut: true as const } : {}),
   };
 }
 
-/** A page of one entity's observations in insertion order, with who added each and when. */
-export async function readObservations(db: Queryable, scope: string, name: string, request: PageRequest, maxChars: number): Promise<ObservationPage> {
+/**
+ * A page of one entity's observations in insertion order, with who added each
+ * and when. They are counted from the page on, up to `countCap` ("at least" past it).
+ */
+export async function readObservations(db: Queryable, scope: string, name: string, request: PageRequest, maxChars: number, bounds: ReadBounds = {}): Promise<ObservationPage> {
   const { limit, offset } = pageBounds(request);
-  const r = await db.query<{ name: string; entity_type: string; total: number; observations: string[]; meta: Provenance[] }>(sql.ENTITY_OBSERVATIONS, [
+  const countMax = Math.max(bounds.countCap ?? COUNT_CAP_DEFAULT, limit);
+  const r = await db.query<{ name: string; entity_type: string; counted: number; observations: string[]; meta: Provenance[] }>(sql.ENTITY_OBSERVATIONS, [
     scope,
     name,
     offset,
     limit,
     maxChars,
+    countMax,
   ], prepared("observations"));
   const row = r.rows[0];
   if (!row) throw notFound(`Entity with name ${name} not found (scope "${scope}"). Names are exact; search_nodes finds them by part of the name.`);
-  const truncated = offset + row.observations.length < row.total;
+  const lowerBound = row.counted > countMax;
+  const truncated = row.counted > row.observations.length;
   return {
     name: row.name,
     entityType: row.entity_type,
     observations: row.observations,
     observationsMeta: row.meta,
-    totalObservations: row.total,
+    totalObservations: offset + Math.min(row.counted, countMax),
+    ...(lowerBound ? { totalObservationsIsLowerBound: true as const } : {}),
     offset,
     limit,
     truncated,

@@ -55,7 +55,8 @@ const nextRelationsSchema = z
     scope: z.string(),
     names: z.array(z.string()).optional(),
     unattached: z.boolean().optional(),
-    offset: z.number().int(),
+    offset: z.number().int().optional(),
+    cursor: z.string().optional(),
   })
   .describe("Only with relationsTruncated: call read_relations with exactly these arguments for the rest.");
 
@@ -64,16 +65,29 @@ export const graphOutput = {
   relations: z.array(RelationOutSchema),
   relationsTruncated: z.boolean().optional().describe("Only when the relations were cut to keep the answer small (see nextRelations)."),
   totalRelations: z.number().int().optional().describe("Only with relationsTruncated: how many relations the answer would list uncut."),
+  totalRelationsIsLowerBound: z
+    .boolean()
+    .optional()
+    .describe("Only when counting the relations stopped at its bound (GRAPH_SEARCH_COUNT_MAX, GRAPH_SEARCH_SCAN_MAX): at least totalRelations."),
   nextRelations: nextRelationsSchema.optional(),
 };
 
 export const relationPageOutput = {
   relations: z.array(RelationOutSchema),
-  totalRelations: z.number().int().describe("Relations matching the arguments, in all."),
+  totalRelations: z.number().int().describe("Relations matching the arguments, in all; with totalRelationsIsLowerBound, at least this many."),
+  totalRelationsIsLowerBound: z
+    .boolean()
+    .optional()
+    .describe("Only when counting stopped at its cap (GRAPH_SEARCH_COUNT_MAX) or the walk at its bound (GRAPH_SEARCH_SCAN_MAX): more may match."),
   offset: z.number().int(),
   limit: z.number().int(),
   truncated: z.boolean().describe("True when more relations follow this answer."),
-  nextOffset: z.number().int().optional().describe("Pass as offset to get the next page (only when truncated)."),
+  nextOffset: z.number().int().optional().describe("Pass as offset to get the next page (when truncated and the page was asked for by offset; nextCursor always works)."),
+  nextCursor: z.string().optional().describe("Pass as cursor, with the same arguments, to get the next page (only when truncated)."),
+  scanCut: z
+    .boolean()
+    .optional()
+    .describe("Only when the walk tested its share of the scope's relations (GRAPH_SEARCH_SCAN_MAX) before its page was full: more may match; nextCursor goes on from there."),
 };
 
 export const observationPageOutput = {
@@ -82,6 +96,7 @@ export const observationPageOutput = {
   observations: z.array(z.string()),
   observationsMeta: z.array(ObservationMetaSchema).describe("Who added each observation and when, in the same order as observations."),
   totalObservations: z.number().int(),
+  totalObservationsIsLowerBound: z.boolean().optional().describe("Only when counting stopped at its cap (GRAPH_SEARCH_COUNT_MAX): at least totalObservations."),
   offset: z.number().int(),
   limit: z.number().int(),
   truncated: z.boolean().describe("True when more observations follow this answer."),
@@ -98,7 +113,7 @@ export const pagedGraphOutput = {
   totalEntitiesIsLowerBound: z
     .boolean()
     .optional()
-    .describe("Only when search_nodes stopped counting at its cap (GRAPH_SEARCH_COUNT_MAX): totalEntities is the cap, and more entities match."),
+    .describe("Only when counting stopped at its cap (GRAPH_SEARCH_COUNT_MAX): at least totalEntities entities (read_graph: in the scope; search_nodes: match)."),
   offset: z.number().int().optional(),
   limit: z.number().int().optional(),
   truncated: z.boolean().optional().describe("True when more entities exist beyond this answer."),

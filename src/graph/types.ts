@@ -53,7 +53,9 @@ export interface RelationsRequest {
   names?: string[];
   /** With names: also the relations neither of whose endpoints is an existing entity. */
   unattached?: boolean;
-  offset: number;
+  /** Where the rest starts: an offset, or (after a walk cut at its bound) a cursor. */
+  offset?: number;
+  cursor?: string;
 }
 
 /** Present only when an answer's relations were cut to keep it bounded. */
@@ -61,6 +63,8 @@ export interface RelationsCut {
   relationsTruncated?: true;
   /** How many relations the answer would list uncut. */
   totalRelations?: number;
+  /** Only when counting stopped at its bound: at least totalRelations relations. */
+  totalRelationsIsLowerBound?: true;
   /** read_relations with these arguments returns the rest. */
   nextRelations?: RelationsRequest;
 }
@@ -110,10 +114,15 @@ export interface SearchPageRequest extends PageRequest {
 export interface RelationPage {
   relations: GraphRelation[];
   totalRelations: number;
+  /** Only when counting stopped at the cap or the walk at its bound: at least totalRelations. */
+  totalRelationsIsLowerBound?: true;
   offset: number;
   limit: number;
   truncated: boolean;
   nextOffset?: number;
+  nextCursor?: string;
+  /** The walk stopped at its bound (GRAPH_SEARCH_SCAN_MAX) before the page was complete. */
+  scanCut?: true;
 }
 
 /** read_observations: a page of one entity's observations, with provenance. */
@@ -123,6 +132,8 @@ export interface ObservationPage {
   observations: string[];
   observationsMeta: Provenance[];
   totalObservations: number;
+  /** Only when counting stopped at the cap: at least totalObservations. */
+  totalObservationsIsLowerBound?: true;
   offset: number;
   limit: number;
   truncated: boolean;

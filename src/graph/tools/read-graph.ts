@@ -20,7 +20,8 @@ export const readGraphTool = defineTool({
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
-    const page = await readGraph(deps.db, readableGraph(caller, input.scope), input, deps.config.limits.graphAnswerMaxChars);
+    const { graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax } = deps.config.limits;
+    const page = await readGraph(deps.db, readableGraph(caller, input.scope), input, graphAnswerMaxChars, { countCap: graphSearchCountMax, scanMax: graphSearchScanMax });
     return { text: pageText("read_graph", page), structured: { ...page } };
   },
 });

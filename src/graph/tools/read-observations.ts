@@ -25,7 +25,8 @@ export const readObservationsTool = defineTool({
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
-    const page = await readObservations(deps.db, readableGraph(caller, input.scope), input.name, input, deps.config.limits.graphAnswerMaxChars);
+    const { graphAnswerMaxChars, graphSearchCountMax } = deps.config.limits;
+    const page = await readObservations(deps.db, readableGraph(caller, input.scope), input.name, input, graphAnswerMaxChars, { countCap: graphSearchCountMax });
     return { text: observationPageText(page), structured: { ...page } };
   },
 });
