@@ -1,5 +1,6 @@
 // Starting and stopping the service: open the database, migrate, create the first
 // agent on an empty database, listen, and shut down gracefully.
+import { randomBytes } from "node:crypto";
 import { chmod, mkdir, rename, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
@@ -157,8 +158,11 @@ async function createOwnerIfEmpty(db: Database, logger: Logger): Promise<string 
 async function writeFirstToken(file: string, token: string, logger: Logger): Promise<string | undefined> {
   try {
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-    const partial = `${file}.${process.pid}.partial`;
-    await writeFile(partial, `${token}\n`, { mode: 0o600 });
+    // A fresh random name, created exclusively ("wx": never through a file or
+    // link someone placed there beforehand, in case the folder is shared),
+    // then renamed over the target: rename replaces a link, never follows it.
+    const partial = `${file}.${randomBytes(12).toString("hex")}.partial`;
+    await writeFile(partial, `${token}\n`, { mode: 0o600, flag: "wx" });
     await chmod(partial, 0o600);
     await rename(partial, file);
     logger.info({ agent: "owner", file }, "first start: the owner's token was written to a file readable only by this user");

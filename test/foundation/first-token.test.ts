@@ -1,7 +1,7 @@
 // Where the owner's first token goes: into the banner only for a person at a
 // terminal; otherwise into a 0600 file whose path (never the token) is shown
 // and logged.
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -20,9 +20,10 @@ afterEach(async () => {
   dir = undefined;
 });
 
-async function firstStart(interactive: boolean) {
+async function firstStart(interactive: boolean, plant: (dir: string) => void = () => undefined) {
   tdb = await createTestDatabase("postgres");
   dir = mkdtempSync(join(tmpdir(), "am-first-token-"));
+  plant(dir);
   const config = testConfig({ FIRST_START_OWNER: "true", LOG_LEVEL: "info", AGENT_MEMORY_DATA_DIR: dir });
   const logLines: string[] = [];
   const sink = new Writable({
@@ -55,5 +56,24 @@ describe("the owner's first token", () => {
     expect(banner).toContain("docker compose exec agent-memory agent-memory token issue owner");
     expect(log).toContain(file);
     expect(banner + log).not.toMatch(/amk_/);
+  });
+
+  it("never goes through links planted in its folder beforehand (security audit)", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "am-first-token-outside-"));
+    try {
+      const bait = join(outside, "bait");
+      writeFileSync(bait, "untouched\n");
+      // At the name the partial file used to have (predictable: the pid), and at the token file itself.
+      const { service, file } = await firstStart(false, (d) => {
+        symlinkSync(bait, join(d, `owner-token.${process.pid}.partial`));
+        symlinkSync(bait, join(d, "owner-token"));
+      });
+      expect(readFileSync(bait, "utf8")).toBe("untouched\n");
+      expect(lstatSync(file).isSymbolicLink()).toBe(false);
+      expect(readFileSync(file, "utf8").trim()).toBe(service.firstToken);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });
