@@ -44,7 +44,10 @@ export interface SeedFile {
   /** ISO 8601 UTC with milliseconds (a bare date is midnight UTC). */
   created: string | undefined;
   scope: string | undefined;
+  /** The body without its trailing promotion lines (they become promotions, not text every recall repeats). */
   body: string;
+  /** The body as the file has it, promotion lines included (what imports before 1 Dec 2026 stored). */
+  bodyAsWritten: string;
   promotions: SeedPromotion[];
 }
 
@@ -177,7 +180,10 @@ function entries<T>(yaml: string, schema: z.ZodType<T>, section: string): T[] {
 
 // --- the seeds' file-based format ---
 
-// Exactly the line the seeds' memory_promote appends; the rest of the body is left as written.
+// Exactly the line the seeds' memory_promote appends. The trailing block of
+// them becomes the fact's promotions and leaves the body (new-user trial: each
+// recall printed "> [confirmed] by …" above the real confirmation); the rest
+// of the body is left as written.
 const PROMOTION_LINE = /^> \[(confirmed|deprecated)\] by (\S+): (.+)$/;
 
 function parseSeed(fields: Record<string, unknown>, rest: string): SeedFile {
@@ -194,8 +200,8 @@ function parseSeed(fields: Record<string, unknown>, rest: string): SeedFile {
     owner: optionalText(fields, "owner"),
     created: seedTime(fields.created),
     scope: optionalText(fields, "scope"),
-    body,
-    promotions: trailingPromotions(body),
+    ...withoutPromotions(body),
+    bodyAsWritten: body,
   };
 }
 
@@ -209,18 +215,25 @@ function seedTime(value: unknown): string | undefined {
   }
 }
 
-/** Promotion lines in the last block of the body (blank lines between them allowed), oldest first. */
-function trailingPromotions(body: string): SeedPromotion[] {
-  const found: SeedPromotion[] = [];
+/**
+ * Promotion lines in the last block of the body (blank lines between them
+ * allowed), oldest first, and the body before that block. A body of nothing
+ * but promotion lines stays as written (a fact needs a body).
+ */
+function withoutPromotions(body: string): { body: string; promotions: SeedPromotion[] } {
+  const promotions: SeedPromotion[] = [];
   const lines = body.split("\n");
+  let start = lines.length;
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i]!;
     if (line.trim() === "") continue;
     const m = PROMOTION_LINE.exec(line);
     if (!m) break;
-    found.unshift({ to: m[1] as PromotionTarget, by: m[2]!, reason: m[3]!.trim() });
+    promotions.unshift({ to: m[1] as PromotionTarget, by: m[2]!, reason: m[3]!.trim() });
+    start = i;
   }
-  return found;
+  const before = lines.slice(0, start).join("\n").trimEnd();
+  return { body: promotions.length > 0 && before.trim() !== "" ? before : body, promotions };
 }
 
 function clip(text: string, max = 60): string {

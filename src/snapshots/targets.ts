@@ -107,7 +107,9 @@ export function seedTarget(seed: SeedFile, stored: StoredHistory | null, ctx: Ta
   let current: FactStatus = last?.to ?? "draft";
 
   const currentContent = history.contents[history.contents.length - 1];
-  if (!currentContent || !sameContent(currentContent, wanted)) {
+  // Imported before the promotion lines left the body: the same file, not a change.
+  const asWritten = seed.bodyAsWritten === seed.body ? wanted : { ...wanted, body: seed.bodyAsWritten };
+  if (!currentContent || !(sameContent(currentContent, wanted) || sameContent(currentContent, asWritten))) {
     const version = history.contents.length + 1;
     history.contents.push(wanted);
     history.events.push({

@@ -176,7 +176,7 @@ How to apply: run \`agent-memory migrate\` first.
     expect(refusal(good.slice(0, -4))).toMatch(/not closed/);
   });
 
-  it("reads the seeds' file-based format: body between one blank line and the last newline, promotion lines kept", () => {
+  it("reads the seeds' file-based format: body between one blank line and the last newline, trailing promotion lines taken out as promotions", () => {
     const parsed = parseFactFile(
       "---\nname: qiita-tags\ndescription: Qiitaのタグは5個まで\ntype: feedback\nstatus: confirmed\nowner: blog-writer\ncreated: 2025-03-01\n---\n\nタグを6個付けると公開に失敗する。\n\n> [confirmed] by reviewer: API の仕様で確認\n",
     );
@@ -189,9 +189,15 @@ How to apply: run \`agent-memory migrate\` first.
       owner: "blog-writer",
       created: "2025-03-01T00:00:00.000Z",
       scope: undefined,
-      body: "タグを6個付けると公開に失敗する。\n\n> [confirmed] by reviewer: API の仕様で確認",
+      body: "タグを6個付けると公開に失敗する。",
+      bodyAsWritten: "タグを6個付けると公開に失敗する。\n\n> [confirmed] by reviewer: API の仕様で確認",
       promotions: [{ to: "confirmed", by: "reviewer", reason: "API の仕様で確認" }],
     });
+    // A promotion line inside the text stays text; a body of promotion lines only stays as written.
+    const inside = parseFactFile("---\nname: x\ndescription: d\ntype: project\n---\n\n> [confirmed] by a: quoted\nthen more text\n");
+    expect(inside).toMatchObject({ body: "> [confirmed] by a: quoted\nthen more text", promotions: [] });
+    const only = parseFactFile("---\nname: x\ndescription: d\ntype: project\n---\n\n> [deprecated] by a: gone\n");
+    expect(only).toMatchObject({ body: "> [deprecated] by a: gone", promotions: [{ to: "deprecated", by: "a", reason: "gone" }] });
     expect(refusal("---\nname: x\ndescription: 42\ntype: project\n---\n\nbody\n")).toMatch(/"description" must be text, got number 42; put it in quotes/);
     expect(refusal("---\nname: x\ndescription: d\ntype: project\ncreated: yesterday\n---\n\nbody\n")).toMatch(/"created" must be a date/);
   });

@@ -91,7 +91,8 @@ describe("agent-memory import of confirmed seed files (CLI, Postgres)", () => {
   it("the importer can never sign in: the name is refused for agent add, token issue, enable and scopes; the database refuses a token too", async () => {
     const add = await runCli(["agent", "add", "importer", "--json"], env());
     expect(add.code).not.toBe(0);
-    expect(add.stderr + add.stdout).toContain('"importer" is a reserved agent name');
+    // --json: the error once, as JSON on stdout.
+    expect((JSON.parse(add.stdout) as { error: { message: string } }).error.message).toContain('"importer" is a reserved agent name');
     for (const args of [["token", "issue", "importer"], ["agent", "enable", "importer"], ["agent", "scopes", "importer", "--scopes", "shared"]]) {
       const r = await runCli(args, env());
       expect(r.code, args.join(" ")).not.toBe(0);

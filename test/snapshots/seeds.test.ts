@@ -11,6 +11,7 @@ import { eventHash, GENESIS_HASH } from "../../src/ledger/event.js";
 import { claimLedger } from "../../src/ledger/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { actor, addTeam, exportTo, importFrom, readTree, rowCounts, type Team } from "./helpers.js";
+import { fact, store } from "../facts/helpers.js";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const LEDGER_ROWS = `select e.seq, e.kind, e.action, e.target, e.actor, a.name as agent, e.at, e.evidence from ledger_events e join agents a on a.id = e.actor_id order by e.seq`;
@@ -50,7 +51,8 @@ describe.each(BACKENDS)("importing a file-based memory folder on %s", (backend) 
       statusBy: "reviewer",
       statusReason: "CI のログで手順を確認した",
     });
-    expect(confirmed.body).toMatch(/^古いスキーマのままだとアプリが起動しない。.*\n\n> \[confirmed\] by reviewer: CI のログで手順を確認した$/s);
+    // The "> [confirmed] by …" line became the confirmation above; the body no longer repeats it.
+    expect(confirmed.body).toMatch(/^古いスキーマのままだとアプリが起動しない。.*How to apply: CI のデプロイジョブの先頭に migrate を置く。$/s);
 
     const draft = await getFact(tdb.db, team.reviewer, { name: "qiita-tag-limit", scope: "blog" });
     expect(draft).toMatchObject({ status: "draft", author: "blog-writer", createdAt: "2025-03-02T10:20:30.456Z", description: "Qiita 태그는 5개까지만 붙일 수 있다" });
@@ -101,13 +103,31 @@ describe.each(BACKENDS)("importing a file-based memory folder on %s", (backend) 
     const report = await importFrom(tdb.db, dir);
     expect(report.facts).toEqual({ created: 0, updated: 1, unchanged: 2, invalid: 0 });
     const f = await getFact(tdb.db, team.reviewer, { name: "qiita-tag-limit", scope: "blog" });
-    expect(f).toMatchObject({ version: 2, status: "deprecated", author: "blog-writer", statusBy: "reviewer", statusReason: "이제 태그 제한이 10개로 늘었다" });
+    // The appended promotion line is a promotion, not a change of content.
+    expect(f).toMatchObject({ version: 1, status: "deprecated", author: "blog-writer", statusBy: "reviewer", statusReason: "이제 태그 제한이 10개로 늘었다" });
+    expect(f.body).not.toContain("> [deprecated]");
     expect(f.events.map((e) => [e.kind, e.version, e.from, e.to])).toEqual([
       ["created", 1, null, "draft"],
-      ["updated", 2, "draft", "draft"],
-      ["deprecated", 2, "draft", "deprecated"],
+      ["deprecated", 1, "draft", "deprecated"],
     ]);
+    // A body edit is a new version.
+    await writeFile(file, (await readFile(file, "utf8")).replace("\n> [deprecated]", "Checked again in 2026.\n\n> [deprecated]"));
+    expect((await importFrom(tdb.db, dir)).facts).toEqual({ created: 0, updated: 1, unchanged: 2, invalid: 0 });
+    const edited = await getFact(tdb.db, team.reviewer, { name: "qiita-tag-limit", scope: "blog" });
+    expect(edited.version).toBe(2);
+    expect(edited.body).toMatch(/Checked again in 2026\.$/);
     expect((await importFrom(tdb.db, dir)).facts).toEqual({ created: 0, updated: 0, unchanged: 3, invalid: 0 });
+  });
+
+  it("a fact imported before promotion lines left the body is unchanged when its file is imported again", async () => {
+    const dir = join(work, "legacy");
+    await mkdir(dir, { recursive: true });
+    const body = "Tags beyond five fail to publish.\n\n> [confirmed] by reviewer: checked the API docs";
+    await writeFile(join(dir, "feedback_legacy-tags.md"), `---\nname: legacy-tags\ndescription: Five tags at most\ntype: feedback\nstatus: draft\nowner: blog-writer\n---\n\n${body}\n`);
+    // As an earlier import stored it: the body with its promotion line.
+    await store(tdb.db, team.writer, fact("legacy-tags", { description: "Five tags at most", type: "feedback", body }));
+    expect((await importFrom(tdb.db, dir)).facts).toEqual({ created: 0, updated: 0, unchanged: 1, invalid: 0 });
+    expect((await getFact(tdb.db, team.reviewer, { name: "legacy-tags" })).version).toBe(1);
   });
 
   it("reports invalid files with their reasons and imports the good ones", async () => {
