@@ -13,6 +13,7 @@ import {
   GET_HISTORY_VERSIONS,
   parseKeywords,
   RECALL_BODY_CHARS,
+  RECALL_NEAR_MAX_FACTS,
   RECALL_NEAR_MIN_CHARS,
   RECALL_NEAR_THRESHOLD,
   type RecallKeyword,
@@ -105,6 +106,7 @@ export function recallParams(keywords: RecallKeyword[], readable: { all: boolean
     RECALL_NEAR_THRESHOLD,
     RECALL_NEAR_MIN_CHARS,
     keywords.map((k) => k.indexPattern),
+    RECALL_NEAR_MAX_FACTS,
   ];
 }
 

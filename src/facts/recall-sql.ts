@@ -7,6 +7,11 @@ import { READABLE, SUMMARY_COLUMNS, SUMMARY_JOINS } from "./sql.js";
 // planner cannot use it. (The words, search_head and search_body, have their own index: 000007.)
 const SEARCH_TEXT = `(f.name || E'\\n' || f.description || E'\\n' || f.body)`;
 const HEAD_TEXT = `(f.name || E'\\n' || f.description)`;
+// What near matches (typos) are sought in: name, description and the first
+// RECALL_NEAR_BODY_CHARS (1,000) characters of the body, never the whole body
+// (docs/recall.md, "Near matches: bounded work"). Must match the expression of
+// the facts_near_trgm index (sql/000032) exactly.
+const NEAR_TEXT = `(f.name || E'\\n' || f.description || E'\\n' || left(f.body, 1000))`;
 
 // Status order for ranking: reviewed facts first, withdrawn ones last.
 const STATUS_RANK = `case f.status when 'confirmed' then 0 when 'draft' then 1 else 2 end`;
@@ -16,6 +21,16 @@ const FILTERS = `
        and ($6::text is null or f.type = $6::text)
        and ($7::text is null or f.status = $7::text)
        and ($8::text is null or f.scope = $8::text)`;
+
+// The filters of a near candidate, computed rather than tested: the LIMIT of
+// the near lookup then counts every fact it reads, including those a filter
+// drops (a type or status filter that matches nothing must not make the
+// lookup read every similar fact).
+const NEAR_KEEP = `(${FILTERS})`;
+
+// Facts read per near keyword: $14 (RECALL_NEAR_MAX_FACTS) shared among the
+// near keywords of the call, so the call reads at most $14 in all.
+const NEAR_PER_KEYWORD = `$14::int / (select greatest(count(*), 1) from kw k2 where k2.near)`;
 
 /**
  * How well one keyword matches one fact, best first (docs/recall.md):
@@ -35,11 +50,9 @@ const EXACT_LEVEL = `
 // again for every keyword. "offset 0" keeps the planner from inlining these
 // expressions back into every use.
 const LOWERED = `cross join lateral (select lower(${HEAD_TEXT}) as head, lower(f.body) as body offset 0) t`;
-const NEAR_LEVEL = `
-  case when not k.near then null
-       when word_similarity(k.text, ${HEAD_TEXT}) >= $11::real then 5
-       when word_similarity(k.text, ${SEARCH_TEXT}) >= $11::real then 6
-  end`;
+// A near keyword's level in a fact found by it: the index condition (%>) already
+// holds the keyword similar to NEAR_TEXT; 5 when the name/description alone is.
+const NEAR_LEVEL = `case when word_similarity(k.text, ${HEAD_TEXT}) >= $11::real then 5 else 6 end`;
 
 /**
  * A fact's relevance: per keyword 4 for name/description, 2 for the body, 1 or
@@ -72,9 +85,17 @@ const SCORED = (level: string, keywords: string) => `
  *   look-alikes ("100%" does not bring "1000"), and a short one never reads
  *   the posting lists of the most common trigrams (a typo in three letters
  *   is not told apart from another word anyway).
- * - `near` finds those through the trigram index. The threshold is set for
- *   this statement's transaction only, inside the array the index scan waits
- *   for, so it is in force before the scan starts (`%>` reads it there).
+ * - `near_found` looks each of those up through facts_near_trgm: at most $14
+ *   facts in all, shared among them (whatever the filters, which are computed,
+ *   not tested),
+ *   and only over the name, description and first 1,000 characters of the
+ *   body, so a recall's similarity work is bounded by constants however many
+ *   and however long the facts are (security audit: ten typo keywords over
+ *   200 facts of 16,000 characters ran past the statement timeout). The
+ *   threshold is set for this statement's transaction only, in `kw`, with the
+ *   keyword row that each index scan waits for, so it is in force before the
+ *   scan starts (`%>` reads it there).
+ * - `near` gathers each fact's near levels, one per keyword.
  * - `hits` merges both (a near keyword has no exact level anywhere, the others
  *   no near level: scores add up), counts every match (window), ranks and
  *   cuts; only the rows kept are joined back for their (shortened) bodies and
@@ -83,7 +104,7 @@ const SCORED = (level: string, keywords: string) => `
  * $1 patterns, $2 texts, $3 phrase flags (one per keyword), $4/$5 readable
  * scopes, $6 type, $7 status, $8 scope, $9 limit, $10 body chars,
  * $11 near-match threshold, $12 shortest keyword looked up for near matches,
- * $13 index patterns (one per keyword).
+ * $13 index patterns (one per keyword), $14 most facts the near lookups read in all.
  *
  * The service runs it through am_recall (RECALL_CALL), which holds this very
  * text; test/facts/recall-plan.test.ts fails when the two differ.
@@ -104,19 +125,40 @@ export const RECALL = `
        and m.score > 0
   ), kw as materialized (
     select k.*, not k.phrase and char_length(k.text) >= $12::int
-                and not exists (select 1 from exact e where e.levels[k.i] is not null) as near
+                and not exists (select 1 from exact e where e.levels[k.i] is not null)
+                -- The threshold, for this statement's transaction only: computed with the
+                -- keyword's row, before any near lookup can read it (a condition beside the
+                -- lookup would be a join filter, tested after it).
+                and set_config('pg_trgm.word_similarity_threshold', $11::real::text, true) is not null as near
       from kw0 k
+  ), near_found as materialized (
+    select c.id, k.i, c.level
+      from kw k
+      cross join lateral (
+        -- One branch runs (its condition is on parameters only): the scope is part
+        -- of the index condition whenever the caller reads some scopes or asked
+        -- for one, so facts it cannot read are never read here.
+        (select f.id, ${NEAR_LEVEL} as level, ${NEAR_KEEP} as keep
+           from facts f
+          where $4::boolean and $8::text is null and ${NEAR_TEXT} %> k.text
+          limit ${NEAR_PER_KEYWORD})
+        union all
+        (select f.id, ${NEAR_LEVEL} as level, ${NEAR_KEEP} as keep
+           from facts f
+          where not ($4::boolean and $8::text is null)
+            and f.scope = any(case when $8::text is null then $5::text[] else array[$8::text] end)
+            and ${NEAR_TEXT} %> k.text
+          limit ${NEAR_PER_KEYWORD})
+      ) c
+     where k.near and c.keep
   ), near as materialized (
-    select f.id, ${STATUS_RANK} as status_rank, f.updated_at, m.levels, m.score
-      from facts f
-      ${SCORED(NEAR_LEVEL, "kw")}
-     where ${SEARCH_TEXT} %> any(array(
-             select k.text from kw k
-              where k.near and set_config('pg_trgm.word_similarity_threshold', $11::real::text, true) is not null))
-       and ${FILTERS}
-       -- Evaluated once, before the scan: with no near keyword (the usual case) the
-       -- scan never runs, whatever plan the planner chose for it.
-       and exists (select 1 from kw k where k.near)
+    select f.id, ${STATUS_RANK} as status_rank, f.updated_at,
+           array(select n.levels[array_position(n.keywords, k.i)] from kw k order by k.i) as levels,
+           n.score
+      from (select p.id, array_agg(p.i) as keywords, array_agg(p.level) as levels,
+                   sum(case p.level when 5 then 1 else 0.5 end) as score
+              from near_found p group by p.id) n
+      join facts f on f.id = n.id
   ), hits as (
     select coalesce(e.id, n.id) as id,
            coalesce(e.status_rank, n.status_rank) as status_rank,
@@ -150,4 +192,4 @@ export const RECALL = `
  */
 export const RECALL_CALL = `
   select r from am_recall($1::text[], $2::text[], $3::boolean[], $4::boolean, $5::text[], $6::text, $7::text, $8::text,
-                          $9::int, $10::int, $11::real, $12::int, $13::text[]) as r`;
+                          $9::int, $10::int, $11::real, $12::int, $13::text[], $14::int) as r`;

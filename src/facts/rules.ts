@@ -111,6 +111,30 @@ export const RECALL_NEAR_THRESHOLD = 0.4;
  */
 export const RECALL_NEAR_MIN_CHARS = 4;
 
+/**
+ * Near matches are computed over the name, the description and this many
+ * characters of the body: what a recall answer shows of a fact
+ * (RECALL_BODY_CHARS). Word similarity costs about 7 ms for a 16,000-character
+ * body on Postgres (0.3 ms for 1,000), and with the whole body ten typo
+ * keywords over 200 such facts of one agent ran past the 10 s statement timeout
+ * (security audit; docs/recall.md, "Near matches: bounded work"). The trigram
+ * index the near lookup uses, facts_near_trgm (sql/000032), is built over
+ * exactly this text, so the index's own check costs no more.
+ * test/facts/near-bound.test.ts holds this constant to the index.
+ */
+export const RECALL_NEAR_BODY_CHARS = 1000;
+
+/**
+ * The near lookups of one recall read at most this many facts in all, shared
+ * among its near keywords (100 for one, 50 each for two, 10 each for ten),
+ * whatever the filters: with RECALL_NEAR_BODY_CHARS, one recall computes word
+ * similarity over at most this many texts of at most 64 + 200 + 1,000
+ * characters. A single typo keyword can still fill the largest page (50);
+ * past the share, which near matches are found is arbitrary (index order), and
+ * the total counts those found.
+ */
+export const RECALL_NEAR_MAX_FACTS = 100;
+
 /** One keyword as recall searches for it. */
 export interface RecallKeyword {
   /** As given, trimmed (quotes included): what the answer names. */
