@@ -15,7 +15,7 @@ export const REDACT_PATHS = [
 ];
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino(
+  const logger = pino(
     {
       level,
       base: { service: "agent-memory" },
@@ -24,4 +24,28 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     },
     destination,
   );
+  // stdout on a terminal that was closed: every write fails with EIO. Unhandled, that
+  // 'error' is an uncaught exception, and on the way out pino's exit hook retries the
+  // line forever (sonic-boom's flushSync sleeps 100 ms and retries, whatever the error),
+  // so the process hangs holding the embedded database. Nobody can read these lines
+  // any more: drop them, as pino does itself on EPIPE.
+  if (!destination) {
+    destinationOf(logger).on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EIO") muteLogger(logger);
+      else if (error.code !== "EPIPE") throw error; // as without this listener
+    });
+  }
+  return logger;
+}
+
+/** Drops every later line and any line still pending, without writing anything (pino's own answer to EPIPE). */
+export function muteLogger(logger: Logger): void {
+  logger.level = "silent"; // child loggers keep their level: the destination drops their lines
+  const stream = destinationOf(logger);
+  for (const method of ["write", "end", "flushSync", "destroy"]) if (typeof stream[method] === "function") stream[method] = () => true;
+  stream.on("error", () => {}); // a write already in flight still fails
+}
+
+function destinationOf(logger: Logger): Record<string, unknown> & NodeJS.EventEmitter {
+  return (logger as unknown as Record<symbol, Record<string, unknown> & NodeJS.EventEmitter>)[pino.symbols.streamSym]!;
 }

@@ -2,7 +2,7 @@
 // several cores uses them all; one Node process runs JavaScript on one core.
 // The primary serves nothing itself: it starts the workers, prints the banner
 // (or the --json object) once, adds up their metrics for /metrics, replaces a
-// worker that dies, and stops them all on SIGTERM/SIGINT.
+// worker that dies, and stops them all on SIGTERM/SIGINT/SIGHUP.
 //
 // The first worker starts alone (it migrates the database and, on an empty
 // one, creates the owner and shows the first token); the others start once it
@@ -12,6 +12,7 @@ import type { Logger } from "pino";
 import { AggregatorRegistry } from "prom-client";
 import type { Config } from "../config.js";
 import { METRICS_MESSAGE, type MetricsReply } from "../metrics.js";
+import { stopOnHangup } from "./hangup.js";
 import { UsageError } from "./output.js";
 
 /** What a worker tells the primary once it listens. */
@@ -38,7 +39,7 @@ export interface PrimaryOptions {
   announce: (started: StartedMessage) => void;
 }
 
-/** Runs the primary until SIGTERM/SIGINT and every worker has stopped. */
+/** Runs the primary until SIGTERM/SIGINT/SIGHUP and every worker has stopped. */
 export async function runPrimary(config: Config, { logger, announce }: PrimaryOptions): Promise<void> {
   const aggregator = new AggregatorRegistry();
   const count = config.workers;
@@ -91,9 +92,9 @@ export async function runPrimary(config: Config, { logger, announce }: PrimaryOp
     });
   };
 
-  const stopAll = () => {
+  const stopAll = (signal: NodeJS.Signals = "SIGTERM") => {
     stopping = true;
-    for (const worker of ids.keys()) worker.process.kill("SIGTERM");
+    for (const worker of ids.keys()) worker.process.kill(signal);
   };
   const onSignal = (signal: NodeJS.Signals) => {
     logger.info({ signal, workers: ids.size }, "shutting down: stopping every worker");
@@ -102,7 +103,13 @@ export async function runPrimary(config: Config, { logger, announce }: PrimaryOp
   };
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
-
+  // The terminal closed: each worker gets SIGHUP too (they share the terminal, so their stop
+  // must be as silent as ours), then this process ends by SIGHUP once all have (./hangup.ts).
+  stopOnHangup(logger, config.shutdownTimeoutMs + 10_000, (signal) => {
+    stopAll(signal);
+    checkStopped();
+    return allStopped;
+  });
 
   try {
     const first = await fork(1, true);

@@ -1,11 +1,13 @@
 // The real CLI as a process, against a real database.
+import { execFile } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "../../src/serve.js";
-import { onlyJson, runCli, startServe } from "../support/cli.js";
+import { CLI_PATH, onlyJson, runCli, startServe } from "../support/cli.js";
 import { createEmptyPostgresDatabase, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { callOk, connectClient, startTestService } from "../support/service.js";
 
@@ -299,4 +301,54 @@ describe("serve on Postgres (DATABASE_URL)", () => {
       rmSync(tokenDir, { recursive: true, force: true });
     }
   });
+});
+
+// Closing the terminal window `npm start` runs in: a real pseudo-terminal is hung up
+// (test/support/pty-hangup.py), so the service gets SIGHUP and every later write to its
+// stdout/stderr fails with EIO, as at a desk. Linux only (the helper uses /proc and prctl).
+describe.runIf(process.platform === "linux")("serve at a terminal that closes", () => {
+  const PTY_HANGUP = fileURLToPath(new URL("../support/pty-hangup.py", import.meta.url));
+  interface Exit {
+    cmd: string;
+    after: number;
+    code?: number;
+    signal?: number;
+  }
+  /** Starts the command on a terminal, closes it after the banner, and reports how each of its processes ended. */
+  const closeTerminalOf = (command: string[], env: Record<string, string>) =>
+    new Promise<{ exits: Exit[]; alive: string[] }>((resolve, reject) => {
+      // The hung-up service must be gone well within WAIT seconds (its bound here is 2 s + 5 s).
+      execFile("python3", [PTY_HANGUP, "serving MCP at", "12", ...command], { env, timeout: 170_000 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stdout}\n${stderr}`));
+        else resolve(JSON.parse(stdout) as { exits: Exit[]; alive: string[] });
+      });
+    });
+  /** pg_control's state (after the system identifier and two version numbers): 1 "shut down" after a clean close; 6 "in production" is what a crash leaves, and the next start runs recovery. */
+  const clusterState = (dataDir: string) => readFileSync(join(dataDir, "global", "pg_control")).readUInt32LE(16);
+  const SIGHUP = 1;
+
+  it.each([
+    ["the service leads the terminal's session (it gets SIGHUP at once)", (node: string) => [node, CLI_PATH, "serve"]],
+    // As in a terminal window: the shell gets SIGHUP, and the service gets it once the shell has gone;
+    // log lines written in between already fail with EIO.
+    ["the service runs under a shell (it gets SIGHUP once the shell has gone)", (node: string) => ["sh", "-c", '"$0" "$1" serve; echo stopped', node, CLI_PATH]],
+  ])("%s: it stops cleanly, closes the embedded database and ends by SIGHUP", async (_name, command) => {
+    const dataDir = mkdtempSync(join(tmpdir(), "am-hup-"));
+    try {
+      const env = { PATH: process.env.PATH!, HOME: process.env.HOME!, AGENT_MEMORY_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_MS: "2000" };
+      const report = await closeTerminalOf(command(process.execPath), env);
+      // Before: Node's default ended it at once with the database open ("in production"); a
+      // graceful stop without care spun forever on EIO in pino's exit flush, or aborted (SIGABRT)
+      // restoring the dead terminal's modes.
+      expect(report.alive).toEqual([]);
+      const service = report.exits.find((e) => e.cmd.includes("main.js"));
+      expect(service).toMatchObject({ signal: SIGHUP });
+      expect(service!.after).toBeLessThan(7);
+      expect(clusterState(dataDir)).toBe(1);
+      // And the data folder is free at once (its lock released, nothing to recover).
+      expect((await runCli(["agent", "list"], { AGENT_MEMORY_DATA_DIR: dataDir })).code).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

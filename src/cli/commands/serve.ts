@@ -1,4 +1,4 @@
-// serve: run the HTTP service until SIGTERM/SIGINT, then shut down gracefully.
+// serve: run the HTTP service until SIGTERM/SIGINT/SIGHUP, then shut down gracefully.
 // With WORKERS > 1 this process becomes the primary of that many workers
 // (../workers.ts), each of which runs this same command.
 import cluster from "node:cluster";
@@ -8,6 +8,7 @@ import { createLogger } from "../../logger.js";
 import { startService } from "../../serve.js";
 import { restrictFileModes } from "../file-modes.js";
 import type { Output } from "../output.js";
+import { stopOnHangup } from "../hangup.js";
 import { action } from "../run.js";
 import { checkWorkers, runPrimary, STARTED_MESSAGE, type StartedMessage } from "../workers.js";
 
@@ -53,13 +54,9 @@ export function registerServeCommand(program: Command): void {
           process.channel?.unref();
         } else announce({ banner, result });
         await new Promise<void>((resolve) => {
-          let stopping = false;
-          const shutdown = (signal: NodeJS.Signals) => {
-            // A worker gets SIGINT from the terminal and SIGTERM from its primary: stop once.
-            if (stopping) return;
-            stopping = true;
+          const stop = (signal: NodeJS.Signals): Promise<void> => {
             logger.info({ signal }, "shutting down: finishing in-flight requests");
-            service.stop().then(
+            return service.stop().then(
               () => {
                 logger.info("stopped");
                 resolve();
@@ -71,12 +68,14 @@ export function registerServeCommand(program: Command): void {
               },
             );
           };
+          // A worker gets SIGINT from the terminal and SIGTERM from its primary: stop once.
+          let stopping: Promise<void> | undefined;
+          const shutdown = (signal: NodeJS.Signals) => (stopping ??= stop(signal));
           process.once("SIGTERM", shutdown);
           process.once("SIGINT", shutdown);
-          // SIGHUP (the terminal closed) keeps Node's default: exit at once. A graceful stop on it was
-          // tried and taken back: with the terminal gone, a log write fails (EIO) and the process could
-          // spin without ever exiting, holding the embedded database (review; a test saw it on a loaded
-          // machine even with the logger silenced).
+          // The terminal closed: the same stop, so the embedded database is closed (Node's default
+          // exits at once), but silent and ending by SIGHUP (../hangup.ts says why).
+          stopOnHangup(logger, config.shutdownTimeoutMs + 5_000, shutdown);
         });
       }),
     );
