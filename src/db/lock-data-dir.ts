@@ -16,7 +16,11 @@ export async function lockDataDir(dataDir: string, consoleUrl?: string): Promise
       throw new DataDirBusyError(
         `The embedded database in ${dataDir} is in use by another agent-memory process (a running server?). ` +
           `Stop it first, or run against Postgres by setting DATABASE_URL.` +
-          (consoleUrl ? ` While it runs, manage agents and tokens in its web console: ${consoleUrl} (sign in with a human agent's token).` : ""),
+          // The address as this process's settings give it: the running server may have been
+          // started with others (PORT, PUBLIC_URL), and its banner names its own.
+          (consoleUrl
+            ? ` While it runs, manage agents and tokens in its web console: ${consoleUrl} with these settings, or the address its start-up banner printed (sign in with a human agent's token).`
+            : ""),
       );
     }
     throw error;
