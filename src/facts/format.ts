@@ -34,11 +34,12 @@ export function headline(f: FactSummary): string {
  * times). The answer's first line says what a draft is, and the scope and type
  * when every hit has the same, so those are left out here then.
  */
-function recallHeadline(f: FactSummary, common: { scope?: string | undefined; type?: string | undefined }): string {
+function recallHeadline(f: RecallHit, common: { scope?: string | undefined; type?: string | undefined }): string {
   const reviewed = f.statusBy ? `; ${f.status} by ${f.statusBy} on ${f.statusAt?.slice(0, 10)}` : "";
+  const before = f.confirmedBefore ? `; v${f.confirmedBefore.version} was confirmed by ${f.confirmedBefore.by} on ${f.confirmedBefore.at.slice(0, 10)}, memory_get shows it` : "";
   const scope = common.scope === undefined ? `scope ${f.scope}, ` : "";
   const type = common.type === undefined ? `${f.type}, ` : "";
-  return `[${f.status.toUpperCase()}] ${f.name} (${scope}${type}v${f.version} by ${f.author} on ${f.updatedAt.slice(0, 10)}${reviewed})`;
+  return `[${f.status.toUpperCase()}] ${f.name} (${scope}${type}v${f.version} by ${f.author} on ${f.updatedAt.slice(0, 10)}${reviewed}${before})`;
 }
 
 /** The name in a reason of the form SIMILAR_ADVICE suggests: "duplicate of <name>". */

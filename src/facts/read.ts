@@ -58,6 +58,8 @@ export interface RecallHit extends FactSummary {
   matches: RecallMatch[];
   /** Confirmed, but nobody has reviewed it for more than STALE_AFTER_DAYS. */
   stale: boolean;
+  /** A draft of a later version whose earlier version had been confirmed (its last review): which, by whom, when (ISO). */
+  confirmedBefore?: { version: number; by: string; at: string };
 }
 
 export interface ReadOptions {
@@ -119,7 +121,30 @@ export async function recallFacts(db: Queryable, caller: Caller, input: RecallIn
   // One JSON object per row (am_recall returns RECALL's rows as JSON): timestamps come as strings, which toSummary reads too.
   const rows = (await db.query<{ r: RecallRow & { total: number } }>(RECALL_CALL, params, prepared("recall"))).rows.map((x) => x.r);
   const total = rows[0]?.total ?? 0;
-  return { hits: rows.map((r) => recallHit(r, keywords, staleAfter)), total, truncated: total > rows.length };
+  const hits = rows.map((r) => recallHit(r, keywords, staleAfter));
+  await addConfirmedBefore(db, hits);
+  return { hits, total, truncated: total > rows.length };
+}
+
+/**
+ * An update makes a fact a draft again, and recall shows only the current
+ * version: without this, an agent saw an unreviewed draft where the team had
+ * a confirmed fact a day before (new-user trial). One more query, only when a
+ * hit is a draft of a later version.
+ */
+async function addConfirmedBefore(db: Queryable, hits: RecallHit[]): Promise<void> {
+  const drafts = hits.filter((h) => h.status === "draft" && h.version > 1);
+  if (drafts.length === 0) return;
+  const rows = (
+    await db.query<{ scope: string; name: string; version: number; by: string; at: Date | string }>(sql.PREVIOUS_CONFIRMATION, [
+      drafts.map((h) => h.scope),
+      drafts.map((h) => h.name),
+    ])
+  ).rows;
+  for (const r of rows) {
+    const hit = drafts.find((h) => h.scope === r.scope && h.name === r.name);
+    if (hit) hit.confirmedBefore = { version: r.version, by: r.by, at: isoTime(r.at) };
+  }
 }
 
 type RecallRow = SummaryRow & { body: string; exact_levels: Array<number | null> | null; near_levels: Array<number | null> | null };

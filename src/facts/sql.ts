@@ -207,3 +207,21 @@ export const SIMILAR_FACTS = `
     join facts f on f.id = s.id
    order by s.similarity desc, f.id
    limit $7::int`;
+
+/**
+ * For recall's drafts of a later version: the last review of an earlier
+ * version, when it was a confirmation (an update starts again as a draft, and
+ * the agent should know that the text before it had been confirmed). $1
+ * scopes, $2 names (pairs); one row per fact that has one. The facts were
+ * just found in scopes the caller may read.
+ */
+export const PREVIOUS_CONFIRMATION = `
+  select f.scope, f.name, e.version, a.name as by, e.at
+    from unnest($1::text[], $2::text[]) as k(scope, name)
+    join facts f on f.scope = k.scope and f.name = k.name
+    cross join lateral (
+      select e.version, e.actor_id, e.at, e.to_status from fact_events e
+       where e.fact_id = f.id and e.version < f.version and e.kind in ('confirmed', 'deprecated')
+       order by e.id desc limit 1) e
+    join agents a on a.id = e.actor_id
+   where e.to_status = 'confirmed'`;

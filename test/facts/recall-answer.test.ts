@@ -56,6 +56,15 @@ describe.each(BACKENDS)("memory_recall's answer on %s", (backend) => {
     await store(tdb.db, writer, fact("numbat-original", { description: "The numbat rule for the ops queue", body: "Why: an outage. How: follow the numbat rule." }));
     await store(tdb.db, writer, fact("numbat-copy", { description: "The numbat rule for the ops queue (copy)", body: "Why: an outage. How: follow the numbat rule." }));
     await promoteFact(tdb.db, reviewer, { name: "numbat-copy", to: "deprecated", reason: "duplicate of numbat-original" });
+    // Confirmed, then updated: the current version is a draft again.
+    const v1 = await store(tdb.db, writer, fact("quokka-rule", { description: "The quokka rule for deploys", body: "Why: v1." }));
+    await promoteFact(tdb.db, reviewer, { name: "quokka-rule", to: "confirmed", reason: "checked" });
+    await store(tdb.db, writer, fact("quokka-rule", { version: v1.fact.version, description: "The quokka rule for deploys", body: "Why: v2." }));
+    // Confirmed, withdrawn, then rewritten: nothing confirmed stands behind the draft.
+    const w1 = await store(tdb.db, writer, fact("quokka-old", { description: "The old quokka rule", body: "Why: w1." }));
+    await promoteFact(tdb.db, reviewer, { name: "quokka-old", to: "confirmed", reason: "checked" });
+    await promoteFact(tdb.db, reviewer, { name: "quokka-old", to: "deprecated", reason: "replaced" });
+    await store(tdb.db, writer, fact("quokka-old", { version: w1.fact.version, description: "The old quokka rule", body: "Why: w2." }));
     await store(tdb.db, writer, fact("ops-note", { scope: "ops", type: "reference", description: "Where the ops runbook lives", body: "See the wombat wiki page." }));
     // The day they were stored and reviewed (read back, so a run across midnight UTC still agrees).
     today = (await getFact(tdb.db, writer, { name: "wombat-draft" })).updatedAt.slice(0, 10);
@@ -119,6 +128,15 @@ describe.each(BACKENDS)("memory_recall's answer on %s", (backend) => {
     const { text } = await recall(['"numbat rule for the ops queue (copy)"']);
     expect(text).toMatch(/^1 fact matches "numbat rule for the ops queue \(copy\)"\./);
     expect(text).not.toContain('\\"');
+  });
+
+  it("says when a draft's earlier version had been confirmed, and not when it was withdrawn since", async () => {
+    const { text, hits } = await recall(["quokka"]);
+    const byName = new Map(hits.map((h) => [h.name, h as Hit & { confirmedBefore?: unknown }]));
+    expect(byName.get("quokka-rule")).toMatchObject({ status: "draft", version: 2, confirmedBefore: { version: 1, by: "reviewer", on: reviewed } });
+    expect(text).toContain(`[DRAFT] quokka-rule (v2 by writer on ${today}; v1 was confirmed by reviewer on ${reviewed}, memory_get shows it)`);
+    expect(byName.get("quokka-old")!.confirmedBefore).toBeUndefined();
+    expect(text).toContain(`[DRAFT] quokka-old (v2 by writer on ${today})`);
   });
 
   it("explains only the statuses among the hits", async () => {

@@ -60,6 +60,7 @@ function leanHit(h: RecallHit) {
     lean.bodyChars = h.bodyChars;
   }
   if (h.stale) lean.stale = true;
+  if (h.confirmedBefore) lean.confirmedBefore = { version: h.confirmedBefore.version, by: h.confirmedBefore.by, on: h.confirmedBefore.at.slice(0, 10) };
   return lean;
 }
 
@@ -70,6 +71,7 @@ type LeanHit = Pick<RecallHit, "name" | "scope" | "type" | "status" | "descripti
   bodyTruncated?: true;
   bodyChars?: number;
   stale?: true;
+  confirmedBefore?: { version: number; by: string; on: string };
 };
 
 export const memoryRecallTool = defineTool({

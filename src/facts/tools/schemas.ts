@@ -89,6 +89,14 @@ export const recallHitSchema = z.object({
     .literal(true)
     .optional()
     .describe("Present (true) for a confirmed fact nobody has reviewed for a long time: follow it, but check it still holds."),
+  confirmedBefore: z
+    .object({
+      version: z.number().int().describe("The earlier version that was confirmed; memory_get shows its text."),
+      by: z.string().describe("Who confirmed it."),
+      on: z.string().describe("The day of that confirmation (YYYY-MM-DD, UTC)."),
+    })
+    .optional()
+    .describe("Only for a draft of a later version: its earlier version had been confirmed (the current text is not reviewed yet)."),
 });
 
 export const similarFactSchema = z.object({
