@@ -11,12 +11,15 @@
 -- it too (an event is recorded after it happens), so the scan may start at the
 -- first event recorded in the hour before `since`. Existing events get the
 -- latest `at` of the events up to theirs (the running maximum, which follows
--- seq and is never before their own `at`), for which the append-only trigger
--- is set aside in this migration only.
+-- seq and is never before their own `at`, capped at the migration's time), for
+-- which the append-only trigger is set aside in this migration only.
 alter table ledger_events add column recorded_at timestamptz;
 
 alter table ledger_events disable trigger ledger_events_append_only;
-update ledger_events e set recorded_at = r.high
+-- Capped at now: an event imported earlier with a time in the future would
+-- otherwise give every later row a recording time after the rows written from
+-- now on, and `since` would start past them.
+update ledger_events e set recorded_at = least(r.high, now())
   from (select seq, max(at) over (order by seq) as high from ledger_events) r
  where r.seq = e.seq;
 alter table ledger_events enable trigger ledger_events_append_only;

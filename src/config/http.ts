@@ -49,8 +49,12 @@ function isAddressOrSubnet(value: string): boolean {
 }
 
 const METRICS_TOKEN_MIN_CHARS = 32;
-/** Browsers open ~6 per origin and MCP clients a few; 100 leaves room for a NAT of many users. */
-const DEFAULT_CONNECTIONS_PER_ADDRESS = 100;
+/**
+ * Browsers open ~6 per origin and MCP clients a few; 256 leaves room for a
+ * team behind one NAT, and one address still holds at most a quarter of the
+ * default HTTP_MAX_CONNECTIONS.
+ */
+const DEFAULT_CONNECTIONS_PER_ADDRESS = 256;
 
 export const httpEnv = z.object({
   MAX_BODY_BYTES: intFrom("MAX_BODY_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
@@ -71,7 +75,7 @@ export const httpEnv = z.object({
     }),
   HTTP_REQUEST_TIMEOUT_MS: intFrom("HTTP_REQUEST_TIMEOUT_MS", 30_000, 1000, 3_600_000),
   HTTP_MAX_CONNECTIONS: intFrom("HTTP_MAX_CONNECTIONS", 1000, 1, 1_000_000),
-  // Empty: 100, or HTTP_MAX_CONNECTIONS behind a proxy (TRUST_PROXY), which is one address.
+  // Empty: 256, or HTTP_MAX_CONNECTIONS behind a proxy (TRUST_PROXY), which is one address.
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: optionalIntFrom("HTTP_MAX_CONNECTIONS_PER_ADDRESS", 1, 1_000_000),
   WORKERS: intFrom("WORKERS", 1, 1, 64),
 });

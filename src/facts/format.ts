@@ -42,8 +42,12 @@ function recallHeadline(f: RecallHit, common: { scope?: string | undefined; type
   return `[${f.status.toUpperCase()}] ${f.name} (${scope}${type}v${f.version} by ${f.author} on ${f.updatedAt.slice(0, 10)}${reviewed}${before})`;
 }
 
-/** The name in a reason of the form SIMILAR_ADVICE suggests: "duplicate of <name>". */
-const DUPLICATE_OF = /^duplicate of\s+"?([^\s"]+)"?/i;
+/**
+ * The name in a reason of the form SIMILAR_ADVICE suggests: "duplicate of
+ * <name>", the name (a kebab-case slug) ending the reason or followed by
+ * punctuation, so that "duplicate of the deploy checklist" names no fact.
+ */
+const DUPLICATE_OF = /^duplicate of\s+"?([a-z0-9]+(?:-[a-z0-9]+)*)"?\s*(?:$|[.,;:)]|\s[-—(])/i;
 
 /**
  * Why a deprecated fact is withdrawn. A copy withdrawn in favour of another

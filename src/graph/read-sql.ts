@@ -8,12 +8,13 @@ import { isoTimeSql as ISO } from "../db/iso-time.js";
 import { COMPLETE, MATCH_TOTAL, MATCHED_ROWS, searchMatch, WALK_CUT, WALK_CUT_OBSERVATION } from "./search-sql.js";
 
 /**
- * The scope's entities from offset $2 on, counted up to $3 + 1 (read_graph's
- * total: exact up to $3, "at least" past it). Counting every entity grew with
+ * The scope's entities counted up to offset $2 + $3 + 1 (read_graph's total:
+ * exact up to $2 + $3, "at least" past it; counted from the start, so a page
+ * past the end still gets the exact total). Counting every entity grew with
  * the scope (an index-only scan of all its entries) on every page.
  */
 export const COUNT_ENTITIES = `select count(*)::int as n from (
-    select 1 from graph_entities where scope = $1::text offset $2::int limit $3::int + 1) x`;
+    select 1 from graph_entities where scope = $1::text limit $2::int + $3::int + 1) x`;
 
 // The observations of `entity` in insertion order, at most as many as could fit
 // in `budget` (each costs at least O), with their size. `gate` skips the read
@@ -220,7 +221,7 @@ export const ENTITY_OBSERVATIONS = `
   select ent.name, ent.entity_type,
     -- From the offset on, counted up to $6 + 1 (exact up to $6, "at least"
     -- past it): counting them all grew with the entity on every page.
-    (select count(*) from (select 1 from graph_observations o where o.entity_id = ent.id offset $3::int limit $6::int + 1) c)::int as counted,
+    (select count(*) from (select 1 from graph_observations o where o.entity_id = ent.id limit $3::int + $6::int + 1) c)::int as counted,
     coalesce((select json_agg(s.content order by s.id) from sel s where s.at < $5::int), '[]'::json) as observations,
     coalesce((select json_agg(json_build_object('createdBy', a.name, 'createdAt', ${ISO("s.created_at")}) order by s.id)
       from sel s join agents a on a.id = s.created_by where s.at < $5::int), '[]'::json) as meta

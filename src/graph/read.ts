@@ -91,8 +91,8 @@ export async function readGraph(db: Database, scope: string, request: PageReques
   const countMax = Math.max(bounds.countCap ?? COUNT_CAP_DEFAULT, limit);
   return snapshot(db, async (tx) => {
     const counted = (await tx.query<{ n: number }>(sql.COUNT_ENTITIES, [scope, offset, countMax], prepared("count_entities"))).rows[0]?.n ?? 0;
-    const lowerBound = counted > countMax;
-    const total = offset + Math.min(counted, countMax);
+    const lowerBound = counted > offset + countMax;
+    const total = Math.min(counted, offset + countMax);
     const rows = (await tx.query<{ entities: EntityRow[] }>(sql.READ_GRAPH_PAGE, [scope, limit, offset, budget.entityChars], prepared("read_page"))).rows[0]!.entities;
     const entities = rows.map(finishEntity);
     const names = entities.map((e) => e.name);
@@ -330,11 +330,11 @@ async function relationsPage(db: Queryable, scope: string, input: { names?: stri
   const shown = row.shown;
   const lastId = row.last_id === null ? null : Number(row.last_id);
   const walkedTo = row.walked_to === null ? null : Number(row.walked_to);
-  // Every relation: counted from the page's start on, up to count_max + 1.
+  // Every relation: counted past `after`, skipped ones included, up to skip + count_max + 1.
   // Touching or unattached: matches past `after`, every one unless the walk stopped at its bound.
-  const matched = every ? at.skip + Math.min(row.counted, row.count_max!) : row.counted;
-  const lowerBound = every ? row.counted > row.count_max! : walkedTo !== null;
-  const more = every ? row.counted > shown : matched > at.skip + shown;
+  const matched = every ? Math.min(row.counted, at.skip + row.count_max!) : row.counted;
+  const lowerBound = every ? row.counted > at.skip + row.count_max! : walkedTo !== null;
+  const more = every ? row.counted > at.skip + shown : matched > at.skip + shown;
   const nextCursor =
     more && lastId !== null
       ? encodeCursor({ after: lastId, skip: 0, seen: at.seen + at.skip + shown })
@@ -344,7 +344,8 @@ async function relationsPage(db: Queryable, scope: string, input: { names?: stri
   const scanCut = walkedTo !== null && !more;
   return {
     relations: row.relations,
-    total: Math.max(at.seen + matched, at.seen + at.skip + shown),
+    // Past the end (nothing shown) the matches counted are the total, not the offset asked for.
+    total: at.seen + (shown > 0 ? Math.max(matched, at.skip + shown) : matched),
     lowerBound,
     truncated: nextCursor !== undefined,
     // An offset restarts from the first match: only for pages asked for by offset, and not past a cut walk.
@@ -410,14 +411,14 @@ export async function readObservations(db: Queryable, scope: string, name: strin
   ], prepared("observations"));
   const row = r.rows[0];
   if (!row) throw notFound(`Entity with name ${name} not found (scope "${scope}"). Names are exact; search_nodes finds them by part of the name.`);
-  const lowerBound = row.counted > countMax;
-  const truncated = row.counted > row.observations.length;
+  const lowerBound = row.counted > offset + countMax;
+  const truncated = row.counted > offset + row.observations.length;
   return {
     name: row.name,
     entityType: row.entity_type,
     observations: row.observations,
     observationsMeta: row.meta,
-    totalObservations: offset + Math.min(row.counted, countMax),
+    totalObservations: Math.min(row.counted, offset + countMax),
     ...(lowerBound ? { totalObservationsIsLowerBound: true as const } : {}),
     offset,
     limit,

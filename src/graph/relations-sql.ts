@@ -56,8 +56,9 @@ const scopeFrom = (after: string, skip: string, rows: string) => `
 /**
  * Every relation of the scope, in id order after $2 (0, or a cursor's), $3
  * skipped first. $1 scope, $4 limit or null, $5 budget, $6 count cap.
- * `counted`: relations from the page's start on, counted up to the larger of
- * the cap and the page's rows, plus one (more than that: "at least"). Reads
+ * `counted`: relations after $2 (the skipped ones included, so a page past the
+ * end still gets the exact total), counted up to $3 plus the larger of the cap
+ * and the page's rows, plus one (more than that: "at least"). Reads
  * one range of the (scope, id) index: the skipped rows (at most MAX_OFFSET),
  * the page and the count.
  */
@@ -65,7 +66,7 @@ export const RELATIONS_ALL = `
   with rsel as (
     select x.id from (${scopeFrom("$2", "$3::int", `${pageRows("$4::int", "$5")} + 1`)}) x where x.inside
   ), ${shownPart(pageRows("$4::int", "$5"), "$5")}
-  select (select count(*) from (${scopeFrom("$2", "$3::int", `greatest($6::int, ${pageRows("$4::int", "$5")}) + 1`)}) c where c.inside)::int as counted,
+  select (select count(*) from (${scopeFrom("$2", "0", `$3::int + greatest($6::int, ${pageRows("$4::int", "$5")}) + 1`)}) c where c.inside)::int as counted,
     greatest($6::int, ${pageRows("$4::int", "$5")}) as count_max,
     (select count(*) from rshown)::int as shown, (select max(id) from rshown) as last_id,
     null::bigint as walked_to, ${SHOWN_JSON} as relations`;

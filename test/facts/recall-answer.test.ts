@@ -56,6 +56,9 @@ describe.each(BACKENDS)("memory_recall's answer on %s", (backend) => {
     await store(tdb.db, writer, fact("numbat-original", { description: "The numbat rule for the ops queue", body: "Why: an outage. How: follow the numbat rule." }));
     await store(tdb.db, writer, fact("numbat-copy", { description: "The numbat rule for the ops queue (copy)", body: "Why: an outage. How: follow the numbat rule." }));
     await promoteFact(tdb.db, reviewer, { name: "numbat-copy", to: "deprecated", reason: "duplicate of numbat-original" });
+    // "duplicate of" followed by words, not a fact's name: an ordinary withdrawal.
+    await store(tdb.db, writer, fact("numbat-checklist", { description: "The numbat checklist", body: "Why: an outage." }));
+    await promoteFact(tdb.db, reviewer, { name: "numbat-checklist", to: "deprecated", reason: "Duplicate of the deploy checklist" });
     // Confirmed, then updated: the current version is a draft again.
     const v1 = await store(tdb.db, writer, fact("quokka-rule", { description: "The quokka rule for deploys", body: "Why: v1." }));
     await promoteFact(tdb.db, reviewer, { name: "quokka-rule", to: "confirmed", reason: "checked" });
@@ -119,9 +122,10 @@ describe.each(BACKENDS)("memory_recall's answer on %s", (backend) => {
 
   it("points a copy withdrawn as a duplicate at the fact to read instead, without calling its content wrong", async () => {
     const { text } = await recall(["numbat"]);
-    expect(text).toMatch(/^2 facts match "numbat"\./);
+    expect(text).toMatch(/^3 facts match "numbat"\./);
     expect(text).toContain("WITHDRAWN as a duplicate: read numbat-original instead. Reason: duplicate of numbat-original");
-    expect(text).not.toContain("do not apply");
+    expect(text).toContain("WITHDRAWN — do not apply. Reason: Duplicate of the deploy checklist");
+    expect(text).not.toContain("read the instead");
   });
 
   it("says '1 fact matches' and echoes a quoted phrase as it was written", async () => {

@@ -16,6 +16,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     FIRST_START_OWNER: "false",
     AUTH_FAILURES_PER_MINUTE: "0",
+    // Every test client is 127.0.0.1, where a team's racing agents come from many
+    // addresses; the per-address bound has its own tests (http-hardening.test.ts).
+    HTTP_MAX_CONNECTIONS_PER_ADDRESS: "1000",
     ...overrides,
   });
 }

@@ -12,7 +12,7 @@ with ent as (
   select ent.name, ent.entity_type,
     -- From the offset on, counted up to $6 + 1 (exact up to $6, "at least"
     -- past it): counting them all grew with the entity on every page.
-    (select count(*) from (select 1 from graph_observations o where o.entity_id = ent.id offset $3::int limit $6::int + 1) c)::int as counted,
+    (select count(*) from (select 1 from graph_observations o where o.entity_id = ent.id limit $3::int + $6::int + 1) c)::int as counted,
     coalesce((select json_agg(s.content order by s.id) from sel s where s.at < $5::int), '[]'::json) as observations,
     coalesce((select json_agg(json_build_object('createdBy', a.name, 'createdAt', to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) order by s.id)
       from sel s join agents a on a.id = s.created_by where s.at < $5::int), '[]'::json) as meta
