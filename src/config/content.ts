@@ -2,7 +2,7 @@
 // budget, and the facts' hygiene (duplicate warning, staleness).
 import * as z from "zod/v4";
 import { LIST_SCAN_MAX_DEFAULT } from "../limits.js";
-import { boolFrom, intFrom } from "./parse.js";
+import { boolFrom, intFrom, optionalBoolFrom } from "./parse.js";
 
 export const contentEnv = z.object({
   FACT_BODY_MAX_CHARS: intFrom("FACT_BODY_MAX_CHARS", 16_000, 100, 1_000_000),
@@ -24,6 +24,10 @@ export const contentEnv = z.object({
   // query's walk, or a query of one or two characters), then answers with what
   // it found and a cursor that goes on from there (docs/limits.md).
   GRAPH_SEARCH_SCAN_MAX: intFrom("GRAPH_SEARCH_SCAN_MAX", 10_000, 100, 1_000_000),
+  // Empty: on for the embedded database (one connection: a slow search stops
+  // everyone), off on Postgres. On: a scope larger than GRAPH_SEARCH_SCAN_MAX
+  // entities (or twice as many observations) is walked whatever the query.
+  GRAPH_SEARCH_WALK_LARGE_SCOPES: optionalBoolFrom("GRAPH_SEARCH_WALK_LARGE_SCOPES"),
 });
 
 export interface ContentConfig {
@@ -36,6 +40,8 @@ export interface ContentConfig {
     graphSearchCountMax: number;
     /** search_nodes tests at most this many entities one by one per call; a cursor resumes past them. */
     graphSearchScanMax: number;
+    /** search_nodes walks scopes larger than graphSearchScanMax whatever the query; undefined: on the embedded database only. */
+    graphSearchWalkLargeScopes: boolean | undefined;
     /** memory_list and ledger_list read at most this many facts or events per call; past them the page is cut short with a cursor. */
     listScanMax: number;
   };
@@ -57,6 +63,7 @@ export function contentConfig(e: z.output<typeof contentEnv>): ContentConfig {
       graphAnswerMaxChars: e.GRAPH_ANSWER_MAX_CHARS,
       graphSearchCountMax: e.GRAPH_SEARCH_COUNT_MAX,
       graphSearchScanMax: e.GRAPH_SEARCH_SCAN_MAX,
+      graphSearchWalkLargeScopes: e.GRAPH_SEARCH_WALK_LARGE_SCOPES,
       listScanMax: e.LIST_SCAN_MAX,
     },
     facts: {

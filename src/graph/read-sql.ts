@@ -182,14 +182,49 @@ const searchNodes = (indexed: boolean) => `
 export const SEARCH_NODES = searchNodes(true);
 /** Shorter queries: no trigram to look up. */
 export const SEARCH_NODES_SHORT = searchNodes(false);
+// Whether the scope holds more than $12 entities or $13 observations: of the
+// first limit + 1 rows from the scope's start in (scope, id) / (scope,
+// entity_id, id) order, whether all are the scope's. At most that many index
+// entries whatever the scope holds. Written as the walk's ranges are
+// (search-sql.ts): a row comparison ordered by the whole key, with the scope
+// as an init plan's value. With "scope = $1" Postgres served the order from
+// graph_observations_entity_id (entity_id, id), testing the scope as a filter
+// on every scope's rows; seeing the scope, it read all the rows from the
+// scope's start on through a bitmap and sorted them (3,040 for a limit of 301).
+const scopeAbove = (table: string, key: string, start: string, limit: string) =>
+  `(select count(*) filter (where r.scope = (select $1::text)) from (select t.scope from ${table} t
+      where (${key}) > ((select $1::text), ${start}) order by ${key} limit ${limit} + 1) r) > ${limit}`;
+
 /**
  * How the store runs them: through am_search_nodes (sql/000024), which holds
  * both statements, runs them without sequential scans and keeps one generic
  * plan of each per connection, in one round trip. $1-$10 as above, $11 true
- * for SEARCH_NODES. One row: the statement's columns as one JSON object.
+ * for SEARCH_NODES (the query has a trigram of its own). One row: the
+ * statement's columns as one JSON object.
+ *
+ * The trigram indexes serve only a scope of at most $12 entities and $13
+ * observations (one call's walk: GRAPH_SEARCH_SCAN_MAX and twice as many);
+ * a larger scope is walked, a bounded part per call, whatever the query
+ * (security audit: "ipsum lorem" over 600,000 observations of "observation N
+ * lorem ipsum", 60 calls of an agent's own writes, took ~0.8-1.2 s per call on
+ * Postgres and 2.6 s through the embedded database's one connection). A GIN
+ * lookup is a bitmap scan: it reads the scope's whole posting list and those
+ * of the query's trigrams and then rechecks every candidate on the heap, and no
+ * LIMIT stops it (measured at 600,000: bitmap alone 140-210 ms, recheck the
+ * rest; ANDed with an id range of 10,000 rows, or with the id as a btree_gin
+ * column of the index, still 60-170 ms and growing with the scope). In a scope
+ * of at most $12 + $13 rows the bitmap scan skips through other scopes' entries
+ * and rechecks at most that many rows: bounded as one call's walk is.
+ * With $12 and $13 null (GRAPH_SEARCH_WALK_LARGE_SCOPES off, the default on
+ * Postgres) every scope is searched through the indexes, and nothing is probed:
+ * a slow search there holds one connection of the pool and the agent's own
+ * concurrency slot, not the whole service as on the embedded database.
  */
 export const SEARCH_NODES_CALL = `
-  select r from am_search_nodes($1::text, $2::text, $3::int, $4::int, $5::int, $6::int, $7::int, $8::bigint, $9::int, $10::bigint, $11::boolean) as r`;
+  select r from am_search_nodes($1::text, $2::text, $3::int, $4::int, $5::int, $6::int, $7::int, $8::bigint, $9::int, $10::bigint,
+    case when $12::int is null then $11::boolean
+         else $11::boolean and not ${scopeAbove("graph_entities", "t.scope, t.id", "0", "$12::int")}
+              and not ${scopeAbove("graph_observations", "t.scope, t.entity_id, t.id", "0, 0", "$13::int")} end) as r`;
 
 // open_nodes: $1 scope, $2 names, $3 entity budget, $4 relation budget. Every
 // named entity that exists (insertion order, as the reference) with who wrote

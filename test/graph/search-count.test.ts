@@ -140,8 +140,9 @@ describe.each(BACKENDS)("search_nodes with a count cap on %s", (backend) => {
   });
 
   it("stops a walk at its bound before the matches at the end of the scope, and resumes it by cursor", async () => {
-    // 250 entities that do not match, then 15 that do: with a cap of 10 the
-    // names list is past it, so the scope is walked from its first entity.
+    // 250 entities that do not match, then 15 that do: the scope is larger
+    // than one call's walk (100 entities), so it is walked from its first
+    // entity, and the walk's first 100 found nothing to count.
     const agentId = (await tdb.db.query<{ id: number }>("select id from agents where name = 'loader'")).rows[0]!.id;
     const w = { scope: "tail", agentId, maxChars: 4096 };
     await createEntities(tdb.db, w, Array.from({ length: 250 }, (_, i) => ({ name: `filler-${i}`, entityType: "plain", observations: ["nothing here"] })));
@@ -149,7 +150,7 @@ describe.each(BACKENDS)("search_nodes with a count cap on %s", (backend) => {
     await createEntities(tdb.db, w, tail.map((name) => ({ name, entityType: "plain", observations: [] })));
 
     const first = await searchNodes(tdb.db, "tail", "late-match", { limit: 5 }, ANSWER, 10, WALK_CHUNK);
-    expect(first).toMatchObject({ entities: [], truncated: true, scanCut: true, totalEntities: 10, totalEntitiesIsLowerBound: true });
+    expect(first).toMatchObject({ entities: [], truncated: true, scanCut: true, totalEntities: 0, totalEntitiesIsLowerBound: true });
     expect(first.nextOffset).toBeUndefined();
     const names: string[] = [];
     let page = first;

@@ -6,7 +6,7 @@ import type { AppDeps } from "../../app-deps.js";
 import { SHARED_SCOPE } from "../../auth/scopes.js";
 import { DomainError } from "../../errors.js";
 import { readableGraph } from "../../graph/access.js";
-import { openNodes, readGraph, readObservations, readRelations, searchNodes } from "../../graph/read.js";
+import { openNodes, readGraph, readObservations, readRelations, searchNodes, searchWalksLargeScopes } from "../../graph/read.js";
 import { sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
 import { EntityPage, entityHref, GraphSearchPage } from "../views/graph.js";
@@ -31,9 +31,9 @@ export function registerGraph(router: Router, deps: AppDeps): void {
     const ctx = pageContext(res, "graph");
     try {
       const scope = readableGraph(sessionOf(res).caller, scopeInput);
-      const { graphSearchCountMax, graphSearchScanMax } = deps.config.limits;
+      const { graphSearchCountMax, graphSearchScanMax, graphSearchWalkLargeScopes } = deps.config.limits;
       const page = q
-        ? await searchNodes(deps.db, scope, q, { limit: GRAPH_PAGE_SIZE, offset, cursor }, PAGE_CHARS, graphSearchCountMax, graphSearchScanMax)
+        ? await searchNodes(deps.db, scope, q, { limit: GRAPH_PAGE_SIZE, offset, cursor }, PAGE_CHARS, graphSearchCountMax, graphSearchScanMax, searchWalksLargeScopes(deps.db, graphSearchWalkLargeScopes))
         : await readGraph(deps.db, scope, { limit: GRAPH_PAGE_SIZE, offset }, PAGE_CHARS);
       // A search's next page by its cursor (it always has one when truncated); the whole graph's by offset.
       const onward: Record<string, string> | undefined =
