@@ -14,7 +14,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import type { Database } from "../../src/db/database.js";
-import { searchNodes, searchWalksLargeScopes } from "../../src/graph/read.js";
+import { searchNodes, searchWalksLargeScopes } from "../../src/graph/search.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 interface PlanNode {

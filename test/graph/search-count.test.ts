@@ -10,7 +10,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import { searchNodes } from "../../src/graph/read.js";
+import { searchNodes } from "../../src/graph/search.js";
 import { WALK_CHUNK, WALK_OBSERVATION_CHUNK } from "../../src/graph/search-sql.js";
 import { createEntities } from "../../src/graph/store.js";
 import type { EntityInput } from "../../src/graph/types.js";

@@ -8,7 +8,7 @@
 // entities of several hundred observations since the walk also bounds those.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import { searchNodes } from "../../src/graph/read.js";
+import { searchNodes } from "../../src/graph/search.js";
 import { createEntities } from "../../src/graph/store.js";
 import type { EntityInput } from "../../src/graph/types.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";

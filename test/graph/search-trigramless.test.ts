@@ -8,7 +8,7 @@
 // call, resumed by cursor, every match once and in order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import { searchNodes } from "../../src/graph/read.js";
+import { searchNodes } from "../../src/graph/search.js";
 import { WALK_CHUNK } from "../../src/graph/search-sql.js";
 import { createEntities } from "../../src/graph/store.js";
 import type { EntityInput } from "../../src/graph/types.js";

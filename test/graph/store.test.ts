@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { DomainError } from "../../src/errors.js";
-import { openNodes, readGraph, searchNodes } from "../../src/graph/read.js";
+import { openNodes, readGraph } from "../../src/graph/read.js";
+import { searchNodes } from "../../src/graph/search.js";
 import type { GraphWriter } from "../../src/graph/types.js";
 import { addObservations, createEntities, createRelations, deleteEntities, deleteObservations, deleteRelations } from "../../src/graph/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";

@@ -3,7 +3,7 @@ import { MAX_CURSOR_CHARS } from "../../limits.js";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { pageText } from "../format.js";
-import { searchNodes, searchWalksLargeScopes } from "../read.js";
+import { searchNodes, searchWalksLargeScopes } from "../search.js";
 import { pagingFields, scopeField, searchPageOutput } from "../schemas.js";
 
 // Built once: the SDK wraps these shapes for every request's server.

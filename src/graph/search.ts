@@ -1,0 +1,159 @@
+// search_nodes: entities whose name, type or observations contain a substring,
+// through the trigram indexes or, where they cannot narrow the search (or may
+// not: a large scope on the embedded database), by a walk bounded per call
+// whose cursor goes on. Shares the entity rows and the relations' cut with the
+// other reads (read.ts).
+import * as z from "zod/v4";
+import type { Database } from "../db/database.js";
+import { invalid } from "../errors.js";
+import { MAX_OFFSET } from "../limits.js";
+import { decodeCursor, encodeCursor } from "../paging.js";
+import { answerBudget } from "./bounds.js";
+import { prepared } from "./prepared.js";
+import { type EntityRow, finishEntity, relationsCut, SEARCH_SCAN_MAX_DEFAULT } from "./read.js";
+import * as sql from "./read-sql.js";
+import { WALK_CHUNK, WALK_OBSERVATION_CHUNK } from "./search-sql.js";
+import type { GraphPage, GraphRelation, SearchPageRequest } from "./types.js";
+import { likePattern, pageBounds, validateSearchQuery } from "./validate.js";
+
+/**
+ * Three letters or digits in a row: a trigram of the query itself, which the
+ * indexes can look up (see search-sql.ts); a query with one goes through them. Without one ("---", "...", "a.b", "x-o") pg_trgm finds
+ * no trigram in '%…%', or only padded ones ("  o": every word that starts with
+ * o), and the lists would test the whole scope's names, types and observations
+ * in one call, past GRAPH_SEARCH_SCAN_MAX (review of 270c975: "---" over 50,000
+ * entities took 80 ms on Postgres, 172 ms embedded, against 23 / 44 ms for the
+ * bounded walk). Such a query is walked, like one of one or two characters.
+ * Letters and digits as countTrigrams (limits.ts) counts pg_trgm's words.
+ */
+const OWN_TRIGRAM = /[\p{L}\p{N}]{3}/u;
+
+/**
+ * search_nodes' cursor: the entity id the next page starts after, how many
+ * matches past it to skip first, and how many matches lie up to it (`seen`:
+ * the page's place among all matches, for its numbering and the total). With
+ * `obs`, a walk stopped inside entity `after` (its name, type and observations
+ * up to id `obs` tested, none matching): the next page starts inside it.
+ */
+const SearchCursor = z.object({
+  after: z.number().int().min(0),
+  obs: z.number().int().min(1).optional(),
+  skip: z.number().int().min(0).max(MAX_OFFSET),
+  seen: z.number().int().min(0).max(2_147_483_647),
+});
+
+
+/**
+ * Whether search_nodes walks scopes larger than one call's walk instead of
+ * using the trigram indexes (GRAPH_SEARCH_WALK_LARGE_SCOPES; unset: on the
+ * embedded database only). There one slow search holds the only connection,
+ * so everyone waits (security audit: 2.6 s per call at 600,000 observations);
+ * on Postgres it holds one pooled connection and the agent's own slot, and a
+ * selective search in a large scope answers at once instead of over many calls.
+ */
+export function searchWalksLargeScopes(db: { kind: "postgres" | "pglite" }, setting: boolean | undefined): boolean {
+  return setting ?? db.kind === "pglite";
+}
+
+/**
+ * Entities whose name, type or any observation contains `query`, case-insensitive
+ * (an empty query matches every entity, as in the reference), with the relations
+ * that have at least one endpoint among the entities returned. One statement.
+ * Matches are counted exactly up to `countCap`; past it the answer says "at
+ * least countCap" (totalEntitiesIsLowerBound), so the work stays bounded however
+ * many entities match (search-sql.ts). Where the indexes cannot narrow the
+ * search (a common query, one of one or two characters), or may not (a scope
+ * of more than one call's walk: SEARCH_NODES_CALL), the scope is walked
+ * entity by entity, at most `scanMax` of them and twice as many observations
+ * per call: a page cut short there says so (scanCut), and its nextCursor
+ * resumes the walk where it stopped, inside an entity if need be.
+ * Pages come by `offset` or after a `cursor` (an earlier page's nextCursor).
+ */
+export async function searchNodes(
+  db: Database,
+  scope: string,
+  query: string,
+  request: SearchPageRequest,
+  maxChars: number,
+  countCap: number,
+  scanMax = SEARCH_SCAN_MAX_DEFAULT,
+  /** Walk a scope larger than one call's walk whatever the query (see searchWalksLargeScopes). */
+  walkLargeScopes = true,
+): Promise<GraphPage> {
+  validateSearchQuery(query);
+  const { limit, offset } = pageBounds(request);
+  const cursor = decodeCursor(request.cursor, SearchCursor);
+  if (cursor && offset !== 0) {
+    throw invalid("Pass either offset or cursor, not both: a cursor (nextCursor of the previous page) already says where the next page starts.");
+  }
+  const after = cursor?.after ?? 0;
+  const afterObservation = cursor?.obs ?? 0;
+  const skip = cursor?.skip ?? offset;
+  // Matches up to `after`: this page starts at match seen + skip.
+  const seen = cursor?.seen ?? 0;
+  const budget = answerBudget(maxChars);
+  // A query with a trigram of its own goes through the trigram indexes only in a
+  // scope no larger than one call's walk (SEARCH_NODES_CALL): a larger one is
+  // walked, `steps` steps per call, and the cursor goes on.
+  const indexed = OWN_TRIGRAM.test(query);
+  const steps = Math.max(1, Math.floor(scanMax / WALK_CHUNK));
+  const sizeBound = walkLargeScopes ? [steps * WALK_CHUNK, steps * WALK_OBSERVATION_CHUNK] : [null, null];
+  type Row = {
+    total: number;
+    matched: number;
+    complete: boolean;
+    walked_to: number | null;
+    walked_obs: number | null;
+    last_id: number | null;
+    entities: EntityRow[];
+    relations: GraphRelation[];
+    total_relations: number;
+  };
+  // Without sequential scans (am_search_nodes' SET clause): told that the query
+  // has a limit, the planner would otherwise read a whole table, every scope's
+  // rows, hoping to stop early when statistics (of any scope) say the pattern is
+  // common (audit finding 6).
+  const r = await db.query<{ r: Row }>(
+    sql.SEARCH_NODES_CALL,
+    [scope, likePattern(query), limit, skip, budget.entityChars, budget.relationChars, countCap, after, steps, afterObservation, indexed, ...sizeBound],
+    prepared("search"),
+  );
+  const row = r.rows[0]!.r;
+  const entities = row.entities.map(finishEntity);
+  const cut = relationsCut(row.relations.length, row.total_relations, { scope, names: entities.map((e) => e.name) });
+  const shown = entities.length;
+  // Matches found past this page: the next one starts after its last entity.
+  // Otherwise, a walk stopped at its bound goes on where it stopped: after the
+  // last entity it tested, or inside it after the last observation tested.
+  const nextCursor =
+    row.matched > skip + shown && row.last_id !== null
+      ? encodeCursor({ after: row.last_id, skip: 0, seen: seen + skip + shown })
+      : row.walked_to !== null
+        ? encodeCursor({
+            after: row.walked_to,
+            ...(row.walked_obs !== null ? { obs: row.walked_obs } : {}),
+            skip: Math.max(0, skip - row.matched),
+            seen: seen + row.matched,
+          })
+        : undefined;
+  const scanCut = row.walked_to !== null && row.matched <= skip + shown;
+  // After a cursor the statement counts only past it (the lists count the whole scope).
+  const total = Math.max(row.total, seen + row.matched);
+  // Exact when the lists held every match, or the walk went through the whole scope from its start.
+  const lowerBound = total > countCap || row.walked_to !== null || (!row.complete && after > 0);
+  return {
+    entities,
+    relations: row.relations,
+    ...cut,
+    totalEntities: Math.min(total, countCap),
+    ...(lowerBound ? { totalEntitiesIsLowerBound: true as const } : {}),
+    offset: seen + skip,
+    limit,
+    truncated: nextCursor !== undefined,
+    // An offset restarts the search from the scope's first match: given only to
+    // pages asked for by offset, and not past a cut walk (the cursor goes on from there).
+    ...(nextCursor !== undefined && !cursor && !scanCut ? { nextOffset: offset + shown } : {}),
+    ...(nextCursor !== undefined ? { nextCursor } : {}),
+    ...(scanCut ? { scanCut: true as const } : {}),
+  };
+}
