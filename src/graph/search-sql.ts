@@ -23,7 +23,7 @@
 // lists held every match or the walk went through the whole scope from its
 // start; otherwise the caller says "at least".
 //
-// The store runs the statement without sequential scans (src/graph/read.ts):
+// The store runs the statement without sequential scans (src/graph/search.ts):
 // every read below goes through an index led by the scope.
 //
 // Parameters, shared with the rest of SEARCH_NODES (read-sql.ts): $1 scope, $2
