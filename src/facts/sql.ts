@@ -193,7 +193,8 @@ export const PROMOTE_FACT = `
   select id, version, status_at from upd`;
 
 /**
- * Readable facts most like a new one (the duplicate warning), best first. The
+ * Readable facts most like a new one (the duplicate warning), live ones first,
+ * then by similarity (sql/000033). The
  * search runs in am_similar_facts (sql/000020_facts_similar_identical.sql):
  * facts with the same description first (a btree probe), otherwise the
  * facts_head_trgm index. $1 text ("name description"), $2 threshold,
@@ -205,7 +206,7 @@ export const SIMILAR_FACTS = `
   select f.name, f.scope, f.status, f.version, f.description, s.similarity
     from am_similar_facts($1::text, $2::real, $3::boolean, $4::text[], $5::text, $6::text, $7::int, $8::text) s
     join facts f on f.id = s.id
-   order by s.similarity desc, f.id
+   order by f.status = 'deprecated', s.similarity desc, f.id
    limit $7::int`;
 
 /**

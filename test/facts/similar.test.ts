@@ -119,6 +119,21 @@ describe.each(BACKENDS)("duplicate warning on memory_store on %s", (backend) => 
     expect(names.some((n) => n.startsWith("cache-warm-copy-")), names.join()).toBe(true);
   });
 
+  it("lists live look-alikes before withdrawn ones, though the withdrawn are more alike", async () => {
+    // Three withdrawn near-copies, word for word but for one letter, and a live rewording.
+    await callOk(insider, "memory_store", { name: "rotate-keys-monthly", description: "Rotate the signing keys on the first Monday of a month", type: "project", body: "Why: audit." });
+    for (const i of [1, 2, 3]) {
+      await callOk(insider, "memory_store", { name: `rotate-signing-key${i}`, description: `Rotate the signing keys on the first Monday of each month ${"!".repeat(i)}`, type: "project", body: "copy" });
+      await callOk(insider, "memory_promote", { name: `rotate-signing-key${i}`, to: "deprecated", reason: "duplicate of rotate-keys-monthly" });
+    }
+    const r = await store(writer, { name: "rotate-signing-keys", description: "Rotate the signing keys on the first Monday of each month" });
+    const similar = (r.structuredContent as { similar?: Similar[] }).similar ?? [];
+    expect(similar.map((x) => x.status)).toEqual(["draft", "deprecated", "deprecated"]);
+    expect(similar[0]!.name).toBe("rotate-keys-monthly");
+    // The withdrawn ones were the more alike: only the order put the live one first.
+    expect(similar[1]!.similarity).toBeGreaterThan(similar[0]!.similarity);
+  });
+
   it("says nothing when no fact is alike, and never on an update", async () => {
     const fresh = await store(writer, { name: "sitemap-owner", description: "The sitemap generator belongs to the SEO team" });
     expect((fresh.structuredContent as { similar?: unknown }).similar).toBeUndefined();
