@@ -15,17 +15,7 @@ import { parseKeywords } from "../../src/facts/rules.js";
 import { RECALL } from "../../src/facts/recall-sql.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller, fact, store } from "./helpers.js";
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  Plans?: PlanNode[];
-}
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
+import { type PlanNode, planNodes } from "../support/plans.js";
 
 const FACTS = 4000;
 const WORDS = (
@@ -64,7 +54,7 @@ describe.each(BACKENDS)("recall query plan on %s", (backend) => {
     const r = await tdb.db.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> | string }>(`explain (format json) ${RECALL}`, params);
     const raw = r.rows[0]!["QUERY PLAN"];
     const parsed = typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: PlanNode }>) : raw;
-    return nodes(parsed[0]!.Plan);
+    return planNodes(parsed[0]!.Plan);
   }
 
   const cases: Array<[string, string[], { all: boolean; scopes: string[] }, string | null]> = [

@@ -17,23 +17,10 @@ import { RECALL } from "../../src/facts/recall-sql.js";
 import { parseKeywords, RECALL_NEAR_BODY_CHARS, RECALL_NEAR_MAX_FACTS } from "../../src/facts/rules.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller } from "./helpers.js";
+import { type AnalyzedPlanNode, planNodes } from "../support/plans.js";
 
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  "Actual Rows": number;
-  "Actual Loops": number;
-  "Rows Removed by Filter"?: number;
-  "Rows Removed by Index Recheck"?: number;
-  "Recheck Cond"?: string;
-  "Index Cond"?: string;
-  Filter?: string;
-  Plans?: PlanNode[];
-}
 // How Postgres prints the bounded body in a plan or an index definition: "left"(body, 1000).
 const BOUNDED_TEXT = new RegExp(`"?left"?\\(body, ${RECALL_NEAR_BODY_CHARS}\\)`);
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 
 const FACTS = 200;
 const BODY_CHARS = 16_000;
@@ -65,11 +52,11 @@ describe.each(BACKENDS)("near matches read a bounded number of bounded texts on 
   /** The scans of facts that test a near match (`%>`), and the matches found. */
   async function nearScans(readable: { all: boolean; scopes: string[] }, filters: { status?: "deprecated"; scope?: string }) {
     const params = recallParams(parseKeywords(TYPOS), readable, filters, 10);
-    const r = await tdb.db.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> | string }>(`explain (analyze, format json) ${RECALL}`, params);
+    const r = await tdb.db.query<{ "QUERY PLAN": Array<{ Plan: AnalyzedPlanNode }> | string }>(`explain (analyze, format json) ${RECALL}`, params);
     const raw = r.rows[0]!["QUERY PLAN"];
-    const plan = (typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: PlanNode }>) : raw)[0]!.Plan;
-    const conditions = (n: PlanNode) => [n["Recheck Cond"], n["Index Cond"], n.Filter].filter(Boolean).join(" ");
-    const scans = nodes(plan).filter((n) => n["Relation Name"] === "facts" && conditions(n).includes("%>"));
+    const plan = (typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: AnalyzedPlanNode }>) : raw)[0]!.Plan;
+    const conditions = (n: AnalyzedPlanNode) => [n["Recheck Cond"], n["Index Cond"], n.Filter].filter(Boolean).join(" ");
+    const scans = planNodes(plan).filter((n) => n["Relation Name"] === "facts" && conditions(n).includes("%>"));
     const read = scans.reduce((sum, n) => sum + (n["Actual Rows"] + (n["Rows Removed by Index Recheck"] ?? 0) + (n["Rows Removed by Filter"] ?? 0)) * n["Actual Loops"], 0);
     const hits = (await tdb.db.query<{ name: string; total: number }>(RECALL, params)).rows;
     return { scans, read, conditions: scans.map(conditions), hits };

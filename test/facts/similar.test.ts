@@ -10,6 +10,7 @@ import { SIMILAR_FACTS } from "../../src/facts/sql.js";
 import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callOk, connectClient, startTestService, textOf } from "../support/service.js";
+import { type PlanNode, planNodes } from "../support/plans.js";
 
 interface Similar {
   name: string;
@@ -145,14 +146,6 @@ describe.each(BACKENDS)("duplicate warning on memory_store on %s", (backend) => 
   });
 });
 
-interface PlanNode {
-  "Node Type": string;
-  "Index Name"?: string;
-  "Relation Name"?: string;
-  Plans?: PlanNode[];
-}
-const nodes = (p: PlanNode): PlanNode[] => [p, ...(p.Plans ?? []).flatMap(nodes)];
-
 describe.each(BACKENDS)("duplicate search plan on %s", (backend) => {
   let tdb: TestDatabase;
   beforeAll(async () => {
@@ -197,8 +190,8 @@ describe.each(BACKENDS)("duplicate search plan on %s", (backend) => {
         const r = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> | string }>(`explain (format json) select q.* from (${query}) q cross join (${all}) p`, params);
         const raw = r.rows[0]!["QUERY PLAN"];
         const plan = (typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: PlanNode }>) : raw)[0]!.Plan;
-        const summary = nodes(plan).map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` on ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` using ${n["Index Name"]}` : ""}`);
-        expect(nodes(plan).map((n) => n["Index Name"]), summary.join("\n")).toContain(expected[i]);
+        const summary = planNodes(plan).map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` on ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` using ${n["Index Name"]}` : ""}`);
+        expect(planNodes(plan).map((n) => n["Index Name"]), summary.join("\n")).toContain(expected[i]);
         expect(summary.filter((x) => x.startsWith("Seq Scan on facts")), summary.join("\n")).toEqual([]);
       });
     }

@@ -13,30 +13,20 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-
-interface PlanNode {
-  "Node Type": string;
-  "Index Name"?: string;
-  "Relation Name"?: string;
-  "Actual Rows": number;
-  "Actual Loops": number;
-  "Rows Removed by Filter"?: number;
-  Plans?: PlanNode[];
-}
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+import { type AnalyzedPlanNode, planNodes } from "../support/plans.js";
 
 const MAX = 50;
 
 describe("bounded scans read at most their bound, through the intended index (postgres)", () => {
   let tdb: TestDatabase;
   let client: pg.Client;
-  const plans: PlanNode[] = [];
+  const plans: AnalyzedPlanNode[] = [];
 
   /** Runs a call with auto_explain on, and returns the scans of `table` in the function's nested statement. */
-  async function scansOf(call: string, table: string): Promise<PlanNode[]> {
+  async function scansOf(call: string, table: string): Promise<AnalyzedPlanNode[]> {
     plans.length = 0;
     await client.query(call);
-    return plans.flatMap(nodes).filter((n) => n["Relation Name"] === table && n["Node Type"].includes("Scan"));
+    return plans.flatMap((p) => planNodes(p)).filter((n) => n["Relation Name"] === table && n["Node Type"].includes("Scan"));
   }
 
   beforeAll(async () => {
@@ -76,7 +66,7 @@ describe("bounded scans read at most their bound, through the intended index (po
       const text = n.message ?? "";
       const json = text.slice(text.indexOf("{"));
       if (!text.includes('"Plan"')) return;
-      const parsed = JSON.parse(json.replace(/^[^{]*/, "")) as { "Query Text": string; Plan: PlanNode };
+      const parsed = JSON.parse(json.replace(/^[^{]*/, "")) as { "Query Text": string; Plan: AnalyzedPlanNode };
       // Only the statements inside the functions (the callers' own plan is a Function Scan).
       if (!parsed["Query Text"].includes("am_fact_page(") && !parsed["Query Text"].includes("am_ledger_page(")) plans.push(parsed.Plan);
     });

@@ -12,17 +12,7 @@ import * as sql from "../../src/graph/read-sql.js";
 import { openNodes } from "../../src/graph/read.js";
 import { createEntities } from "../../src/graph/store.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  "Actual Rows": number;
-  "Actual Loops": number;
-  "Rows Removed by Filter"?: number;
-  Plans?: PlanNode[];
-}
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+import { type AnalyzedPlanNode, planNodes } from "../support/plans.js";
 
 class Measured extends Error {
   constructor(readonly rows: number) {
@@ -80,8 +70,8 @@ describe("showing an entity with many observations (postgres)", () => {
 
   /** The most rows one plan node reads from graph_observations (kept or filtered out), the index-only count aside. */
   async function observationsRead(db: Pick<TestDatabase["db"], "query"> = tdb.db): Promise<number> {
-    const r = await db.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`explain (analyze, format json) ${sql.OPEN_NODES}`, ["s", ["big-box"], BUDGET, BUDGET]);
-    const reads = nodes(r.rows[0]!["QUERY PLAN"][0]!.Plan).filter((n) => n["Relation Name"] === "graph_observations" && n["Node Type"] !== "Index Only Scan");
+    const r = await db.query<{ "QUERY PLAN": Array<{ Plan: AnalyzedPlanNode }> }>(`explain (analyze, format json) ${sql.OPEN_NODES}`, ["s", ["big-box"], BUDGET, BUDGET]);
+    const reads = planNodes(r.rows[0]!["QUERY PLAN"][0]!.Plan).filter((n) => n["Relation Name"] === "graph_observations" && n["Node Type"] !== "Index Only Scan");
     expect(reads.length).toBeGreaterThan(0);
     return Math.max(...reads.map((n) => (n["Actual Rows"] + (n["Rows Removed by Filter"] ?? 0)) * n["Actual Loops"]));
   }

@@ -13,17 +13,7 @@ import { createAgent } from "../../src/auth/store.js";
 import type { Database, Queryable } from "../../src/db/database.js";
 import { readGraph, readObservations, readRelations } from "../../src/graph/read.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Actual Rows": number;
-  "Actual Loops": number;
-  "Rows Removed by Filter"?: number;
-  "Rows Removed by Index Recheck"?: number;
-  Plans?: PlanNode[];
-}
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+import { type AnalyzedPlanNode, planNodes } from "../support/plans.js";
 
 const MANY = 2_000;
 const CAP = 100;
@@ -106,8 +96,8 @@ describe("graph reads bounded by constants (postgres): rows read per statement",
     let rows = 0;
     let probes = 0;
     for (const { text, params } of ran.filter((s) => /^\s*(with|select)/i.test(s.text))) {
-      const plan = (await tdb.db.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`explain (analyze, format json) ${text}`, params)).rows[0]!["QUERY PLAN"][0]!.Plan;
-      const scans = nodes(plan).filter((n) => n["Relation Name"] === table);
+      const plan = (await tdb.db.query<{ "QUERY PLAN": Array<{ Plan: AnalyzedPlanNode }> }>(`explain (analyze, format json) ${text}`, params)).rows[0]!["QUERY PLAN"][0]!.Plan;
+      const scans = planNodes(plan).filter((n) => n["Relation Name"] === table);
       const read = scans.reduce((sum, n) => sum + (n["Actual Rows"] + (n["Rows Removed by Filter"] ?? 0) + (n["Rows Removed by Index Recheck"] ?? 0)) * n["Actual Loops"], 0);
       rows = Math.max(rows, read);
       probes = Math.max(probes, scans.reduce((sum, n) => sum + n["Actual Loops"], 0));

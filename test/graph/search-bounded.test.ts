@@ -16,17 +16,7 @@ import { createAgent } from "../../src/auth/store.js";
 import type { Database } from "../../src/db/database.js";
 import { searchNodes, searchWalksLargeScopes } from "../../src/graph/search.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Actual Rows": number;
-  "Actual Loops": number;
-  "Rows Removed by Filter"?: number;
-  "Rows Removed by Index Recheck"?: number;
-  Plans?: PlanNode[];
-}
-const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+import { type AnalyzedPlanNode, planNodes } from "../support/plans.js";
 
 const ENTITIES = 30;
 const PER_ENTITY = 200;
@@ -72,7 +62,7 @@ const expectedN = Array.from({ length: NAMED }, (_, g) => g).filter((g) => g % 1
 describe("search_nodes reads a bounded number of rows per call (postgres, auto_explain)", () => {
   let tdb: TestDatabase;
   let client: pg.Client;
-  const plans: PlanNode[] = [];
+  const plans: AnalyzedPlanNode[] = [];
   const ran: Array<{ text: string; params: unknown[] }> = [];
   let recording: Database;
 
@@ -95,7 +85,7 @@ describe("search_nodes reads a bounded number of rows per call (postgres, auto_e
     client.on("notice", (n) => {
       const text = n.message ?? "";
       if (!text.includes('"Plan"')) return;
-      plans.push((JSON.parse(text.slice(text.indexOf("{"))) as { Plan: PlanNode }).Plan);
+      plans.push((JSON.parse(text.slice(text.indexOf("{"))) as { Plan: AnalyzedPlanNode }).Plan);
     });
     await client.query(
       "load 'auto_explain'; set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; " +
@@ -114,7 +104,7 @@ describe("search_nodes reads a bounded number of rows per call (postgres, auto_e
     plans.length = 0;
     for (const { text, params } of ran) await client.query(text, params);
     return plans
-      .flatMap(nodes)
+      .flatMap((p) => planNodes(p))
       .filter((n) => n["Relation Name"] === table)
       .reduce((sum, n) => sum + (n["Actual Rows"] + (n["Rows Removed by Filter"] ?? 0) + (n["Rows Removed by Index Recheck"] ?? 0)) * n["Actual Loops"], 0);
   }

@@ -14,19 +14,7 @@ import { searchNodes } from "../../src/graph/search.js";
 import { likePattern } from "../../src/graph/validate.js";
 import { createEntities, createRelations } from "../../src/graph/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  "Index Cond"?: string;
-  "Subplan Name"?: string;
-  Plans?: PlanNode[];
-}
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
+import { type PlanNode, planNodes } from "../support/plans.js";
 
 // Under the settings the store runs it with (am_search_nodes, sql/000024:
 // without sequential scans, one generic plan kept): a prepared statement, in a
@@ -98,11 +86,11 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
     return tdb.db.transaction(async (tx) => {
       for (const setting of settings) await tx.query(`set local ${setting}`);
       const r = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`explain (format json) ${statement}`, params);
-      return nodes(r.rows[0]!["QUERY PLAN"][0]!.Plan);
+      return planNodes(r.rows[0]!["QUERY PLAN"][0]!.Plan);
     });
   }
 
-  const explainSearch = async (statement: string, query: string, mode: "custom" | "generic") => nodes((await explainSearchPlan(tdb.db, statement, "shared", query, mode)).Plan);
+  const explainSearch = async (statement: string, query: string, mode: "custom" | "generic") => planNodes((await explainSearchPlan(tdb.db, statement, "shared", query, mode)).Plan);
   const TRIGRAM_INDEXES = ["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm"];
   // Scans that look rows up by the caller's entity ids (the page, its
   // observations and relations) need no scope; every other one must hold it.
@@ -245,7 +233,7 @@ describe("search_nodes match plan at 1,000 analysed entities (postgres)", () => 
 
   it.each(["kiwi-needle", "qqzzxxyyww"])("%s goes through the three trigram indexes with scope and pattern", async (query) => {
     for (const mode of ["custom", "generic"] as const) {
-      const plan = nodes((await explainSearchPlan(tdb.db, sql.SEARCH_NODES, "small", query, mode)).Plan);
+      const plan = planNodes((await explainSearchPlan(tdb.db, sql.SEARCH_NODES, "small", query, mode)).Plan);
       const scans = plan.filter((n) => ["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm"].includes(n["Index Name"] ?? ""));
       expect(scans.map((n) => n["Index Name"]).sort(), mode).toEqual(["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm"]);
       for (const scan of scans) expect(scan["Index Cond"], scan["Index Name"]).toMatch(/^\(\(scope = '?\$?\w+'?(::text)?\) AND \(\w+ ~~\* \$\d+\)\)$/);
@@ -279,10 +267,10 @@ describe("search_nodes walk plan at 1,000 analysed entities (postgres)", () => {
 
   const SORTS = ["Sort", "Incremental Sort"];
   it.each(["custom", "generic"] as const)("reads the walk's entities and observations in index order (%s plan)", async (mode) => {
-    const walk = nodes((await explainSearchPlan(tdb.db, sql.SEARCH_NODES_SHORT, "small", "zq", mode)).Plan).find((n) => n["Subplan Name"] === "CTE walk");
+    const walk = planNodes((await explainSearchPlan(tdb.db, sql.SEARCH_NODES_SHORT, "small", "zq", mode)).Plan).find((n) => n["Subplan Name"] === "CTE walk");
     expect(walk).toBeDefined();
-    const plan = nodes(walk!);
-    const sorted = plan.filter((n) => SORTS.includes(n["Node Type"])).flatMap((n) => (n.Plans ?? []).flatMap(nodes));
+    const plan = planNodes(walk!);
+    const sorted = plan.filter((n) => SORTS.includes(n["Node Type"])).flatMap((n) => (n.Plans ?? []).flatMap((p) => planNodes(p)));
     expect(sorted.filter((n) => /^graph_(entities|observations)$/.test(n["Relation Name"] ?? "")).map((n) => n["Index Name"] ?? n["Node Type"])).toEqual([]);
     const walked = plan.filter((n) => n["Index Name"] === "graph_entities_scope_id" || n["Index Name"] === "graph_observations_scope_entity_id");
     expect(walked.map((n) => `${n["Node Type"]} ${n["Index Name"]}`).sort()).toEqual(["Index Scan graph_entities_scope_id", "Index Scan graph_observations_scope_entity_id"]);
