@@ -3,17 +3,27 @@
 // a call costs one or a few round trips whatever its size. Names are matched through am_graph_key() (SHA-256 of the
 // text), the expression the unique indexes are built on (see sql/000004_graph.sql).
 
+// KEY_ORDER_NOTE: a batch insert takes each new row's unique-index entry as it
+// goes, and holds it to the end of its transaction. Two batches with common
+// names in different orders would each wait for the other (a deadlock Postgres
+// breaks only after deadlock_timeout, 1 s, by failing one; an immediate retry
+// could meet the winner again). So the rows of a batch go in in the order of
+// their keys, the same order for every writer, and no two batches can wait on
+// each other in a cycle; the ids, drawn before in the caller's order, keep the
+// read order the caller gave.
+
 // $1 scope, $2 names, $3 types, $4 agent id, $5 observation → entity ordinal
-// (1-based position in $2), $6 observation contents. Rows are inserted in input
-// order so ids (and so read order) follow the caller's order. Existing names are
-// skipped by the unique index; only the new entities get observations.
+// (1-based position in $2), $6 observation contents. Ids are drawn in input
+// order, so ids (and so read order) follow the caller's order; the rows are
+// then inserted in key order (see KEY_ORDER_NOTE). Existing names are skipped
+// by the unique index; only the new entities get observations.
 export const CREATE_ENTITIES = `
   with input as (
-    select n.name, n.entity_type, n.ord
-    from unnest($2::text[], $3::text[]) with ordinality as n(name, entity_type, ord)
+    select n.name, n.entity_type, n.ord, nextval('graph_entities_id_seq') as id
+    from (select * from unnest($2::text[], $3::text[]) with ordinality as u(name, entity_type, ord) order by u.ord) n
   ), created as (
-    insert into graph_entities (scope, name, entity_type, created_by)
-    select $1::text, i.name, i.entity_type, $4::bigint from input i order by i.ord
+    insert into graph_entities (id, scope, name, entity_type, created_by) overriding system value
+    select i.id, $1::text, i.name, i.entity_type, $4::bigint from input i order by am_graph_key(i.name)
     on conflict (scope, am_graph_key(name)) do nothing
     returning id, name
   ), observations as (
@@ -30,20 +40,27 @@ export const CREATE_ENTITIES = `
 
 // Import: the entities alone ($1 scope, $2 names, $3 types, $4 agent id); their
 // observations follow once every entity of the batch, new or not, is locked.
+// Ids in input order, rows in key order, as in CREATE_ENTITIES.
 export const INSERT_ENTITIES = `
-  insert into graph_entities (scope, name, entity_type, created_by)
-  select $1::text, n.name, n.entity_type, $4::bigint
-  from unnest($2::text[], $3::text[]) with ordinality as n(name, entity_type, ord)
-  order by n.ord
+  with input as (
+    select n.name, n.entity_type, nextval('graph_entities_id_seq') as id
+    from (select * from unnest($2::text[], $3::text[]) with ordinality as u(name, entity_type, ord) order by u.ord) n
+  )
+  insert into graph_entities (id, scope, name, entity_type, created_by) overriding system value
+  select i.id, $1::text, i.name, i.entity_type, $4::bigint from input i order by am_graph_key(i.name)
   on conflict (scope, am_graph_key(name)) do nothing
   returning name`;
 
-// $1 scope, $2 from, $3 to, $4 relation types, $5 agent id.
+// $1 scope, $2 from, $3 to, $4 relation types, $5 agent id. Ids in input
+// order, rows in key order, as in CREATE_ENTITIES.
 export const CREATE_RELATIONS = `
-  insert into graph_relations (scope, from_name, to_name, relation_type, created_by)
-  select $1::text, r.from_name, r.to_name, r.relation_type, $5::bigint
-  from unnest($2::text[], $3::text[], $4::text[]) with ordinality as r(from_name, to_name, relation_type, ord)
-  order by r.ord
+  with input as (
+    select r.from_name, r.to_name, r.relation_type, nextval('graph_relations_id_seq') as id
+    from (select * from unnest($2::text[], $3::text[], $4::text[]) with ordinality as u(from_name, to_name, relation_type, ord) order by u.ord) r
+  )
+  insert into graph_relations (id, scope, from_name, to_name, relation_type, created_by) overriding system value
+  select i.id, $1::text, i.from_name, i.to_name, i.relation_type, $5::bigint from input i
+  order by am_graph_key(i.from_name), am_graph_key(i.to_name), am_graph_key(i.relation_type)
   on conflict (scope, am_graph_key(from_name), am_graph_key(to_name), am_graph_key(relation_type)) do nothing
   returning from_name, to_name, relation_type`;
 

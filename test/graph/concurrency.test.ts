@@ -106,6 +106,41 @@ describe("graph writes under concurrency (postgres)", () => {
     expect(await count("select count(*)::int as n from graph_observations o join graph_entities e on e.id = o.entity_id where e.entity_type = 'overlap'")).toBe(200);
   });
 
+  it("batches of entities and relations in opposite orders never deadlock: rows go in in key order", async () => {
+    const deadlocks = async () => {
+      await tdb.db.query("select pg_stat_clear_snapshot()");
+      return count("select deadlocks::int as n from pg_stat_database where datname = current_database()");
+    };
+    const before = await deadlocks();
+    for (let round = 0; round < 5; round++) {
+      const names = Array.from({ length: 200 }, (_, i) => `order-${round}-${i}`);
+      const relations = names.slice(1).map((name, i) => ({ from: names[i]!, to: name, relationType: "next" }));
+      await Promise.all(
+        [names, [...names].reverse()].map((batch, c) =>
+          callOk(clients[c]!, "create_entities", { entities: batch.map((name) => ({ name, entityType: "ordered", observations: [] })) }),
+        ),
+      );
+      await Promise.all([relations, [...relations].reverse()].map((batch, c) => callOk(clients[c]!, "create_relations", { relations: batch })));
+    }
+    expect(await count("select count(*)::int as n from graph_entities where entity_type = 'ordered'")).toBe(1000);
+    expect(await count("select count(*)::int as n from graph_relations where relation_type = 'next'")).toBe(995);
+    // A deadlock is counted by the backend that lost it, and reaches the
+    // statistics once that backend has been idle for up to a second.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await deadlocks()).toBe(before);
+  });
+
+  it("ids follow the caller's order, though rows go in in key order", async () => {
+    const names = ["zeta-id", "alpha-id", "mu-id", "beta-id"];
+    await callOk(clients[0]!, "create_entities", { entities: names.map((name) => ({ name, entityType: "idorder", observations: [] })) });
+    const rows = await tdb.db.query<{ name: string }>("select name from graph_entities where entity_type = 'idorder' order by id");
+    expect(rows.rows.map((r) => r.name)).toEqual(names);
+    const relations = [{ from: "zeta-id", to: "alpha-id", relationType: "r" }, { from: "alpha-id", to: "zeta-id", relationType: "r" }, { from: "mu-id", to: "beta-id", relationType: "a" }];
+    await callOk(clients[0]!, "create_relations", { relations });
+    const read = await tdb.db.query<{ from_name: string }>("select from_name from graph_relations where from_name like '%-id' order by id");
+    expect(read.rows.map((r) => r.from_name)).toEqual(["zeta-id", "alpha-id", "mu-id"]);
+  });
+
   it("add_observations racing delete_entities: each add either lands on a live entity or says it is missing", async () => {
     const names = Array.from({ length: 20 }, (_, i) => `doomed-${i}`);
     await callOk(clients[0]!, "create_entities", { entities: names.map((name) => ({ name, entityType: "doomed", observations: [] })) });
