@@ -18,7 +18,7 @@ import type { Queryable } from "../db/database.js";
 import { invalid } from "../errors.js";
 import { checkWholeNumber, LIST_SCAN_MAX_DEFAULT } from "../limits.js";
 import { openSealedCursor, sealCursor } from "../paging.js";
-import { cursorKey } from "./cursor-key.js";
+import { cursorKey } from "../db/cursor-key.js";
 import { type FactSummary, type SummaryRow, toSummary } from "./model.js";
 import { prepared } from "./prepared.js";
 import { optionalReadableScope } from "./read.js";

@@ -6,7 +6,7 @@ import { type Caller } from "../auth/caller.js";
 import type { Database, Queryable } from "../db/database.js";
 import * as z from "zod/v4";
 import { openSealedCursor, sealCursor } from "../paging.js";
-import { cursorKey } from "./cursor-key.js";
+import { cursorKey } from "../db/cursor-key.js";
 import { LIST_SCAN_MAX_DEFAULT } from "../limits.js";
 import { type FactPageRequest, factPageParams, type PageRow, readFactPage } from "./list.js";
 import { type FactSummary, type SimilarFact, toSummary } from "./model.js";

@@ -8,7 +8,8 @@ import * as z from "zod/v4";
 import type { Database, Queryable } from "../db/database.js";
 import { invalid, notFound } from "../errors.js";
 import { MAX_OFFSET } from "../limits.js";
-import { decodeCursor, encodeCursor } from "../paging.js";
+import { cursorKey } from "../db/cursor-key.js";
+import { openSealedCursor, sealCursor } from "../paging.js";
 import { answerBudget } from "./bounds.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./read-sql.js";
@@ -152,6 +153,8 @@ export interface RelationsInput extends SearchPageRequest {
  * the page's place among all matches, for its numbering and the total).
  */
 const RelationCursor = z.object({
+  // Which list the cursor belongs to: a search_nodes cursor is refused here.
+  k: z.literal("r"),
   after: z.number().int().min(0),
   skip: z.number().int().min(0).max(MAX_OFFSET),
   seen: z.number().int().min(0).max(2_147_483_647),
@@ -214,11 +217,12 @@ async function relationsPage(db: Queryable, scope: string, input: { names?: stri
   const matched = every ? Math.min(row.counted, at.skip + row.count_max!) : row.counted;
   const lowerBound = every ? row.counted > at.skip + row.count_max! : walkedTo !== null;
   const more = every ? row.counted > at.skip + shown : matched > at.skip + shown;
+  const key = await cursorKey(db);
   const nextCursor =
     more && lastId !== null
-      ? encodeCursor({ after: lastId, skip: 0, seen: at.seen + at.skip + shown })
+      ? sealCursor(key, { k: "r", after: lastId, skip: 0, seen: at.seen + at.skip + shown })
       : walkedTo !== null
-        ? encodeCursor({ after: walkedTo, skip: Math.max(0, at.skip - matched), seen: at.seen + matched })
+        ? sealCursor(key, { k: "r", after: walkedTo, skip: Math.max(0, at.skip - matched), seen: at.seen + matched })
         : undefined;
   const scanCut = walkedTo !== null && !more;
   return {
@@ -249,7 +253,7 @@ export async function readRelations(db: Queryable, scope: string, input: Relatio
     validateItemCount("names", input.names.length);
     validateCallChars("names", input.names);
   }
-  const cursor = decodeCursor(input.cursor, RelationCursor);
+  const cursor = input.cursor === undefined ? undefined : openSealedCursor(await cursorKey(db), input.cursor, RelationCursor);
   if (cursor && offset !== 0) {
     throw invalid("Pass either offset or cursor, not both: a cursor (nextCursor of the previous page) already says where the next page starts.");
   }

@@ -7,7 +7,8 @@ import * as z from "zod/v4";
 import type { Database } from "../db/database.js";
 import { invalid } from "../errors.js";
 import { MAX_OFFSET } from "../limits.js";
-import { decodeCursor, encodeCursor } from "../paging.js";
+import { cursorKey } from "../db/cursor-key.js";
+import { openSealedCursor, sealCursor } from "../paging.js";
 import { answerBudget } from "./bounds.js";
 import { prepared } from "./prepared.js";
 import { type EntityRow, finishEntity, relationsCut, SEARCH_SCAN_MAX_DEFAULT } from "./read.js";
@@ -36,6 +37,8 @@ const OWN_TRIGRAM = /[\p{L}\p{N}]{3}/u;
  * up to id `obs` tested, none matching): the next page starts inside it.
  */
 const SearchCursor = z.object({
+  // Which list the cursor belongs to: a read_relations cursor is refused here.
+  k: z.literal("s"),
   after: z.number().int().min(0),
   obs: z.number().int().min(1).optional(),
   skip: z.number().int().min(0).max(MAX_OFFSET),
@@ -82,7 +85,8 @@ export async function searchNodes(
 ): Promise<GraphPage> {
   validateSearchQuery(query);
   const { limit, offset } = pageBounds(request);
-  const cursor = decodeCursor(request.cursor, SearchCursor);
+  const key = await cursorKey(db);
+  const cursor = openSealedCursor(key, request.cursor, SearchCursor);
   if (cursor && offset !== 0) {
     throw invalid("Pass either offset or cursor, not both: a cursor (nextCursor of the previous page) already says where the next page starts.");
   }
@@ -127,9 +131,10 @@ export async function searchNodes(
   // last entity it tested, or inside it after the last observation tested.
   const nextCursor =
     row.matched > skip + shown && row.last_id !== null
-      ? encodeCursor({ after: row.last_id, skip: 0, seen: seen + skip + shown })
+      ? sealCursor(key, { k: "s", after: row.last_id, skip: 0, seen: seen + skip + shown })
       : row.walked_to !== null
-        ? encodeCursor({
+        ? sealCursor(key, {
+            k: "s",
             after: row.walked_to,
             ...(row.walked_obs !== null ? { obs: row.walked_obs } : {}),
             skip: Math.max(0, skip - row.matched),

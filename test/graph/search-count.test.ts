@@ -9,11 +9,15 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as z from "zod/v4";
 import { createAgent } from "../../src/auth/store.js";
+import { cursorKey } from "../../src/db/cursor-key.js";
+import { readRelations } from "../../src/graph/read.js";
 import { searchNodes } from "../../src/graph/search.js";
 import { WALK_CHUNK, WALK_OBSERVATION_CHUNK } from "../../src/graph/search-sql.js";
 import { createEntities } from "../../src/graph/store.js";
 import type { EntityInput } from "../../src/graph/types.js";
+import { openSealedCursor } from "../../src/paging.js";
 import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callOk, connectClient, startTestService, textOf } from "../support/service.js";
@@ -193,6 +197,21 @@ describe.each(BACKENDS)("search_nodes with a count cap on %s", (backend) => {
     await expect(searchNodes(tdb.db, "counted", "item", { cursor: "bm90LWEtY3Vyc29y" }, ANSWER, 10)).rejects.toThrow(/cursor is not valid/);
     await expect(searchNodes(tdb.db, "counted", "item", { cursor: Buffer.from(JSON.stringify({ after: -1, skip: 0 })).toString("base64url") }, ANSWER, 10)).rejects.toThrow(/cursor is not valid/);
   });
+
+  it("seals its cursors: entity ids (a sequence every scope shares) are not readable, an altered or unsealed cursor is refused", async () => {
+    const page = await searchNodes(tdb.db, "counted", "item", { limit: 5 }, ANSWER, 10, WALK_CHUNK);
+    const raw = Buffer.from(page.nextCursor!, "base64url").toString("utf8");
+    expect(raw).not.toMatch(/after|seen|skip/);
+    const id = (await tdb.db.query<{ id: string }>("select max(id)::text as id from graph_entities")).rows[0]!.id;
+    expect(raw).not.toContain(id);
+    const altered = page.nextCursor!.slice(0, 20) + (page.nextCursor![20] === "A" ? "B" : "A") + page.nextCursor!.slice(21);
+    await expect(searchNodes(tdb.db, "counted", "item", { cursor: altered }, ANSWER, 10)).rejects.toThrow(/^cursor is not valid/);
+    // The old, unsealed form of a cursor that was valid then.
+    const old = Buffer.from(JSON.stringify({ after: 1, skip: 0, seen: 0 })).toString("base64url");
+    await expect(searchNodes(tdb.db, "counted", "item", { cursor: old }, ANSWER, 10)).rejects.toThrow(/^cursor is not valid/);
+    // One list's cursor does not open another's.
+    await expect(readRelations(tdb.db, "counted", { cursor: page.nextCursor! }, ANSWER)).rejects.toThrow(/^cursor is not valid/);
+  });
 });
 
 // The walk bounds observations too (security review follow-up: each entity
@@ -219,7 +238,9 @@ describe.each(BACKENDS)("search_nodes over entities with many observations on %s
   ];
   const expectedHeavy = (query: string) =>
     HEAVY_ENTITIES.filter((e) => [e.name, e.entityType, ...e.observations].some((t) => t.toLowerCase().includes(query.toLowerCase()))).map((e) => e.name);
-  const cursorOf = (cursor: string) => JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { after: number; obs?: number };
+  // The cursors are sealed: the test opens them with the store's key to see where a walk stopped.
+  const cursorOf = async (cursor: string) =>
+    openSealedCursor(await cursorKey(tdb.db), cursor, z.object({ after: z.number(), obs: z.number().optional() })) as { after: number; obs?: number };
   /** Entities and observations of scope "heavy" in the walk's order after `from` up to `to` (an entity's place: its whole self, or up to an observation). */
   async function testedBetween(from: { after: number; obs?: number }, to: { after: number; obs?: number }) {
     const r = await tdb.db.query<{ entities: number; observations: number }>(
@@ -255,7 +276,7 @@ describe.each(BACKENDS)("search_nodes over entities with many observations on %s
     // One step: the light entities' ten observations, then heavy-a's until the step's 200 are spent.
     const page = await searchNodes(tdb.db, "heavy", "zq", {}, ANSWER, 1000, WALK_CHUNK);
     expect(page).toMatchObject({ entities: [], scanCut: true, truncated: true, totalEntitiesIsLowerBound: true });
-    const at = cursorOf(page.nextCursor!);
+    const at = await cursorOf(page.nextCursor!);
     const heavyA = (await tdb.db.query<{ id: number }>("select id::int as id from graph_entities where scope = 'heavy' and name = 'heavy-a'")).rows[0]!.id;
     expect(at.after).toBe(heavyA);
     expect(at.obs).toBeGreaterThan(0);
@@ -269,7 +290,7 @@ describe.each(BACKENDS)("search_nodes over entities with many observations on %s
     let calls = 1;
     while (page.nextCursor !== undefined) {
       expect(page).toMatchObject({ entities: [], scanCut: true });
-      const to = cursorOf(page.nextCursor);
+      const to = await cursorOf(page.nextCursor);
       const tested = await testedBetween(from, to);
       // Two steps a call: at most 200 entities and 400 observations, and something each time.
       expect(tested.observations).toBeLessThanOrEqual(2 * WALK_OBSERVATION_CHUNK);

@@ -1,7 +1,9 @@
-// The key that seals memory_list's cursors (sql/000030), read once per
-// database and kept: every replica reads the same row, so a cursor from one
-// replica opens on any other.
-import type { Queryable } from "../db/database.js";
+// The key that seals page cursors (sql/000030): memory_list's and the review
+// queue's, whose positions may fall on facts the caller cannot read, and the
+// graph's, whose positions are ids of a sequence all scopes share. Read once
+// per database and kept: every replica reads the same row, so a cursor from
+// one replica opens on any other.
+import type { Queryable } from "./database.js";
 
 const keys = new WeakMap<Queryable, Promise<Buffer>>();
 
