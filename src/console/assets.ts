@@ -12,11 +12,13 @@ export const CONSOLE_JS = String.raw`"use strict";
 (function () {
   var current = -1;
   function items() { return Array.prototype.slice.call(document.querySelectorAll("[data-item]")); }
-  function select(i) {
+  // Marks item i as the one c, d and r act on; with focus, also moves there.
+  function select(i, focus) {
     var list = items();
     if (list.length === 0) return;
     current = Math.max(0, Math.min(i, list.length - 1));
     list.forEach(function (el, j) { el.classList.toggle("current", j === current); });
+    if (!focus) return;
     list[current].focus();
     list[current].scrollIntoView({ block: "nearest" });
   }
@@ -43,8 +45,8 @@ export const CONSOLE_JS = String.raw`"use strict";
     }
     var item;
     switch (e.key) {
-      case "j": select(current + 1); break;
-      case "k": select(current < 0 ? 0 : current - 1); break;
+      case "j": select(current + 1, true); break;
+      case "k": select(current < 0 ? 0 : current - 1, true); break;
       case "c": item = currentItem(); if (!item) return; item.querySelector("[data-confirm]").click(); break;
       case "d":
         item = currentItem(); if (!item) return;
@@ -69,7 +71,9 @@ export const CONSOLE_JS = String.raw`"use strict";
     var ask = e.target && e.target.getAttribute ? e.target.getAttribute("data-ask") : null;
     if (ask && !window.confirm(ask)) e.preventDefault();
   });
-  document.addEventListener("DOMContentLoaded", function () { if (items().length > 0) select(0); });
+  // The first item is marked on load, so c confirms it at once, but not focused:
+  // focus stays at the top of the page, where Tab reaches the skip link first.
+  document.addEventListener("DOMContentLoaded", function () { if (items().length > 0) select(0, false); });
 })();
 `;
 
