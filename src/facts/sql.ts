@@ -108,13 +108,13 @@ export const CREATE_FACT = `
     values ($1::text, $2::text, $3::text, $4::text, $5::text, 'draft', 1, $6::bigint,
             coalesce($7::timestamptz, now()), coalesce($7::timestamptz, now()))
     on conflict (name, scope) do nothing
-    returning id, version, description, type, body, author_id, created_at, updated_at
+    returning id, scope, version, description, type, body, author_id, created_at, updated_at
   ), ver as (
     insert into fact_versions (fact_id, version, description, type, body, author_id, created_at)
     select id, version, description, type, body, author_id, created_at from ins
   ), ev as (
-    insert into fact_events (fact_id, version, kind, actor_id, at, from_status, to_status)
-    select id, version, 'created', author_id, created_at, null, 'draft' from ins
+    insert into fact_events (fact_id, scope, version, kind, actor_id, at, from_status, to_status)
+    select id, scope, version, 'created', author_id, created_at, null, 'draft' from ins
   )
   select id, version, created_at, updated_at from ins`;
 
@@ -156,13 +156,13 @@ export const UPDATE_FACT = `
            author_id = $5::bigint, updated_at = coalesce($7::timestamptz, now()), change_seq = nextval('fact_change_seq'),
            status_by_id = null, status_at = null, status_reason = null
      where id = $1::bigint
-    returning id, version, description, type, body, author_id, created_at, updated_at
+    returning id, scope, version, description, type, body, author_id, created_at, updated_at
   ), ver as (
     insert into fact_versions (fact_id, version, description, type, body, author_id, created_at)
     select id, version, description, type, body, author_id, updated_at from upd
   ), ev as (
-    insert into fact_events (fact_id, version, kind, actor_id, at, from_status, to_status)
-    select id, version, 'updated', author_id, updated_at, $6::text, 'draft' from upd
+    insert into fact_events (fact_id, scope, version, kind, actor_id, at, from_status, to_status)
+    select id, scope, version, 'updated', author_id, updated_at, $6::text, 'draft' from upd
   )
   select id, version, created_at, updated_at from upd`;
 
@@ -185,10 +185,10 @@ export const PROMOTE_FACT = `
        set status = $2::text, status_by_id = $3::bigint, status_reason = $4::text, status_at = coalesce($6::timestamptz, now()),
            change_seq = nextval('fact_change_seq')
      where id = $1::bigint
-    returning id, version, status_at
+    returning id, scope, version, status_at
   ), ev as (
-    insert into fact_events (fact_id, version, kind, actor_id, at, from_status, to_status, reason)
-    select id, version, $2::text, $3::bigint, status_at, $5::text, $2::text, $4::text from upd
+    insert into fact_events (fact_id, scope, version, kind, actor_id, at, from_status, to_status, reason)
+    select id, scope, version, $2::text, $3::bigint, status_at, $5::text, $2::text, $4::text from upd
   )
   select id, version, status_at from upd`;
 

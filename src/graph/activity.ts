@@ -2,6 +2,7 @@
 import { type Caller } from "../auth/caller.js";
 import { readableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
+import { LIST_SCAN_MAX_DEFAULT } from "../limits.js";
 import * as sql from "./read-sql.js";
 
 export interface GraphActivity {
@@ -17,7 +18,32 @@ export interface GraphActivity {
   at: string;
 }
 
-export async function recentGraphWrites(db: Queryable, caller: Caller, options: { actor?: string | undefined; limit: number }): Promise<GraphActivity[]> {
+export interface RecentGraphWrites {
+  writes: GraphActivity[];
+  /** A read stopped at its bound (scanMax) before finding `limit` writes by the actor: older ones may exist. */
+  scanCut: boolean;
+}
+
+/**
+ * The newest writes in the caller's readable scopes, each scope of each table
+ * read through its own index (sql/000034), so the cost follows what the caller
+ * may read and `limit`, not what others wrote elsewhere. With an actor, at most
+ * `scanMax` rows of each table are looked through (LIST_SCAN_MAX).
+ */
+export async function recentGraphWrites(
+  db: Queryable,
+  caller: Caller,
+  options: { actor?: string | undefined; limit: number; scanMax?: number | undefined },
+): Promise<RecentGraphWrites> {
   const readable = readableScopes(caller);
-  return (await db.query<GraphActivity>(sql.RECENT_GRAPH_WRITES, [readable.all, readable.scopes, options.actor ?? null, options.limit])).rows;
+  const rows = (
+    await db.query<GraphActivity & { kept: boolean; cut: boolean }>(sql.RECENT_GRAPH_WRITES, [
+      readable.all,
+      readable.scopes,
+      options.actor ?? null,
+      options.limit,
+      options.scanMax ?? LIST_SCAN_MAX_DEFAULT,
+    ])
+  ).rows;
+  return { writes: rows.filter((r) => r.kept).map(({ kept: _kept, cut: _cut, ...w }) => w), scanCut: rows.some((r) => r.cut) };
 }

@@ -265,34 +265,41 @@ export const ENTITY_OBSERVATIONS = `
 /**
  * Recent graph writes (entities, relations, observations created, and what
  * delete_* removed: graph_deletions), newest first, in readable scopes,
- * optionally by one agent; each part walks its primary key backwards (ids
- * follow insertion order). $1 all scopes, $2 readable scopes, $3 agent name or
- * null, $4 limit.
+ * optionally by one agent. Each part is read by am_recent_page (sql/000034):
+ * each readable scope through the table's (scope, id) index backwards (ids
+ * follow insertion order), at most $5 rows of every scope together (never
+ * fewer than $4 + 1 per scope), so the read does not grow with what others
+ * wrote in scopes the reader cannot see. Kept writes first, newest first, at
+ * most $4; `cut` (on every row) says that a walk stopped at its bound: only an
+ * actor filter can make it. A walk that stopped with nothing kept comes back
+ * as rows that are not kept and have no write columns.
+ * $1 all scopes, $2 readable scopes, $3 agent name or null, $4 limit, $5 rows
+ * read at most per part.
  */
+const recentPage = (source: string) => `am_recent_page('${source}', $5::int, $4::int, $1::boolean, $2::text[], $3::text) p`;
+// One lookup by primary key per row kept: OFFSET 0 keeps the subquery apart,
+// so the planner cannot hash-join the whole table instead.
+const byId = (select: string) => `left join lateral (${select} and t.id = p.id offset 0) t on true`;
 export const RECENT_GRAPH_WRITES = `
-  with who as (select id from agents where $3::text is null or name = $3::text)
-  select w.kind, w.action, w.scope, w.subject, w.detail, a.name as actor, ${ISO("w.created_at")} as at
+  select w.kept, bool_or(w.last) over () as cut,
+         w.kind, w.action, w.scope, w.subject, w.detail, a.name as actor, ${ISO("w.created_at")} as at
     from (
-      (select 'entity' as kind, 'added' as action, g.scope, g.name as subject, g.entity_type as detail, g.created_by, g.created_at
-         from graph_entities g
-        where ($1::boolean or g.scope = any($2::text[])) and g.created_by in (select id from who)
-        order by g.id desc limit $4::int)
+      select p.kept, p.last, 'entity' as kind, 'added' as action, t.scope, t.subject, t.detail, t.created_by, t.created_at
+        from ${recentPage("graph_entities")}
+        ${byId("select t.scope, t.name as subject, t.entity_type as detail, t.created_by, t.created_at from graph_entities t where p.kept")}
       union all
-      (select 'relation', 'added', r.scope, r.from_name, r.relation_type || ' → ' || r.to_name, r.created_by, r.created_at
-         from graph_relations r
-        where ($1::boolean or r.scope = any($2::text[])) and r.created_by in (select id from who)
-        order by r.id desc limit $4::int)
+      select p.kept, p.last, 'relation', 'added', t.scope, t.subject, t.detail, t.created_by, t.created_at
+        from ${recentPage("graph_relations")}
+        ${byId("select t.scope, t.from_name as subject, t.relation_type || ' → ' || t.to_name as detail, t.created_by, t.created_at from graph_relations t where p.kept")}
       union all
-      (select 'observation', 'added', g.scope, g.name, left(o.content, 200), o.created_by, o.created_at
-         from graph_observations o join graph_entities g on g.id = o.entity_id
-        where ($1::boolean or g.scope = any($2::text[])) and o.created_by in (select id from who)
-        order by o.id desc limit $4::int)
+      select p.kept, p.last, 'observation', 'added', t.scope, t.subject, t.detail, t.created_by, t.created_at
+        from ${recentPage("graph_observations")}
+        ${byId("select g.scope, g.name as subject, left(t.content, 200) as detail, t.created_by, t.created_at from graph_observations t join graph_entities g on g.id = t.entity_id where p.kept")}
       union all
-      (select d.kind, 'deleted', d.scope, d.subject, d.detail, d.deleted_by, d.deleted_at
-         from graph_deletions d
-        where ($1::boolean or d.scope = any($2::text[])) and d.deleted_by in (select id from who)
-        order by d.id desc limit $4::int)
+      select p.kept, p.last, t.kind, 'deleted', t.scope, t.subject, t.detail, t.deleted_by, t.deleted_at
+        from ${recentPage("graph_deletions")}
+        ${byId("select t.kind, t.scope, t.subject, t.detail, t.deleted_by, t.deleted_at from graph_deletions t where p.kept")}
     ) w
-    join agents a on a.id = w.created_by
-   order by w.created_at desc
+    left join agents a on a.id = w.created_by
+   order by w.kept desc, w.created_at desc
    limit $4::int`;

@@ -1,6 +1,7 @@
 // The activity feed: each capability's own "recent" read (facts and graph
-// filtered by the person's readable scopes; the ledger is team-wide, as
-// ledger_list), merged newest first.
+// in the person's readable scopes, each scope read through its own index, so
+// the page costs what the person may read, not what others wrote elsewhere;
+// the ledger is team-wide, as ledger_list), merged newest first.
 import type { Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { AGENT_NAME_PATTERN } from "../../auth/scopes.js";
@@ -22,13 +23,14 @@ export function registerActivity(router: Router, deps: AppDeps): void {
     const raw = typeof req.query.agent === "string" ? req.query.agent.trim() : "";
     const agent = AGENT_NAME_PATTERN.test(raw) ? raw : "";
     const actor = agent || undefined;
+    const scanMax = deps.config.limits.listScanMax;
     const [facts, ledger, graph] = await Promise.all([
-      recentFactEvents(deps.db, caller, { actor, limit: ACTIVITY_ITEMS }),
-      listLedger(deps.db, { ...(actor ? { actor } : {}), limit: ACTIVITY_ITEMS }, { scanMax: deps.config.limits.listScanMax }),
-      recentGraphWrites(deps.db, caller, { actor, limit: ACTIVITY_ITEMS }),
+      recentFactEvents(deps.db, caller, { actor, limit: ACTIVITY_ITEMS, scanMax }),
+      listLedger(deps.db, { ...(actor ? { actor } : {}), limit: ACTIVITY_ITEMS }, { scanMax }),
+      recentGraphWrites(deps.db, caller, { actor, limit: ACTIVITY_ITEMS, scanMax }),
     ]);
     const items: ActivityItem[] = [
-      ...facts.map((e) => ({
+      ...facts.events.map((e) => ({
         at: e.at,
         actor: e.actor,
         area: "facts" as const,
@@ -45,7 +47,7 @@ export function registerActivity(router: Router, deps: AppDeps): void {
         subject: `${e.action} ${e.target}`,
         detail: [e.evidence, e.note, e.reason].filter(Boolean).join(" · "),
       })),
-      ...graph.map((g) => ({
+      ...graph.writes.map((g) => ({
         at: g.at,
         actor: g.actor,
         area: "graph" as const,
@@ -58,6 +60,9 @@ export function registerActivity(router: Router, deps: AppDeps): void {
     ]
       .sort((a, b) => b.at.localeCompare(a.at))
       .slice(0, ACTIVITY_ITEMS);
-    sendPage(res, 200, <ActivityPage ctx={pageContext(res, "activity")} items={items} agent={agent} />);
+    // Only an agent filter can stop a read at its bound (each source reads its
+    // newest rows per readable scope, LIST_SCAN_MAX at most): then say so.
+    const scanCut = facts.scanCut || ledger.scanCut || graph.scanCut;
+    sendPage(res, 200, <ActivityPage ctx={pageContext(res, "activity")} items={items} agent={agent} scanCut={scanCut} />);
   });
 }

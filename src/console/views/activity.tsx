@@ -14,7 +14,7 @@ export interface ActivityItem {
   detail: string;
 }
 
-export function ActivityPage({ ctx, items, agent }: { ctx: PageContext; items: ActivityItem[]; agent: string }) {
+export function ActivityPage({ ctx, items, agent, scanCut = false }: { ctx: PageContext; items: ActivityItem[]; agent: string; scanCut?: boolean }) {
   return (
     <Layout ctx={ctx} title="Activity">
       <h1>Activity</h1>
@@ -55,7 +55,12 @@ export function ActivityPage({ ctx, items, agent }: { ctx: PageContext; items: A
           ))}
         </tbody>
       </table>
-      {items.length === 0 && <p class="empty">Nothing yet.</p>}
+      {scanCut && (
+        <p class="hint">
+          This page stopped after looking through as many recent writes as one page may (LIST_SCAN_MAX) without finding enough by {agent}; older ones may be further back.
+        </p>
+      )}
+      {items.length === 0 && !scanCut && <p class="empty">Nothing yet.</p>}
     </Layout>
   );
 }

@@ -1,26 +1,22 @@
-with who as (select id from agents where $3::text is null or name = $3::text)
-  select w.kind, w.action, w.scope, w.subject, w.detail, a.name as actor, to_char(w.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at
+select w.kept, bool_or(w.last) over () as cut,
+         w.kind, w.action, w.scope, w.subject, w.detail, a.name as actor, to_char(w.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at
     from (
-      (select 'entity' as kind, 'added' as action, g.scope, g.name as subject, g.entity_type as detail, g.created_by, g.created_at
-         from graph_entities g
-        where ($1::boolean or g.scope = any($2::text[])) and g.created_by in (select id from who)
-        order by g.id desc limit $4::int)
+      select p.kept, p.last, 'entity' as kind, 'added' as action, t.scope, t.subject, t.detail, t.created_by, t.created_at
+        from am_recent_page('graph_entities', $5::int, $4::int, $1::boolean, $2::text[], $3::text) p
+        left join lateral (select t.scope, t.name as subject, t.entity_type as detail, t.created_by, t.created_at from graph_entities t where p.kept and t.id = p.id offset 0) t on true
       union all
-      (select 'relation', 'added', r.scope, r.from_name, r.relation_type || ' → ' || r.to_name, r.created_by, r.created_at
-         from graph_relations r
-        where ($1::boolean or r.scope = any($2::text[])) and r.created_by in (select id from who)
-        order by r.id desc limit $4::int)
+      select p.kept, p.last, 'relation', 'added', t.scope, t.subject, t.detail, t.created_by, t.created_at
+        from am_recent_page('graph_relations', $5::int, $4::int, $1::boolean, $2::text[], $3::text) p
+        left join lateral (select t.scope, t.from_name as subject, t.relation_type || ' → ' || t.to_name as detail, t.created_by, t.created_at from graph_relations t where p.kept and t.id = p.id offset 0) t on true
       union all
-      (select 'observation', 'added', g.scope, g.name, left(o.content, 200), o.created_by, o.created_at
-         from graph_observations o join graph_entities g on g.id = o.entity_id
-        where ($1::boolean or g.scope = any($2::text[])) and o.created_by in (select id from who)
-        order by o.id desc limit $4::int)
+      select p.kept, p.last, 'observation', 'added', t.scope, t.subject, t.detail, t.created_by, t.created_at
+        from am_recent_page('graph_observations', $5::int, $4::int, $1::boolean, $2::text[], $3::text) p
+        left join lateral (select g.scope, g.name as subject, left(t.content, 200) as detail, t.created_by, t.created_at from graph_observations t join graph_entities g on g.id = t.entity_id where p.kept and t.id = p.id offset 0) t on true
       union all
-      (select d.kind, 'deleted', d.scope, d.subject, d.detail, d.deleted_by, d.deleted_at
-         from graph_deletions d
-        where ($1::boolean or d.scope = any($2::text[])) and d.deleted_by in (select id from who)
-        order by d.id desc limit $4::int)
+      select p.kept, p.last, t.kind, 'deleted', t.scope, t.subject, t.detail, t.deleted_by, t.deleted_at
+        from am_recent_page('graph_deletions', $5::int, $4::int, $1::boolean, $2::text[], $3::text) p
+        left join lateral (select t.kind, t.scope, t.subject, t.detail, t.deleted_by, t.deleted_at from graph_deletions t where p.kept and t.id = p.id offset 0) t on true
     ) w
-    join agents a on a.id = w.created_by
-   order by w.created_at desc
+    left join agents a on a.id = w.created_by
+   order by w.kept desc, w.created_at desc
    limit $4::int
