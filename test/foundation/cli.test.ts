@@ -152,8 +152,9 @@ describe("serve on the embedded database (no DATABASE_URL)", () => {
     const serve = startServe({ AGENT_MEMORY_DATA_DIR: dataDir });
     const mcpUrl = await serve.ready;
     expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    await new Promise((r) => setTimeout(r, 50));
     const tokenFile = join(dataDir, "owner-token");
+    // The log line naming the file is written asynchronously: it may come after the banner.
+    await serve.waitForOutput("stdout", tokenFile);
     // Nobody is at a terminal (stderr is a pipe, as under docker compose): the
     // token goes neither into the banner nor into the log stream, only the file's path.
     expect(serve.stderr()).toContain(`Its token is in ${tokenFile} (mode 0600)`);
@@ -227,8 +228,8 @@ describe("serve --json", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "am-serve-json-"));
     const serve = startServe({ AGENT_MEMORY_DATA_DIR: dataDir, LOG_LEVEL: "info" }, ["--json"]);
     try {
+      // Resolved by the result object itself (not by a log line naming the URL).
       const mcpUrl = await serve.ready;
-      await new Promise((r) => setTimeout(r, 50));
       const line = JSON.parse(serve.stdout().trim().split("\n").find((l) => l.includes('"url"') && !l.includes('"level"'))!) as {
         url: string;
         database: string;
@@ -255,6 +256,7 @@ describe("serve on Postgres (DATABASE_URL)", () => {
     const taken = createServer();
     await new Promise<void>((r) => taken.listen(0, "127.0.0.1", () => r()));
     const port = (taken.address() as AddressInfo).port;
+    let serve: ReturnType<typeof startServe> | undefined;
     try {
       const busy = startServe({ DATABASE_URL: empty.url, FIRST_TOKEN_FILE: tokenFile, PORT: String(port) });
       expect(await busy.exited).toBe(1);
@@ -264,7 +266,7 @@ describe("serve on Postgres (DATABASE_URL)", () => {
       const agents = await runCli(["agent", "list", "--json"], { DATABASE_URL: empty.url });
       expect(JSON.parse(agents.stdout)).toEqual({ agents: [] });
 
-      const serve = startServe({ DATABASE_URL: empty.url, FIRST_TOKEN_FILE: tokenFile });
+      serve = startServe({ DATABASE_URL: empty.url, FIRST_TOKEN_FILE: tokenFile });
       const mcpUrl = await serve.ready;
       expect(serve.stderr()).toContain(`Its token is in ${tokenFile}`);
       const client = await connectClient(mcpUrl, readFileSync(tokenFile, "utf8").trim());
@@ -273,6 +275,8 @@ describe("serve on Postgres (DATABASE_URL)", () => {
       serve.child.kill("SIGTERM");
       expect(await serve.exited).toBe(0);
     } finally {
+      // A failed assertion must not leave the service running after the test.
+      if (serve && serve.child.exitCode === null && serve.child.signalCode === null) serve.child.kill("SIGKILL");
       taken.close();
       await empty.drop();
       rmSync(tokenDir, { recursive: true, force: true });

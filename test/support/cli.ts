@@ -37,9 +37,22 @@ export interface ServeProcess {
   child: ChildProcess;
   stderr: () => string;
   stdout: () => string;
-  /** Resolves with the MCP URL once the banner says the service is listening. */
+  /**
+   * Resolves with the MCP URL once the service has announced itself: the banner
+   * on stderr, or (--json) its one result object on stdout. Not on the log line
+   * "agent-memory listening": that also names the URL, but is written just
+   * before the banner, on the other stream, and asynchronously (pino), so it
+   * could be read before the banner had arrived (4 starts in 30 on a loaded
+   * machine), and a test reading the banner at once found it missing.
+   */
   ready: Promise<string>;
   exited: Promise<number | null>;
+  /**
+   * Resolves once `stream` has carried `text`: log lines (stdout) are written
+   * asynchronously, so they may arrive after the banner that resolved `ready`.
+   * Fails when the stream ends without it, or after `timeoutMs`.
+   */
+  waitForOutput(stream: "stdout" | "stderr", text: string, timeoutMs?: number): Promise<void>;
 }
 
 export function startServe(env: Record<string, string | undefined>, args: string[] = []): ServeProcess {
@@ -48,7 +61,8 @@ export function startServe(env: Record<string, string | undefined>, args: string
   let err = "";
   const ready = new Promise<string>((resolve, reject) => {
     const onData = () => {
-      const m = /serving MCP at (http:\/\/\S+\/mcp)/.exec(err) ?? /"url":"(http:\/\/[^"]+\/mcp)"/.exec(out);
+      // The --json result object is a line of its own beginning with "url"; log lines begin with "level".
+      const m = /serving MCP at (http:\/\/\S+\/mcp)/.exec(err) ?? /^\{"url":"(http:\/\/[^"]+\/mcp)"/m.exec(out);
       if (m) resolve(m[1]!);
     };
     child.stdout!.on("data", (d: Buffer) => {
@@ -63,5 +77,30 @@ export function startServe(env: Record<string, string | undefined>, args: string
   });
   ready.catch(() => undefined);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, ready, exited, stderr: () => err, stdout: () => out };
+  const waitForOutput = (stream: "stdout" | "stderr", text: string, timeoutMs = 30_000) =>
+    new Promise<void>((resolve, reject) => {
+      const seen = () => (stream === "stdout" ? out : err);
+      if (seen().includes(text)) return resolve();
+      const source = stream === "stdout" ? child.stdout! : child.stderr!;
+      const stop = () => {
+        clearTimeout(timer);
+        source.off("data", onData);
+        source.off("close", onClose);
+      };
+      const fail = (why: string) => {
+        stop();
+        reject(new Error(`${stream} ${why} without ${JSON.stringify(text)}:\n${seen()}`));
+      };
+      // Added after the listener above that collects the output, so it sees each chunk collected.
+      const onData = () => {
+        if (!seen().includes(text)) return;
+        stop();
+        resolve();
+      };
+      const onClose = () => fail("closed");
+      const timer = setTimeout(() => fail(`went ${timeoutMs} ms`), timeoutMs);
+      source.on("data", onData);
+      source.on("close", onClose);
+    });
+  return { child, ready, exited, waitForOutput, stderr: () => err, stdout: () => out };
 }
