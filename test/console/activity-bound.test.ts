@@ -36,7 +36,7 @@ describe.each(BACKENDS)("the activity feed reads what the reader may read, on %s
   let admin: Caller;
 
   beforeAll(async () => {
-    tdb = await createTestDatabase(backend);
+    tdb = await createTestDatabase(backend, { statementTimeoutMs: 120_000 }); // bulk loads
     db = backend === "postgres" ? tdb.openPool(1) : tdb.db;
     const writer = await addCaller(db, "writer", { scopes: ["mine"] });
     const busy = await addCaller(db, "busy", { scopes: ["others"] });

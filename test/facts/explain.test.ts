@@ -28,7 +28,7 @@ describe.each(BACKENDS)("recall query plan on %s", (backend) => {
   let tdb: TestDatabase;
 
   beforeAll(async () => {
-    tdb = await createTestDatabase(backend);
+    tdb = await createTestDatabase(backend, { statementTimeoutMs: 120_000 }); // bulk loads
     const writer = await addCaller(tdb.db, "writer", { scopes: ["shared", "team"] });
     // Bulk rows of word-like text straight into the table (the history tables
     // play no part in recall).

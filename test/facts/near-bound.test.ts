@@ -31,7 +31,7 @@ describe.each(BACKENDS)("near matches read a bounded number of bounded texts on 
   let tdb: TestDatabase;
 
   beforeAll(async () => {
-    tdb = await createTestDatabase(backend);
+    tdb = await createTestDatabase(backend, { statementTimeoutMs: 120_000 }); // bulk loads
     const writer = await addCaller(tdb.db, "writer", { scopes: ["mal", "other"] });
     // The auditor's store: 200 facts of 16,000 characters in one scope, every
     // one holding a word each typo is near; as many in a scope the reader below cannot read.

@@ -105,7 +105,8 @@ describe("agent and token management on Postgres", () => {
       // --json prints the error once, as JSON: not again as text on stderr.
       expect(j.stderr, args.join(" ")).toBe("");
     }
-  });
+    // Many CLI processes one after the other: 32 s in a loaded full run, so more than the default 60 s.
+  }, 180_000);
 
   it("not found and conflicts exit 1 with a message", async () => {
     const missing = await runCli(["token", "issue", "nobody"], env);

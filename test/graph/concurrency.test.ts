@@ -50,7 +50,8 @@ describe("graph writes under concurrency (postgres)", () => {
     expect(acknowledged.reduce((a, b) => a + b, 0)).toBe(2000);
     expect(await count("select count(*)::int as n from graph_entities where entity_type = 'race'")).toBe(2000);
     expect(await count("select count(*)::int as n from graph_observations o join graph_entities e on e.id = o.entity_id where e.entity_type = 'race'")).toBe(2000);
-  });
+    // 2,000 calls: 37 s in a loaded full run, so more than the default 60 s.
+  }, 180_000);
 
   it("the same entity created from 20 clients at once: one entity, one creator", async () => {
     const answers = await Promise.all(
