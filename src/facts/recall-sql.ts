@@ -9,9 +9,12 @@ const SEARCH_TEXT = `(f.name || E'\\n' || f.description || E'\\n' || f.body)`;
 const HEAD_TEXT = `(f.name || E'\\n' || f.description)`;
 // What near matches (typos) are sought in: name, description and the first
 // RECALL_NEAR_BODY_CHARS (1,000) characters of the body, never the whole body
-// (docs/recall.md, "Near matches: bounded work"). Must match the expression of
-// the facts_near_trgm index (sql/000032) exactly.
+// (docs/recall.md, "Near matches"). Must match the expression of the
+// facts_near_words index (sql/000035) exactly.
 const NEAR_TEXT = `(f.name || E'\\n' || f.description || E'\\n' || left(f.body, 1000))`;
+// The words of NEAR_TEXT as the facts_near_words index holds them (am_near_words:
+// distinct lowercased runs of letters and digits of 4-40 characters).
+const NEAR_WORDS = `am_near_words${NEAR_TEXT}`;
 
 // Status order for ranking: reviewed facts first, withdrawn ones last.
 const STATUS_RANK = `case f.status when 'confirmed' then 0 when 'draft' then 1 else 2 end`;
@@ -21,12 +24,6 @@ const FILTERS = `
        and ($6::text is null or f.type = $6::text)
        and ($7::text is null or f.status = $7::text)
        and ($8::text is null or f.scope = $8::text)`;
-
-// The filters of a near candidate, computed rather than tested: the LIMIT of
-// the near lookup then counts every fact it reads, including those a filter
-// drops (a type or status filter that matches nothing must not make the
-// lookup read every similar fact).
-const NEAR_KEEP = `(${FILTERS})`;
 
 // Facts read per near keyword: $14 (RECALL_NEAR_MAX_FACTS) shared among the
 // near keywords of the call, so the call reads at most $14 in all.
@@ -50,9 +47,22 @@ const EXACT_LEVEL = `
 // again for every keyword. "offset 0" keeps the planner from inlining these
 // expressions back into every use.
 const LOWERED = `cross join lateral (select lower(${HEAD_TEXT}) as head, lower(f.body) as body offset 0) t`;
-// A near keyword's level in a fact found by it: the index condition (%>) already
-// holds the keyword similar to NEAR_TEXT; 5 when the name/description alone is.
-const NEAR_LEVEL = `case when word_similarity(k.text, ${HEAD_TEXT}) >= $11::real then 5 else 6 end`;
+// Whether a text holds a near keyword k (docs/recall.md, "Near matches"): for
+// each of its words of $12 characters or more, one of the word's corrections
+// (near_fixes) among the text's words; each shorter word as written.
+const NEAR_HOLDS = (words: string, lowered: string) => `
+  not exists (select 1 from near_fixes x
+               where x.i = k.i
+                 and case when x.corrected then not coalesce(x.fixes && ${words}, false)
+                          else position(x.word in ${lowered}) = 0 end)`;
+// A near keyword's level in a fact found by it: 5 when the name/description
+// alone holds it, else 6 (the lookup found it in NEAR_TEXT).
+const NEAR_LEVEL = `case when ${NEAR_HOLDS(`am_near_words${HEAD_TEXT}`, `lower${HEAD_TEXT}`)} then 5 else 6 end`;
+// Computed for each fact read, not tested before the count: the filters, and
+// the words of the keyword the index condition did not cover (a fourth
+// corrected word and beyond, the short words), only when it has such words.
+const NEAR_FOUND_KEEP = `(${FILTERS}
+       and (not k.more or ${NEAR_HOLDS(NEAR_WORDS, `lower${NEAR_TEXT}`)}))`;
 
 /**
  * A fact's relevance: per keyword 4 for name/description, 2 for the body, 1 or
@@ -125,32 +135,80 @@ export const RECALL = `
        and m.score > 0
   ), kw as materialized (
     select k.*, not k.phrase and char_length(k.text) >= $12::int
-                and not exists (select 1 from exact e where e.levels[k.i] is not null)
-                -- The threshold, for this statement's transaction only: computed with the
-                -- keyword's row, before any near lookup can read it (a condition beside the
-                -- lookup would be a join filter, tested after it).
-                and set_config('pg_trgm.word_similarity_threshold', $11::real::text, true) is not null as near
+                and not exists (select 1 from exact e where e.levels[k.i] is not null) as near
       from kw0 k
+  ), near_fixes as materialized (
+    -- Each word of a near keyword (lowercased runs of letters and digits, as in
+    -- am_near_words); each of $12 characters or more gets its corrections: the
+    -- vocabulary's words (fact_words) one edit away (insert, delete, substitute,
+    -- swap two adjacent letters). A word and its one-letter deletes meet a
+    -- vocabulary word's (symmetric delete) through the exact index
+    -- fact_words_deletes; at most $11 candidates read per word, before the
+    -- edit distance is checked. One branch runs; a caller of some scopes looks
+    -- up one scope after another, as in near_found.
+    select k.i, w.n, w.word, char_length(w.word) >= $12::int as corrected,
+           row_number() over (partition by k.i order by char_length(w.word) >= $12::int desc, char_length(w.word) desc, w.n) as rank,
+           (select array_agg(c.word) filter (where am_edit1(c.word, w.word))
+              from ((select v.word from fact_words v
+                      where $4::boolean and $8::text is null and char_length(w.word) >= $12::int
+                        and v.deletes && am_word_deletes(w.word)
+                      limit $11::int)
+                    union all
+                    (select v.word
+                       from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
+                       cross join lateral (
+                         select v.word from fact_words v
+                          where v.scope = s.scope and v.deletes && am_word_deletes(w.word)
+                          limit $11::int) v
+                      where not ($4::boolean and $8::text is null) and char_length(w.word) >= $12::int
+                      limit $11::int)) c) as fixes
+      from kw k
+      cross join lateral regexp_split_to_table(lower(k.text), '[^[:alnum:]]+') with ordinality as w(word, n)
+     where k.near and w.word <> ''
+  ), near_kw as materialized (
+    -- The index condition of a near keyword: its (up to) three longest corrected
+    -- words each among a fact's words (a missing second or third repeats the
+    -- first); "more" when the keyword has other words, checked on each fact read.
+    -- None when a corrected word has no correction.
+    select k.i,
+           (select x.fixes from near_fixes x where x.i = k.i and x.rank = 1) as fix1,
+           coalesce((select x.fixes from near_fixes x where x.i = k.i and x.rank = 2 and x.corrected),
+                    (select x.fixes from near_fixes x where x.i = k.i and x.rank = 1)) as fix2,
+           coalesce((select x.fixes from near_fixes x where x.i = k.i and x.rank = 3 and x.corrected),
+                    (select x.fixes from near_fixes x where x.i = k.i and x.rank = 1)) as fix3,
+           exists (select 1 from near_fixes x where x.i = k.i and (x.rank > 3 or not x.corrected)) as more
+      from kw k
+     where k.near
+       and exists (select 1 from near_fixes x where x.i = k.i and x.corrected)
+       and not exists (select 1 from near_fixes x where x.i = k.i and x.corrected and x.fixes is null)
   ), near_found as materialized (
     select c.id, k.i, c.level
-      from kw k
+      from near_kw k
       cross join lateral (
-        -- One branch runs (its condition is on parameters only): the scope is part
-        -- of the index condition whenever the caller reads some scopes or asked
-        -- for one, so facts it cannot read are never read here.
-        (select f.id, ${NEAR_LEVEL} as level, ${NEAR_KEEP} as keep
+        -- One branch runs (its condition is on parameters only). A caller that
+        -- reads some scopes, or asked for one, looks up one scope after another
+        -- (an equality in the index condition; the index cannot take a list),
+        -- so facts it cannot read are never read here, and the outer LIMIT stops
+        -- the lookups once enough facts are read. The index (facts_near_words)
+        -- holds each fact's words exactly: no row it gives is rechecked away, so
+        -- each LIMIT counts every fact read.
+        (select f.id, ${NEAR_LEVEL} as level, ${NEAR_FOUND_KEEP} as keep
            from facts f
-          where $4::boolean and $8::text is null and ${NEAR_TEXT} %> k.text
+          where $4::boolean and $8::text is null
+            and ${NEAR_WORDS} && k.fix1 and ${NEAR_WORDS} && k.fix2 and ${NEAR_WORDS} && k.fix3
           limit ${NEAR_PER_KEYWORD})
         union all
-        (select f.id, ${NEAR_LEVEL} as level, ${NEAR_KEEP} as keep
-           from facts f
+        (select f.id, ${NEAR_LEVEL} as level, ${NEAR_FOUND_KEEP} as keep
+           from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
+           cross join lateral (
+             select f.* from facts f
+              where f.scope = s.scope
+                and ${NEAR_WORDS} && k.fix1 and ${NEAR_WORDS} && k.fix2 and ${NEAR_WORDS} && k.fix3
+              limit ${NEAR_PER_KEYWORD}) f
           where not ($4::boolean and $8::text is null)
-            and f.scope = any(case when $8::text is null then $5::text[] else array[$8::text] end)
-            and ${NEAR_TEXT} %> k.text
           limit ${NEAR_PER_KEYWORD})
       ) c
-     where k.near and c.keep
+     where c.keep
   ), near as materialized (
     select f.id, ${STATUS_RANK} as status_rank, f.updated_at,
            array(select n.levels[array_position(n.keywords, k.i)] from kw k order by k.i) as levels,
@@ -192,4 +250,4 @@ export const RECALL = `
  */
 export const RECALL_CALL = `
   select r from am_recall($1::text[], $2::text[], $3::boolean[], $4::boolean, $5::text[], $6::text, $7::text, $8::text,
-                          $9::int, $10::int, $11::real, $12::int, $13::text[], $14::int) as r`;
+                          $9::int, $10::int, $11::int, $12::int, $13::text[], $14::int) as r`;

@@ -93,45 +93,45 @@ export function validateVersion(version: number | undefined): number | undefined
 }
 
 /**
- * Recall's near matches (pg_trgm word similarity, for typos) need at least this
- * similarity between a keyword and some stretch of a fact's text. pg_trgm's
- * default (0.6) misses swapped letters: "migartion" is 0.43 similar to
- * "migration", "kuberentes" 0.47 to "kubernetes". 0.4 keeps those; below it,
- * unrelated words start to match. Near matches are only sought for a keyword
- * that found nothing exactly or by its words (docs/recall.md).
+ * Recall's near matches (typos) correct each word of a keyword against the
+ * scope's vocabulary (fact_words, sql/000035): words one edit away (insert,
+ * delete, substitute, swap two adjacent characters), found by symmetric deletes.
+ * At most this many vocabulary words are read per keyword word, counted before
+ * the edit distance is checked (a shared delete can also be two edits apart), so
+ * the lookup's work is bounded whatever the vocabulary holds; past it, which
+ * candidates are read is arbitrary (index order). docs/recall.md, "Near matches".
  */
-export const RECALL_NEAR_THRESHOLD = 0.4;
+export const RECALL_NEAR_WORD_CANDIDATES = 20;
 
 /**
- * Near matches are sought only for keywords of at least this many characters.
- * A shorter one has too few trigrams to tell a typo from another word ("teh"
- * is 0.5 similar to every word starting "te"), and its trigrams are the most
- * common ones, so the index scan would read most of the table for answers
- * nobody wants.
+ * Near matches are sought only for keywords of at least this many characters,
+ * and only the words of at least this many characters are corrected (shorter
+ * ones must be found as written): one edit turns a three-letter word into
+ * dozens of others ("teh": the, tea, ten, tech, …). The vocabulary holds words
+ * of 4-40 characters (am_near_words, sql/000035), the same lower bound.
  */
 export const RECALL_NEAR_MIN_CHARS = 4;
 
 /**
- * Near matches are computed over the name, the description and this many
+ * Near matches are sought in the name, the description and this many
  * characters of the body: what a recall answer shows of a fact
- * (RECALL_BODY_CHARS). Word similarity costs about 7 ms for a 16,000-character
- * body on Postgres (0.3 ms for 1,000), and with the whole body ten typo
- * keywords over 200 such facts of one agent ran past the 10 s statement timeout
- * (security audit; docs/recall.md, "Near matches: bounded work"). The trigram
- * index the near lookup uses, facts_near_trgm (sql/000032), is built over
- * exactly this text, so the index's own check costs no more.
- * test/facts/near-bound.test.ts holds this constant to the index.
+ * (RECALL_BODY_CHARS). The vocabulary (fact_words) and the index of each fact's
+ * words (facts_near_words, sql/000035) are built over exactly this text, and
+ * the words a level is computed from never cover more (before 000032, word
+ * similarity over whole 16,000-character bodies let ten typo keywords run past
+ * the 10 s statement timeout; docs/recall.md). test/facts/near-bound.test.ts
+ * holds this constant to the index.
  */
 export const RECALL_NEAR_BODY_CHARS = 1000;
 
 /**
  * The near lookups of one recall read at most this many facts in all, shared
  * among its near keywords (100 for one, 50 each for two, 10 each for ten),
- * whatever the filters: with RECALL_NEAR_BODY_CHARS, one recall computes word
- * similarity over at most this many texts of at most 64 + 200 + 1,000
- * characters. A single typo keyword can still fill the largest page (50);
- * past the share, which near matches are found is arbitrary (index order), and
- * the total counts those found.
+ * whatever the filters (computed on the facts read, not tested before the
+ * count). The index they read (facts_near_words) is exact, so every fact read
+ * counts. A single typo keyword can still fill the largest page (50); past the
+ * share, which near matches are found is arbitrary (index order), and the total
+ * counts those found.
  */
 export const RECALL_NEAR_MAX_FACTS = 100;
 

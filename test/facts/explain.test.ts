@@ -68,9 +68,9 @@ describe.each(BACKENDS)("recall query plan on %s", (backend) => {
   it.each(cases)("%s: bitmap scans of the trigram and word indexes, no sequential scan of facts", async (_what, keywords, readable, scope) => {
     const all = await plan(keywords, readable, scope);
     const summary = all.map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` on ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` using ${n["Index Name"]}` : ""}`);
-    // Substrings (exact), near matches (their own bounded index, sql/000032), and words.
+    // Substrings (exact), near matches (the exact index of each fact's words, sql/000035), and words.
     expect(summary.filter((s) => s === "Bitmap Index Scan using facts_search_trgm"), summary.join("\n")).toHaveLength(1);
-    expect(summary, summary.join("\n")).toContain("Bitmap Index Scan using facts_near_trgm");
+    expect(summary, summary.join("\n")).toContain("Bitmap Index Scan using facts_near_words");
     expect(summary, summary.join("\n")).toContain("Bitmap Index Scan using facts_search_words");
     expect(summary.filter((s) => s.startsWith("Seq Scan on facts")), summary.join("\n")).toEqual([]);
   });

@@ -5,16 +5,26 @@
 // every call ran past the 10 s statement timeout, and on the embedded database
 // the watchdog restarted the worker each time while other agents waited.
 //
-// Counted, not timed: EXPLAIN ANALYZE of RECALL gives, for every scan of facts
-// that tests a near match (`%>`), the rows it read (kept, removed by the index
-// recheck, removed by a filter) times its loops. Their sum must stay within
-// RECALL_NEAR_MAX_FACTS, and the text tested must be the bounded one
-// (name, description, first RECALL_NEAR_BODY_CHARS of the body), on both
-// databases, with or without filters that drop every fact read.
+// Counted, not timed: EXPLAIN ANALYZE of RECALL gives, for every scan of the
+// near lookups (the vocabulary, fact_words, and the facts holding a correction,
+// through facts_near_words; before sql/000035, facts tested with `%>`), the rows
+// it read (kept, removed by the index recheck, removed by a filter) times its
+// loops. Facts read must stay within RECALL_NEAR_MAX_FACTS, vocabulary words
+// within RECALL_NEAR_WORD_CANDIDATES per keyword word, and the text looked up
+// must be the bounded one (name, description, first RECALL_NEAR_BODY_CHARS of
+// the body), on both databases, with or without filters that drop every fact
+// read.
+//
+// Also over facts written to defeat the lookup (security review of 000032):
+// 3,000 facts each holding half the trigrams of eight typo keywords in words
+// far apart ("hx zqzq al" for "alphx"). The trigram lookup's index proposed
+// every one and its check rejected every one, uncounted (24,000 rows, 4.7 s a
+// recall on Postgres); the rows read now do not grow with their number.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recallParams } from "../../src/facts/read.js";
-import { RECALL } from "../../src/facts/recall-sql.js";
-import { parseKeywords, RECALL_NEAR_BODY_CHARS, RECALL_NEAR_MAX_FACTS } from "../../src/facts/rules.js";
+import { RECALL, RECALL_CALL } from "../../src/facts/recall-sql.js";
+import { parseKeywords, RECALL_NEAR_BODY_CHARS, RECALL_NEAR_MAX_FACTS, RECALL_NEAR_WORD_CANDIDATES } from "../../src/facts/rules.js";
+import type { Database } from "../../src/db/database.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller } from "./helpers.js";
 import { type AnalyzedPlanNode, planNodes } from "../support/plans.js";
@@ -49,28 +59,19 @@ describe.each(BACKENDS)("near matches read a bounded number of bounded texts on 
     await tdb?.drop();
   });
 
-  /** The scans of facts that test a near match (`%>`), and the matches found. */
-  async function nearScans(readable: { all: boolean; scopes: string[] }, filters: { status?: "deprecated"; scope?: string }) {
-    const params = recallParams(parseKeywords(TYPOS), readable, filters, 10);
-    const r = await tdb.db.query<{ "QUERY PLAN": Array<{ Plan: AnalyzedPlanNode }> | string }>(`explain (analyze, format json) ${RECALL}`, params);
-    const raw = r.rows[0]!["QUERY PLAN"];
-    const plan = (typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: AnalyzedPlanNode }>) : raw)[0]!.Plan;
-    const conditions = (n: AnalyzedPlanNode) => [n["Recheck Cond"], n["Index Cond"], n.Filter].filter(Boolean).join(" ");
-    const scans = planNodes(plan).filter((n) => n["Relation Name"] === "facts" && conditions(n).includes("%>"));
-    const read = scans.reduce((sum, n) => sum + (n["Actual Rows"] + (n["Rows Removed by Index Recheck"] ?? 0) + (n["Rows Removed by Filter"] ?? 0)) * n["Actual Loops"], 0);
-    const hits = (await tdb.db.query<{ name: string; total: number }>(RECALL, params)).rows;
-    return { scans, read, conditions: scans.map(conditions), hits };
-  }
+  const nearScans = (readable: { all: boolean; scopes: string[] }, filters: { status?: "deprecated"; scope?: string }) => near(tdb.db, TYPOS, readable, filters);
 
   it.each([
     ["a reader of every scope", { all: true, scopes: [] as string[] }, {}, ["mal", "other"]],
     ["a reader of its own scope, beside as many facts it cannot read", { all: false, scopes: ["mal"] }, {}, ["mal"]],
     ["a scope filter", { all: true, scopes: [] as string[] }, { scope: "mal" }, ["mal"]],
   ])("ten typo keywords over 200 facts of 16,000 characters, %s: at most RECALL_NEAR_MAX_FACTS texts", async (_who, readable, filters, scopes) => {
-    const { scans, read, conditions, hits } = await nearScans(readable, filters);
+    const { scans, read, words, conditions, hits } = await nearScans(readable, filters);
     expect(scans.length).toBeGreaterThan(0);
     expect(read).toBeGreaterThan(0);
     expect(read).toBeLessThanOrEqual(RECALL_NEAR_MAX_FACTS);
+    expect(words).toBeGreaterThan(0);
+    expect(words).toBeLessThanOrEqual(TYPOS.length * RECALL_NEAR_WORD_CANDIDATES);
     // Only the bounded text is tested, never the whole body.
     for (const c of conditions) expect(c).toMatch(BOUNDED_TEXT);
     // Still found: every fact readable here is near every typo; none of another scope.
@@ -79,15 +80,117 @@ describe.each(BACKENDS)("near matches read a bounded number of bounded texts on 
   });
 
   it("a filter that drops every fact read does not make the lookup read more", async () => {
-    const { read, hits } = await nearScans({ all: false, scopes: ["mal"] }, { status: "deprecated" });
+    const { read, words, hits } = await nearScans({ all: false, scopes: ["mal"] }, { status: "deprecated" });
+    expect(words).toBeLessThanOrEqual(TYPOS.length * RECALL_NEAR_WORD_CANDIDATES);
     expect(read).toBeGreaterThan(0);
     expect(read).toBeLessThanOrEqual(RECALL_NEAR_MAX_FACTS);
     expect(hits).toEqual([]);
   });
 
   it("the index the near lookup uses is over exactly the text RECALL tests", async () => {
-    const r = await tdb.db.query<{ def: string }>("select pg_get_indexdef('facts_near_trgm'::regclass) as def");
-    expect(r.rows[0]!.def).toMatch(BOUNDED_TEXT);
+    for (const index of ["facts_near_words"]) {
+      const r = await tdb.db.query<{ def: string }>(`select pg_get_indexdef('${index}'::regclass) as def`);
+      expect(r.rows[0]!.def).toMatch(BOUNDED_TEXT);
+    }
+    // The vocabulary's trigger reads the same text.
+    const trigger = await tdb.db.query<{ src: string }>("select prosrc as src from pg_proc where proname = 'am_fact_words'");
+    expect(trigger.rows[0]!.src).toContain(`left(new.body, ${RECALL_NEAR_BODY_CHARS})`);
     expect(RECALL).toContain(`left(f.body, ${RECALL_NEAR_BODY_CHARS})`);
   });
+});
+
+/**
+ * The near lookups' scans in the plan of RECALL (EXPLAIN ANALYZE), and the
+ * rows each read times its loops: `read` facts (scans of facts whose condition
+ * is a near match: the words index, or `%>` before sql/000035), `words`
+ * vocabulary rows (scans of fact_words). Rows removed by an index recheck or a
+ * filter count as read.
+ */
+async function near(db: Database, keywords: string[], readable: { all: boolean; scopes: string[] }, filters: { status?: "deprecated"; scope?: string }) {
+  const params = recallParams(parseKeywords(keywords), readable, filters, 10);
+  const r = await db.query<{ "QUERY PLAN": Array<{ Plan: AnalyzedPlanNode }> | string }>(`explain (analyze, format json) ${RECALL}`, params);
+  const raw = r.rows[0]!["QUERY PLAN"];
+  const plan = (typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: AnalyzedPlanNode }>) : raw)[0]!.Plan;
+  const conditions = (n: AnalyzedPlanNode) => [n["Recheck Cond"], n["Index Cond"], n.Filter].filter(Boolean).join(" ");
+  const rowsRead = (nodes: AnalyzedPlanNode[]) =>
+    nodes.reduce((sum, n) => sum + (n["Actual Rows"] + (n["Rows Removed by Index Recheck"] ?? 0) + (n["Rows Removed by Filter"] ?? 0)) * n["Actual Loops"], 0);
+  const nodes = planNodes(plan);
+  const scans = nodes.filter((n) => n["Relation Name"] === "facts" && /%>|am_near_words/.test(conditions(n)));
+  const vocabulary = nodes.filter((n) => n["Relation Name"] === "fact_words");
+  const hits = (await db.query<{ name: string; total: number }>(RECALL, params)).rows;
+  return { scans, read: rowsRead(scans), words: rowsRead(vocabulary), conditions: scans.map(conditions), hits, fetched: await fetched(db, params) };
+}
+
+/**
+ * Rows of facts and of fact_words the statement fetched, exactly (Postgres 15's
+ * EXPLAIN rounds a scan's rows per loop to whole numbers: 0.4 a loop shows 0):
+ * the table statistics of the statement's own transaction, through am_recall
+ * as the service runs it (its plan never scans a table sequentially).
+ */
+async function fetched(db: Database, params: unknown[]): Promise<{ facts: number; words: number }> {
+  return db.transaction(async (tx) => {
+    const counts = async () =>
+      (
+        await tx.query<{ table: string; n: string }>(
+          `select relname as table, (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::text as n
+             from pg_stat_xact_user_tables where relname in ('facts', 'fact_words')`,
+        )
+      ).rows;
+    const before = await counts();
+    await tx.query(RECALL_CALL, params);
+    const after = await counts();
+    const delta = (t: string) => Number(after.find((r) => r.table === t)?.n ?? 0) - Number(before.find((r) => r.table === t)?.n ?? 0);
+    return { facts: delta("facts"), words: delta("fact_words") };
+  });
+}
+
+describe.each(BACKENDS)("near matches over facts written to defeat them on %s", (backend) => {
+  let tdb: TestDatabase;
+  let agentId: number;
+  // Eight typo keywords; each decoy fact holds, per keyword, its first and last
+  // two letters as words far apart: "  a", " al" and "hx " of "alphx", half its
+  // trigrams, enough for the trigram index to propose the fact for word similarity;
+  // and a word of its own ("decoy17"), so that the vocabulary grows with them too.
+  const TYPO_KEYWORDS = ["alphx", "betax", "gammx", "deltx", "epsilox", "thetx", "kappx", "lambdx"];
+  const decoyBody = TYPO_KEYWORDS.map((k) => `${k.slice(-2)} zqzq vwvw ${k.slice(0, 2)} yjyj kxkx`).join(" ") + " mnmn wvwv".repeat(80);
+  const addDecoys = (from: number, count: number) =>
+    tdb.db.query(
+      `insert into facts (scope, name, description, type, body, author_id)
+       select 'mal', 'decoy-' || i, 'decoy number ' || i, 'project', $2::text || ' decoy' || i, $1::bigint
+         from generate_series($3::int, $3::int + $4::int - 1) as i`,
+      [agentId, decoyBody, from, count],
+    );
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase(backend);
+    agentId = (await addCaller(tdb.db, "writer", { scopes: ["mal"] })).agentId;
+    // One real word near the first typo, so that the vocabulary has a correction to look up.
+    await tdb.db.query(
+      `insert into facts (scope, name, description, type, body, author_id) values ('mal', 'real-alpha', 'the alpha release', 'project', 'Ship the alpha first.', $1::bigint)`,
+      [agentId],
+    );
+  }, 300_000);
+  afterAll(async () => {
+    await tdb?.drop();
+  });
+
+  it("reads as many rows over 3,000 decoys as over 300, within constants", async () => {
+    const readable = { all: false, scopes: ["mal"] };
+    await addDecoys(1, 300);
+    await tdb.db.query("vacuum analyze facts");
+    const small = await near(tdb.db, TYPO_KEYWORDS, readable, {});
+    await addDecoys(301, 2700);
+    await tdb.db.query("vacuum analyze facts");
+    const large = await near(tdb.db, TYPO_KEYWORDS, readable, {});
+    expect(small.hits.map((h) => h.name)).toEqual(["real-alpha"]);
+    expect(large.hits.map((h) => h.name)).toEqual(["real-alpha"]);
+    expect(large.read).toBe(small.read);
+    expect(large.words).toBe(small.words);
+    // Exactly, from the table statistics: the same rows of facts (every part of
+    // the statement) and of the vocabulary at both sizes.
+    expect(large.fetched).toEqual(small.fetched);
+    expect(large.fetched.words).toBeLessThanOrEqual(TYPO_KEYWORDS.length * RECALL_NEAR_WORD_CANDIDATES);
+    expect(large.read).toBeLessThanOrEqual(RECALL_NEAR_MAX_FACTS);
+    expect(large.words).toBeLessThanOrEqual(TYPO_KEYWORDS.length * RECALL_NEAR_WORD_CANDIDATES);
+  }, 300_000);
 });
