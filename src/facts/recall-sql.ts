@@ -90,21 +90,19 @@ const SCORED = (level: string, keywords: string) => `
  *   index-pattern.ts); the levels, exact per candidate, drop the candidates
  *   that contain no keyword after all (score 0).
  * - `kw` marks as `near` the unquoted keywords of $12 characters or more
- *   that no such fact matched: only those are looked up by trigram word
- *   similarity (typos), so a keyword found as written never pulls in
- *   look-alikes ("100%" does not bring "1000"), and a short one never reads
- *   the posting lists of the most common trigrams (a typo in three letters
- *   is not told apart from another word anyway).
- * - `near_found` looks each of those up through facts_near_trgm: at most $14
- *   facts in all, shared among them (whatever the filters, which are computed,
- *   not tested),
- *   and only over the name, description and first 1,000 characters of the
- *   body, so a recall's similarity work is bounded by constants however many
- *   and however long the facts are (security audit: ten typo keywords over
- *   200 facts of 16,000 characters ran past the statement timeout). The
- *   threshold is set for this statement's transaction only, in `kw`, with the
- *   keyword row that each index scan waits for, so it is in force before the
- *   scan starts (`%>` reads it there).
+ *   that no such fact matched: only those are looked up as typos, so a
+ *   keyword found as written never pulls in look-alikes ("100%" does not
+ *   bring "1000").
+ * - `near_fixes` splits each into words and corrects each word of $12
+ *   characters or more: the vocabulary words (fact_words) of the readable
+ *   scopes one edit away, found by symmetric deletes, at most $11 read per word.
+ * - `near_kw` makes each keyword's index condition from its corrections.
+ * - `near_found` looks each keyword up through facts_near_words (each fact's
+ *   words, exactly): at most $14 facts in all, shared among them (whatever the
+ *   filters, which are computed, not tested), over the name, description and
+ *   first 1,000 characters of the body. Every index read here is exact, so
+ *   each LIMIT counts every row read (docs/recall.md, "Near matches: bounded
+ *   work": the trigram lookup before counted only rows its recheck kept).
  * - `near` gathers each fact's near levels, one per keyword.
  * - `hits` merges both (a near keyword has no exact level anywhere, the others
  *   no near level: scores add up), counts every match (window), ranks and
@@ -113,7 +111,8 @@ const SCORED = (level: string, keywords: string) => `
  *   two level arrays of the rows kept.
  * $1 patterns, $2 texts, $3 phrase flags (one per keyword), $4/$5 readable
  * scopes, $6 type, $7 status, $8 scope, $9 limit, $10 body chars,
- * $11 near-match threshold, $12 shortest keyword looked up for near matches,
+ * $11 vocabulary words read per keyword word (RECALL_NEAR_WORD_CANDIDATES),
+ * $12 shortest keyword looked up for near matches, and shortest word corrected,
  * $13 index patterns (one per keyword), $14 most facts the near lookups read in all.
  *
  * The service runs it through am_recall (RECALL_CALL), which holds this very
@@ -241,7 +240,8 @@ export const RECALL = `
  * a PL/pgSQL function whose body is RECALL itself. PL/pgSQL keeps the plan of
  * a statement for the life of the connection, and the function forces that
  * plan to be the generic one (plan_cache_mode) and never to scan the whole
- * table (enable_seqscan off). Planning this statement took longer than
+ * table (enable_seqscan off), and never JIT-compiles it (jit off: the generic
+ * plan's estimates passed the thresholds, and compiling took seconds). Planning this statement took longer than
  * running it for a selective keyword (about 1-3 ms against 0.3-2.5 ms at
  * 100,000 facts), and with few facts the planner chose to compute the word
  * similarity of every fact for a typo (80-180 ms at 1,000 facts) instead of
