@@ -12,7 +12,14 @@ export const plainRelation = (r: GraphRelation | RelationInput): RelationInput =
 
 // An entity whose observations were cut keeps its marks in the text too.
 const textEntity = (e: GraphEntity) =>
-  e.observationsTruncated ? { ...plainEntity(e), observationsTruncated: true, totalObservations: e.totalObservations } : plainEntity(e);
+  e.observationsTruncated
+    ? {
+        ...plainEntity(e),
+        observationsTruncated: true,
+        totalObservations: e.totalObservations,
+        ...(e.totalObservationsIsLowerBound ? { totalObservationsIsLowerBound: true } : {}),
+      }
+    : plainEntity(e);
 
 /** What a bounded answer left out besides entity pages, and which call returns it. */
 function cutNotes(graph: Graph): string[] {

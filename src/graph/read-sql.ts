@@ -19,10 +19,20 @@ export const COUNT_ENTITIES = `select count(*)::int as n from (
 // The observations of `entity` in insertion order, at most as many as could fit
 // in `budget` (each costs at least O), with their size. `gate` skips the read
 // for an entity the answer has no room for.
+// An entity's observations in insertion order, written as a range of
+// graph_observations_entity_id (entity_id, id) ordered by that whole key, not as
+// "entity_id = …" ordered by id: with the equality Postgres takes the entity as
+// a constant, sees id order in the primary key too, and where one entity holds
+// most of the table (its statistics then say any entity does) it walks the
+// primary key and filters every other entity's rows out: 200,000 rows read to
+// show an entity with none. The range has no such reading; the same trick as
+// the walk's (search-sql.ts).
+const OF_ENTITY = (entity: string) =>
+  `(o.entity_id, o.id) > (${entity}, 0::bigint) and (o.entity_id, o.id) < (${entity}, 9223372036854775807::bigint)`;
 const observationsOf = (entity: string, budget: string, gate = "true") => `(
       select o.id, o.content, o.created_by, o.created_at, char_length(o.content) + ${O} as cost
-      from graph_observations o where o.entity_id = ${entity} and ${gate}
-      order by o.id limit ${budget}::int / ${O} + 1)`;
+      from graph_observations o where ${OF_ENTITY(entity)} and ${gate}
+      order by o.entity_id, o.id limit ${budget}::int / ${O} + 1)`;
 
 /**
  * From a `page` CTE (id, name, entity_type, created_by, created_at) to `kept`,
@@ -34,8 +44,12 @@ const observationsOf = (entity: string, budget: string, gate = "true") => `(
  * the budget lasts, and the item that crosses it, so every answer makes
  * progress. No joins between CTEs: their row estimates multiply, and a plan
  * that looks expensive gets JIT-compiled, which alone took ~0.6 s.
+ * `total_obs` counts each entity's observations up to `countCap` + 1, or one
+ * more than the answer could show if that is more (observationCountCap in
+ * read.ts; past it: "at least"): a full count read all of an entity's index
+ * entries on every read that showed it (200,000 observations: ~150 ms embedded).
  */
-const entityPart = (budget: string, keepAll: boolean) => `
+const entityPart = (budget: string, keepAll: boolean, countCap: string) => `
   sized as (
     select p.*, char_length(p.name) + char_length(p.entity_type) + ${E} as head, coalesce(c.cost, 0) as body
     from page p cross join lateral (select sum(o.cost) as cost from ${observationsOf("p.id", budget)} o) c
@@ -44,7 +58,8 @@ const entityPart = (budget: string, keepAll: boolean) => `
     from sized s
   ), kept as materialized (
     select r.*, r.upto - r.head - r.body as before,
-      (select count(*) from graph_observations o where o.entity_id = r.id)::int as total_obs
+      (select count(*) from (select 1 from graph_observations o where ${OF_ENTITY("r.id")} order by o.entity_id, o.id
+        limit greatest(${countCap}::int, ${budget}::int / ${O} + 1) + 1) c)::int as total_obs
     from run r
     where ${keepAll ? "true" : `r.ord = 1 or r.upto <= ${budget}::int`}
   )`;
@@ -80,29 +95,36 @@ const pageLimit = (limit: string, budget: string) => `least(${limit}, ${budget}:
 
 const RELATION_COST = `char_length(r.from_name) + char_length(r.to_name) + char_length(r.relation_type) + ${R}`;
 
+// The relations of one kept entity `k` on one side, in id order, through the
+// (scope, key, id) indexes (sql/000036), so that a LIMIT stops the scan. As
+// for observations (OF_ENTITY), a range of the index ordered by its whole key,
+// so that where one name holds most relations the planner cannot walk the
+// primary key instead and filter every other name's relations out.
+const endpointOfKept = (column: string, limit: string) => {
+  const key = `(r.scope, am_graph_key(r.${column}), r.id)`;
+  const at = `$1::text, am_graph_key(k.name)`;
+  return `(select r.id from graph_relations r
+        where ${key} > (${at}, 0::bigint) and ${key} < (${at}, 9223372036854775807::bigint) and r.${column} = k.name
+        order by r.scope, am_graph_key(r.${column}), r.id limit ${limit})`;
+};
+const touchingKept = (limit: string) => `select x.id from kept k cross join lateral (
+      ${endpointOfKept("from_name", limit)}
+      union all
+      ${endpointOfKept("to_name", limit)}) x`;
+
 /**
- * `rshown`: the relations matching `where` (over graph_relations r; with
- * `matchOnce` it may instead be a whole select of their ids), in
- * insertion order from `offset`, at most `limit` (null: no count limit) and
- * within `budget` characters (the crossing one still shown). Only as many rows
- * as could fit are read (every relation costs at least R). With `matchOnce`
- * the matching ids are collected once (`rmatch`, counted by RELATION_TOTAL)
- * instead of being searched twice, to count and to page; every relation of a
- * scope is better read in id order, stopping at the limit.
+ * `rshown`: the relations touching the entities shown (`kept`), in insertion
+ * order, within `budget` characters (the crossing one still shown). Only as
+ * many rows as could fit are read: each entity's first that many on each side
+ * (every relation costs at least R), and the first that many of those. A hub
+ * with 200,000 relations had all of them collected and sorted by every
+ * open_nodes or search_nodes that showed it (~1.1 s embedded).
  */
-const relationPart = (where: string, offset: string, limit: string, budget: string, matchOnce: boolean) => `
-  ${
-    matchOnce
-      ? `rmatch as materialized (
-    ${where.startsWith("select ") ? where : `select r.id from graph_relations r where ${where}`}
-  ), rsel as (
-    select id from rmatch order by id offset ${offset} limit least(${limit}, ${budget}::int / ${R} + 1)
-  )`
-      : `rsel as (
-    select r.id from graph_relations r where ${where}
-    order by r.id offset ${offset} limit least(${limit}, ${budget}::int / ${R} + 1)
-  )`
-  }, rshown as (
+const keptRelationsPart = (budget: string) => `
+  rsel as (
+    select distinct t.id from (${touchingKept(`${budget}::int / ${R} + 1`)}) t
+    order by t.id limit ${budget}::int / ${R} + 1
+  ), rshown as (
     select x.* from (
       select r.id, r.from_name, r.to_name, r.relation_type, r.created_by, r.created_at,
         sum(${RELATION_COST}) over (order by r.id) - (${RELATION_COST}) as at
@@ -111,27 +133,23 @@ const relationPart = (where: string, offset: string, limit: string, budget: stri
     where x.at < ${budget}::int
   )`;
 
-const RELATION_TOTAL = `(select count(*) from rmatch)::int`;
+/**
+ * The relations touching the entities shown, counted up to `countCap` + 1, or
+ * one more than the answer could show if that is more (relationCountCap in
+ * read.ts; past it: "at least"). A relation between two entities shown (or
+ * from an entity to itself) is met twice, so at most twice that many rows are
+ * read, in id order per entity and side: when that many were read, more than
+ * the cap of them are distinct.
+ */
+const keptRelationsTotal = (countCap: string, budget: string) => {
+  const rows = `2 * (greatest(${countCap}::int, ${budget}::int / ${R} + 1) + 1)`;
+  return `(select count(distinct t.id) from (${touchingKept(rows)} limit ${rows}) t)::int`;
+};
 
 const relationsJson = (provenance: boolean) => `coalesce((select json_agg(json_build_object(
     'from', x.from_name, 'to', x.to_name, 'relationType', x.relation_type${
       provenance ? `, 'createdBy', a.name, 'createdAt', ${ISO("x.created_at")}` : ""
     }) order by x.id) from rshown x join agents a on a.id = x.created_by), '[]'::json)`;
-
-// The relations touching the entities shown (`kept`), looked up entity by
-// entity through the key indexes, each side on its own. Written as joins from
-// `kept`, the plan probes the indexes whatever the statistics say: as one
-// condition over the scope's relations, a graph that was never analysed had its
-// 10,000 relations read to find none (9 ms of a 14 ms search_nodes).
-// The key is compared through `= any(array[…])`, which the index serves but a
-// hash join cannot hash on: a small table joined by hash is then hashed on the
-// text alone, not on a SHA-256 of each of its rows.
-const endpointOfKept = (column: string) => `select r.id from kept k join graph_relations r
-      on r.scope = $1::text and r.${column} = k.name and am_graph_key(r.${column}) = any(array[am_graph_key(k.name)])`;
-const TOUCHING_KEPT = `select x.id from (
-      ${endpointOfKept("from_name")}
-      union
-      ${endpointOfKept("to_name")}) x`;
 
 // The keys of the names in $2, computed once per call as an init plan. The
 // services run these reads as prepared statements (read.ts), and Postgres keeps
@@ -142,7 +160,8 @@ const TOUCHING_KEPT = `select x.id from (
 // init plan both see the same unknown array and the generic plan is kept.
 const NAME_KEYS = `(select am_graph_keys($2::text[]))::bytea[]`;
 
-// read_graph's page of entities: $1 scope, $2 limit, $3 offset, $4 entity budget.
+// read_graph's page of entities: $1 scope, $2 limit, $3 offset, $4 entity
+// budget, $5 count cap (each entity's observations).
 export const READ_GRAPH_PAGE = `
   with page as materialized (
     select e.id, e.name, e.entity_type, e.created_at, null::text as created_by
@@ -150,7 +169,7 @@ export const READ_GRAPH_PAGE = `
     where e.scope = $1::text
     order by e.id
     limit ${pageLimit("$2::int", "$4")} offset $3::int
-  ), ${entityPart("$4", false)}
+  ), ${entityPart("$4", false, "$5")}
   select ${entitiesJson("$4", false)} as entities`;
 
 // search_nodes in one statement (one round trip, one snapshot): $1 scope, $2
@@ -173,10 +192,10 @@ const searchNodes = (indexed: boolean) => `
     from graph_entities e
     where e.id = any(array(select id from matched order by id limit ${pageLimit("$3::int", "$5")} offset $4::int))
       and e.scope = $1::text
-  ), ${entityPart("$5", false)}, ${relationPart(TOUCHING_KEPT, "0", "null::int", "$6", true)}
+  ), ${entityPart("$5", false, "$7")}, ${keptRelationsPart("$6")}
   select ${MATCH_TOTAL} as total, ${MATCHED_ROWS} as matched, ${COMPLETE} as complete, ${WALK_CUT} as walked_to, ${WALK_CUT_OBSERVATION} as walked_obs,
     (select max(k.id) from kept k) as last_id, ${entitiesJson("$5", false)} as entities,
-    ${relationsJson(false)} as relations, ${RELATION_TOTAL} as total_relations`;
+    ${relationsJson(false)} as relations, ${keptRelationsTotal("$7", "$6")} as total_relations`;
 
 /** Queries of three or more characters: the lists go through the trigram indexes. */
 export const SEARCH_NODES = searchNodes(true);
@@ -226,17 +245,18 @@ export const SEARCH_NODES_CALL = `
          else $11::boolean and not ${scopeAbove("graph_entities", "t.scope, t.id", "0", "$12::int")}
               and not ${scopeAbove("graph_observations", "t.scope, t.entity_id, t.id", "0, 0", "$13::int")} end) as r`;
 
-// open_nodes: $1 scope, $2 names, $3 entity budget, $4 relation budget. Every
-// named entity that exists (insertion order, as the reference) with who wrote
-// what when, and the relations touching them.
+// open_nodes: $1 scope, $2 names, $3 entity budget, $4 relation budget, $5
+// count cap (observations of each entity, relations). Every named entity that
+// exists (insertion order, as the reference) with who wrote what when, and the
+// relations touching them.
 export const OPEN_NODES = `
   with page as materialized (
     select e.id, e.name, e.entity_type, e.created_at, a.name as created_by
     from graph_entities e join agents a on a.id = e.created_by
     where e.scope = $1::text and am_graph_key(e.name) = any(${NAME_KEYS})
-  ), ${entityPart("$3", true)}, ${relationPart(TOUCHING_KEPT, "0", "null::int", "$4", true)}
+  ), ${entityPart("$3", true, "$5")}, ${keptRelationsPart("$4")}
   select ${entitiesJson("$3", true)} as entities, ${relationsJson(true)} as relations,
-    ${RELATION_TOTAL} as total_relations`;
+    ${keptRelationsTotal("$5", "$4")} as total_relations`;
 
 // read_observations: one entity's observations from an offset. $1 scope, $2
 // name, $3 offset, $4 limit, $5 budget, $6 count cap (at least the page's

@@ -10,7 +10,7 @@ import { invalid, notFound } from "../errors.js";
 import { MAX_OFFSET } from "../limits.js";
 import { cursorKey } from "../db/cursor-key.js";
 import { openSealedCursor, sealCursor } from "../paging.js";
-import { answerBudget } from "./bounds.js";
+import { answerBudget, OBSERVATION_FRAME_CHARS, RELATION_FRAME_CHARS } from "./bounds.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./read-sql.js";
 import * as relationsSql from "./relations-sql.js";
@@ -32,17 +32,36 @@ export interface ReadBounds {
   scanMax?: number | undefined;
 }
 
+/**
+ * How far the reads count an entity's observations (read-sql.ts, entityPart):
+ * the count cap, or one more than an answer of `entityChars` could show, if
+ * that is more, so that a count that stopped is always more than was shown.
+ */
+export const observationCountCap = (countCap: number, entityChars: number) => Math.max(countCap, Math.floor(entityChars / OBSERVATION_FRAME_CHARS) + 1);
+/** The same for the relations of the entities shown (keptRelationsTotal). */
+export const relationCountCap = (countCap: number, relationChars: number) => Math.max(countCap, Math.floor(relationChars / RELATION_FRAME_CHARS) + 1);
+
 // Old clients see the reference's shape: the extra fields appear only when something was cut.
-export function finishEntity(row: EntityRow): GraphEntity {
+export function finishEntity(row: EntityRow, countCap: number): GraphEntity {
   const { totalObservations, ...entity } = row;
-  return entity.observations.length < totalObservations ? { ...entity, observationsTruncated: true, totalObservations } : entity;
+  if (entity.observations.length >= totalObservations) return entity;
+  // Counted up to countCap + 1: more than the cap means "at least".
+  return totalObservations > countCap
+    ? { ...entity, observationsTruncated: true, totalObservations: countCap, totalObservationsIsLowerBound: true }
+    : { ...entity, observationsTruncated: true, totalObservations };
 }
 
 const plainRelation = (r: GraphRelation): GraphRelation => ({ from: r.from, to: r.to, relationType: r.relationType });
 
-export function relationsCut(shown: number, total: number, next: Omit<RelationsRequest, "offset">): RelationsCut {
+/** `total` was counted up to `countCap` + 1 (relationCountCap): more than the cap means "at least". */
+export function relationsCut(shown: number, total: number, countCap: number, next: Omit<RelationsRequest, "offset">): RelationsCut {
   if (shown >= total) return {};
-  return { relationsTruncated: true, totalRelations: total, nextRelations: { ...next, offset: shown } };
+  return {
+    relationsTruncated: true,
+    totalRelations: Math.min(total, countCap),
+    ...(total > countCap ? { totalRelationsIsLowerBound: true as const } : {}),
+    nextRelations: { ...next, offset: shown },
+  };
 }
 
 
@@ -82,8 +101,9 @@ export async function readGraph(db: Database, scope: string, request: PageReques
     const counted = (await tx.query<{ n: number }>(sql.COUNT_ENTITIES, [scope, offset, countMax], prepared("count_entities"))).rows[0]?.n ?? 0;
     const lowerBound = counted > offset + countMax;
     const total = Math.min(counted, offset + countMax);
-    const rows = (await tx.query<{ entities: EntityRow[] }>(sql.READ_GRAPH_PAGE, [scope, limit, offset, budget.entityChars], prepared("read_page"))).rows[0]!.entities;
-    const entities = rows.map(finishEntity);
+    const countCap = bounds.countCap ?? COUNT_CAP_DEFAULT;
+    const rows = (await tx.query<{ entities: EntityRow[] }>(sql.READ_GRAPH_PAGE, [scope, limit, offset, budget.entityChars, countCap], prepared("read_page"))).rows[0]!.entities;
+    const entities = rows.map((row) => finishEntity(row, observationCountCap(countCap, budget.entityChars)));
     const names = entities.map((e) => e.name);
     const last = !lowerBound && offset + entities.length >= total && entities.length > 0;
     let relations: GraphRelation[] = [];
@@ -126,20 +146,23 @@ export const SEARCH_SCAN_MAX_DEFAULT = 10_000;
  * Every such entity is listed; once the budget is spent, the rest come without
  * their observations (each marked, for read_observations).
  */
-export async function openNodes(db: Queryable, scope: string, names: string[], maxChars: number): Promise<Graph> {
+export async function openNodes(db: Queryable, scope: string, names: string[], maxChars: number, bounds: ReadBounds = {}): Promise<Graph> {
   validateItemCount("names", names.length);
   validateCallChars("names", names);
   if (names.length === 0) return { entities: [], relations: [] };
   const budget = answerBudget(maxChars);
+  const countCap = bounds.countCap ?? COUNT_CAP_DEFAULT;
   const r = await db.query<{ entities: EntityRow[]; relations: GraphRelation[]; total_relations: number }>(sql.OPEN_NODES, [
     scope,
     names,
     budget.entityChars,
     budget.relationChars,
+    countCap,
   ], prepared("open"));
   const row = r.rows[0]!;
-  const entities = row.entities.map(finishEntity);
-  return { entities, relations: row.relations, ...relationsCut(row.relations.length, row.total_relations, { scope, names: entities.map((e) => e.name) }) };
+  const entities = row.entities.map((e) => finishEntity(e, observationCountCap(countCap, budget.entityChars)));
+  const cut = relationsCut(row.relations.length, row.total_relations, relationCountCap(countCap, budget.relationChars), { scope, names: entities.map((e) => e.name) });
+  return { entities, relations: row.relations, ...cut };
 }
 
 export interface RelationsInput extends SearchPageRequest {

@@ -46,6 +46,10 @@ export const EntityOutSchema = EntitySchema.extend({
     .optional()
     .describe("Only when the answer holds just the first observations, to stay small: read_observations with offset = the number shown returns the rest."),
   totalObservations: z.number().int().optional().describe("Only with observationsTruncated: how many observations the entity has."),
+  totalObservationsIsLowerBound: z
+    .boolean()
+    .optional()
+    .describe("Only when counting stopped at its cap (GRAPH_SEARCH_COUNT_MAX): the entity has at least totalObservations observations."),
 });
 
 export const RelationOutSchema = RelationSchema.extend(provenanceFields);

@@ -11,7 +11,7 @@ import { cursorKey } from "../db/cursor-key.js";
 import { openSealedCursor, sealCursor } from "../paging.js";
 import { answerBudget } from "./bounds.js";
 import { prepared } from "./prepared.js";
-import { type EntityRow, finishEntity, relationsCut, SEARCH_SCAN_MAX_DEFAULT } from "./read.js";
+import { type EntityRow, finishEntity, observationCountCap, relationCountCap, relationsCut, SEARCH_SCAN_MAX_DEFAULT } from "./read.js";
 import * as sql from "./read-sql.js";
 import { WALK_CHUNK, WALK_OBSERVATION_CHUNK } from "./search-sql.js";
 import type { GraphPage, GraphRelation, SearchPageRequest } from "./types.js";
@@ -123,8 +123,8 @@ export async function searchNodes(
     prepared("search"),
   );
   const row = r.rows[0]!.r;
-  const entities = row.entities.map(finishEntity);
-  const cut = relationsCut(row.relations.length, row.total_relations, { scope, names: entities.map((e) => e.name) });
+  const entities = row.entities.map((e) => finishEntity(e, observationCountCap(countCap, budget.entityChars)));
+  const cut = relationsCut(row.relations.length, row.total_relations, relationCountCap(countCap, budget.relationChars), { scope, names: entities.map((e) => e.name) });
   const shown = entities.length;
   // Matches found past this page: the next one starts after its last entity.
   // Otherwise, a walk stopped at its bound goes on where it stopped: after the

@@ -42,6 +42,8 @@ export interface GraphEntity extends EntityInput, Partial<Provenance> {
   observationsTruncated?: true;
   /** Only with observationsTruncated: how many the entity has. */
   totalObservations?: number;
+  /** Only when counting stopped at its cap (GRAPH_SEARCH_COUNT_MAX): at least totalObservations. */
+  totalObservationsIsLowerBound?: true;
 }
 
 export interface GraphRelation extends RelationInput, Partial<Provenance> {}

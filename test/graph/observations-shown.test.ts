@@ -5,7 +5,8 @@
 // on Postgres and 300-460 ms embedded. EXPLAIN ANALYZE of the statements the
 // store runs, over an entity with 3,000 observations and a budget that shows
 // about a hundred: no plan node reads the entity's observations whole, except
-// the index-only count behind totalObservations.
+// the index-only count behind totalObservations (bounded too since 000036:
+// test/graph/kept-bounded.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import * as sql from "../../src/graph/read-sql.js";
@@ -70,7 +71,7 @@ describe("showing an entity with many observations (postgres)", () => {
 
   /** The most rows one plan node reads from graph_observations (kept or filtered out), the index-only count aside. */
   async function observationsRead(db: Pick<TestDatabase["db"], "query"> = tdb.db): Promise<number> {
-    const r = await db.query<{ "QUERY PLAN": Array<{ Plan: AnalyzedPlanNode }> }>(`explain (analyze, format json) ${sql.OPEN_NODES}`, ["s", ["big-box"], BUDGET, BUDGET]);
+    const r = await db.query<{ "QUERY PLAN": Array<{ Plan: AnalyzedPlanNode }> }>(`explain (analyze, format json) ${sql.OPEN_NODES}`, ["s", ["big-box"], BUDGET, BUDGET, 10_000]);
     const reads = planNodes(r.rows[0]!["QUERY PLAN"][0]!.Plan).filter((n) => n["Relation Name"] === "graph_observations" && n["Node Type"] !== "Index Only Scan");
     expect(reads.length).toBeGreaterThan(0);
     return Math.max(...reads.map((n) => (n["Actual Rows"] + (n["Rows Removed by Filter"] ?? 0)) * n["Actual Loops"]));

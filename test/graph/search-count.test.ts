@@ -334,7 +334,11 @@ describe.each(BACKENDS)("search_nodes over entities with many observations on %s
     expect(page.entities.map((e) => e.name)).toEqual(["needle-named"]);
     const [entity] = page.entities;
     expect(entity!.observations.slice(0, 3)).toEqual(["filler b 0", "filler b 1", "filler b 2"]);
-    expect(entity).toMatchObject({ observationsTruncated: true, totalObservations: HEAVY });
+    // Counted up to the count cap (1,000 here): "at least" past it.
+    expect(entity).toMatchObject({ observationsTruncated: true, totalObservations: 1000, totalObservationsIsLowerBound: true });
+    const exact = (await searchNodes(tdb.db, "heavy", "needle-named", {}, 20_000, 10_000)).entities[0]!;
+    expect(exact).toMatchObject({ observationsTruncated: true, totalObservations: HEAVY });
+    expect(exact.totalObservationsIsLowerBound).toBeUndefined();
   });
 });
 

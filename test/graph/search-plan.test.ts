@@ -96,7 +96,7 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
   // observations and relations) need no scope; every other one must hold it.
   // scope = …, or the walk's (scope, id) or (scope, entity_id, id) range.
   const SCOPE_CONDITION = /scope = |ROW\(scope, (entity_id, )?id\) > ROW/;
-  const BY_ID = ["graph_entities_pkey", "graph_observations_entity_content", "graph_observations_entity_id", "graph_relations_pkey", "graph_relations_key", "graph_relations_to"];
+  const BY_ID = ["graph_entities_pkey", "graph_observations_entity_content", "graph_observations_entity_id", "graph_relations_pkey", "graph_relations_key", "graph_relations_from_id", "graph_relations_to_id"];
 
   // Every read of the match (search-sql.ts) goes through an index whose
   // condition holds the scope: the scope-led trigram index, or, where the

@@ -20,7 +20,8 @@ export const openNodesTool = defineTool({
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
-    const graph = await openNodes(deps.db, readableGraph(caller, input.scope), input.names, deps.config.limits.graphAnswerMaxChars);
+    const { graphAnswerMaxChars, graphSearchCountMax } = deps.config.limits;
+    const graph = await openNodes(deps.db, readableGraph(caller, input.scope), input.names, graphAnswerMaxChars, { countCap: graphSearchCountMax });
     return { text: graphText(graph), structured: { ...graph } };
   },
 });

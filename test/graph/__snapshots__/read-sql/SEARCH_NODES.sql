@@ -94,26 +94,28 @@ with recursive
     select p.*, char_length(p.name) + char_length(p.entity_type) + 90 as head, coalesce(c.cost, 0) as body
     from page p cross join lateral (select sum(o.cost) as cost from (
       select o.id, o.content, o.created_by, o.created_at, char_length(o.content) + 12 as cost
-      from graph_observations o where o.entity_id = p.id and true
-      order by o.id limit $5::int / 12 + 1) o) c
+      from graph_observations o where (o.entity_id, o.id) > (p.id, 0::bigint) and (o.entity_id, o.id) < (p.id, 9223372036854775807::bigint) and true
+      order by o.entity_id, o.id limit $5::int / 12 + 1) o) c
   ), run as (
     select s.*, row_number() over (order by s.id) as ord, sum(s.head + s.body) over (order by s.id) as upto
     from sized s
   ), kept as materialized (
     select r.*, r.upto - r.head - r.body as before,
-      (select count(*) from graph_observations o where o.entity_id = r.id)::int as total_obs
+      (select count(*) from (select 1 from graph_observations o where (o.entity_id, o.id) > (r.id, 0::bigint) and (o.entity_id, o.id) < (r.id, 9223372036854775807::bigint) order by o.entity_id, o.id
+        limit greatest($7::int, $5::int / 12 + 1) + 1) c)::int as total_obs
     from run r
     where r.ord = 1 or r.upto <= $5::int
   ), 
-  rmatch as materialized (
-    select x.id from (
-      select r.id from kept k join graph_relations r
-      on r.scope = $1::text and r.from_name = k.name and am_graph_key(r.from_name) = any(array[am_graph_key(k.name)])
-      union
-      select r.id from kept k join graph_relations r
-      on r.scope = $1::text and r.to_name = k.name and am_graph_key(r.to_name) = any(array[am_graph_key(k.name)])) x
-  ), rsel as (
-    select id from rmatch order by id offset 0 limit least(null::int, $6::int / 75 + 1)
+  rsel as (
+    select distinct t.id from (select x.id from kept k cross join lateral (
+      (select r.id from graph_relations r
+        where (r.scope, am_graph_key(r.from_name), r.id) > ($1::text, am_graph_key(k.name), 0::bigint) and (r.scope, am_graph_key(r.from_name), r.id) < ($1::text, am_graph_key(k.name), 9223372036854775807::bigint) and r.from_name = k.name
+        order by r.scope, am_graph_key(r.from_name), r.id limit $6::int / 75 + 1)
+      union all
+      (select r.id from graph_relations r
+        where (r.scope, am_graph_key(r.to_name), r.id) > ($1::text, am_graph_key(k.name), 0::bigint) and (r.scope, am_graph_key(r.to_name), r.id) < ($1::text, am_graph_key(k.name), 9223372036854775807::bigint) and r.to_name = k.name
+        order by r.scope, am_graph_key(r.to_name), r.id limit $6::int / 75 + 1)) x) t
+    order by t.id limit $6::int / 75 + 1
   ), rshown as (
     select x.* from (
       select r.id, r.from_name, r.to_name, r.relation_type, r.created_by, r.created_at,
@@ -132,10 +134,17 @@ with recursive
         select o.*, sum(o.cost) over (order by o.id) - o.cost as at
         from (
       select o.id, o.content, o.created_by, o.created_at, char_length(o.content) + 12 as cost
-      from graph_observations o where o.entity_id = k.id and k.before + k.head < $5::int
-      order by o.id limit $5::int / 12 + 1) o
+      from graph_observations o where (o.entity_id, o.id) > (k.id, 0::bigint) and (o.entity_id, o.id) < (k.id, 9223372036854775807::bigint) and k.before + k.head < $5::int
+      order by o.entity_id, o.id limit $5::int / 12 + 1) o
       ) x
       where k.before + k.head + x.at < $5::int
     ) g on true), '[]'::json) as entities,
     coalesce((select json_agg(json_build_object(
-    'from', x.from_name, 'to', x.to_name, 'relationType', x.relation_type) order by x.id) from rshown x join agents a on a.id = x.created_by), '[]'::json) as relations, (select count(*) from rmatch)::int as total_relations
+    'from', x.from_name, 'to', x.to_name, 'relationType', x.relation_type) order by x.id) from rshown x join agents a on a.id = x.created_by), '[]'::json) as relations, (select count(distinct t.id) from (select x.id from kept k cross join lateral (
+      (select r.id from graph_relations r
+        where (r.scope, am_graph_key(r.from_name), r.id) > ($1::text, am_graph_key(k.name), 0::bigint) and (r.scope, am_graph_key(r.from_name), r.id) < ($1::text, am_graph_key(k.name), 9223372036854775807::bigint) and r.from_name = k.name
+        order by r.scope, am_graph_key(r.from_name), r.id limit 2 * (greatest($7::int, $6::int / 75 + 1) + 1))
+      union all
+      (select r.id from graph_relations r
+        where (r.scope, am_graph_key(r.to_name), r.id) > ($1::text, am_graph_key(k.name), 0::bigint) and (r.scope, am_graph_key(r.to_name), r.id) < ($1::text, am_graph_key(k.name), 9223372036854775807::bigint) and r.to_name = k.name
+        order by r.scope, am_graph_key(r.to_name), r.id limit 2 * (greatest($7::int, $6::int / 75 + 1) + 1))) x limit 2 * (greatest($7::int, $6::int / 75 + 1) + 1)) t)::int as total_relations
