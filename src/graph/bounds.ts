@@ -9,6 +9,9 @@
 // JSON text (JSON.stringify(…, null, 2) of the reference's shapes: indentation,
 // keys, quotes). Escapes are not counted, so the text stays within a small
 // factor of the budget even for text full of quotes or control characters.
+//
+// At the end of the file, the other bounds: how much one read may count and
+// walk (ReadBounds).
 
 /** `    {\n      "name": "",\n      "entityType": "",\n      "observations": [\n      ]\n    },\n` (87) */
 export const ENTITY_FRAME_CHARS = 90;
@@ -30,3 +33,27 @@ export function answerBudget(maxChars: number): AnswerBudget {
   const half = Math.floor(maxChars / 2);
   return { entityChars: half, relationChars: half };
 }
+
+/**
+ * How much one graph read may do whatever the scope holds: counts are exact up
+ * to `countCap` (GRAPH_SEARCH_COUNT_MAX) and "at least" past it; a walk tests
+ * at most `scanMax` rows (GRAPH_SEARCH_SCAN_MAX) and hands out a cursor.
+ */
+export interface ReadBounds {
+  countCap?: number | undefined;
+  scanMax?: number | undefined;
+}
+
+/** GRAPH_SEARCH_COUNT_MAX's default: what a read counts exactly at most. */
+export const COUNT_CAP_DEFAULT = 10_000;
+/** GRAPH_SEARCH_SCAN_MAX's default: entities a search tests one by one per call at most (and twice as many observations). */
+export const SEARCH_SCAN_MAX_DEFAULT = 10_000;
+
+/**
+ * How far the reads count an entity's observations (read-sql.ts, entityPart):
+ * the count cap, or one more than an answer of `entityChars` could show, if
+ * that is more, so that a count that stopped is always more than was shown.
+ */
+export const observationCountCap = (countCap: number, entityChars: number) => Math.max(countCap, Math.floor(entityChars / OBSERVATION_FRAME_CHARS) + 1);
+/** The same for the relations of the entities shown (keptRelationsTotal). */
+export const relationCountCap = (countCap: number, relationChars: number) => Math.max(countCap, Math.floor(relationChars / RELATION_FRAME_CHARS) + 1);

@@ -46,7 +46,7 @@ const observationsOf = (entity: string, budget: string, gate = "true") => `(
  * that looks expensive gets JIT-compiled, which alone took ~0.6 s.
  * `total_obs` counts each entity's observations up to `countCap` + 1, or one
  * more than the answer could show if that is more (observationCountCap in
- * read.ts; past it: "at least"): a full count read all of an entity's index
+ * bounds.ts; past it: "at least"): a full count read all of an entity's index
  * entries on every read that showed it (200,000 observations: ~150 ms embedded).
  */
 const entityPart = (budget: string, keepAll: boolean, countCap: string) => `
@@ -136,7 +136,7 @@ const keptRelationsPart = (budget: string) => `
 /**
  * The relations touching the entities shown, counted up to `countCap` + 1, or
  * one more than the answer could show if that is more (relationCountCap in
- * read.ts; past it: "at least"). A relation between two entities shown (or
+ * bounds.ts; past it: "at least"). A relation between two entities shown (or
  * from an entity to itself) is met twice, so at most twice that many rows are
  * read, in id order per entity and side: when that many were read, more than
  * the cap of them are distinct.

@@ -15,8 +15,8 @@
 // liked walking the primary key and filtering every other name's rows out).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import { OBSERVATION_FRAME_CHARS, RELATION_FRAME_CHARS } from "../../src/graph/bounds.js";
-import { observationCountCap, openNodes, relationCountCap } from "../../src/graph/read.js";
+import { OBSERVATION_FRAME_CHARS, observationCountCap, RELATION_FRAME_CHARS, relationCountCap } from "../../src/graph/bounds.js";
+import { openNodes } from "../../src/graph/read.js";
 import * as sql from "../../src/graph/read-sql.js";
 import { searchNodes } from "../../src/graph/search.js";
 import { createEntities, createRelations } from "../../src/graph/store.js";

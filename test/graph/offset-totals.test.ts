@@ -4,7 +4,8 @@
 // offset + cap, on both backends; past the cap they still say "at least".
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import { readGraph, readObservations, readRelations } from "../../src/graph/read.js";
+import { readGraph, readObservations } from "../../src/graph/read.js";
+import { readRelations } from "../../src/graph/relations.js";
 import { createEntities, createRelations } from "../../src/graph/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 

@@ -11,7 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import type { Database, Queryable } from "../../src/db/database.js";
-import { readGraph, readObservations, readRelations } from "../../src/graph/read.js";
+import { readGraph, readObservations } from "../../src/graph/read.js";
+import { readRelations } from "../../src/graph/relations.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { type AnalyzedPlanNode, planNodes } from "../support/plans.js";
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/v4";
 import { createAgent } from "../../src/auth/store.js";
 import { cursorKey } from "../../src/db/cursor-key.js";
-import { readRelations } from "../../src/graph/read.js";
+import { readRelations } from "../../src/graph/relations.js";
 import { searchNodes } from "../../src/graph/search.js";
 import { WALK_CHUNK, WALK_OBSERVATION_CHUNK } from "../../src/graph/search-sql.js";
 import { createEntities } from "../../src/graph/store.js";

@@ -3,7 +3,7 @@ import { MAX_CURSOR_CHARS } from "../../limits.js";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { relationPageText } from "../format.js";
-import { readRelations } from "../read.js";
+import { readRelations } from "../relations.js";
 import { pagingFields, relationPageOutput, scopeField } from "../schemas.js";
 
 // Built once: the SDK wraps these shapes for every request's server.
