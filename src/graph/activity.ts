@@ -3,7 +3,7 @@ import { type Caller } from "../auth/caller.js";
 import { readableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import { LIST_SCAN_MAX_DEFAULT } from "../limits.js";
-import * as sql from "./read-sql.js";
+import * as sql from "./activity-sql.js";
 
 export interface GraphActivity {
   kind: "entity" | "relation" | "observation";
