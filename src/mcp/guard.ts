@@ -4,7 +4,7 @@
 // Tools answer a failure with isError (the agent reads it); resources and
 // prompts have no such answer in MCP, so they throw a JSON-RPC error instead.
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AppDeps } from "../app-deps.js";
 import type { Logger } from "pino";
 import { type Caller, callerFromAuthInfo, type RequestTrace, traceFromAuthInfo } from "../auth/caller.js";
@@ -12,6 +12,7 @@ import { classifyDatabaseError } from "../db/classify.js";
 import { DomainError, invalid } from "../errors.js";
 import { findUnstorableText } from "../text.js";
 import type { CallContext, PromptDefinition, ResourceDefinition, ToolDefinition } from "./tool.js";
+import { ProtocolError } from "./protocol-error.js";
 
 /** The part of the SDK's RequestHandlerExtra the callbacks read. */
 export interface CallExtra {
@@ -112,7 +113,7 @@ export function toolCallback(deps: AppDeps, tool: ToolDefinition) {
 
 function throwAsJsonRpc(error: DomainError): never {
   const code = error.code === "not_found" ? RESOURCE_NOT_FOUND : error.code === "invalid" ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-  throw new McpError(code, error.message);
+  throw new ProtocolError(code, error.message);
 }
 
 /** Wraps a resource's list or read callback; failures become JSON-RPC errors. */

@@ -9,11 +9,13 @@
 // new server.
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
 import { capabilities as allCapabilities } from "../capabilities.js";
 import { SERVICE_VERSION } from "../version.js";
 import { type CallExtra, promptCallback, resourceCall, toolCallback } from "./guard.js";
 import { SERVER_INSTRUCTIONS } from "./instructions.js";
+import { type PromptEntry, promptGetHandler } from "./prompt-get.js";
 import type { Capability } from "./tool.js";
 
 /** Registers every capability's tools, resources and prompts on one server. */
@@ -46,6 +48,7 @@ function buildToolRegistrations(deps: AppDeps, capabilities: readonly Capability
 /** The resources' and prompts' registrations. */
 function buildOtherRegistrations(deps: AppDeps, capabilities: readonly Capability[]): Registration[] {
   const registrations: Registration[] = [];
+  const prompts = new Map<string, PromptEntry>();
   for (const capability of capabilities) {
     for (const resource of capability.resources ?? []) {
       const { list } = resource;
@@ -60,9 +63,12 @@ function buildOtherRegistrations(deps: AppDeps, capabilities: readonly Capabilit
     for (const prompt of capability.prompts ?? []) {
       const config = { title: prompt.title, description: prompt.description, argsSchema: prompt.args };
       const callback = promptCallback(deps, prompt);
+      prompts.set(prompt.name, { schema: z.object(prompt.args), callback });
       registrations.push((server) => void server.registerPrompt(prompt.name, config, callback));
     }
   }
+  // After the SDK's registrations, which set its own prompts/get handler.
+  if (prompts.size > 0) registrations.push(promptGetHandler(prompts));
   return registrations;
 }
 

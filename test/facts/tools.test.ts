@@ -207,7 +207,7 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
       () => "read",
       (e: Error) => e.message,
     );
-    expect(hidden).toContain("No fact named");
+    expect(hidden).toMatch(/^MCP error -32002: No fact named/); // the code once, not twice (ProtocolError)
     expect(hidden).toBe(missing.replace("no-such-fact", "blog-voice"));
   });
 });

@@ -31,7 +31,19 @@ export interface OAuthService extends RunningService {
 
 /** A service with OAUTH_MODE=builtin (unless overridden) on 127.0.0.1; its log lines are kept. */
 export async function startOAuthService(db: Database, env: Record<string, string> = {}): Promise<OAuthService> {
-  const port = await freePort();
+  // PUBLIC_URL must name the port before the service listens, so the port is
+  // probed first; another test file can take it between the probe and the
+  // bind, and then the next free port is tried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOAuthServiceOn(await freePort(), db, env);
+    } catch (error) {
+      if (attempt >= 5 || !(error instanceof Error) || (error.cause as NodeJS.ErrnoException | undefined)?.code !== "EADDRINUSE") throw error;
+    }
+  }
+}
+
+async function startOAuthServiceOn(port: number, db: Database, env: Record<string, string>): Promise<OAuthService> {
   const base = `http://127.0.0.1:${port}`;
   const config = testConfig({
     PORT: String(port),

@@ -122,7 +122,17 @@ describe("protocol prompts over HTTP", () => {
     );
     expect(error, "the call should fail").toBeDefined();
     expect(error?.code).toBe(-32602);
-    expect(error?.message).toContain(`Invalid arguments for prompt ${name}`);
+    // Once: the SDK's own handler sent its "MCP error -32602: " prefix, which the client then repeated.
+    expect(error?.message).toMatch(new RegExp(`^MCP error -32602: Invalid arguments for prompt ${name}: `));
     expect(error?.message).toMatch(message);
+  });
+
+  it("refuses an unknown prompt by naming the ones there are", async () => {
+    const error = await client.getPrompt({ name: "start_task", arguments: {} }).then(
+      () => undefined,
+      (e: unknown) => e as Error & { code?: number },
+    );
+    expect(error?.code).toBe(-32602);
+    expect(error?.message).toBe('MCP error -32602: No prompt named "start_task": the prompts are start-task, remember, handoff, review (prompts/list describes them).');
   });
 });

@@ -1,0 +1,33 @@
+// prompts/get answered by this service instead of the SDK's McpServer. The
+// SDK's handler refuses bad arguments with an McpError, whose message the
+// client then shows with "MCP error -32602: " twice (protocol-error.ts); this
+// one does the same lookup and validation and throws a ProtocolError. The
+// SDK's registrations stay: they answer prompts/list (arguments from the zod
+// shapes) and set the prompts capability.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, GetPromptRequestSchema, type GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
+import * as z from "zod/v4";
+import type { CallExtra } from "./guard.js";
+import { ProtocolError } from "./protocol-error.js";
+
+export interface PromptEntry {
+  schema: z.ZodObject;
+  callback: (args: Record<string, unknown>, extra: CallExtra) => Promise<GetPromptResult>;
+}
+
+/** Builds the prompts/get handler once per factory; `install` puts it on a server that has the prompts registered. */
+export function promptGetHandler(prompts: ReadonlyMap<string, PromptEntry>): (server: McpServer) => void {
+  const names = [...prompts.keys()].join(", ");
+  const handler = async (request: z.infer<typeof GetPromptRequestSchema>, extra: CallExtra): Promise<GetPromptResult> => {
+    const { name } = request.params;
+    const prompt = prompts.get(name);
+    if (!prompt) throw new ProtocolError(ErrorCode.InvalidParams, `No prompt named "${name}": the prompts are ${names} (prompts/list describes them).`);
+    const parsed = await prompt.schema.safeParseAsync(request.params.arguments ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.message} at ${i.path.join(".")}` : i.message)).join("\n");
+      throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${issues}`);
+    }
+    return prompt.callback(parsed.data as Record<string, unknown>, extra);
+  };
+  return (server) => server.server.setRequestHandler(GetPromptRequestSchema, handler);
+}
