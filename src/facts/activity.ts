@@ -8,6 +8,8 @@ import { isoTime } from "./model.js";
 import * as reviewSql from "./review-sql.js";
 
 export interface FactActivity {
+  /** The event's id: the console's "Older" pages go on below it. */
+  id: number;
   kind: "created" | "updated" | "confirmed" | "deprecated";
   scope: string;
   name: string;
@@ -18,9 +20,16 @@ export interface FactActivity {
 }
 
 export interface RecentFactEvents {
+  /** Newest first; with an actor, only events above `stop`. */
   events: FactActivity[];
   /** The read stopped at its bound (scanMax) before finding `limit` events by the actor: older ones may exist. */
   scanCut: boolean;
+  /** When scanCut: read on below this event id (the highest at which a scope's walk stopped; kept events at or below it are left for that read). */
+  stop: number | null;
+  /** When scanCut: the time of the event at `stop`; what is left below it is older. */
+  stopAt: string | null;
+  /** As many events as asked for came back: older ones may exist below the last. */
+  full: boolean;
 }
 
 /**
@@ -28,23 +37,29 @@ export interface RecentFactEvents {
  * its own index (sql/000034), so the cost follows what the caller may read and
  * `limit`, not what others wrote elsewhere. With an actor, at most `scanMax`
  * events of all readable scopes together are looked through (LIST_SCAN_MAX).
+ * `before` (an event id) reads older events only.
  */
 export async function recentFactEvents(
   db: Queryable,
   caller: Caller,
-  options: { actor?: string | undefined; limit: number; scanMax?: number | undefined },
+  options: { actor?: string | undefined; limit: number; scanMax?: number | undefined; before?: number | null | undefined },
 ): Promise<RecentFactEvents> {
   const readable = readableScopes(caller);
   const rows = (
-    await db.query<{ kept: boolean; cut: boolean; kind: FactActivity["kind"]; scope: string; name: string; version: number; actor: string; at: Date; reason: string | null }>(
+    await db.query<{ kept: boolean; stop: string | null; stop_at: Date | null; id: string; kind: FactActivity["kind"]; scope: string; name: string; version: number; actor: string; at: Date; reason: string | null }>(
       reviewSql.RECENT_FACT_EVENTS,
-      [readable.all, readable.scopes, options.actor ?? null, options.limit, options.scanMax ?? LIST_SCAN_MAX_DEFAULT],
+      [readable.all, readable.scopes, options.actor ?? null, options.limit, options.scanMax ?? LIST_SCAN_MAX_DEFAULT, options.before ?? null],
     )
   ).rows;
+  const stop = rows[0]?.stop == null ? null : Number(rows[0].stop);
+  const kept = rows.filter((r) => r.kept);
   return {
-    events: rows
-      .filter((r) => r.kept)
-      .map((r) => ({ kind: r.kind, scope: r.scope, name: r.name, version: r.version, actor: r.actor, at: isoTime(r.at), reason: r.reason })),
-    scanCut: rows.some((r) => r.cut),
+    events: kept
+      .filter((r) => stop === null || Number(r.id) > stop)
+      .map((r) => ({ id: Number(r.id), kind: r.kind, scope: r.scope, name: r.name, version: r.version, actor: r.actor, at: isoTime(r.at), reason: r.reason })),
+    scanCut: stop !== null,
+    stop,
+    stopAt: rows[0]?.stop_at ? isoTime(rows[0].stop_at) : null,
+    full: kept.length >= options.limit,
   };
 }

@@ -113,15 +113,15 @@ export const READ_KEY = `
  * ledger_list: newest first, keyset on seq, read by a bounded scan
  * (am_ledger_page, sql/000029): at most $7 events, of which those passing the
  * filters come back up to $8, and the $7-th event read comes back marked
- * `last` (then the scan stopped at its bound; a `last` row that did not pass
- * the filters has no event columns). A null filter means "no filter".
+ * `last` (then the scan stopped at its bound), with its event columns whether
+ * it passed the filters or not (the console's activity feed needs its time). A null filter means "no filter".
  * $1 action, $2 target, $3 actor, $4 since, $5 kind, $6 before seq.
  */
 export const LIST_EVENTS = `
   select ${EVENT_COLUMNS}, p.seq as scan_seq, p.kept, p.last
     from am_ledger_page($1::text, $2::text, $3::text, $4::timestamptz, $5::text, $6::bigint, $7::int, $8::int)
          with ordinality as p(seq, kept, last, ord)
-    left join ledger_events e on p.kept and e.seq = p.seq
+    left join ledger_events e on (p.kept or p.last) and e.seq = p.seq
    order by p.ord`;
 
 export const READ_HEAD = `select last_seq, last_hash from ledger_chain_head`;

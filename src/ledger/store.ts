@@ -230,9 +230,18 @@ export interface ListResult {
   nextCursor: string | null;
   /** True when the page stopped at the call's scan bound (LIST_SCAN_MAX), not at the end of the ledger: more may follow. */
   scanCut: boolean;
+  /** Where the next page goes on: below this event seq (the cursor's position), or null at the end. */
+  nextSeq: number | null;
+  /** When scanCut: the time of the event the scan stopped at; what is left is older. */
+  stopAt: Date | null;
 }
 
 const Cursor = z.object({ seq: z.number().int().positive() });
+
+/** A listLedger cursor for the events older than `seq` (the console's activity feed keeps positions as numbers). */
+export function ledgerCursorBelow(seq: number): string {
+  return encodeCursor({ seq });
+}
 
 export async function listLedger(db: Queryable, filters: ListFilters, options: { scanMax?: number | undefined } = {}): Promise<ListResult> {
   const scanMax = options.scanMax ?? LIST_SCAN_MAX_DEFAULT;
@@ -258,10 +267,12 @@ export async function listLedger(db: Queryable, filters: ListFilters, options: {
   const kept = rows.filter((r) => r.kept);
   const events = kept.slice(0, limit).map(toEvent);
   const last = events[events.length - 1];
-  if (kept.length > limit && last) return { events, nextCursor: encodeCursor({ seq: last.seq }), scanCut: false };
+  if (kept.length > limit && last) return { events, nextCursor: encodeCursor({ seq: last.seq }), scanCut: false, nextSeq: last.seq, stopAt: null };
   // The scan read all it may before the page was full: the next call goes on after the last event it read.
   const stoppedAt = rows.find((r) => r.last);
-  return stoppedAt ? { events, nextCursor: encodeCursor({ seq: Number(stoppedAt.scan_seq) }), scanCut: true } : { events, nextCursor: null, scanCut: false };
+  if (!stoppedAt) return { events, nextCursor: null, scanCut: false, nextSeq: null, stopAt: null };
+  const seq = Number(stoppedAt.scan_seq);
+  return { events, nextCursor: encodeCursor({ seq }), scanCut: true, nextSeq: seq, stopAt: stoppedAt.at };
 }
 
 /** Claims held right now (expired ones are free to take), soonest expiry first. */

@@ -1,7 +1,7 @@
 // What the team did lately: fact events, ledger events and graph writes, merged
 // newest first, with who and when.
 import { age } from "../render.js";
-import { BASE, Layout, type PageContext } from "./layout.js";
+import { BASE, Layout, Notice, type PageContext } from "./layout.js";
 
 export interface ActivityItem {
   at: string;
@@ -14,10 +14,29 @@ export interface ActivityItem {
   detail: string;
 }
 
-export function ActivityPage({ ctx, items, agent, scanCut = false }: { ctx: PageContext; items: ActivityItem[]; agent: string; scanCut?: boolean }) {
+export function ActivityPage({
+  ctx,
+  items,
+  agent,
+  scanCut = false,
+  olderHref,
+  olderPage = false,
+  notice,
+}: {
+  ctx: PageContext;
+  items: ActivityItem[];
+  agent: string;
+  scanCut?: boolean;
+  /** The next page of older activity, when there is more. */
+  olderHref?: string | undefined;
+  /** This page is one of older activity (reached through that link). */
+  olderPage?: boolean;
+  notice?: { kind: "error"; text: string } | undefined;
+}) {
   return (
     <Layout ctx={ctx} title="Activity">
       <h1>Activity</h1>
+      {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
       <form class="filters" method="get" action={`${BASE}/activity`}>
         <div>
           <label for="a-agent">Agent</label>
@@ -57,10 +76,13 @@ export function ActivityPage({ ctx, items, agent, scanCut = false }: { ctx: Page
       </table>
       {scanCut && (
         <p class="hint">
-          This page stopped after looking through as many recent writes as one page may (LIST_SCAN_MAX) without finding enough by {agent}; older ones may be further back.
+          This page stopped after looking through as many writes as one page may (LIST_SCAN_MAX) without finding enough by {agent}; older ones may be further back: Older activity goes on from there.
         </p>
       )}
-      {items.length === 0 && !scanCut && <p class="empty">Nothing yet.</p>}
+      {items.length === 0 && !scanCut && !notice && <p class="empty">{olderPage ? "Nothing older." : "Nothing yet."}</p>}
+      <nav class="pager" aria-label="Pages">
+        {olderHref && <a href={olderHref}>Older activity</a>}
+      </nav>
     </Layout>
   );
 }
