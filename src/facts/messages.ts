@@ -14,10 +14,25 @@ export function ambiguousFact(name: string, scopes: string[]) {
   return invalid(`"${name}" exists in several scopes you can read: ${scopes.join(", ")}. Pass scope to choose one.`, { scopes });
 }
 
-export function staleVersion(name: string, scope: string, given: number, current: { version: number; author: string; updatedAt: string }) {
+/**
+ * The version the caller read is not the current one. A writer (memory_store)
+ * merges its change into the current version; a reviewer (memory_promote) has
+ * no change to merge: it must review the version that replaced the one it read
+ * before confirming or withdrawing it.
+ */
+export function staleVersion(
+  name: string,
+  scope: string,
+  given: number,
+  current: { version: number; author: string; updatedAt: string },
+  purpose: "write" | "review" = "write",
+) {
+  const todo =
+    purpose === "review"
+      ? `It replaced the version you reviewed: read version ${current.version} with memory_get and review that one; promote it with version: ${current.version} only if it holds.`
+      : `Read it with memory_get, merge your change into it, and call again with version: ${current.version}.`;
   return conflict(
-    `version ${given} of "${name}" in scope "${scope}" is not the current one: the current version is ${current.version}, stored by ${current.author} at ${current.updatedAt}. ` +
-      `Read it with memory_get, merge your change into it, and call again with version: ${current.version}.`,
+    `version ${given} of "${name}" in scope "${scope}" is not the current one: the current version is ${current.version}, stored by ${current.author} at ${current.updatedAt}. ${todo}`,
     { currentVersion: current.version, author: current.author },
   );
 }

@@ -191,7 +191,7 @@ export async function promoteFact(
     if (rows.length > 1) throw ambiguousFact(name, rows.map((r) => r.scope));
     assertCanWrite(caller, row.scope);
     if (version !== undefined && row.version !== version) {
-      throw staleVersion(name, row.scope, version, { version: row.version, author: row.author, updatedAt: isoTime(row.updated_at) });
+      throw staleVersion(name, row.scope, version, { version: row.version, author: row.author, updatedAt: isoTime(row.updated_at) }, "review");
     }
     // A stale confirmed fact may be confirmed again (a new review); a fresh
     // one may not, so that racing reviewers still make exactly one confirmation.

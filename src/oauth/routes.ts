@@ -10,6 +10,7 @@ import express, { type Express, type RequestHandler } from "express";
 import type { AppDeps } from "../app-deps.js";
 import type { Config } from "../config.js";
 import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { OAuthClientMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { VerifierDeps } from "../auth/verifier.js";
 import { bearerAuth, bearerToken, failedAuthLimit } from "../http/auth.js";
@@ -107,6 +108,7 @@ export function mountOAuth(app: Express, deps: AppDeps, options: OAuthMountOptio
   // Client secrets are stored hashed; the SDK compares the stored value with the
   // one sent, so the one sent is hashed before the SDK sees it.
   app.use(["/token", "/revoke"], express.urlencoded({ extended: false, limit: "16kb" }), hashClientSecret);
+  app.post("/register", express.json({ limit: "16kb" }), readableMetadataErrors);
   app.use(
     mcpAuthRouter({
       provider,
@@ -123,6 +125,24 @@ export function mountOAuth(app: Express, deps: AppDeps, options: OAuthMountOptio
   app.use(consentRouter({ deps, issuer: issuerUrl.href, getClient: async (id) => (await provider.clientsStore.getClient(id)) ?? undefined }));
   mountOAuthMcp(app, deps, options, createVerifier, resourceMetadataUrl);
 }
+
+/**
+ * Client metadata the SDK's registration would refuse, refused first with a
+ * description a developer can read: the SDK sends zod's whole issue list as
+ * pretty-printed JSON in error_description. The SDK still validates what passes.
+ */
+const readableMetadataErrors: RequestHandler = (req, res, next) => {
+  const parsed = OAuthClientMetadataSchema.safeParse(req.body);
+  if (parsed.success) return next();
+  const problems = parsed.error.issues.map((i) => {
+    const field = i.path.join(".") || "the body";
+    return i.code === "invalid_type" && i.message.endsWith("received undefined") ? `${field} is required` : `${field}: ${i.message}`;
+  });
+  res.status(400).set("Cache-Control", "no-store").json({
+    error: "invalid_client_metadata",
+    error_description: `${problems.join("; ")}. Send JSON client metadata (RFC 7591) with at least redirect_uris, e.g. {"redirect_uris":["http://127.0.0.1:33418/callback"],"token_endpoint_auth_method":"none"}.`,
+  });
+};
 
 const hashClientSecret: RequestHandler = (req, _res, next) => {
   const body = req.body as Record<string, unknown> | undefined;

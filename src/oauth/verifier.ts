@@ -9,6 +9,9 @@ import { callerFromAuthInfo } from "../auth/caller.js";
 import { createTokenVerifier, type VerifierDeps } from "../auth/verifier.js";
 import { grantOfToken } from "./grants.js";
 
+export const OAUTH_REJECTED_TOKEN_MESSAGE =
+  "The access token is not valid (unknown, revoked or expired, or its agent is disabled). Authorize again: reconnect the connector, or run your client's OAuth sign-in.";
+
 export function createGrantTokenVerifier(deps: VerifierDeps, resource: string): OAuthTokenVerifier {
   const base = createTokenVerifier(deps);
   return {
@@ -17,7 +20,12 @@ export function createGrantTokenVerifier(deps: VerifierDeps, resource: string): 
       // costs one more indexed query, not one more round trip.
       const grantLookup = grantOfToken(deps.db, token);
       grantLookup.catch(() => undefined);
-      const info = await base.verifyAccessToken(token);
+      // A refused token is told to authorize again, not to ask an operator:
+      // OAuth tokens come from the client's own authorization.
+      const info = await base.verifyAccessToken(token).catch((error: unknown) => {
+        if (error instanceof InvalidTokenError) throw new InvalidTokenError(OAUTH_REJECTED_TOKEN_MESSAGE);
+        throw error;
+      });
       const caller = callerFromAuthInfo(info);
       let grant;
       try {

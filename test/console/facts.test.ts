@@ -80,6 +80,10 @@ describe("console facts pages", () => {
     expect(hidden.status).toBe(404);
     expect(missing.status).toBe(404);
     expect(hidden.text.replaceAll("secret-launch-date", "X")).toBe(missing.text.replaceAll("no-such-fact", "X"));
+    // Said for a person: no tool names, and no "No facts match." under it.
+    expect(missing.text).toContain("No fact named &quot;no-such-fact&quot; in scope &quot;secret&quot; that you can read. Names are exact: search the facts by keyword above.");
+    expect(missing.text).not.toContain("memory_recall");
+    expect(missing.text).not.toContain("No facts match.");
   });
 
   it("shows a fact with every version and event, and deprecates it with a reason recorded as the human's", async () => {

@@ -79,6 +79,19 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
 
     const queue = await callOk<{ facts: Summary[] }>(reviewer, "memory_list", { reviewable: true });
     expect(queue.facts.map((f) => f.name)).toContain("rollback-needs-flag");
+    const read = await callOk<{ fact: Summary }>(reviewer, "memory_get", { name: "rollback-needs-flag" });
+    // The writer improves the fact meanwhile: the reviewer holding the old
+    // version is told to review the new one (not to merge a change: it has none).
+    await callOk(writer, "memory_store", {
+      name: "rollback-needs-flag",
+      description: "Rollbacks need --keep-data or the queue is wiped",
+      type: "project",
+      body: "Why: on 2 May a rollback without --keep-data dropped 3,000 queued jobs.\nHow to apply: always pass --keep-data to rollback (CLI v1).",
+      version: read.fact.version,
+    });
+    const outdated = await callError(reviewer, "memory_promote", { name: "rollback-needs-flag", to: "confirmed", reason: "Checked.", version: read.fact.version });
+    expect(outdated).toContain(`read version ${read.fact.version + 1} with memory_get and review that one`);
+    expect(outdated).not.toContain("merge your change");
     const got = await callOk<{ fact: Summary }>(reviewer, "memory_get", { name: "rollback-needs-flag" });
     const confirmed = await callOk<{ from: string; to: string; fact: Summary }>(reviewer, "memory_promote", {
       name: "rollback-needs-flag",
@@ -107,7 +120,7 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
     expect(textOf(why)).toContain('matched: "dropped jobs" by its words in body; "wipped queue" nearly (typo?) in name/description');
 
     const history = await callOk<{ fact: { events: Array<{ kind: string; actor: string }> } }>(outsider, "memory_get", { name: "rollback-needs-flag" });
-    expect(history.fact.events.map((e) => `${e.kind}:${e.actor}`)).toEqual(["created:blog-writer", "confirmed:qa-bot", "deprecated:alice"]);
+    expect(history.fact.events.map((e) => `${e.kind}:${e.actor}`)).toEqual(["created:blog-writer", "updated:blog-writer", "confirmed:qa-bot", "deprecated:alice"]);
   });
 
   it("refuses a stale version, naming the current version and its author", async () => {

@@ -32,7 +32,11 @@ describe("agent-memory grant", () => {
     expect((await probeMcp(service.oauthUrl, accessToken)).status).toBe(200);
     const revoked = onlyJson<{ grant: Record<string, unknown> }>(await runCli(["grant", "revoke", id, "--json"], env));
     expect(revoked.grant).toMatchObject({ revokedReason: "revoked by operator" });
-    expect((await probeMcp(service.oauthUrl, accessToken)).status).toBe(401);
+    const refused = await probeMcp(service.oauthUrl, accessToken);
+    expect(refused.status).toBe(401);
+    // An OAuth client is told to authorize again, not to ask an operator for a token.
+    expect(refused.body).toContain("Authorize again");
+    expect(refused.body).not.toContain("Ask an operator");
     const text = await runCli(["grant", "list", "writer"], env);
     expect(text.stdout).toContain("revoked: revoked by operator");
     const missing = await runCli(["grant", "revoke", "99999"], env);

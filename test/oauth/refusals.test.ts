@@ -73,6 +73,17 @@ describe("refusals", () => {
     expect(await response.json()).toMatchObject({ error: "invalid_client_metadata", error_description: expect.stringContaining("must use https") });
   });
 
+  it("refuses client metadata without redirect_uris with a description a developer can read", async () => {
+    for (const body of ["{}", JSON.stringify({ redirect_uris: "http://127.0.0.1:9/cb" })]) {
+      const response = await fetch(`${service.base}/register`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      expect(response.status).toBe(400);
+      const answer = (await response.json()) as { error: string; error_description: string };
+      expect(answer.error).toBe("invalid_client_metadata");
+      expect(answer.error_description).toMatch(body === "{}" ? /^redirect_uris is required\. Send JSON client metadata/ : /^redirect_uris: /);
+      expect(answer.error_description, "not zod's JSON dump").not.toContain("\n");
+    }
+  });
+
   it("refuses an authorization request without PKCE, or with the plain method", async () => {
     const client = await registerClient(service.base, { redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" });
     for (const params of [{}, { code_challenge: "abc", code_challenge_method: "plain" }]) {

@@ -110,7 +110,7 @@ describe("protocol prompts over HTTP", () => {
   it.each([
     ["handoff", { action: "deploy prod!", target: "prod" }, /action is not valid: use a snake_case or kebab-case identifier/],
     ["handoff", { action: "deploy", target: "prod", evidence: "not a url" }, /evidence is not valid: give an absolute http/],
-    ["handoff", { action: "deploy" }, /target/],
+    ["handoff", { action: "deploy" }, /: target is required\.$/],
     ["remember", { learned: "x", type: "note" }, /type must be one of feedback, project, reference/],
     ["remember", { learned: "x", scope: "Blog Team" }, /scope is not valid/],
     ["start-task", { topic: "   " }, /topic is empty/],
@@ -125,6 +125,7 @@ describe("protocol prompts over HTTP", () => {
     // Once: the SDK's own handler sent its "MCP error -32602: " prefix, which the client then repeated.
     expect(error?.message).toMatch(new RegExp(`^MCP error -32602: Invalid arguments for prompt ${name}: `));
     expect(error?.message).toMatch(message);
+    expect(error?.message, "the argument's name once, not again after its message").not.toMatch(/ at [a-z]+$/);
   });
 
   it("refuses an unknown prompt by naming the ones there are", async () => {

@@ -61,10 +61,15 @@ export function registerFacts(router: Router, deps: AppDeps): void {
     sendPage(res, status, <FactPage ctx={pageContext(res, "facts")} fact={fact} notice={notice} />);
   };
 
-  const showRefusal = (res: Response, error: unknown) => {
+  const showRefusal = (req: Request, res: Response, error: unknown) => {
     if (!(error instanceof DomainError)) throw error;
-    // Unreadable and missing facts get the same page: their existence is not revealed.
-    sendPage(res, statusOf(error), <FactsPage ctx={pageContext(res, "facts")} filters={readFilters({ query: {} } as Request)} facts={[]} notice={{ kind: "error", text: error.message }} />);
+    // Unreadable and missing facts get the same page: their existence is not
+    // revealed. Said for a person (the tools' message names memory_recall).
+    const text =
+      error.code === "not_found"
+        ? `No fact named "${String(req.params.name)}" in scope "${String(req.params.scope)}" that you can read. Names are exact: search the facts by keyword above.`
+        : error.message;
+    sendPage(res, statusOf(error), <FactsPage ctx={pageContext(res, "facts")} filters={readFilters({ query: {} } as Request)} facts={[]} notice={{ kind: "error", text }} />);
   };
 
   router.get("/facts/:scope/:name", async (req, res) => {
@@ -72,7 +77,7 @@ export function registerFacts(router: Router, deps: AppDeps): void {
     try {
       await renderFact(req, res, 200, done ? { kind: "ok", text: done } : undefined);
     } catch (error) {
-      showRefusal(res, error);
+      showRefusal(req, res, error);
     }
   });
 
@@ -85,7 +90,7 @@ export function registerFacts(router: Router, deps: AppDeps): void {
     try {
       await renderFact(req, res, refused.status, { kind: "error", text: refused.text });
     } catch (error) {
-      showRefusal(res, error);
+      showRefusal(req, res, error);
     }
   });
 }

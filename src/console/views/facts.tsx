@@ -140,7 +140,7 @@ export function FactsPage({
           This page stopped after looking through as many facts as one page may (LIST_SCAN_MAX); more may match further on: Next page goes on from there.
         </p>
       ) : (
-        facts.length === 0 && <p class="empty">No facts match.</p>
+        facts.length === 0 && !notice && <p class="empty">No facts match.</p>
       )}
       <nav class="pager" aria-label="Pages">
         {nextHref && <a href={nextHref}>Next page</a>}
