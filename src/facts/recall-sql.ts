@@ -3,15 +3,15 @@
 // authenticated agent, as everywhere (sql.ts).
 import { READABLE, SUMMARY_COLUMNS, SUMMARY_JOINS } from "./sql.js";
 
-// Must match the expression of the facts_search_trgm index exactly, or the
-// planner cannot use it. (The words, search_head and search_body, have their own index: 000007.)
-const SEARCH_TEXT = `(f.name || E'\\n' || f.description || E'\\n' || f.body)`;
 const HEAD_TEXT = `(f.name || E'\\n' || f.description)`;
-// What near matches (typos) are sought in: name, description and the first
-// RECALL_NEAR_BODY_CHARS (1,000) characters of the body, never the whole body
-// (docs/recall.md, "Near matches"). Must match the expression of the
-// facts_near_words index (sql/000035) exactly.
+// What substrings ("as written") and near matches (typos) are sought in: name,
+// description and the first RECALL_NEAR_BODY_CHARS (1,000) characters of the
+// body, never the whole body (docs/recall.md); words (any form) are sought in
+// the whole body through search_body. Must match the expressions of the
+// facts_exact_trgm (sql/000038) and facts_near_words (sql/000035) indexes
+// exactly, or the planner cannot use them.
 const NEAR_TEXT = `(f.name || E'\\n' || f.description || E'\\n' || left(f.body, 1000))`;
+const EXACT_TEXT = NEAR_TEXT;
 // The words of NEAR_TEXT as the facts_near_words index holds them (am_near_words:
 // distinct lowercased runs of letters and digits of 4-40 characters).
 const NEAR_WORDS = `am_near_words${NEAR_TEXT}`;
@@ -46,7 +46,7 @@ const EXACT_LEVEL = `
 // exactly lower(text) LIKE lower(pattern), and would lowercase the whole body
 // again for every keyword. "offset 0" keeps the planner from inlining these
 // expressions back into every use.
-const LOWERED = `cross join lateral (select lower(${HEAD_TEXT}) as head, lower(f.body) as body offset 0) t`;
+const LOWERED = `cross join lateral (select lower(${HEAD_TEXT}) as head, lower(left(f.body, 1000)) as body offset 0) t`;
 // Whether a text holds a near keyword k (docs/recall.md, "Near matches"): for
 // each of its words of $12 characters or more, one of the word's corrections
 // (near_fixes) among the text's words; each shorter word as written.
@@ -83,8 +83,9 @@ const SCORED = (level: string, keywords: string) => `
  * recall in one round trip.
  * - `kw0` turns each keyword into a full-text query (`english` and `simple`,
  *   ORed; its words ANDed in any order, or a phrase when quoted).
- * - `exact` finds the facts that contain a keyword (trigram index) or its
- *   words (tsvector index), in a BitmapOr filtered by scope in the same scan,
+ * - `exact` finds the facts that contain a keyword (trigram index over the
+ *   name, description and first 1,000 characters of the body, looked up one
+ *   readable scope at a time) or its words (tsvector indexes, whole body),
  *   with each keyword's level and the score. The trigram index is asked for
  *   $13, each keyword's pattern without its commonest pieces (a superset,
  *   index-pattern.ts); the levels, exact per candidate, drop the candidates
@@ -126,11 +127,35 @@ export const RECALL = `
       from unnest($1::text[], $2::text[], $3::boolean[]) with ordinality as k(pattern, text, phrase, i)
   ), exact as materialized (
     select f.id, ${STATUS_RANK} as status_rank, f.updated_at, m.levels, m.score
-      from facts f
+      from (
+        -- The candidates. Substrings through the trigram index, which leads
+        -- with the scope: a caller that reads some scopes, or asked for one,
+        -- looks up each keyword's pattern in one scope after another (one
+        -- branch runs; its condition is on parameters only), so facts it
+        -- cannot read are never proposed, nor rechecked; the recheck reads at
+        -- most the first 1,000 characters of a body. (With "ilike any($13)"
+        -- the generic plan looked up the scope alone and filtered every fact
+        -- of it; a pattern from a row is looked up with the scope.) Words
+        -- through the tsvector indexes (exact: no recheck).
+        (select f.id from facts f
+          where $4::boolean and $8::text is null and ${EXACT_TEXT} ilike any($13::text[]))
+        union
+        (select f.id
+           from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
+           cross join unnest($13::text[]) as p(pattern)
+           cross join lateral (select f.id from facts f where f.scope = s.scope and ${EXACT_TEXT} ilike p.pattern offset 0) f
+          where not ($4::boolean and $8::text is null))
+        union
+        (select f.id from facts f
+          where f.search_head @@ (select am_tsquery_or(q) from kw0) or f.search_body @@ (select am_tsquery_or(q) from kw0))
+      ) c
+      -- Each candidate by its primary key. OFFSET 0 here and above keeps the
+      -- subqueries apart: flattened, the planner hash-joined a scan of every
+      -- readable fact instead, or the whole index with the scope as a filter.
+      cross join lateral (select f.* from facts f where f.id = c.id offset 0) f
       ${LOWERED}
       ${SCORED(EXACT_LEVEL, "kw0")}
-     where (${SEARCH_TEXT} ilike any($13::text[]) or f.search_head @@ (select am_tsquery_or(q) from kw0) or f.search_body @@ (select am_tsquery_or(q) from kw0))
-       and ${FILTERS}
+     where ${FILTERS}
        and m.score > 0
   ), kw as materialized (
     select k.*, not k.phrase and char_length(k.text) >= $12::int
