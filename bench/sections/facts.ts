@@ -216,7 +216,7 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
   await admin.query("rollback");
   await admin.query("deallocate bench_recall_plan");
   const planLines = plan.rows.map((r) => r["QUERY PLAN"]);
-  const usesIndex = planLines.some((l) => /Bitmap Index Scan on facts_search_trgm/.test(l)) && planLines.some((l) => /Bitmap Index Scan on facts_search_words/.test(l));
+  const usesIndex = planLines.some((l) => /Bitmap Index Scan on facts_exact_trgm/.test(l)) && planLines.some((l) => /Bitmap Index Scan on facts_search_words/.test(l));
   const seqScan = planLines.some((l) => /Seq Scan on facts/.test(l));
   ctx.log(`\nRecall plan (${usesIndex && !seqScan ? "uses the trigram and word indexes, no sequential scan of facts" : "WARNING: not using the indexes"}):\n${planLines.map((l) => `  ${l}`).join("\n")}`);
   await admin.end();
