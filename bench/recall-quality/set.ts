@@ -52,6 +52,9 @@ export const FACTS: QualityFact[] = [
   { name: "ko-migration-order", description: "배포 전에 데이터베이스 마이그레이션을 실행한다", body: "이유: 스키마가 오래되면 API가 시작되지 않는다.", status: "confirmed" },
   { name: "ko-webhook", description: "웹훅 처리기는 멱등이어야 한다", body: "제공자가 타임아웃 시 다시 보낸다. 이벤트 ID를 저장하고 중복을 건너뛴다." },
   { name: "ko-certificate", description: "TLS 인증서는 만료 30일 전에 자동 갱신된다", body: "두 번 실패하면 당직자에게 알림이 간다." },
+  // From the new-user trial of 1 Dec 2026 (sql/000038).
+  { name: "pull-request-review", description: "Every pull request needs a reviewer", body: "Someone other than its author reads it before it is merged." },
+  { name: "ja-qiita-tags", description: "Qiita の記事にはタグを5つまでしか付けられない", body: "投稿前にタグを選んでおく。" },
   // Distractors: they share words with the facts above but do not answer the queries.
   { name: "blog-migration", description: "Moving blog posts to the new CMS", body: "Export the posts, then import them with their images." },
   { name: "deploy-dashboard", description: "The deploy dashboard shows the last 20 releases", body: "It reads from the CI system." },
@@ -112,6 +115,10 @@ export const QUERIES: QualityQuery[] = [
   { class: "typo", lang: "en", keywords: ["recieve"], expect: ["webhook-idempotency"] },
   { class: "typo", lang: "en", keywords: ["rollbak"], expect: ["rollback-procedure"] },
   { class: "typo", lang: "en", keywords: ["cahce"], expect: ["cache-invalidation-order"] },
+  // A typo of another word form (new-user trial): two edits from the word written, one from its plural or singular.
+  { class: "typo", lang: "en", keywords: ["reviewrs"], expect: ["pull-request-review"] },
+  { class: "typo", lang: "en", keywords: ["handlr"], expect: ["webhook-idempotency"] },
+  { class: "typo", lang: "en", keywords: ["migratons"], expect: ["migrate-before-deploy", "rollback-procedure"] },
   // Japanese and Korean (no word splitting: substrings).
   { class: "cjk", lang: "ja", keywords: ["マイグレーション"], expect: ["ja-migration-order"] },
   { class: "cjk", lang: "ja", keywords: ["本番"], expect: ["ja-migration-order"] },
@@ -123,6 +130,11 @@ export const QUERIES: QualityQuery[] = [
   { class: "cjk", lang: "ko", keywords: ["웹훅"], expect: ["ko-webhook"] },
   { class: "cjk", lang: "ko", keywords: ["인증서"], expect: ["ko-certificate"] },
   { class: "cjk", lang: "ko", keywords: ["멱등"], expect: ["ko-webhook"] },
+  // One keyword of several parts (new-user trial): each part inside the text, in any order.
+  { class: "cjk", lang: "ja", keywords: ["タグ 5つ"], expect: ["ja-qiita-tags"] },
+  { class: "cjk", lang: "ja", keywords: ["記事 タグ"], expect: ["ja-qiita-tags"] },
+  { class: "cjk", lang: "ja", keywords: ["キャッシュ 無効化"], expect: ["ja-cache"] },
+  { class: "cjk", lang: "ko", keywords: ["마이그레이션 배포"], expect: ["ko-migration-order"] },
   // Meaning only: none of the words occurs in the fact; lexical search cannot be expected to answer these.
   { class: "synonym", lang: "en", keywords: ["schema change", "release"], expect: ["migrate-before-deploy"] },
   { class: "synonym", lang: "en", keywords: ["disaster recovery"], expect: ["backup-restore-drill"] },

@@ -109,6 +109,8 @@ export function recallParams(keywords: RecallKeyword[], readable: { all: boolean
     RECALL_NEAR_MIN_CHARS,
     keywords.map((k) => k.indexPattern),
     RECALL_NEAR_MAX_FACTS,
+    // A CJK keyword's parts, one string per keyword (null for the others): a keyword holds no line break.
+    keywords.map((k) => (k.parts === null ? null : k.parts.join("\n"))),
   ];
 }
 

@@ -34,12 +34,18 @@ const NEAR_PER_KEYWORD = `$14::int / (select greatest(count(*), 1) from kw k2 wh
  * 1 exact substring in name/description, 2 its words (stemmed, any order, or
  * the quoted phrase) in name/description, 3 exact in the body, 4 words in the
  * body; near matches (typos): 5 similar in name/description, 6 in the body.
+ * The words of a Chinese, Japanese or Korean keyword of several parts
+ * (lower_parts, rules.ts) are its parts, each a substring of the field
+ * anywhere: such text has no spaces between words, or particles attached to
+ * them, so the parts are not full-text words.
  */
 const EXACT_LEVEL = `
   case when t.head like k.lower_pattern then 1
        when f.search_head @@ k.q then 2
+       when k.lower_parts is not null and t.head like all(k.lower_parts) then 2
        when f.search_body @@ k.q then (case when t.body like k.lower_pattern then 3 else 4 end)
        when t.body like k.lower_pattern then 3
+       when k.lower_parts is not null and t.body like all(k.lower_parts) then 4
   end`;
 
 // The head and body lowercased once per candidate for EXACT_LEVEL: ILIKE is
@@ -88,15 +94,17 @@ const SCORED = (level: string, keywords: string) => `
  *   readable scope at a time) or its words (tsvector indexes, whole body),
  *   with each keyword's level and the score. The trigram index is asked for
  *   $13, each keyword's pattern without its commonest pieces (a superset,
- *   index-pattern.ts); the levels, exact per candidate, drop the candidates
- *   that contain no keyword after all (score 0).
+ *   index-pattern.ts; for a CJK keyword of several parts, its longest part's,
+ *   rules.ts); the levels, exact per candidate, drop the candidates that
+ *   contain no keyword after all (score 0).
  * - `kw` marks as `near` the unquoted keywords of $12 characters or more
  *   that no such fact matched: only those are looked up as typos, so a
  *   keyword found as written never pulls in look-alikes ("100%" does not
  *   bring "1000").
  * - `near_fixes` splits each into words and corrects each word of $12
  *   characters or more: the vocabulary words (fact_words) of the readable
- *   scopes one edit away, found by symmetric deletes, at most $11 read per word.
+ *   scopes one edit away from it or from its plural or singular, found by
+ *   symmetric deletes, at most $11 read per word.
  * - `near_kw` makes each keyword's index condition from its corrections.
  * - `near_found` looks each keyword up through facts_near_words (each fact's
  *   words, exactly): at most $14 facts in all, shared among them (whatever the
@@ -114,7 +122,9 @@ const SCORED = (level: string, keywords: string) => `
  * scopes, $6 type, $7 status, $8 scope, $9 limit, $10 body chars,
  * $11 vocabulary words read per keyword word (RECALL_NEAR_WORD_CANDIDATES),
  * $12 shortest keyword looked up for near matches, and shortest word corrected,
- * $13 index patterns (one per keyword), $14 most facts the near lookups read in all.
+ * $13 index patterns (one per keyword), $14 most facts the near lookups read in all,
+ * $15 the parts of each CJK keyword of several parts (rules.ts RecallKeyword.parts),
+ * joined by line breaks, or null.
  *
  * The service runs it through am_recall (RECALL_CALL), which holds this very
  * text; test/facts/recall-plan.test.ts fails when the two differ.
@@ -123,8 +133,9 @@ export const RECALL = `
   with kw0 as materialized (
     select k.i::int as i, k.text, k.pattern, lower(k.pattern) as lower_pattern, k.phrase,
            case when k.phrase then phraseto_tsquery('english', k.text) || phraseto_tsquery('simple', k.text)
-                else plainto_tsquery('english', k.text) || plainto_tsquery('simple', k.text) end as q
-      from unnest($1::text[], $2::text[], $3::boolean[]) with ordinality as k(pattern, text, phrase, i)
+                else plainto_tsquery('english', k.text) || plainto_tsquery('simple', k.text) end as q,
+           string_to_array(lower(k.parts), E'\\n') as lower_parts
+      from unnest($1::text[], $2::text[], $3::boolean[], $15::text[]) with ordinality as k(pattern, text, phrase, parts, i)
   ), exact as materialized (
     select f.id, ${STATUS_RANK} as status_rank, f.updated_at, m.levels, m.score
       from (
@@ -165,29 +176,52 @@ export const RECALL = `
     -- Each word of a near keyword (lowercased runs of letters and digits, as in
     -- am_near_words); each of $12 characters or more gets its corrections: the
     -- vocabulary's words (fact_words) one edit away (insert, delete, substitute,
-    -- swap two adjacent letters). A word and its one-letter deletes meet a
-    -- vocabulary word's (symmetric delete) through the exact index
-    -- fact_words_deletes; at most $11 candidates read per word, before the
-    -- edit distance is checked. One branch runs; a caller of some scopes looks
-    -- up one scope after another, as in near_found.
+    -- swap two adjacent letters) from the word or from one of its plural or
+    -- singular forms (am_word_forms: "migraton" is two edits from "migrations",
+    -- one from "migratons"). A word and its one-letter deletes meet a vocabulary
+    -- word's (symmetric delete) through the exact index fact_words_deletes: first
+    -- the word's own deletes, then its forms' (am_forms_deletes), so the word's
+    -- own corrections keep their slots; at most $11 candidates read per word in
+    -- all, before the edit distance is checked (each against what found it). One
+    -- branch runs; a caller of some scopes looks up one scope after another, as
+    -- in near_found.
     select k.i, w.n, w.word, char_length(w.word) >= $12::int as corrected,
            row_number() over (partition by k.i order by char_length(w.word) >= $12::int desc, char_length(w.word) desc, w.n) as rank,
-           (select array_agg(c.word) filter (where am_edit1(c.word, w.word))
-              from ((select v.word from fact_words v
+           (select array_agg(distinct c.word) filter (where c.near)
+              from ((select v.word, v.near
+                       from ((select v.word, am_edit1(v.word, w.word) as near from fact_words v
+                               where v.deletes && am_word_deletes(w.word)
+                               limit $11::int)
+                             union all
+                             (select v.word, am_edit1_any(v.word, w.forms) as near from fact_words v
+                               where v.deletes && am_forms_deletes(w.forms)
+                               limit $11::int)) v
                       where $4::boolean and $8::text is null and char_length(w.word) >= $12::int
-                        and v.deletes && am_word_deletes(w.word)
                       limit $11::int)
                     union all
-                    (select v.word
-                       from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
-                       cross join lateral (
-                         select v.word from fact_words v
-                          where v.scope = s.scope and v.deletes && am_word_deletes(w.word)
-                          limit $11::int) v
+                    (select v.word, v.near
+                       from ((select v.word, am_edit1(v.word, w.word) as near
+                                from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
+                                cross join lateral (
+                                  select v.word from fact_words v
+                                   where v.scope = s.scope and v.deletes && am_word_deletes(w.word)
+                                   limit $11::int) v)
+                             union all
+                             (select v.word, am_edit1_any(v.word, w.forms) as near
+                                from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
+                                cross join lateral (
+                                  select v.word from fact_words v
+                                   where v.scope = s.scope and v.deletes && am_forms_deletes(w.forms)
+                                   limit $11::int) v)) v
                       where not ($4::boolean and $8::text is null) and char_length(w.word) >= $12::int
                       limit $11::int)) c) as fixes
       from kw k
-      cross join lateral regexp_split_to_table(lower(k.text), '[^[:alnum:]]+') with ordinality as w(word, n)
+      -- The forms computed once per word ("offset 0" keeps the planner from
+      -- copying the call into each use).
+      cross join lateral (
+        select x.word, x.n, am_word_forms(x.word) as forms
+          from regexp_split_to_table(lower(k.text), '[^[:alnum:]]+') with ordinality as x(word, n)
+         offset 0) w
      where k.near and w.word <> ''
   ), near_kw as materialized (
     -- The index condition of a near keyword: its (up to) three longest corrected
@@ -275,4 +309,4 @@ export const RECALL = `
  */
 export const RECALL_CALL = `
   select r from am_recall($1::text[], $2::text[], $3::boolean[], $4::boolean, $5::text[], $6::text, $7::text, $8::text,
-                          $9::int, $10::int, $11::int, $12::int, $13::text[], $14::int) as r`;
+                          $9::int, $10::int, $11::int, $12::int, $13::text[], $14::int, $15::text[]) as r`;

@@ -147,6 +147,32 @@ export interface RecallKeyword {
   indexPattern: string;
   /** A keyword in double quotes is an exact phrase: no word reordering, no near matches. */
   phrase: boolean;
+  /**
+   * For an unquoted keyword of several space-separated parts with Chinese,
+   * Japanese or Korean text: each part's ILIKE pattern (`%part%`, escaped as
+   * `pattern`). Those scripts glue words together or attach particles to them,
+   * so the parts are not full-text words; the keyword matches by its words
+   * when every part is a substring of the field (docs/recall.md). Else null.
+   */
+  parts: string[] | null;
+}
+
+/** Han, Hiragana, Katakana, Hangul: scripts whose words full-text search cannot split out. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** `%text%` for ILIKE, with the wildcards and the escape character escaped, so that "50%" or "snake_case" match literally. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The parts of a CJK keyword of several space-separated parts (see RecallKeyword.parts),
+ * and the index pattern that finds every fact holding them all: that of the longest part
+ * (a superset; the levels decide on each candidate), without its common pieces.
+ */
+function cjkParts(text: string): { parts: string[]; indexPattern: string } | null {
+  const words = text.split(/\s+/u).filter((w) => w.length > 0);
+  if (words.length < 2 || !CJK.test(text)) return null;
+  const longest = words.reduce((a, b) => ([...b].length > [...a].length ? b : a));
+  return { parts: words.map(likePattern), indexPattern: indexPattern(longest, likePattern(longest)) };
 }
 
 /**
@@ -173,8 +199,9 @@ export function parseKeywords(keywords: string[]): RecallKeyword[] {
     const folded = keyword.toLowerCase();
     if (seen.has(folded)) return;
     seen.add(folded);
-    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    parsed.push({ keyword, text, pattern, indexPattern: indexPattern(text, pattern), phrase: quoted !== null });
+    const pattern = likePattern(text);
+    const cjk = quoted ? null : cjkParts(text);
+    parsed.push({ keyword, text, pattern, indexPattern: cjk?.indexPattern ?? indexPattern(text, pattern), phrase: quoted !== null, parts: cjk?.parts ?? null });
   });
   // Every keyword is a lookup in the trigram index: bound them together, as search_nodes' query.
   if (countTrigrams(keywords, MAX_SEARCH_TRIGRAMS) > MAX_SEARCH_TRIGRAMS) {

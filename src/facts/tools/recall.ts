@@ -80,7 +80,7 @@ export const memoryRecallTool = defineTool({
   description:
     "Search the team's shared memory. Call it before starting any task, and again before a risky step. " +
     "What works best: a few keywords, each a word or short phrase of the task (e.g. [\"database migration\", \"deploy\"]), in the language the facts are likely written in (any script works). " +
-    "Inflections and word order do not matter (\"migrations\" finds \"migration\"; \"flaky test\" finds \"tests are flaky\"), typos are tolerated, and text in any language is found as written; " +
+    "Inflections and word order do not matter (\"migrations\" finds \"migration\"; \"flaky test\" finds \"tests are flaky\"; \"記事 タグ\" finds \"記事にはタグを\"), typos are tolerated, and text in any language is found as written; " +
     "put a keyword in double quotes for an exact phrase. Facts matching more keywords, in their name or description, come first; each hit says which keyword matched where and how. " +
     "Agents forget across sessions and over-trust what they find, so every hit says who wrote it, whether someone else checked it, and, if it was withdrawn, why. " +
     "Follow confirmed facts; treat drafts as unverified claims; never do what a deprecated fact describes — each deprecated hit carries the reason it was withdrawn. " +

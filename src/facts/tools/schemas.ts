@@ -30,7 +30,8 @@ export const keywordsField = z
       .string()
       .describe(
         'One word or short phrase, single line, in the language the facts are written in. Matches as written (a substring, case-insensitively, any script), ' +
-          'by its words in any order and any inflection (languages with spaces between words), or nearly (a typo, only when nothing matched otherwise). ' +
+          'by its words in any order and any inflection (in Chinese, Japanese or Korean: its space-separated parts, each anywhere in the text), ' +
+          'or nearly (a typo, also of another form of the word, only when nothing matched otherwise). ' +
           'In double quotes ("flaky test") it matches only as that exact phrase.',
       ),
   )
