@@ -30,6 +30,22 @@ export async function setActionScope(db: Queryable, input: { action: string; sco
   return toActionScope((await db.query<ActionScopeRow>(sql.SET_ACTION_SCOPE, [action, scope, input.setBy])).rows[0]!);
 }
 
+export interface OpenClaimOfAction {
+  target: string;
+  holder: string;
+  expiresAt: Date;
+}
+
+/**
+ * Live claims on an action, for the operator who moves it to another scope:
+ * their holders may still record or release them (write.ts, holderMayFinish),
+ * while nobody outside the new scope may claim the action again.
+ */
+export async function openClaimsOfAction(db: Queryable, rawAction: string, limit = 20): Promise<OpenClaimOfAction[]> {
+  const rows = (await db.query<{ target: string; holder: string; expires_at: Date }>(sql.OPEN_CLAIMS_OF_ACTION, [normalizeAction(rawAction), limit])).rows;
+  return rows.map((r) => ({ target: r.target, holder: r.holder, expiresAt: r.expires_at }));
+}
+
 export async function unsetActionScope(db: Queryable, rawAction: string, defaultScope: string): Promise<ActionScope> {
   const action = normalizeAction(rawAction);
   const row = (await db.query<ActionScopeRow>(sql.DELETE_ACTION_SCOPE, [action])).rows[0];

@@ -146,3 +146,11 @@ export const OPEN_CLAIMS = `
    where c.expires_at > now()
    order by c.expires_at, c.action, c.target
    limit $1::int`;
+
+/** Live claims on one action (ledger action set reports them), soonest expiry first. $1 action, $2 limit. */
+export const OPEN_CLAIMS_OF_ACTION = `
+  select c.target, c.holder, c.expires_at
+    from ledger_claims c
+   where c.action = $1::text and c.expires_at > now()
+   order by c.expires_at, c.target
+   limit $2::int`;

@@ -111,6 +111,9 @@ export interface RecordResult {
   closedClaim: Claim | null;
 }
 
+/** Record and release: an action moved to a scope the holder may not write does not strand its live claim (write.ts). */
+const HOLDER_MAY_FINISH = { holderMayFinish: true } as const;
+
 export async function recordLedger(
   db: Database,
   actor: Actor,
@@ -139,7 +142,7 @@ export async function recordLedger(
           closedClaim: claim && claim.holderId === actor.agentId ? claim : null,
         }),
       };
-    });
+    }, HOLDER_MAY_FINISH);
   } catch (error) {
     // Only reachable if something bypassed the chain-head lock: the unique index still holds.
     if (pgCode(error) === PgCode.UNIQUE_VIOLATION) {
@@ -175,7 +178,7 @@ export async function releaseLedger(
       append: { kind: "released", reason, claim: "drop", countsAgainstQuota: false },
       answer: (appended) => ({ seq: appended.seq, released: claim, reason, at: appended.at }),
     };
-  });
+  }, HOLDER_MAY_FINISH);
 }
 
 export interface VoidResult {

@@ -17,7 +17,7 @@
 import { ALL_SCOPES } from "../auth/scopes.js";
 import type { Database, Queryable } from "../db/database.js";
 import { forbidden } from "../errors.js";
-import { type Actor, type KeyStateRow, type LockedKeyState, toKeyState } from "./chain.js";
+import { type Actor, claimExpired, type KeyStateRow, type LockedKeyState, toKeyState } from "./chain.js";
 import type { EventKind } from "./event.js";
 import { refusals } from "./format.js";
 import { type Appended, appendGrouped, appendMany, type AppendRequest } from "./appender.js";
@@ -62,6 +62,11 @@ export interface PlannedEvent {
 export type { Appended } from "./appender.js";
 export type Decision<T> = { answer: T } | { append: PlannedEvent; answer(appended: Appended): T };
 
+export interface WriteOptions {
+  /** Record and release: the holder of the key's live claim may write even without the action's scope. */
+  holderMayFinish?: boolean;
+}
+
 export interface WritePolicy {
   defaultScope: string;
   maxOpenClaimsPerAgent: number;
@@ -94,10 +99,15 @@ async function readForAgent(db: Queryable, key: LedgerKey, agentId: number, defa
  * The write permission, checked against the agent as stored (not as the token
  * said at sign-in), so a scope change applies to the next write.
  */
-function validateMayWrite(state: AgentWriteState, actor: Actor, key: LedgerKey): void {
+function validateMayWrite(state: AgentWriteState, actor: Actor, key: LedgerKey, options: WriteOptions): void {
   const agent = state.agent;
   if (!agent || agent.disabled) throw forbidden(`Refused: agent ${actor.name} is unknown or disabled. Nothing was written.`);
-  if (!agent.writeScopes.includes(ALL_SCOPES) && !agent.writeScopes.includes(state.actionScope)) {
+  // The holder of a live claim may still record or release what it claimed
+  // when an operator has since moved the action to a scope it may not write
+  // (ledger action set): the claim was granted, the operation may have run, and
+  // an execution that cannot be recorded would be run again by the next claimant.
+  const finishingOwnClaim = options.holderMayFinish === true && state.claim?.holderId === actor.agentId && !claimExpired(state.claim, state.now);
+  if (!finishingOwnClaim && !agent.writeScopes.includes(ALL_SCOPES) && !agent.writeScopes.includes(state.actionScope)) {
     throw forbidden(refusals.noPermission(key, state.actionScope, actor.name));
   }
 }
@@ -134,9 +144,10 @@ async function attempt<T>(
   policy: WritePolicy,
   decide: (state: AgentWriteState) => Decision<T>,
   append: (db: Queryable, req: AppendRequest) => Promise<Appended | null>,
+  options: WriteOptions,
 ): Promise<{ done: T } | null> {
   const state = await readForAgent(db, key, actor.agentId, policy.defaultScope);
-  validateMayWrite(state, actor, key);
+  validateMayWrite(state, actor, key, options);
   const decision = decide(state);
   if (!("append" in decision)) return { done: decision.answer };
   const appended = await append(db, appendRequest(state, key, actor, decision.append, policy));
@@ -144,14 +155,21 @@ async function attempt<T>(
 }
 
 /** Runs one agent's write on `key`: `decide` sees the state, refuses by throwing, or plans the event. */
-export async function writeLedger<T>(db: Database, key: LedgerKey, actor: Actor, policy: WritePolicy, decide: (state: AgentWriteState) => Decision<T>): Promise<T> {
+export async function writeLedger<T>(
+  db: Database,
+  key: LedgerKey,
+  actor: Actor,
+  policy: WritePolicy,
+  decide: (state: AgentWriteState) => Decision<T>,
+  options: WriteOptions = {},
+): Promise<T> {
   for (let round = 0; round < OPTIMISTIC_ROUNDS; round++) {
-    const result = await attempt(db, key, actor, policy, decide, appendGrouped);
+    const result = await attempt(db, key, actor, policy, decide, appendGrouped, options);
     if (result) return result.done;
   }
   return db.transaction(async (tx) => {
     await tx.query(sql.LOCK_HEAD);
-    const result = await attempt(tx, key, actor, policy, decide, appendInTransaction);
+    const result = await attempt(tx, key, actor, policy, decide, appendInTransaction, options);
     // Under the head lock nothing can change between the read and the append.
     if (!result) throw new Error("ledger key changed while the chain head was locked");
     return result.done;

@@ -36,6 +36,17 @@ describe("agent-memory ledger action and ledger void", () => {
     expect((await cli(["ledger", "action", "unset", "deploy_prod"])).stdout).toMatch(/belongs to the default scope "shared" again \(was "deploy"\)/);
   });
 
+  it("action set names the live claims on the action, which their holders may still finish", async () => {
+    await claimLedger(tdb.db, writer, { action: "publish_doc", target: "d1" });
+    const set = await cli(["ledger", "action", "set", "publish_doc", "--scope", "deploy"]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain("Open claims on it (their holders may still record or release them");
+    expect(set.stdout).toMatch(/publish_doc for "d1" held by blog-writer until \d{4}-/);
+    const json = onlyJson<{ openClaims: Array<{ target: string; holder: string }> }>(await cli(["ledger", "action", "set", "publish_doc", "--scope", "deploy", "--json"]));
+    expect(json.openClaims).toEqual([expect.objectContaining({ target: "d1", holder: "blog-writer" })]);
+    expect((await recordLedger(tdb.db, writer, { action: "publish_doc", target: "d1", evidence: "https://docs.example/d1" })).record.actor).toBe("blog-writer");
+  });
+
   it("void appends a voided event by a human, re-opens the key, and verify still passes", async () => {
     await recordLedger(tdb.db, writer, { action: "publish_post", target: "p1", evidence: "https://blog.example/p1" });
     const refused = await cli(["ledger", "void", "publish_post", "p1", "--reason", "forged", "--as", "deployer"]);

@@ -47,6 +47,26 @@ describe.each(BACKENDS)("ledger write permission on %s", (backend) => {
     await tdb?.drop();
   });
 
+  it("moving an action to another scope does not strand a live claim: its holder may still record or release it, no one else may claim", async () => {
+    // writer holds two claims of move_me (default scope "shared"); then the operator moves the action to "deploy".
+    const first = { action: "move_me", target: "t1" };
+    const second = { action: "move_me", target: "t2" };
+    await claimLedger(tdb.db, writer, first);
+    await claimLedger(tdb.db, writer, second);
+    await setActionScope(tdb.db, { action: "move_me", scope: "deploy", setBy: "operator" });
+    try {
+      // The operation ran: its holder records it; the other it gives up.
+      expect((await recordLedger(tdb.db, writer, { ...first, evidence: evidence("moved") })).record.actor).toBe("writer");
+      expect((await releaseLedger(tdb.db, writer, { ...second, reason: "not needed after the move" })).released.holder).toBe("writer");
+      // Without a claim the new scope decides: writer may no longer claim it, deployer may.
+      expect((await refusal(claimLedger(tdb.db, writer, second))).code).toBe("forbidden");
+      expect((await refusal(recordLedger(tdb.db, writer, { action: "move_me", target: "t3", evidence: evidence("none") }))).code).toBe("forbidden");
+      expect((await claimLedger(tdb.db, deployer, second)).claim.holder).toBe("deployer");
+    } finally {
+      await unsetActionScope(tdb.db, "move_me", "shared");
+    }
+  });
+
   it("an agent without write access to an action's scope can neither claim, record nor release it; nothing is written", async () => {
     const key = { action: "publish_post", target: "outsider-1" };
     const before = await verifyLedger(tdb.db);

@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import { getAgent } from "../../auth/store.js";
 import { loadConfig } from "../../config.js";
-import { type ActionScope, listActionScopes, setActionScope, unsetActionScope } from "../../ledger/actions.js";
+import { type ActionScope, listActionScopes, openClaimsOfAction, setActionScope, unsetActionScope } from "../../ledger/actions.js";
 import { keyText } from "../../ledger/format.js";
 import { voidLedger } from "../../ledger/store.js";
 import { withDatabase } from "../context.js";
@@ -24,8 +24,19 @@ export function registerLedgerAdminCommands(ledger: Command): void {
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output, actionName: string, opts: { scope: string; as?: string }) => {
-        const set = await withDatabase((db) => setActionScope(db, { action: actionName, scope: opts.scope, setBy: opts.as ?? "cli" }));
-        out.result({ action: actionJson(set) }, () => `${set.action} now belongs to scope "${set.scope}": only agents that may write "${set.scope}" can claim, record or release it.`);
+        const { set, open } = await withDatabase(async (db) => {
+          const set = await setActionScope(db, { action: actionName, scope: opts.scope, setBy: opts.as ?? "cli" });
+          return { set, open: await openClaimsOfAction(db, set.action) };
+        });
+        const claims = open.map((c) => `  ${keyText({ action: set.action, target: c.target })} held by ${c.holder} until ${iso(c.expiresAt)}`);
+        out.result(
+          { action: actionJson(set), openClaims: open.map((c) => ({ target: c.target, holder: c.holder, expiresAt: iso(c.expiresAt) })) },
+          () =>
+            `${set.action} now belongs to scope "${set.scope}": only agents that may write "${set.scope}" can claim, record or release it.` +
+            (claims.length > 0
+              ? `\nOpen claims on it (their holders may still record or release them until they expire; void one with 'agent-memory ledger void' if it must not go on):\n${claims.join("\n")}`
+              : ""),
+        );
       }),
     );
 
