@@ -211,6 +211,12 @@ export interface GrantRecord {
   revokedAt: Date | null;
   revokedReason: string | null;
   lastUsedAt: Date | null;
+  /**
+   * active: its code was exchanged for tokens; pending: approved, its code not
+   * exchanged yet; unused: approved, but its code expired unexchanged (the
+   * client never finished: no token was ever issued); revoked.
+   */
+  status: "active" | "pending" | "unused" | "revoked";
 }
 
 export async function listGrants(db: Queryable, agentName?: string): Promise<GrantRecord[]> {
@@ -226,6 +232,8 @@ export async function listGrants(db: Queryable, agentName?: string): Promise<Gra
       revoked_at: Date | null;
       revoked_reason: string | null;
       last_used_at: Date | null;
+      exchanged: boolean;
+      code_pending: boolean;
     }>(sql.LIST_GRANTS, [agentName ?? null])
   ).rows;
   return rows.map((r) => ({
@@ -239,6 +247,7 @@ export async function listGrants(db: Queryable, agentName?: string): Promise<Gra
     revokedAt: r.revoked_at,
     revokedReason: r.revoked_reason,
     lastUsedAt: r.last_used_at,
+    status: r.revoked_at ? "revoked" : r.exchanged ? "active" : r.code_pending ? "pending" : "unused",
   }));
 }
 

@@ -111,7 +111,9 @@ export const SELECT_TOKEN_GRANT = `
 export const LIST_GRANTS = `
   select g.id, g.client_id, c.metadata ->> 'client_name' as client_name, a.name as agent, h.name as approved_by,
          g.resource, g.created_at, g.revoked_at, g.revoked_reason,
-         (select max(t.last_used_at) from agent_tokens t where t.oauth_grant_id = g.id) as last_used_at
+         (select max(t.last_used_at) from agent_tokens t where t.oauth_grant_id = g.id) as last_used_at,
+         exists (select 1 from oauth_codes c where c.grant_id = g.id and c.used_at is not null) as exchanged,
+         exists (select 1 from oauth_codes c where c.grant_id = g.id and c.used_at is null and c.expires_at > now()) as code_pending
     from oauth_grants g
     join oauth_clients c on c.client_id = g.client_id
     join agents a on a.id = g.agent_id

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { onlyJson, runCli, startServe } from "../support/cli.js";
 import { addAgent, type TestAgent } from "../support/service.js";
-import { freePort, obtainTokens, probeMcp, startOAuthService, type OAuthService } from "./support.js";
+import { authorizeUrl, CALLBACK, codeFrom, consentWithForms, freePort, obtainTokens, pkcePair, probeMcp, registerClient, startOAuthService, type OAuthService } from "./support.js";
 
 let tdb: TestDatabase;
 let service: OAuthService;
@@ -15,6 +15,7 @@ beforeAll(async () => {
   service = await startOAuthService(tdb.openPool(3));
   boss = await addAgent(tdb.db, "boss", { kind: "human", scopes: ["*"] });
   await addAgent(tdb.db, "writer", { scopes: ["blog"] });
+  await addAgent(tdb.db, "drafter", { scopes: ["blog"] });
 });
 
 afterAll(async () => {
@@ -27,7 +28,7 @@ describe("agent-memory grant", () => {
     const { accessToken } = await obtainTokens(service, boss.token, "writer");
     const env = { DATABASE_URL: tdb.url! };
     const listed = onlyJson<{ grants: Array<Record<string, unknown>> }>(await runCli(["grant", "list", "--json"], env));
-    expect(listed.grants).toEqual([expect.objectContaining({ agent: "writer", approvedBy: "boss", clientName: "Test client", resource: service.oauthUrl, revokedAt: null })]);
+    expect(listed.grants).toEqual([expect.objectContaining({ agent: "writer", approvedBy: "boss", clientName: "Test client", resource: service.oauthUrl, revokedAt: null, status: "active" })]);
     const id = String(listed.grants[0]!.id);
     expect((await probeMcp(service.oauthUrl, accessToken)).status).toBe(200);
     const revoked = onlyJson<{ grant: Record<string, unknown> }>(await runCli(["grant", "revoke", id, "--json"], env));
@@ -59,6 +60,19 @@ describe("agent-memory grant", () => {
     expect(revoked.stdout).toContain(`revoked, with OAuth grant ${live[0]!.oauthGrant!.id} (Test client)`);
     expect((await probeMcp(service.oauthUrl, accessToken)).status).toBe(401);
   }, 180_000);
+
+  it("tells an approval the client never finished from a live grant: pending, then unused once its code expired", async () => {
+    const client = await registerClient(service.base, { redirect_uris: [CALLBACK], client_name: "Abandoned client", token_endpoint_auth_method: "none" });
+    const approved = await consentWithForms(authorizeUrl(service.base, { client_id: client.client_id, code_challenge: pkcePair().challenge, resource: service.oauthUrl }), { token: boss.token, agent: "drafter" });
+    expect(codeFrom(approved)).toBeTruthy();
+    const env = { DATABASE_URL: tdb.url! };
+    const status = async () => onlyJson<{ grants: Array<{ status: string }> }>(await runCli(["grant", "list", "drafter", "--json"], env)).grants.map((g) => g.status);
+    expect(await status()).toEqual(["pending"]);
+    // The code's ten minutes pass without an exchange.
+    await tdb.db.query("update oauth_codes set expires_at = now() - interval '1 second' where grant_id in (select g.id from oauth_grants g join agents a on a.id = g.agent_id where a.name = 'drafter')");
+    expect(await status()).toEqual(["unused"]);
+    expect((await runCli(["grant", "list", "drafter"], env)).stdout).toContain("unused: code expired, never exchanged");
+  });
 });
 
 describe("agent-memory serve with OAuth", () => {

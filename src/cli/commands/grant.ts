@@ -17,7 +17,16 @@ const grantJson = (g: GrantRecord) => ({
   revokedAt: g.revokedAt ? iso(g.revokedAt) : null,
   revokedReason: g.revokedReason,
   lastUsedAt: g.lastUsedAt ? iso(g.lastUsedAt) : null,
+  status: g.status,
 });
+
+/** The STATUS column: what an operator needs to tell a live grant from an approval the client never finished. */
+function statusText(g: GrantRecord): string {
+  if (g.status === "revoked") return `revoked: ${g.revokedReason ?? ""}`;
+  if (g.status === "pending") return "pending: code not exchanged yet";
+  if (g.status === "unused") return "unused: code expired, never exchanged";
+  return "active";
+}
 
 export function registerGrantCommands(program: Command): void {
   const grant = program.command("grant").description("list and revoke OAuth grants (hosted MCP clients acting as an agent)");
@@ -38,7 +47,7 @@ export function registerGrantCommands(program: Command): void {
               g.clientName ? `${g.clientName} (${g.clientId})` : g.clientId,
               g.agent,
               g.approvedBy,
-              g.revokedAt ? `revoked: ${g.revokedReason ?? ""}` : "active",
+              statusText(g),
               iso(g.createdAt),
               iso(g.lastUsedAt) || "never",
             ]),
