@@ -20,6 +20,8 @@ export const MAX_TEXTS_PER_CALL = 10_000;
  * GRAPH_TEXT_MAX_CHARS allowed ~40 million characters once MAX_BODY_BYTES is raised.
  */
 export const MAX_CHARS_PER_CALL = 1_000_000;
+/** The default of GRAPH_CALL_MAX_CHARS on the embedded database (src/graph/access.ts). */
+export const EMBEDDED_CALL_MAX_CHARS = 250_000;
 
 /** read_graph / search_nodes / read_relations / read_observations: items per answer. */
 export const DEFAULT_PAGE_LIMIT = 1000;

@@ -1,8 +1,8 @@
 // What agents store: the sizes of facts and graph texts, a graph answer's
 // budget, and the facts' hygiene (duplicate warning, staleness).
 import * as z from "zod/v4";
-import { LIST_SCAN_MAX_DEFAULT } from "../limits.js";
-import { boolFrom, intFrom, optionalBoolFrom } from "./parse.js";
+import { LIST_SCAN_MAX_DEFAULT, MAX_CHARS_PER_CALL } from "../limits.js";
+import { boolFrom, intFrom, optionalBoolFrom, optionalIntFrom } from "./parse.js";
 
 export const contentEnv = z.object({
   FACT_BODY_MAX_CHARS: intFrom("FACT_BODY_MAX_CHARS", 16_000, 100, 1_000_000),
@@ -28,6 +28,10 @@ export const contentEnv = z.object({
   // everyone), off on Postgres. On: a scope larger than GRAPH_SEARCH_SCAN_MAX
   // entities (or twice as many observations) is walked whatever the query.
   GRAPH_SEARCH_WALK_LARGE_SCOPES: optionalBoolFrom("GRAPH_SEARCH_WALK_LARGE_SCOPES"),
+  // Empty: 1,000,000 on Postgres, 250,000 on the embedded database (one
+  // connection: a write holds everyone). The most characters one graph write
+  // call carries, all its texts together.
+  GRAPH_CALL_MAX_CHARS: optionalIntFrom("GRAPH_CALL_MAX_CHARS", 1000, MAX_CHARS_PER_CALL),
 });
 
 export interface ContentConfig {
@@ -42,6 +46,8 @@ export interface ContentConfig {
     graphSearchScanMax: number;
     /** search_nodes walks scopes larger than graphSearchScanMax whatever the query; undefined: on the embedded database only. */
     graphSearchWalkLargeScopes: boolean | undefined;
+    /** The most characters one graph write carries; undefined: by database (src/graph/access.ts). */
+    graphCallMaxChars: number | undefined;
     /** memory_list and ledger_list read at most this many facts or events per call; past them the page is cut short with a cursor. */
     listScanMax: number;
   };
@@ -64,6 +70,7 @@ export function contentConfig(e: z.output<typeof contentEnv>): ContentConfig {
       graphSearchCountMax: e.GRAPH_SEARCH_COUNT_MAX,
       graphSearchScanMax: e.GRAPH_SEARCH_SCAN_MAX,
       graphSearchWalkLargeScopes: e.GRAPH_SEARCH_WALK_LARGE_SCOPES,
+      graphCallMaxChars: e.GRAPH_CALL_MAX_CHARS,
       listScanMax: e.LIST_SCAN_MAX,
     },
     facts: {

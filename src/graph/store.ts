@@ -48,7 +48,7 @@ const relationKey = (r: RelationInput) => JSON.stringify([r.from, r.to, r.relati
 
 /** Entities whose names are new in the scope, with their observations; existing names are skipped. */
 export async function createEntities(db: Queryable, writer: GraphWriter, entities: EntityInput[]): Promise<EntityInput[]> {
-  validateEntities(entities, writer.maxChars);
+  validateEntities(entities, writer.maxChars, writer.maxCallChars);
   const unique = uniqueBy(entities, (e) => e.name).map((e) => ({
     name: e.name,
     entityType: e.entityType,
@@ -79,7 +79,7 @@ export async function createEntities(db: Queryable, writer: GraphWriter, entitie
 
 /** Relations new in the scope; duplicates are skipped. Endpoints need not exist (as in the reference). */
 export async function createRelations(db: Queryable, writer: GraphWriter, relations: RelationInput[]): Promise<RelationInput[]> {
-  validateRelations(relations, writer.maxChars);
+  validateRelations(relations, writer.maxChars, "relations", writer.maxCallChars);
   const unique = uniqueBy(relations, relationKey).map((r) => ({ from: r.from, to: r.to, relationType: r.relationType }));
   if (unique.length === 0) return [];
   const r = await withDeadlockRetry(() =>
@@ -101,7 +101,7 @@ export async function createRelations(db: Queryable, writer: GraphWriter, relati
  * (the reference fails the same way, with the same words).
  */
 export async function addObservations(db: Queryable, writer: GraphWriter, items: ObservationInput[]): Promise<AddedObservations[]> {
-  validateObservations(items, writer.maxChars);
+  validateObservations(items, writer.maxChars, writer.maxCallChars);
   if (items.length === 0) return [];
   const names = [...new Set(items.map((o) => o.entityName))];
   const pairNames: string[] = [];

@@ -100,6 +100,8 @@ export interface GraphWriter {
   agentId: number;
   /** GRAPH_TEXT_MAX_CHARS: the longest name, type or observation accepted. */
   maxChars: number;
+  /** GRAPH_CALL_MAX_CHARS: the most characters one write call carries (default MAX_CHARS_PER_CALL). */
+  maxCallChars?: number;
 }
 
 export interface PageRequest {

@@ -39,11 +39,11 @@ export function validateTextCount(field: string, count: number): void {
 }
 
 /** The characters of a whole call (all its texts together), so no combination of counts and lengths adds up to an unbounded request. */
-export function validateCallChars(field: string, texts: Iterable<string>): void {
+export function validateCallChars(field: string, texts: Iterable<string>, max = MAX_CHARS_PER_CALL): void {
   let total = 0;
   for (const t of texts) total += t.length;
-  if (total > MAX_CHARS_PER_CALL) {
-    throw invalid(`${field} carry ${total} characters in total; at most ${MAX_CHARS_PER_CALL} are accepted per call. Split it into several calls. Nothing was written.`);
+  if (total > max) {
+    throw invalid(`${field} carry ${total} characters in total; at most ${max} are accepted per call (GRAPH_CALL_MAX_CHARS). Split it into several calls. Nothing was written.`);
   }
 }
 
@@ -68,7 +68,7 @@ export function validateText(field: string, value: string, maxChars: number, all
   if (!isStorable(value)) throw invalid(`${field} contains a NUL character or an unpaired UTF-16 surrogate (broken text encoding), which cannot be stored. Nothing was written.`);
 }
 
-export function validateEntities(entities: EntityInput[], maxChars: number): void {
+export function validateEntities(entities: EntityInput[], maxChars: number, maxCallChars = MAX_CHARS_PER_CALL): void {
   validateItemCount("entities", entities.length);
   validateTextCount("entities' observations", entities.reduce((n, e) => n + e.observations.length, 0));
   entities.forEach((e, i) => {
@@ -76,24 +76,24 @@ export function validateEntities(entities: EntityInput[], maxChars: number): voi
     validateText(`entities[${i}].entityType`, e.entityType, maxChars, true);
     e.observations.forEach((o, j) => validateText(`entities[${i}].observations[${j}]`, o, maxChars, true));
   });
-  validateCallChars("entities", entities.flatMap((e) => [e.name, e.entityType, ...e.observations]));
+  validateCallChars("entities", entities.flatMap((e) => [e.name, e.entityType, ...e.observations]), maxCallChars);
 }
 
-export function validateRelations(relations: RelationInput[], maxChars: number, field = "relations"): void {
+export function validateRelations(relations: RelationInput[], maxChars: number, field = "relations", maxCallChars = MAX_CHARS_PER_CALL): void {
   validateItemCount(field, relations.length);
   relations.forEach((r, i) => {
     validateText(`${field}[${i}].from`, r.from, maxChars, false);
     validateText(`${field}[${i}].to`, r.to, maxChars, false);
     validateText(`${field}[${i}].relationType`, r.relationType, maxChars, true);
   });
-  validateCallChars(field, relations.flatMap((r) => [r.from, r.to, r.relationType]));
+  validateCallChars(field, relations.flatMap((r) => [r.from, r.to, r.relationType]), maxCallChars);
 }
 
-export function validateObservations(items: ObservationInput[], maxChars: number): void {
+export function validateObservations(items: ObservationInput[], maxChars: number, maxCallChars = MAX_CHARS_PER_CALL): void {
   validateItemCount("observations", items.length);
   validateTextCount("observations' contents", items.reduce((n, o) => n + o.contents.length, 0));
   items.forEach((o, i) => o.contents.forEach((c, j) => validateText(`observations[${i}].contents[${j}]`, c, maxChars, true)));
-  validateCallChars("observations", items.flatMap((o) => [o.entityName, ...o.contents]));
+  validateCallChars("observations", items.flatMap((o) => [o.entityName, ...o.contents]), maxCallChars);
 }
 
 /** Escapes LIKE metacharacters so the query matches as a plain substring. */

@@ -14,8 +14,10 @@ import { openNodes, readGraph, readObservations } from "../../src/graph/read.js"
 import { readRelations } from "../../src/graph/relations.js";
 import { searchNodes } from "../../src/graph/search.js";
 import type { GraphWriter } from "../../src/graph/types.js";
-import { createEntities, deleteEntities, deleteObservations, deleteRelations } from "../../src/graph/store.js";
-import { countTrigrams, MAX_OFFSET, MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_TRIGRAMS } from "../../src/limits.js";
+import { addObservations, createEntities, createRelations, deleteEntities, deleteObservations, deleteRelations } from "../../src/graph/store.js";
+import { graphCallMaxChars } from "../../src/graph/access.js";
+import { loadConfig } from "../../src/config.js";
+import { countTrigrams, EMBEDDED_CALL_MAX_CHARS, MAX_CHARS_PER_CALL, MAX_OFFSET, MAX_SEARCH_QUERY_CHARS, MAX_SEARCH_TRIGRAMS } from "../../src/limits.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 const ANSWER = 1_000_000;
@@ -110,6 +112,18 @@ describe.each(BACKENDS)("request limits on %s", (backend) => {
     await noSql(deleteEntities(db, w, Array.from({ length: 300 }, () => big)), /entityNames carry \d+ characters in total/);
     await noSql(deleteRelations(db, w, Array.from({ length: 300 }, () => ({ from: big, to: "x", relationType: "r" }))), /relations carry \d+ characters in total/);
     await noSql(openNodes(db, "shared", Array.from({ length: 300 }, () => big), ANSWER), /names carry \d+ characters in total/);
+  });
+
+  it("GRAPH_CALL_MAX_CHARS bounds a graph write: by default a quarter of the total on the embedded database", async () => {
+    const config = (env: Record<string, string>) => ({ config: loadConfig({ ...env }), db: tdb.db });
+    expect(graphCallMaxChars(config({}))).toBe(backend === "pglite" ? EMBEDDED_CALL_MAX_CHARS : MAX_CHARS_PER_CALL);
+    expect(graphCallMaxChars(config({ GRAPH_CALL_MAX_CHARS: "5000" }))).toBe(5000);
+    expect(() => loadConfig({ GRAPH_CALL_MAX_CHARS: "10" })).toThrow(/GRAPH_CALL_MAX_CHARS must be a whole number from 1000 to 1000000/);
+    const small = { ...w, maxCallChars: 5000 };
+    const entities = Array.from({ length: 3 }, (_, i) => ({ name: `big${i}`, entityType: "t", observations: ["c".repeat(2000)] }));
+    await noSql(createEntities(db, small, entities), /entities carry 6015 characters in total; at most 5000 are accepted per call \(GRAPH_CALL_MAX_CHARS\)/);
+    await noSql(addObservations(db, small, [{ entityName: "alpha", contents: ["c".repeat(2600), "d".repeat(2600)] }]), /observations carry \d+ characters in total; at most 5000/);
+    await noSql(createRelations(db, small, Array.from({ length: 2 }, (_, i) => ({ from: "alpha", to: `x${i}`, relationType: "r".repeat(2600) }))), /relations carry \d+ characters in total; at most 5000/);
   });
 
   it("refuses delete_observations with more texts than a call may carry", async () => {
