@@ -2,6 +2,7 @@
 // agent on an empty database, listen, and shut down gracefully.
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, rename, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createServer, type Server } from "node:http";
@@ -173,6 +174,11 @@ async function writeFirstToken(file: string, token: string, logger: Logger): Pro
   }
 }
 
+/** Docker (/.dockerenv) or Podman (/run/.containerenv): only there is "docker compose exec" the way to the CLI. */
+function inContainer(): boolean {
+  return existsSync("/.dockerenv") || existsSync("/run/.containerenv");
+}
+
 /** `tokenFile`: "shown" (a person at a terminal), the file the token went to, or undefined (writing it failed). */
 function banner(mcpUrl: string, config: Config, firstToken: string | undefined, tokenFile: string | undefined): string {
   const consoleUrl = mcpUrl.replace(/\/mcp$/, "/console");
@@ -186,7 +192,8 @@ function banner(mcpUrl: string, config: Config, firstToken: string | undefined, 
     lines.push(
       ``,
       `First start: created agent "owner" (human, all scopes). Its token is in ${tokenFile} (mode 0600);`,
-      `read it once, store it elsewhere, then delete the file. In a container: docker compose exec agent-memory agent-memory token issue owner`,
+      `read it once, store it elsewhere, then delete the file.` +
+        (inContainer() ? ` Or issue another: docker compose exec agent-memory agent-memory token issue owner` : ""),
       ``,
     );
     return lines.join("\n");
@@ -200,6 +207,8 @@ function banner(mcpUrl: string, config: Config, firstToken: string | undefined, 
       ``,
       `Connect Claude Code:`,
       `  claude mcp add --transport http agent-memory ${mcpUrl} --header "Authorization: Bearer ${firstToken}"`,
+      `(That is the owner's token: a human who may confirm anyone's drafts. An agent that works on its own`,
+      `should have its own identity, below, so that what it writes is reviewed by someone else.)`,
       ``,
       `Any other MCP client: Streamable HTTP at ${mcpUrl} with the header "Authorization: Bearer <token>".`,
       `Give each agent its own identity:  npx agent-memory agent add blog-writer --scopes shared,blog`,

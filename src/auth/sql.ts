@@ -81,7 +81,7 @@ export const REVOKE_TOKEN = `
   update agent_tokens t set revoked_at = coalesce(t.revoked_at, now())
     from agents a
    where t.id = $1::bigint and a.id = t.agent_id
-  returning ${TOKEN_COLUMNS}`;
+  returning ${TOKEN_COLUMNS}, t.revoked_at < now() as already_revoked`;
 
 // The hot path of every request: one indexed lookup by hash. `now()` comes from
 // the database so that expiry does not depend on each replica's clock.

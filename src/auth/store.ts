@@ -183,8 +183,9 @@ export async function listTokens(db: Queryable, agentName?: string): Promise<Tok
   return (await db.query<TokenRow>(sql.LIST_TOKENS, [agentName ?? null])).rows.map(toToken);
 }
 
-export async function revokeToken(db: Queryable, id: number): Promise<TokenRecord> {
-  const row = (await db.query<TokenRow>(sql.REVOKE_TOKEN, [id])).rows[0];
+/** Revokes a token (and its OAuth grant's); `alreadyRevoked`: it was revoked before, nothing changed. */
+export async function revokeToken(db: Queryable, id: number): Promise<TokenRecord & { alreadyRevoked: boolean }> {
+  const row = (await db.query<TokenRow & { already_revoked: boolean }>(sql.REVOKE_TOKEN, [id])).rows[0];
   if (!row) throw notFound(`No token with id ${id}. List tokens with: agent-memory token list`);
-  return toToken(row);
+  return { ...toToken(row), alreadyRevoked: row.already_revoked };
 }

@@ -68,8 +68,12 @@ describe("agent and token management on Postgres", () => {
 
     const revoked = await runCli(["token", "revoke", String(issued.tokenInfo.id), "--json"], env);
     expect(revoked.code).toBe(0);
-    expect(onlyJson<{ token: { revokedAt: string } }>(revoked).token.revokedAt).toBeTruthy();
+    expect(onlyJson<{ token: { revokedAt: string }; alreadyRevoked: boolean }>(revoked)).toMatchObject({ token: { revokedAt: expect.any(String) }, alreadyRevoked: false });
     await expect(client.callTool({ name: "whoami", arguments: {} })).rejects.toThrow(/invalid_token/);
+    // Twice: says so, and keeps the first time.
+    const again = await runCli(["token", "revoke", String(issued.tokenInfo.id)], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`was already revoked at ${onlyJson<{ token: { revokedAt: string } }>(revoked).token.revokedAt}; nothing changed.`);
   });
 
   it("agent disable shuts out every token of the agent; enable lets them back in", async () => {

@@ -101,8 +101,10 @@ export function registerTokenCommands(program: Command): void {
       action(async (out: Output, idText: string) => {
         if (!/^\d+$/.test(idText)) throw new UsageError(`Token id must be a number (see "token list"), got "${idText}"`);
         const revoked = await withDatabase((db) => revokeToken(db, Number(idText)));
-        out.result({ token: tokenJson(revoked) }, () =>
-          revoked.oauthGrant
+        out.result({ token: tokenJson(revoked), alreadyRevoked: revoked.alreadyRevoked }, () =>
+          revoked.alreadyRevoked
+            ? `Token ${revoked.id} of "${revoked.agent}" was already revoked at ${iso(revoked.revokedAt)}; nothing changed.`
+            : revoked.oauthGrant
             ? `Token ${revoked.id} of "${revoked.agent}" revoked, with OAuth grant ${revoked.oauthGrant.id} (${revoked.oauthGrant.client}): every token of that grant stops; the client must be authorized again.`
             : `Token ${revoked.id} of "${revoked.agent}" revoked.`,
         );
