@@ -88,7 +88,10 @@ export function registerGraphCommands(program: Command): void {
           }
         });
         if (toStdout) {
-          process.stderr.write(`Exported ${report.entities} entities and ${report.relations} relations from scope "${scope}".\n`);
+          // memory.jsonl ends without a newline, as the reference writes it; at a
+          // terminal the summary would otherwise run into its last line.
+          const apart = process.stdout.isTTY && report.entities + report.relations > 0 ? "\n" : "";
+          process.stderr.write(`${apart}Exported ${report.entities} entities and ${report.relations} relations from scope "${scope}".\n`);
           return;
         }
         out.result({ file, scope, ...report }, () => `Exported ${report.entities} entities and ${report.relations} relations from scope "${scope}" to ${file}.`);
