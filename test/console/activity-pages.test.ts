@@ -107,6 +107,14 @@ describe.each(BACKENDS)("console activity pages (%s)", (backend) => {
     expect(newestFirst(rows)).toBe(true);
   });
 
+  it("an agent filter naming nobody reads like one naming an agent who wrote nothing (names are not revealed)", async () => {
+    const unknown = await walk("/console/activity?agent=nobody-here");
+    const idle = await walk("/console/activity?agent=alice");
+    expect(unknown.rows).toEqual([]);
+    expect({ pages: unknown.pages, cutPages: unknown.cutPages }).toEqual({ pages: idle.pages, cutPages: idle.cutPages });
+    expect(unknown.cutPages).toBeGreaterThan(0);
+  });
+
   it("refuses an altered link with a page that says to start again", async () => {
     const page = await request(app.base).get("/console/activity?cursor=AAAA").set("Cookie", who.cookie);
     expect(page.status).toBe(400);
