@@ -102,7 +102,7 @@ describe.each(BACKENDS)("recall with reduced index patterns on %s", (backend) =>
       RECALL_CALL,
       recallParams(keywords, { all: true, scopes: [] }, {}, 50),
     )).rows.map((x) => x.r);
-    // Levels 1 and 3 are "contains the keyword as written" (recall-sql.ts EXACT_LEVEL).
+    // Levels 1 and 3 are "contains the keyword as written" (recall-sql-parts.ts EXACT_LEVEL).
     const found = rows.filter((r) => r.exact_levels?.[0] === 1 || r.exact_levels?.[0] === 3).map((r) => r.name).sort();
     const truth = (await tdb.db.query<{ name: string }>(
       `select name from facts where (name || E'\\n' || description || E'\\n' || left(body, 1000)) ilike $1 order by name`,
