@@ -84,13 +84,16 @@ try {
   await db.query("analyze facts");
   console.log(`${values.backend}, migrations up to ${migrations.length}: ${DECOYS.toLocaleString("en-US")} decoys in "${values.where}" (trigrams at the ${values.at} of 16,000 characters), loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const victim = { all: false, scopes: ["vic", "shared"] };
+  // Before 000039 am_recall took 14 arguments (no CJK parts).
+  const args = Number((await db.query<{ n: number }>("select pronargs as n from pg_proc where proname = 'am_recall'")).rows[0]!.n);
+  const call = args === 14 ? RECALL_CALL.replace(", $15::text[]", "") : RECALL_CALL;
   const time = async (keywords: string[]) => {
-    const params = recallParams(parseKeywords(keywords), victim, {}, 10);
+    const params = recallParams(parseKeywords(keywords), victim, {}, 10).slice(0, args);
     const samples: number[] = [];
     let hits = 0;
     for (let i = 0; i < RUNS + 1; i++) {
       const t = performance.now();
-      const rows = (await db.query<{ r: { total: number } }>(RECALL_CALL, params)).rows;
+      const rows = (await db.query<{ r: { total: number } }>(call, params)).rows;
       if (i > 0) samples.push(performance.now() - t);
       hits = rows[0]?.r.total ?? 0;
     }
