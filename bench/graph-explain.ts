@@ -20,7 +20,7 @@ import { openPostgres } from "../src/db/postgres.js";
 import { answerBudget } from "../src/graph/bounds.js";
 import * as relationsSql from "../src/graph/relations-sql.js";
 import * as sql from "../src/graph/read-sql.js";
-import { likePattern } from "../src/graph/validate.js";
+import { likePattern } from "../src/text.js";
 import { openNodes, readGraph } from "../src/graph/read.js";
 import { searchNodes } from "../src/graph/search.js";
 import { createEntities, createRelations } from "../src/graph/store.js";

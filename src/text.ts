@@ -43,3 +43,21 @@ export function findUnstorableText(value: unknown, path = ""): string | undefine
   }
   return undefined;
 }
+
+/** `%text%` for LIKE/ILIKE, with the wildcards and the escape character escaped, so that "50%" or "snake_case" match as written. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * One zod issue as a phrase that names the field once: "target is required"
+ * for a missing one, the message itself when it already names the field (rules
+ * written for agents do), else "field: message". `whole` names what a path-less
+ * issue is about ("the body"); without it the message stands alone.
+ */
+export function issueText(issue: { code: string; path: PropertyKey[]; message: string }, whole?: string): string {
+  const field = issue.path.map(String).join(".");
+  if (field === "") return whole === undefined ? issue.message : `${whole}: ${issue.message}`;
+  if (issue.code === "invalid_type" && issue.message.endsWith("received undefined")) return `${field} is required`;
+  return issue.message.includes(field) ? issue.message : `${field}: ${issue.message}`;
+}

@@ -3,7 +3,7 @@
 // essential ones as constraints (sql/000002_facts.sql).
 import { invalid } from "../errors.js";
 import { checkChars, countTrigrams, KEYWORD_MAX_CHARS, MAX_KEYWORDS, MAX_SEARCH_TRIGRAMS } from "../limits.js";
-import { charCount, CONTROL_CHARS } from "../text.js";
+import { charCount, CONTROL_CHARS, likePattern } from "../text.js";
 import { indexPattern } from "./index-pattern.js";
 
 export { charCount };
@@ -160,8 +160,6 @@ export interface RecallKeyword {
 /** Han, Hiragana, Katakana, Hangul: scripts whose words full-text search cannot split out. */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
-/** `%text%` for ILIKE, with the wildcards and the escape character escaped, so that "50%" or "snake_case" match literally. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The parts of a CJK keyword of several space-separated parts (see RecallKeyword.parts),

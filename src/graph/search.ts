@@ -16,7 +16,8 @@ import { type EntityRow, finishEntity, relationsCut } from "./read.js";
 import * as sql from "./read-sql.js";
 import { WALK_CHUNK, WALK_OBSERVATION_CHUNK } from "./search-sql.js";
 import type { GraphPage, GraphRelation, SearchPageRequest } from "./types.js";
-import { likePattern, pageBounds, validateSearchQuery } from "./validate.js";
+import { likePattern } from "../text.js";
+import { pageBounds, validateSearchQuery } from "./validate.js";
 
 /**
  * Three letters or digits in a row: a trigram of the query itself, which the

@@ -96,10 +96,6 @@ export function validateObservations(items: ObservationInput[], maxChars: number
   validateCallChars("observations", items.flatMap((o) => [o.entityName, ...o.contents]), maxCallChars);
 }
 
-/** Escapes LIKE metacharacters so the query matches as a plain substring. */
-export function likePattern(query: string): string {
-  return `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 export function pageBounds(page: { limit?: number; offset?: number }): { limit: number; offset: number } {
   const offset = page.offset ?? 0;

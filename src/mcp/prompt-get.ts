@@ -8,6 +8,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, GetPromptRequestSchema, type GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/v4";
 import type { CallExtra } from "./guard.js";
+import { issueText } from "../text.js";
 import { ProtocolError } from "./protocol-error.js";
 
 export interface PromptEntry {
@@ -24,17 +25,11 @@ export function promptGetHandler(prompts: ReadonlyMap<string, PromptEntry>): (se
     if (!prompt) throw new ProtocolError(ErrorCode.InvalidParams, `No prompt named "${name}": the prompts are ${names} (prompts/list describes them).`);
     const parsed = await prompt.schema.safeParseAsync(request.params.arguments ?? {});
     if (!parsed.success) {
-      const issues = parsed.error.issues.map(describeIssue).join(" ");
+      // Each a sentence (the arguments' own rules end theirs: args.ts).
+      const issues = parsed.error.issues.map((i) => issueText(i).replace(/([^.!?])$/, "$1.")).join(" ");
       throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${issues}`);
     }
     return prompt.callback(parsed.data as Record<string, unknown>, extra);
   };
   return (server) => server.server.setRequestHandler(GetPromptRequestSchema, handler);
-}
-
-/** An argument's problem as a sentence that names it once (the arguments' own rules already do: args.ts). */
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const name = issue.path.join(".");
-  if (issue.code === "invalid_type" && issue.message.endsWith("received undefined")) return `${name} is required.`;
-  return name === "" || issue.message.includes(name) ? issue.message : `${name}: ${issue.message}`;
 }

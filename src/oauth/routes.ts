@@ -18,6 +18,7 @@ import { mcpPostHandler, methodNotAllowed } from "../http/mcp-route.js";
 import { consentRouter } from "./consent.js";
 import { createJwtVerifierFactory } from "./external.js";
 import { createOAuthProvider } from "./provider.js";
+import { issueText } from "../text.js";
 import { hashSecret } from "./secrets.js";
 import { createGrantTokenVerifier } from "./verifier.js";
 
@@ -134,10 +135,7 @@ export function mountOAuth(app: Express, deps: AppDeps, options: OAuthMountOptio
 const readableMetadataErrors: RequestHandler = (req, res, next) => {
   const parsed = OAuthClientMetadataSchema.safeParse(req.body);
   if (parsed.success) return next();
-  const problems = parsed.error.issues.map((i) => {
-    const field = i.path.join(".") || "the body";
-    return i.code === "invalid_type" && i.message.endsWith("received undefined") ? `${field} is required` : `${field}: ${i.message}`;
-  });
+  const problems = parsed.error.issues.map((i) => issueText(i, "the body"));
   res.status(400).set("Cache-Control", "no-store").json({
     error: "invalid_client_metadata",
     error_description: `${problems.join("; ")}. Send JSON client metadata (RFC 7591) with at least redirect_uris, e.g. {"redirect_uris":["http://127.0.0.1:33418/callback"],"token_endpoint_auth_method":"none"}.`,

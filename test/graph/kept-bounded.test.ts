@@ -20,7 +20,7 @@ import { openNodes } from "../../src/graph/read.js";
 import * as sql from "../../src/graph/read-sql.js";
 import { searchNodes } from "../../src/graph/search.js";
 import { createEntities, createRelations } from "../../src/graph/store.js";
-import { likePattern } from "../../src/graph/validate.js";
+import { likePattern } from "../../src/text.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { type AnalyzedPlanNode, planNodes } from "../support/plans.js";
 

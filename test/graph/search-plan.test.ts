@@ -11,7 +11,7 @@ import type { Database } from "../../src/db/database.js";
 import * as sql from "../../src/graph/read-sql.js";
 import { openNodes } from "../../src/graph/read.js";
 import { searchNodes } from "../../src/graph/search.js";
-import { likePattern } from "../../src/graph/validate.js";
+import { likePattern } from "../../src/text.js";
 import { createEntities, createRelations } from "../../src/graph/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { type PlanNode, planNodes } from "../support/plans.js";
