@@ -197,7 +197,8 @@ export const PROMOTE_FACT = `
  * then by similarity (sql/000033). The
  * search runs in am_similar_facts (sql/000020_facts_similar_identical.sql):
  * facts with the same description first (a btree probe), otherwise the
- * facts_head_trgm index. $1 text ("name description"), $2 threshold,
+ * facts_duplicate_trgm index (sql/000042: without function words). $1 text
+ * ("name description"), $2 threshold,
  * $3/$4 readable scopes, $5/$6 the new fact's scope and name (left out: the
  * lookup runs beside the insert, so it may or may not see the new fact), $7
  * how many, $8 the new fact's description.

@@ -163,13 +163,14 @@ describe.each(BACKENDS)("duplicate search plan on %s", (backend) => {
     await tdb?.drop();
   });
 
-  it("am_similar_facts answers by index scans (the identical-description btree, then facts_head_trgm), never a sequential scan", async () => {
+  it("am_similar_facts answers by index scans (the identical-description btree, then facts_duplicate_trgm), never a sequential scan", async () => {
     // The function's own two queries, taken from the database, with their arguments bound.
     const fn = (await tdb.db.query<{ prosrc: string; proconfig: string[] | null }>("select prosrc, proconfig from pg_proc where proname = 'am_similar_facts'")).rows[0]!;
     // The index plans, and (000017) those plans kept: planned once per connection, not on every store.
     expect(fn.proconfig).toEqual(["enable_seqscan=off", "plan_cache_mode=force_generic_plan"]);
     const queries = [...fn.prosrc.matchAll(/return query([\s\S]*?);/g)].map((m) =>
       m[1]!
+        .replace(/v_text/g, "am_duplicate_text($1::text)")
         .replace(/p_text/g, "$1::text")
         .replace(/p_new_scope/g, "$2::text")
         .replace(/p_new_name/g, "$3::text")
@@ -181,7 +182,7 @@ describe.each(BACKENDS)("duplicate search plan on %s", (backend) => {
     );
     expect(queries).toHaveLength(2);
     const params = ["deploy-needs-migration Run database migrations before deploying the API", "shared", "new-fact", false, ["shared"], 3, SIMILAR_THRESHOLD, "Run database migrations before deploying the API"];
-    const expected = ["facts_description_lower", "facts_head_trgm"];
+    const expected = ["facts_description_lower", "facts_duplicate_trgm"];
     for (const [i, query] of queries.entries()) {
       await tdb.db.transaction(async (tx) => {
         await tx.query("select set_config('pg_trgm.word_similarity_threshold', $1::text, true), set_config('enable_seqscan', 'off', true)", [String(SIMILAR_THRESHOLD)]);

@@ -106,7 +106,7 @@ export const similarFactSchema = z.object({
   status: z.enum(FACT_STATUSES),
   version: z.number().int().describe("Its current version: pass it to memory_store to update that fact."),
   description: z.string(),
-  similarity: z.number().describe("Trigram similarity of name and description, 0-1."),
+  similarity: z.number().describe("Trigram similarity of name and description (English function words left out), 0-1."),
 });
 
 export const versionSchema = z.object({
