@@ -28,14 +28,22 @@ const rounds = Number(values.rounds);
 const baseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const database = await createDatabase(baseUrl, `am_recall_ratio_${process.pid}`);
 const db = openPostgres({ connectionString: database.url, poolMax: 2, connectTimeoutMs: 5000, statementTimeoutMs: 600_000, lockTimeoutMs: 3000 });
-const SIGNATURE = "am_recall(text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, real, integer)";
 let service: Awaited<ReturnType<typeof startBenchService>> | undefined;
 try {
   await migrate(db);
-  const kept = (await db.query<{ def: string }>(`select pg_get_functiondef('${SIGNATURE}'::regprocedure) as def`)).rows[0]!.def;
-  const planned = `create or replace function ${SIGNATURE} returns setof json language plpgsql as $planned$
+  // am_recall as the migrations left it (its arguments changed with 000035 and
+  // 000039): RECALL takes the same parameters, in the same order.
+  const fn = (
+    await db.query<{ signature: string; args: number; result: string; def: string }>(
+      "select oid::regprocedure::text as signature, pronargs as args, pg_get_function_result(oid) as result, pg_get_functiondef(oid) as def from pg_proc where proname = 'am_recall'",
+    )
+  ).rows;
+  if (fn.length !== 1) throw new Error(`expected one am_recall, found ${fn.length}`);
+  const { signature, args, result, def: kept } = fn[0]!;
+  const using = Array.from({ length: args }, (_, i) => `$${i + 1}`).join(", ");
+  const planned = `create or replace function ${signature} returns ${result} language plpgsql as $planned$
 begin
-  return query execute 'select to_json(r) from (' || $sql$${RECALL}$sql$ || ') r' using $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12;
+  return query execute 'select to_json(r) from (' || $sql$${RECALL}$sql$ || ') r' using ${using};
 end $planned$`;
   await createAgent(db, { name: "ratio-writer", kind: "agent", writeScopes: ["shared", "team-a", "team-b"] });
   const token = (await issueToken(db, "ratio-writer", null)).token;

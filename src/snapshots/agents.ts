@@ -1,6 +1,8 @@
 // Who wrote what, on import: names in a file become agents of this database.
 // A name that is an agent here is that agent; any other name becomes the agent
-// given with --as. Without --as an unknown name makes the file invalid.
+// given with --as. Without --as an unknown name makes the file invalid, and
+// the map remembers it, so that the report can list every agent to create at
+// once (a team migrating its memory files ran the import once per name).
 import { AGENT_NAME_PATTERN, validateAgentName } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import { invalid } from "../errors.js";
@@ -13,6 +15,10 @@ export interface MappedAgent {
 }
 
 export class AgentMap {
+  /** Names resolved without success, with the files (or "ledger.jsonl") that named them. */
+  private readonly missing = new Map<string, Set<string>>();
+  private currentFile = "";
+
   private constructor(
     private readonly byName: Map<string, number>,
     readonly as: { id: number; name: string } | null,
@@ -38,12 +44,47 @@ export class AgentMap {
     return id === undefined ? null : { id, name };
   }
 
+  /** Names resolved from now on come from this file (for missingAgents). */
+  reading(file: string): void {
+    this.currentFile = file;
+  }
+
   /** `what` says where the name came from, for the message ("owner", "History entry 3 (by)"). */
   resolve(name: string, what: string): MappedAgent {
-    const known = this.known(name);
-    if (known) return known;
-    if (this.as) return this.as;
-    throw invalid(`${what} "${name}" is not an agent here: create it (agent-memory agent add ${safe(name)} --no-token) or pass --as <agent> to import its work under that agent.`);
+    this.requireAll([[name, what]]);
+    return this.known(name) ?? this.as!;
+  }
+
+  /**
+   * Every name known (or --as given), or one error naming all the unknown ones
+   * (a file's history may name several).
+   */
+  requireAll(names: ReadonlyArray<readonly [name: string, what: string]>): void {
+    if (this.as) return;
+    const unknown = names.filter(([name]) => !this.byName.has(name));
+    if (unknown.length === 0) return;
+    for (const [name] of unknown) {
+      const files = this.missing.get(name) ?? new Set<string>();
+      files.add(this.currentFile);
+      this.missing.set(name, files);
+    }
+    const distinct = [...new Set(unknown.map(([name]) => name))];
+    if (distinct.length === 1) {
+      const [name, what] = unknown[0]!;
+      throw invalid(`${what} "${name}" is not an agent here: create it (agent-memory agent add ${safe(name)} --no-token) or pass --as <agent> to import its work under that agent.`);
+    }
+    const first = distinct.map((name) => `"${name}" (${unknown.find(([n]) => n === name)![1]})`).join(", ");
+    throw invalid(
+      `${distinct.length} names are not agents here: ${first}. Create them (${distinct.map((n) => `agent-memory agent add ${safe(n)} --no-token`).join("; ")}) ` +
+        `or pass --as <agent> to import their work under that agent.`,
+    );
+  }
+
+  /** The unknown names seen so far, most files first: what to create before importing again. */
+  missingAgents(): Array<{ name: string; files: number }> {
+    return [...this.missing]
+      .map(([name, files]) => ({ name, files: files.size }))
+      .sort((a, b) => b.files - a.files || (a.name < b.name ? -1 : 1));
   }
 }
 

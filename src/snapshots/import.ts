@@ -46,6 +46,8 @@ export interface ImportReport {
   files: FileResult[];
   ledger: { file: string | null; appended: number; unchanged: number; invalid: LineProblem[] };
   warnings: string[];
+  /** Names the files gave as authors, reviewers or actors that are not agents here (none with --as), with how many files name each. */
+  missingAgents: Array<{ name: string; files: number }>;
   /** The row in snapshot_imports; null for a dry run. */
   recorded: { id: number; at: string } | null;
 }
@@ -97,6 +99,7 @@ export async function importSnapshot(db: Database, options: ImportOptions): Prom
   const files = await importableFiles(root);
   for (const [index, { rel, folder }] of files.entries()) {
     let result: FileResult;
+    agents.reading(rel);
     try {
       const parsed = parseFactFile(await readFile(join(root, rel), "utf8"));
       const done = await inTransaction(db, options.dryRun, (tx) =>
@@ -116,6 +119,7 @@ export async function importSnapshot(db: Database, options: ImportOptions): Prom
   const ledgerPath = join(root, LEDGER_FILE);
   if (existsSync(ledgerPath)) {
     ledger.file = LEDGER_FILE;
+    agents.reading(LEDGER_FILE);
     const checked = await validateLedgerFile(ledgerPath, agents);
     ledger.invalid = checked.invalid;
     warnings.push(...checked.warnings);
@@ -146,7 +150,18 @@ export async function importSnapshot(db: Database, options: ImportOptions): Prom
     recorded = { id: Number(row.id), at: row.at };
   }
   const confirmedByImporter = results.filter((r) => r.confirmedByImporter).length;
-  return { dir: root, dryRun: options.dryRun, as: agents.as?.name ?? null, facts, confirmedByImporter, files: results, ledger, warnings, recorded };
+  return {
+    dir: root,
+    dryRun: options.dryRun,
+    as: agents.as?.name ?? null,
+    facts,
+    confirmedByImporter,
+    files: results,
+    ledger,
+    warnings,
+    missingAgents: agents.missingAgents(),
+    recorded,
+  };
 }
 
 function osUser(): string {

@@ -64,6 +64,7 @@ export function snapshotTarget(file: SnapshotFile, ctx: TargetContext): TargetHi
     throw invalid(`the fact is at version ${f.version}, so the Earlier versions section must hold versions 1 to ${f.version - 1}; it holds ${f.earlier.length}.`);
   }
   const contents = [...f.earlier.map((v) => content(v, ctx.bodyMaxChars, `version ${v.version}`)), content(f, ctx.bodyMaxChars, "")];
+  ctx.agents.requireAll(f.history.map((e, i) => [e.by, `History entry ${i + 1}: by`] as const));
   const events: PlannedEvent[] = f.history.map((e, i) => {
     const agent = ctx.agents.resolve(e.by, `History entry ${i + 1}: by`);
     return { kind: e.event, version: e.version, actorId: agent.id, actor: agent.name, at: e.at, from: e.from, to: e.to, reason: e.reason };

@@ -117,14 +117,17 @@ describe("agent-memory export / import", () => {
   it("exits 1 with the report when files were invalid, 2 on bad arguments", async () => {
     const r = await runCli(["import", join(FIXTURES, "seeds-invalid"), "--json"], { DATABASE_URL: pgCopy.url! });
     expect(r.code).toBe(1);
-    const report = onlyJson<{ facts: Record<string, number>; files: Array<{ file: string; outcome: string; reason?: string }> }>(r);
+    const report = onlyJson<{ facts: Record<string, number>; files: Array<{ file: string; outcome: string; reason?: string }>; missingAgents: unknown }>(r);
     expect(report.facts).toEqual({ created: 1, updated: 0, unchanged: 0, invalid: 5 });
+    expect(report.missingAgents).toEqual([{ name: "cron-bot", files: 1 }]);
     expect(report.files.find((f) => f.file === "project_long-description.md")).toMatchObject({ outcome: "invalid", reason: expect.stringMatching(/^description is 201 characters/) });
 
     const text = await runCli(["import", join(FIXTURES, "seeds-invalid"), "--dry-run"], { DATABASE_URL: pgCopy.url! });
     expect(text.code).toBe(1);
     expect(text.stdout).toContain("Dry run of the import from");
     expect(text.stdout).toContain("  invalid   notes_unknown-type.md: type \"notes\" is not valid");
+    // Every agent to create, once, after the files (a migrating team ran the import once per missing name).
+    expect(text.stdout).toContain("Not agents here: cron-bot (1 file). Create them and import again, or pass --as <agent> to import their work under one agent:\n  agent-memory agent add cron-bot --no-token");
 
     const usage = await runCli(["export", path("x"), "--status", "published", "--json"], { DATABASE_URL: pgCopy.url! });
     expect(usage.code).toBe(2);

@@ -67,6 +67,25 @@ describe.each(BACKENDS)("snapshot round trip on %s", (backend) => {
     expect(await verifyLedger(target.db)).toMatchObject({ ok: true, rows: 7 });
   });
 
+  it("into a database without the team, names every agent to create: each file's at once, and all of them in the report", async () => {
+    await exportTo(source.db, dir("for-empty"));
+    const empty = await createTestDatabase(backend);
+    try {
+      const report = await importFrom(empty.db, dir("for-empty"), { dryRun: true });
+      expect(report.facts.invalid).toBe(5);
+      const deploy = report.files.find((f) => f.file === "shared/reference_deploy-needs-migrations.md")!;
+      expect(deploy.reason).toMatch(/^3 names are not agents here: "deployer" \(History entry 1: by\), "reviewer" \(History entry 3: by\), "blog-writer" \(History entry 4: by\)\. Create them \(/);
+      expect(deploy.reason).toContain("agent-memory agent add reviewer --no-token");
+      expect(deploy.reason).toContain("agent-memory agent add blog-writer --no-token");
+      const missing = new Map(report.missingAgents.map((m) => [m.name, m.files]));
+      expect(missing.get("reviewer")).toBeGreaterThanOrEqual(2);
+      expect(missing.get("blog-writer")).toBeGreaterThanOrEqual(1);
+      expect([...missing.values()].every((n) => n >= 1)).toBe(true);
+    } finally {
+      await empty.drop();
+    }
+  });
+
   it("writes a readable file: front matter, body, history with reasons, earlier versions", async () => {
     const text = await readFile(join(dir("a"), "shared/reference_deploy-needs-migrations.md"), "utf8");
     expect(text).toMatch(/^---\nname: deploy-needs-migrations\ndescription: 本番デプロイの前に migrate を実行する\ntype: reference\nstatus: confirmed\nscope: shared\nauthor: reviewer\nversion: 3\ncreated: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\nupdated: .*Z\n---\n\n理由: 古いスキーマでは起動しない。\n適用: `agent-memory migrate` を CI で。\n\n<!-- agent-memory:history -->\n## History\n/);

@@ -144,6 +144,26 @@ describe.each(BACKENDS)("importing a file-based memory folder on %s", (backend) 
       "project_unknown-owner.md": 'owner "cron-bot" is not an agent here: create it (agent-memory agent add cron-bot --no-token) or pass --as <agent> to import its work under that agent.',
     });
     expect(await rowCounts(tdb.db)).toMatchObject({ facts: before.facts + 1, versions: before.versions + 1, events: before.events + 1 });
+    expect(report.missingAgents).toEqual([{ name: "cron-bot", files: 1 }]);
+  });
+
+  it("lists every agent the files name that is not here, with how many files name it", async () => {
+    const dir = join(work, "missing-agents");
+    await mkdir(dir, { recursive: true });
+    const seed = (name: string, owner: string) => `---\nname: ${name}\ndescription: A rule of ${owner}\ntype: project\nstatus: draft\nowner: ${owner}\n---\n\nWhy: a test.\n`;
+    await writeFile(join(dir, "project_a.md"), seed("rule-a", "cron-bot"));
+    await writeFile(join(dir, "project_b.md"), seed("rule-b", "night-bot"));
+    await writeFile(join(dir, "project_c.md"), seed("rule-c", "cron-bot"));
+    const before = await rowCounts(tdb.db);
+    const report = await importFrom(tdb.db, dir, { dryRun: true });
+    expect(report.facts.invalid).toBe(3);
+    expect(report.missingAgents).toEqual([
+      { name: "cron-bot", files: 2 },
+      { name: "night-bot", files: 1 },
+    ]);
+    expect(await rowCounts(tdb.db)).toEqual(before);
+    // With --as nothing is missing: the --as agent stands in.
+    expect((await importFrom(tdb.db, dir, { dryRun: true, as: "deployer" })).missingAgents).toEqual([]);
   });
 
   it("--as stands in for unknown owners and confirms what the original author cannot", async () => {

@@ -1,5 +1,6 @@
 // export DIR | import DIR: memory as a Markdown tree that git can review.
 import type { Command } from "commander";
+import { AGENT_NAME_PATTERN } from "../../auth/scopes.js";
 import { loadConfig } from "../../config.js";
 import { type ExportReport, exportSnapshot } from "../../snapshots/export.js";
 import { type ImportReport, importSnapshot } from "../../snapshots/import.js";
@@ -89,6 +90,16 @@ function exportText(r: ExportReport): string {
   return lines.join("\n");
 }
 
+/** Every agent to create before importing again, in one place (the file lines name them one file at a time). */
+function missingAgentsText(missing: ImportReport["missingAgents"]): string[] {
+  if (missing.length === 0) return [];
+  const names = missing.map((m) => `${m.name} (${m.files} file${m.files === 1 ? "" : "s"})`).join(", ");
+  return [
+    `Not agents here: ${names}. Create them and import again, or pass --as <agent> to import their work under one agent:`,
+    ...missing.map((m) => `  agent-memory agent add ${AGENT_NAME_PATTERN.test(m.name) ? m.name : "<name>"} --no-token`),
+  ];
+}
+
 function importText(r: ImportReport): string {
   const f = r.facts;
   const l = r.ledger;
@@ -105,6 +116,7 @@ function importText(r: ImportReport): string {
     ...l.invalid.map((p) => `  invalid   ${l.file} line ${p.line}: ${p.reason}`),
     ...(l.invalid.length > 0 ? [`  ${l.file} was not imported: fix the lines above (a ledger is imported whole or not at all).`] : []),
     ...r.warnings.map((w) => `  warning   ${w}`),
+    ...missingAgentsText(r.missingAgents),
   ];
   if (r.recorded) lines.push(`Recorded as import #${r.recorded.id} at ${r.recorded.at}${r.as ? ` (--as ${r.as})` : ""}.`);
   return lines.join("\n");
