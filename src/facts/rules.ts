@@ -40,7 +40,7 @@ export const GET_HISTORY_VERSIONS = 10;
  * at most SIMILAR_MAX of them. 0.43 flags rewordings of the same rule
  * ("deploy-needs-migration Run database migrations before deploying the API" vs
  * "migrate-before-deploy Always run the migrations before a deploy": 0.43) and
- * stays above different facts of one topic (at most 0.43 on the labelled pairs
+ * stays above different facts of one topic (at most 0.426 on the labelled pairs
  * of test/facts/similar-quality.test.ts); lower, the index scan gets expensive
  * at scale (docs/hygiene.md).
  */

@@ -63,11 +63,7 @@ export class AgentMap {
     if (this.as) return;
     const unknown = names.filter(([name]) => !this.byName.has(name));
     if (unknown.length === 0) return;
-    for (const [name] of unknown) {
-      const files = this.missing.get(name) ?? new Set<string>();
-      files.add(this.currentFile);
-      this.missing.set(name, files);
-    }
+    this.note(unknown.map(([name]) => name));
     const distinct = [...new Set(unknown.map(([name]) => name))];
     if (distinct.length === 1) {
       const [name, what] = unknown[0]!;
@@ -78,6 +74,20 @@ export class AgentMap {
       `${distinct.length} names are not agents here: ${first}. Create them (${distinct.map((n) => `agent-memory agent add ${safe(n)} --no-token`).join("; ")}) ` +
         `or pass --as <agent> to import their work under that agent.`,
     );
+  }
+
+  /**
+   * Remembers the unknown ones among a file's names as soon as it is read, so
+   * that the report lists them even when the file fails another check first.
+   */
+  note(names: ReadonlyArray<string>): void {
+    if (this.as) return;
+    for (const name of names) {
+      if (this.byName.has(name)) continue;
+      const files = this.missing.get(name) ?? new Set<string>();
+      files.add(this.currentFile);
+      this.missing.set(name, files);
+    }
   }
 
   /** The unknown names seen so far, most files first: what to create before importing again. */

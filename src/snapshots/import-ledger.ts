@@ -32,12 +32,24 @@ async function* lines(path: string): AsyncGenerator<{ line: number; text: string
   }
 }
 
+/** A line's actor, if it names one, whatever else is wrong with the line (for the report's missing agents). */
+function actorOf(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    const actor = value !== null && typeof value === "object" ? (value as { actor?: unknown }).actor : undefined;
+    return typeof actor === "string" ? [actor] : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Pass 1: every line parsed and its actor mapped; nothing is written. */
 export async function validateLedgerFile(path: string, agents: AgentMap): Promise<{ invalid: LineProblem[]; warnings: string[] }> {
   const invalid: LineProblem[] = [];
   const warnings: string[] = [];
   let previous: { seq: number; hash: string } | null = null;
   for await (const { line, text } of lines(path)) {
+    agents.note(actorOf(text));
     try {
       const record = parseLedgerLine(text);
       agents.resolve(record.actor, "actor");

@@ -102,6 +102,7 @@ export async function importSnapshot(db: Database, options: ImportOptions): Prom
     agents.reading(rel);
     try {
       const parsed = parseFactFile(await readFile(join(root, rel), "utf8"));
+      agents.note(parsed.format === "snapshot" ? [parsed.fact.author, ...parsed.fact.history.map((e) => e.by)] : parsed.owner === undefined ? [] : [parsed.owner]);
       const done = await inTransaction(db, options.dryRun, (tx) =>
         importFactFile(tx, parsed, { agents, bodyMaxChars: options.bodyMaxChars, importAt, file: rel, folder }),
       );

@@ -54,6 +54,30 @@ describe.each(BACKENDS)("what the duplicate warning calls alike, on %s", (backen
     expect(listedWrongly).toEqual([]);
   });
 
+  it("a new fact of function words only asks the trigram index nothing (it would hand over every fact), and still finds its copies", async () => {
+    await tdb.db.query(
+      `insert into facts (scope, name, description, type, body, author_id)
+       select 'pair-0', 'how-to', 'How to do it.', 'project', 'Why: a test.', author_id from facts limit 1`,
+    );
+    // The index scans of one lookup, for a text with words left and one without.
+    const scansOf = (name: string, description: string) =>
+      tdb.db.transaction(async (tx) => {
+        // Counts not yet flushed may include earlier transactions': the difference is this lookup's.
+        const count = async () => (await tx.query<{ n: number }>("select pg_stat_get_xact_numscans('facts_duplicate_trgm'::regclass)::int as n")).rows[0]!.n;
+        const before = await count();
+        const params = [`${name} ${description}`, SIMILAR_THRESHOLD, false, ["pair-0"], "pair-0", name, SIMILAR_MAX, description];
+        const rows = (await tx.query<{ name: string; similarity: number }>(SIMILAR_FACTS, params)).rows;
+        return { rows, scans: (await count()) - before };
+      });
+    expect((await scansOf("deploy-check", "Check the deploy")).scans).toBe(1);
+    expect(await scansOf("how-to-do", "How to do it?")).toEqual({ rows: [], scans: 0 });
+    // A word-for-word copy is still found (by the description), by its similarity as written.
+    const copy = await scansOf("so-it-is", "How to do it.");
+    expect(copy.rows.map((r) => r.name)).toEqual(["how-to"]);
+    expect(copy.rows[0]!.similarity).toBeGreaterThan(0);
+    expect(copy.scans).toBe(0);
+  });
+
   it("leaves function words out: a fact that differs from another only in them is the same fact", async () => {
     const text = (await tdb.db.query<{ t: string }>("select am_duplicate_text($1) as t", ["The queue is drained before a restart of the workers"])).rows[0]!.t;
     expect(text.split(/\s+/).filter(Boolean)).toEqual(["queue", "drained", "restart", "workers"]);

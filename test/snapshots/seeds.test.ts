@@ -154,12 +154,18 @@ describe.each(BACKENDS)("importing a file-based memory folder on %s", (backend) 
     await writeFile(join(dir, "project_a.md"), seed("rule-a", "cron-bot"));
     await writeFile(join(dir, "project_b.md"), seed("rule-b", "night-bot"));
     await writeFile(join(dir, "project_c.md"), seed("rule-c", "cron-bot"));
+    // Names are listed even where the file fails another check first (a status, a ledger line's evidence).
+    await writeFile(join(dir, "project_d.md"), seed("rule-d", "night-bot").replace("status: draft", "status: published"));
+    await writeFile(join(dir, "ledger.jsonl"), `${JSON.stringify({ action: "deploy", target: "api", evidence: "not a link", actor: "ledger-bot", at: "2026-11-01T10:00:00Z" })}\n`);
     const before = await rowCounts(tdb.db);
     const report = await importFrom(tdb.db, dir, { dryRun: true });
-    expect(report.facts.invalid).toBe(3);
+    expect(report.facts.invalid).toBe(4);
+    expect(report.files.find((f) => f.file === "project_d.md")?.reason).toMatch(/^status "published" is not valid/);
+    expect(report.ledger.invalid).toHaveLength(1);
     expect(report.missingAgents).toEqual([
       { name: "cron-bot", files: 2 },
-      { name: "night-bot", files: 1 },
+      { name: "night-bot", files: 2 },
+      { name: "ledger-bot", files: 1 },
     ]);
     expect(await rowCounts(tdb.db)).toEqual(before);
     // With --as nothing is missing: the --as agent stands in.

@@ -94,9 +94,14 @@ function exportText(r: ExportReport): string {
 function missingAgentsText(missing: ImportReport["missingAgents"]): string[] {
   if (missing.length === 0) return [];
   const names = missing.map((m) => `${m.name} (${m.files} file${m.files === 1 ? "" : "s"})`).join(", ");
+  const creatable = missing.filter((m) => AGENT_NAME_PATTERN.test(m.name));
+  const other = missing.filter((m) => !AGENT_NAME_PATTERN.test(m.name));
   return [
     `Not agents here: ${names}. Create them and import again, or pass --as <agent> to import their work under one agent:`,
-    ...missing.map((m) => `  agent-memory agent add ${AGENT_NAME_PATTERN.test(m.name) ? m.name : "<name>"} --no-token`),
+    ...creatable.map((m) => `  agent-memory agent add ${m.name} --no-token`),
+    ...(other.length > 0
+      ? [`  ${other.map((m) => JSON.stringify(m.name)).join(", ")} cannot be an agent's name (lower-case letters, digits, ".", "_", "-"): rename it in the files, or use --as.`]
+      : []),
   ];
 }
 
