@@ -15,7 +15,7 @@ export interface MappedAgent {
 }
 
 export class AgentMap {
-  /** Names resolved without success, with the files (or "ledger.jsonl") that named them. */
+  /** Names that are not agents here, with the files (or "ledger.jsonl") that named them. */
   private readonly missing = new Map<string, Set<string>>();
   private currentFile = "";
 

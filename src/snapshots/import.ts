@@ -46,7 +46,7 @@ export interface ImportReport {
   files: FileResult[];
   ledger: { file: string | null; appended: number; unchanged: number; invalid: LineProblem[] };
   warnings: string[];
-  /** Names the files gave as authors, reviewers or actors that are not agents here (none with --as), with how many files name each. */
+  /** Owners, authors, history entries' and ledger lines' names that are not agents here (none with --as), with how many files name each. */
   missingAgents: Array<{ name: string; files: number }>;
   /** The row in snapshot_imports; null for a dry run. */
   recorded: { id: number; at: string } | null;
