@@ -4,6 +4,7 @@
 import type { Caller } from "../auth/caller.js";
 import { assertCanWrite, readableScopes, SHARED_SCOPE, validateScope } from "../auth/scopes.js";
 import type { Database } from "../db/database.js";
+import { withDeadlockRetry } from "../db/retry.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import { ambiguousFact, missingFact, staleVersion } from "./messages.js";
 import { type FactSummary, isoTime, type SimilarFact, type SummaryRow, toSummary } from "./model.js";
@@ -100,7 +101,11 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
     // as "nothing was written" (the reliability suite caught exactly that).
     const lookup = limits.duplicateWarning === false ? undefined : similarFacts(db, caller, scope, name, description, limits.duplicateTimeoutMs).catch(() => []);
     // One statement: the unique (name, scope) key decides between racing creators.
-    const created = (await db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null], prepared("create"))).rows[0];
+    // Retried if Postgres broke a deadlock by failing it (an import holding new
+    // words of this fact in its transaction; src/db/retry.ts).
+    const created = (
+      await withDeadlockRetry(() => db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null], prepared("create")))
+    ).rows[0];
     if (created) {
       const similar = (await lookup) ?? [];
       return { outcome: "created", fact: written(created), previousVersion: null, ...(similar.length > 0 ? { similar } : {}) };
@@ -113,22 +118,25 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
     );
   }
 
-  return db.transaction(async (tx) => {
-    const row = (await tx.query<LockedRow>(sql.LOCK_FACT_IN_SCOPE, [name, scope], prepared("lock_in_scope"))).rows[0];
-    if (!row) {
-      throw notFound(`No fact named "${name}" in scope "${scope}" to update with version ${version}. To create it, call memory_store without version.`);
-    }
-    if (row.version !== version) {
-      throw staleVersion(name, scope, version, { version: row.version, author: row.author, updatedAt: isoTime(row.updated_at) });
-    }
-    // Storing identical content again is a retry, not a change: it must not
-    // undo a review by turning a confirmed fact back into a draft.
-    if (row.description === description && row.type === type && row.body === body) {
-      return { outcome: "unchanged" as const, fact: toSummary(row), previousVersion: null };
-    }
-    const updated = (await tx.query<WrittenRow>(sql.UPDATE_FACT, [row.id, description, type, body, caller.agentId, row.status, null], prepared("update"))).rows[0]!;
-    return { outcome: "updated" as const, fact: written(updated), previousVersion: row.version };
-  });
+  // Retried if Postgres broke a deadlock by failing it (src/db/retry.ts).
+  return withDeadlockRetry(() =>
+    db.transaction(async (tx) => {
+      const row = (await tx.query<LockedRow>(sql.LOCK_FACT_IN_SCOPE, [name, scope], prepared("lock_in_scope"))).rows[0];
+      if (!row) {
+        throw notFound(`No fact named "${name}" in scope "${scope}" to update with version ${version}. To create it, call memory_store without version.`);
+      }
+      if (row.version !== version) {
+        throw staleVersion(name, scope, version, { version: row.version, author: row.author, updatedAt: isoTime(row.updated_at) });
+      }
+      // Storing identical content again is a retry, not a change: it must not
+      // undo a review by turning a confirmed fact back into a draft.
+      if (row.description === description && row.type === type && row.body === body) {
+        return { outcome: "unchanged" as const, fact: toSummary(row), previousVersion: null };
+      }
+      const updated = (await tx.query<WrittenRow>(sql.UPDATE_FACT, [row.id, description, type, body, caller.agentId, row.status, null], prepared("update"))).rows[0]!;
+      return { outcome: "updated" as const, fact: written(updated), previousVersion: row.version };
+    }),
+  );
 }
 
 /**

@@ -2,36 +2,13 @@
 // its size: batches go to Postgres as parallel arrays. Duplicates are settled by
 // the unique indexes (`on conflict do nothing`), never by read-then-insert, so
 // concurrent agents neither lose writes nor create twins.
-import { setTimeout as delay } from "node:timers/promises";
 import type { Queryable } from "../db/database.js";
-import { pgCode, PgCode } from "../db/errors.js";
+import { withDeadlockRetry } from "../db/retry.js";
 import { notFound } from "../errors.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
 import type { AddedObservations, EntityInput, GraphWriter, ObservationDeletion, ObservationInput, RelationInput } from "./types.js";
 import { validateCallChars, validateItemCount, validateTextCount, validateEntities, validateObservations, validateRelations } from "./validate.js";
-
-const DEADLOCK_RETRIES = 4;
-
-/**
- * Runs a write, retrying when Postgres aborted it to break a deadlock or a
- * serialization conflict. The graph's batch inserts take their keys in one
- * order (sql.ts, KEY_ORDER_NOTE), so these are rare: a delete racing an import,
- * say. Each attempt is a whole transaction, so a retry is safe; it waits a
- * little, at random, first, so that it does not meet the winner half-way again.
- */
-export async function withDeadlockRetry<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      const code = pgCode(error);
-      const retryable = code === PgCode.DEADLOCK_DETECTED || code === PgCode.SERIALIZATION_FAILURE;
-      if (!retryable || attempt >= DEADLOCK_RETRIES) throw error;
-      await delay(Math.random() * 25 * 2 ** attempt);
-    }
-  }
-}
 
 /** First occurrence wins: the reference would store both copies of an in-call duplicate. */
 function uniqueBy<T>(items: T[], key: (item: T) => string): T[] {

@@ -6,7 +6,7 @@ import type { Database, Queryable } from "../db/database.js";
 import * as sql from "./sql.js";
 import { entityLine, parseGraphLine, relationLine } from "./jsonl.js";
 import type { EntityInput, GraphWriter, RelationInput } from "./types.js";
-import { withDeadlockRetry } from "./store.js";
+import { withDeadlockRetry } from "../db/retry.js";
 
 const ENTITY_BATCH = 500;
 const TEXT_BATCH = 5000;
