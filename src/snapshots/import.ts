@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import type { Database, Queryable } from "../db/database.js";
 import { classifyDatabaseError } from "../db/classify.js";
 import { pgCode } from "../db/errors.js";
+import { withDeadlockRetry } from "../db/retry.js";
 import { DomainError, invalid } from "../errors.js";
 import { AgentMap } from "./agents.js";
 import { type FactOutcome, importFactFile } from "./import-facts.js";
@@ -103,8 +104,11 @@ export async function importSnapshot(db: Database, options: ImportOptions): Prom
     try {
       const parsed = parseFactFile(await readFile(join(root, rel), "utf8"));
       agents.note(parsed.format === "snapshot" ? [parsed.fact.author, ...parsed.fact.history.map((e) => e.by)] : parsed.owner === undefined ? [] : [parsed.owner]);
-      const done = await inTransaction(db, options.dryRun, (tx) =>
-        importFactFile(tx, parsed, { agents, bodyMaxChars: options.bodyMaxChars, importAt, file: rel, folder }),
+      // A file's versions are separate statements of one transaction, which can
+      // close a deadlock with an agent's store (new words, sql/000043): the file
+      // is then imported again rather than the whole import ended.
+      const done = await withDeadlockRetry(() =>
+        inTransaction(db, options.dryRun, (tx) => importFactFile(tx, parsed, { agents, bodyMaxChars: options.bodyMaxChars, importAt, file: rel, folder })),
       );
       result = { file: rel, ...done };
     } catch (error) {

@@ -14,15 +14,20 @@
 //
 // Facts stored in separate statements of one transaction (an import) can still
 // close a cycle with an agent's store; the service then retries the agent's
-// statement (src/db/retry.ts), and the agent is told "created".
+// statement (src/db/retry.ts), and the agent is told "created"; when the
+// import's file is the one failed, the file is imported again.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CREATE_FACT } from "../../src/facts/sql.js";
 import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, connectClient, startTestService, textOf } from "../support/service.js";
+import { importFrom } from "../snapshots/helpers.js";
 
 const word = (prefix: string, n: number) => `${prefix}${n.toString(36).padStart(3, "0")}`;
 
@@ -120,5 +125,29 @@ describe("recall vocabulary under racing writers (Postgres)", () => {
     expect(textOf(result)).toContain("retried-fact");
     const facts = await tdb.db.query<{ name: string }>("select name from facts where name in ('hold-one', 'hold-two', 'retried-fact') order by name");
     expect(facts.rows.map((r) => r.name)).toEqual(["hold-one", "hold-two", "retried-fact"]);
+  });
+
+  it("an import's file that closes a cycle with an agent's transaction is imported again", async () => {
+    const [a, b] = ["maaaa1", "mbbbb1"];
+    const folder = await mkdtemp(join(tmpdir(), "am-vocabulary-race-"));
+    try {
+      await writeFile(
+        join(folder, "reference_imported-fact.md"),
+        `---\nname: imported-fact\ndescription: racing new words\ntype: reference\nstatus: draft\nowner: writer\n---\n\n${a} ${b}\n`,
+      );
+      const other = await open();
+      await other.client.query("begin");
+      await store(other.client, "other-one", b);
+      // The import's file takes a, then waits for b.
+      const imported = importFrom(tdb.db, folder);
+      await waitsForLock(undefined, other.pid);
+      // The other now waits for a: a cycle, and the import's statement is failed.
+      await store(other.client, "other-two", a);
+      await other.client.query("commit");
+      const report = await imported;
+      expect(report.files.map((f) => [f.file, f.outcome])).toEqual([["reference_imported-fact.md", "created"]]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
