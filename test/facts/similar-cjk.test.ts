@@ -1,0 +1,105 @@
+// The duplicate warning on Japanese and Korean facts (sql/000044): labelled
+// pairs of similar-pairs.ts through the lookup memory_store runs, on both
+// databases, with the errors that remain named; how a text is read; and the
+// migration, which writes again only the facts whose reading it changes.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadMigrations, migrate } from "../../src/db/migrate.js";
+import { openPostgres } from "../../src/db/postgres.js";
+import { SIMILAR_MAX, SIMILAR_THRESHOLD } from "../../src/facts/rules.js";
+import { SIMILAR_FACTS } from "../../src/facts/sql.js";
+import { createAgent } from "../../src/auth/store.js";
+import { BACKENDS, createEmptyPostgresDatabase, createTestDatabase, TEST_TIMEOUTS, type TestDatabase } from "../support/databases.js";
+import { addCaller } from "./helpers.js";
+import { CJK_KNOWN_ERRORS, DIFFERENT_FACTS_CJK, SAME_FACT_CJK } from "./similar-pairs.js";
+
+describe.each(BACKENDS)("the duplicate warning in Japanese and Korean, on %s", (backend) => {
+  let tdb: TestDatabase;
+  const pairs = [...SAME_FACT_CJK.map((p) => ({ p, same: true })), ...DIFFERENT_FACTS_CJK.map((p) => ({ p, same: false }))];
+  const scopeOf = (i: number) => `pair-${i}`;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase(backend);
+    const author = await addCaller(tdb.db, "writer", { scopes: pairs.map((_, i) => scopeOf(i)) });
+    await tdb.db.query(
+      `insert into facts (scope, name, description, type, body, author_id)
+       select u.scope, u.name, u.description, 'project', 'Why: a test.', $4::bigint from unnest($1::text[], $2::text[], $3::text[]) as u(scope, name, description)`,
+      [pairs.map((_, i) => scopeOf(i)), pairs.map(({ p }) => p[0][0]), pairs.map(({ p }) => p[0][1]), author.agentId],
+    );
+  });
+  afterAll(async () => {
+    await tdb?.drop();
+  });
+
+  const reading = async (text: string) => (await tdb.db.query<{ t: string }>("select am_duplicate_text($1) as t", [text])).rows[0]!.t;
+
+  it("lists the rewordings and leaves out the different facts, but for the errors named in similar-pairs.ts", async () => {
+    const missed: string[] = [];
+    const listedWrongly: string[] = [];
+    for (const [i, { p, same }] of pairs.entries()) {
+      const [, [name, description]] = p;
+      const params = [`${name} ${description}`, SIMILAR_THRESHOLD, false, [scopeOf(i)], scopeOf(i), name, SIMILAR_MAX, description];
+      const listed = (await tdb.db.query(SIMILAR_FACTS, params)).rows.length > 0;
+      if (same && !listed) missed.push(`${name}: ${description}`);
+      if (!same && listed) listedWrongly.push(`${name}: ${description}`);
+    }
+    expect({ missed, listedWrongly }).toEqual(CJK_KNOWN_ERRORS);
+  });
+
+  it("reads kanji as overlapping pairs, katakana whole, leaves hiragana out, and Korean, English and mixed words as before", async () => {
+    expect(await reading("deploy-needs-migrations: 本番デプロイの前に必ずマイグレーションを流す")).toBe("deploy needs migrations 本番 デプロイ 前 必 マイグレーション 流");
+    expect(await reading("日曜日の夜、数据库迁移")).toBe("日曜 曜日 夜 数据 据库 库迁 迁移");
+    expect(await reading("公開APIはキーごとに毎分100リクエストまで")).toBe("公開 api キー 毎分 100 リクエスト");
+    // Half-width katakana and the iteration mark are letters of these scripts too.
+    expect(await reading("ﾃﾞﾌﾟﾛｲは時々")).toBe("ﾃﾞﾌﾟﾛｲ 時々");
+    // Hiragana only: nothing left, as for English function words (the lookup then finds copies only).
+    expect(await reading("これはそれです")).toBe("");
+    expect(await reading("Qiita 태그는 5개까지만 붙일 수 있다")).toBe("qiita 태그는 5개까지만 붙일 수 있다");
+    expect(await reading("The queue is drained before a restart of the workers")).toBe("queue drained restart workers");
+    // In a text that holds Japanese, English words still lose their function words.
+    expect(await reading("the deploy of 本番")).toBe("deploy 本番");
+  });
+});
+
+describe("migration 000044 over facts stored before it (postgres)", () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+
+  it("gives Japanese facts the new reading, and leaves every other row as it was", async () => {
+    const empty = await createEmptyPostgresDatabase();
+    cleanups.push(empty.drop);
+    const db = openPostgres({ ...TEST_TIMEOUTS, connectionString: empty.url, poolMax: 2, connectTimeoutMs: 5000 });
+    cleanups.push(() => db.close());
+    const all = await loadMigrations();
+    const at = all.findIndex((m) => m.name.includes("duplicate_japanese_chinese"));
+    expect(at).toBeGreaterThan(0);
+    await migrate(db, all.slice(0, at));
+    const writer = await createAgent(db, { name: "writer", kind: "agent", writeScopes: ["shared"] });
+    await db.query(
+      `insert into facts (scope, name, description, type, body, author_id)
+       values ('shared', 'deploy-needs-migrations', '本番デプロイの前に必ずマイグレーションを流す', 'project', 'b', $1::bigint),
+              ('shared', 'qiita-tag-limit', 'Qiita 태그는 5개까지만 붙일 수 있다', 'project', 'b', $1::bigint),
+              ('shared', 'drain-queue', 'Drain the queue before restarting the workers', 'project', 'b', $1::bigint)`,
+      [writer.id],
+    );
+    const rows = async () =>
+      Object.fromEntries(
+        (await db.query<{ name: string; ctid: string; duplicate_text: string; version: number; updated_at: Date }>("select name, ctid::text, duplicate_text, version, updated_at from facts")).rows.map(
+          (r) => [r.name, r],
+        ),
+      );
+    const before = await rows();
+    expect(before["deploy-needs-migrations"]!.duplicate_text).toBe("deploy needs migrations 本番デプロイの前に必ずマイグレーションを流す");
+    await migrate(db, all);
+    const after = await rows();
+    expect(after["deploy-needs-migrations"]).toMatchObject({
+      duplicate_text: "deploy needs migrations 本番 デプロイ 前 必 マイグレーション 流",
+      version: 1,
+      updated_at: before["deploy-needs-migrations"]!.updated_at,
+    });
+    // Not written again: the same row version.
+    expect(after["qiita-tag-limit"]).toEqual(before["qiita-tag-limit"]);
+    expect(after["drain-queue"]).toEqual(before["drain-queue"]);
+  });
+});
