@@ -2,6 +2,7 @@
 // pairs of similar-pairs.ts through the lookup memory_store runs, on both
 // databases, with the errors that remain named; how a text is read; and the
 // migration, which writes again only the facts whose reading it changes.
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMigrations, migrate } from "../../src/db/migrate.js";
 import { openPostgres } from "../../src/db/postgres.js";
@@ -57,6 +58,9 @@ describe.each(BACKENDS)("the duplicate warning in Japanese and Korean, on %s", (
     expect(await reading("The queue is drained before a restart of the workers")).toBe("queue drained restart workers");
     // In a text that holds Japanese, English words still lose their function words.
     expect(await reading("the deploy of 本番")).toBe("deploy 本番");
+    // ー goes with the hiragana it lengthens; 〆, 〇 and kanji beyond the BMP are kanji.
+    expect(await reading("らーめんを食べる")).toBe("食");
+    expect(await reading("〆切は二〇二四年、𠮷野家")).toBe("〆切 二〇 〇二 二四 四年 𠮷野 野家");
   });
 });
 
@@ -101,5 +105,62 @@ describe("migration 000044 over facts stored before it (postgres)", () => {
     // Not written again: the same row version.
     expect(after["qiita-tag-limit"]).toEqual(before["qiita-tag-limit"]);
     expect(after["drain-queue"]).toEqual(before["drain-queue"]);
+    expect(await stale(db)).toBe(0);
+  });
+
+  // A service still running while the migration runs writes with the function
+  // it sees, the old one until the migration commits: the migration keeps
+  // writes out until then (found by review).
+  it("a fact written while it runs is read the new way too", async () => {
+    const empty = await createEmptyPostgresDatabase();
+    cleanups.push(empty.drop);
+    const db = openPostgres({ ...TEST_TIMEOUTS, connectionString: empty.url, poolMax: 2, connectTimeoutMs: 5000 });
+    cleanups.push(() => db.close());
+    const all = await loadMigrations();
+    const at = all.findIndex((m) => m.name.includes("duplicate_japanese_chinese"));
+    await migrate(db, all.slice(0, at));
+    const writer = await createAgent(db, { name: "writer", kind: "agent", writeScopes: ["shared"] });
+    const INSERT = `insert into facts (scope, name, description, type, body, author_id) values ('shared', $1, '本番デプロイの前に必ずマイグレーションを流す', 'project', 'b', $2::bigint)`;
+    await db.query(INSERT, ["before-migration", writer.id]);
+    const open = async () => {
+      const client = new pg.Client({ connectionString: empty.url });
+      await client.connect();
+      cleanups.push(() => client.end());
+      return client;
+    };
+    // Holds the Japanese fact's row, so that the migration's update waits for it.
+    const holder = await open();
+    await holder.query("begin");
+    await holder.query("select 1 from facts where name = 'before-migration' for update");
+    const migrating = migrate(db, all);
+    const waiting = async (n: number) => {
+      for (let i = 0; i < 500; i++) {
+        const r = await holder.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+        if (r.rows[0]!.n >= n) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`fewer than ${n} connections waited`);
+    };
+    await waiting(1);
+    // A write meanwhile, as a running service would make it.
+    const writerClient = await open();
+    let written = false;
+    const writing = writerClient.query(INSERT, ["during-migration", writer.id]).then(() => (written = true));
+    // Either it waits for the migration, or (without the migration's lock) it is through at once.
+    for (let i = 0; i < 500 && !written; i++) {
+      const r = await holder.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+      if (r.rows[0]!.n >= 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await holder.query("commit");
+    await migrating;
+    await writing;
+    expect(await stale(db)).toBe(0);
   });
 });
+
+/** Facts whose stored reading is not what am_duplicate_text gives now. */
+async function stale(db: { query: TestDatabase["db"]["query"] }): Promise<number> {
+  const r = await db.query<{ n: number }>("select count(*)::int as n from facts where duplicate_text is distinct from am_duplicate_text(name || ' ' || description)");
+  return r.rows[0]!.n;
+}

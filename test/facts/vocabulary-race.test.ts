@@ -127,6 +127,23 @@ describe("recall vocabulary under racing writers (Postgres)", () => {
     expect(facts.rows.map((r) => r.name)).toEqual(["hold-one", "hold-two", "retried-fact"]);
   });
 
+  it("an agent's update that closes a cycle with an import's transaction is retried and answered updated", async () => {
+    const [a, b] = ["uaaaa1", "ubbbb1"];
+    const created = (await agent.callTool({ name: "memory_store", arguments: { name: "retried-update", description: "racing new words", type: "reference", body: "first" } })) as CallToolResult;
+    expect(created.isError ?? false, textOf(created)).toBe(false);
+    const importer = await open();
+    await importer.client.query("begin");
+    await store(importer.client, "hold-three", b);
+    // The update's new words: a, then a wait for b.
+    const updated = agent.callTool({ name: "memory_store", arguments: { name: "retried-update", description: "racing new words", type: "reference", body: `${a} ${b}`, version: 1 } });
+    await waitsForLock(undefined, importer.pid);
+    await store(importer.client, "hold-four", a);
+    await importer.client.query("commit");
+    const result = (await updated) as CallToolResult;
+    expect(result.isError ?? false, textOf(result)).toBe(false);
+    expect(textOf(result)).toContain("version 2");
+  });
+
   it("an import's file that closes a cycle with an agent's transaction is imported again", async () => {
     const [a, b] = ["maaaa1", "mbbbb1"];
     const folder = await mkdtemp(join(tmpdir(), "am-vocabulary-race-"));
