@@ -4,8 +4,8 @@
 // pg_trgm similarity of "name description" as written (before sql/000042),
 // without English function words (am_duplicate_text of 000042) and as read now
 // (000044: Japanese and Chinese cut by script as well), by threshold, for the
-// English pairs and for the Japanese and Korean ones. Needs a Postgres server
-// (a scratch database is created and dropped):
+// English pairs and for the Japanese, Korean and Chinese ones. Needs a
+// Postgres server (a scratch database is created and dropped):
 //   node --no-warnings --import tsx bench/similar-pairs.ts [--database-url postgres://…]
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { migrate, SQL_DIR } from "../src/db/migrate.js";
 import { openPostgres } from "../src/db/postgres.js";
 import { SIMILAR_THRESHOLD } from "../src/facts/rules.js";
-import { DIFFERENT_FACTS, DIFFERENT_FACTS_CJK, SAME_FACT, SAME_FACT_CJK, type Fact } from "../test/facts/similar-pairs.js";
+import { DIFFERENT_FACTS, DIFFERENT_FACTS_CJK, DIFFERENT_FACTS_ZH, SAME_FACT, SAME_FACT_CJK, SAME_FACT_ZH, type Fact } from "../test/facts/similar-pairs.js";
 import { createDatabase } from "./lib/service.js";
 import { printTable } from "./lib/table.js";
 
@@ -65,6 +65,7 @@ try {
   await report("English", SAME_FACT, DIFFERENT_FACTS);
   await report("Japanese and Korean", SAME_FACT_CJK, DIFFERENT_FACTS_CJK);
   await report("Japanese only", SAME_FACT_CJK.slice(0, 12), DIFFERENT_FACTS_CJK.slice(0, 12));
+  await report("Chinese", SAME_FACT_ZH, DIFFERENT_FACTS_ZH);
 } finally {
   await db.close();
   await database.drop();

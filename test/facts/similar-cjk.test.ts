@@ -1,4 +1,4 @@
-// The duplicate warning on Japanese and Korean facts (sql/000044): labelled
+// The duplicate warning on Japanese, Korean and Chinese facts (sql/000044): labelled
 // pairs of similar-pairs.ts through the lookup memory_store runs, on both
 // databases, with the errors that remain named; how a text is read; and the
 // migration, which writes again only the facts whose reading it changes.
@@ -11,11 +11,14 @@ import { SIMILAR_FACTS } from "../../src/facts/sql.js";
 import { createAgent } from "../../src/auth/store.js";
 import { BACKENDS, createEmptyPostgresDatabase, createTestDatabase, TEST_TIMEOUTS, type TestDatabase } from "../support/databases.js";
 import { addCaller } from "./helpers.js";
-import { CJK_KNOWN_ERRORS, DIFFERENT_FACTS_CJK, SAME_FACT_CJK } from "./similar-pairs.js";
+import { CJK_KNOWN_ERRORS, DIFFERENT_FACTS_CJK, DIFFERENT_FACTS_ZH, SAME_FACT_CJK, SAME_FACT_ZH } from "./similar-pairs.js";
 
-describe.each(BACKENDS)("the duplicate warning in Japanese and Korean, on %s", (backend) => {
+describe.each(BACKENDS)("the duplicate warning in Japanese, Korean and Chinese, on %s", (backend) => {
   let tdb: TestDatabase;
-  const pairs = [...SAME_FACT_CJK.map((p) => ({ p, same: true })), ...DIFFERENT_FACTS_CJK.map((p) => ({ p, same: false }))];
+  const pairs = [
+    ...[...SAME_FACT_CJK, ...SAME_FACT_ZH].map((p) => ({ p, same: true })),
+    ...[...DIFFERENT_FACTS_CJK, ...DIFFERENT_FACTS_ZH].map((p) => ({ p, same: false })),
+  ];
   const scopeOf = (i: number) => `pair-${i}`;
 
   beforeAll(async () => {

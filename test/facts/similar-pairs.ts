@@ -121,10 +121,35 @@ export const DIFFERENT_FACTS_CJK: Array<[Fact, Fact]> = [
   [["backup-daily", "데이터베이스 백업은 매일 한다"], ["backup-restore-test", "백업 복원은 분기마다 테스트한다"]],
 ];
 
+/** Rewordings in Chinese (8): read as kanji are, every character a kanji. */
+export const SAME_FACT_ZH: Array<[Fact, Fact]> = [
+  [["deploy-needs-migrations", "生产环境部署前必须先执行数据库迁移"], ["migrate-before-deploy", "部署到生产之前要先跑数据库迁移"]],
+  [["no-friday-deploys", "周五不要向生产环境发布"], ["friday-deploy-freeze", "禁止在周五发布到生产环境"]],
+  [["logs-retention-30d", "应用日志保留三十天"], ["log-retention", "应用程序的日志保存30天"]],
+  [["pr-needs-two-reviews", "合并请求在合并前需要两人审批"], ["two-reviews-per-pr", "每个合并请求合并前必须有两个审批"]],
+  [["secrets-in-vault", "密钥存放在Vault中，不要写进环境文件"], ["no-secrets-in-env", "不要把密钥放在环境文件里，统一放到Vault"]],
+  [["staging-db-reset", "预发布数据库每周日晚上重置"], ["staging-weekly-reset", "预发布环境的数据库每周日夜间会被重置"]],
+  [["api-rate-limit", "公开API每个密钥每分钟最多100次请求"], ["rate-limit-public-api", "公开API的限流是每个密钥每分钟100次"]],
+  [["cache-warm-rule", "每次部署后都要预热缓存"], ["warm-cache-after-deploy", "部署完成后需要预热缓存"]],
+];
+
+/** Different facts of one topic in Chinese (8). */
+export const DIFFERENT_FACTS_ZH: Array<[Fact, Fact]> = [
+  [["owner-payments", "支付服务由计费团队负责"], ["owner-search", "搜索服务由发现团队负责"]],
+  [["logs-retention-30d", "应用日志保留三十天"], ["metrics-retention-1y", "监控指标保留一年"]],
+  [["deploy-needs-migrations", "生产环境部署前必须先执行数据库迁移"], ["deploy-needs-approval", "生产环境部署前必须得到发布负责人的批准"]],
+  [["redis-timeout", "Redis连接空闲30秒后超时"], ["postgres-timeout", "Postgres查询30秒后超时"]],
+  [["staging-db-reset", "预发布数据库每周日晚上重置"], ["dev-db-reset", "开发数据库每天早上重置"]],
+  [["use-pnpm", "这个仓库使用pnpm而不是npm"], ["use-vitest", "这个仓库的测试用vitest编写"]],
+  [["backup-daily", "数据库每天备份一次"], ["backup-restore-test", "每个季度测试一次从备份恢复"]],
+  [["api-rate-limit", "公开API每个密钥每分钟最多100次请求"], ["api-timeout", "公开API的超时时间是30秒"]],
+];
+
 /**
- * Where the measure is still wrong on these, as "name: description" of the
- * pair's second fact. Before 000044, 10 of the 12 Japanese rewordings were
- * missed (0.12-0.43) and the Korean ones as now.
+ * Where the measure is still wrong on these (Japanese, Korean, then Chinese),
+ * as "name: description" of the pair's second fact. Before 000044, 10 of the 12 Japanese rewordings were
+ * missed (0.12-0.43) and the Korean ones as now; 6 of the 8 Chinese ones
+ * (none of their different facts listed, then or now).
  */
 export const CJK_KNOWN_ERRORS = {
   missed: [
@@ -136,6 +161,11 @@ export const CJK_KNOWN_ERRORS = {
     "qiita-tags-max-five: Qiitaの記事に付けられるタグは最大5個",
     // 0.35: Korean words carry their particles ("태그는", "태그를").
     "qiita-tags-max-five: Qiita 글에는 태그를 최대 5개까지 달 수 있다",
+    // Chinese: its function characters (的, 在, 要) make pairs too. 0.372, 0.426, 0.390, 0.424.
+    "migrate-before-deploy: 部署到生产之前要先跑数据库迁移",
+    "friday-deploy-freeze: 禁止在周五发布到生产环境",
+    "two-reviews-per-pr: 每个合并请求合并前必须有两个审批",
+    "warm-cache-after-deploy: 部署完成后需要预热缓存",
   ],
   listedWrongly: [
     // 0.432: "서비스는 … 팀이 담당한다" in both (0.43 before too). The closest
