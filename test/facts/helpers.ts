@@ -4,6 +4,8 @@ import type { Caller } from "../../src/auth/caller.js";
 import { checkToken } from "../../src/auth/verifier.js";
 import { DomainError } from "../../src/errors.js";
 import type { Database } from "../../src/db/database.js";
+import { SIMILAR_MAX, SIMILAR_THRESHOLD } from "../../src/facts/rules.js";
+import { SIMILAR_FACTS } from "../../src/facts/sql.js";
 import { storeFact, type StoreInput } from "../../src/facts/store.js";
 import { addAgent } from "../support/service.js";
 
@@ -54,4 +56,28 @@ export async function domainError(work: Promise<unknown>): Promise<DomainError> 
     throw error;
   }
   throw new Error("expected a DomainError, but the call succeeded");
+}
+
+type Pair = [first: [name: string, description: string], second: [name: string, description: string]];
+
+/**
+ * Labelled pairs (similar-pairs.ts), each in a scope of its own (`pair-<i>`):
+ * stores each pair's first fact, and returns whether storing its second would
+ * list the first (the lookup memory_store runs, SIMILAR_FACTS, the pair's scope readable).
+ */
+export async function storePairs(db: Database, pairs: Pair[]): Promise<{ similarTo: (i: number) => Promise<Array<{ name: string; similarity: number }>> }> {
+  const scopeOf = (i: number) => `pair-${i}`;
+  const author = await addCaller(db, "pair-writer", { scopes: pairs.map((_, i) => scopeOf(i)) });
+  await db.query(
+    `insert into facts (scope, name, description, type, body, author_id)
+     select u.scope, u.name, u.description, 'project', 'Why: a test.', $4::bigint from unnest($1::text[], $2::text[], $3::text[]) as u(scope, name, description)`,
+    [pairs.map((_, i) => scopeOf(i)), pairs.map((p) => p[0][0]), pairs.map((p) => p[0][1]), author.agentId],
+  );
+  return {
+    async similarTo(i) {
+      const [, [name, description]] = pairs[i]!;
+      const params = [`${name} ${description}`, SIMILAR_THRESHOLD, false, [scopeOf(i)], scopeOf(i), name, SIMILAR_MAX, description];
+      return (await db.query<{ name: string; similarity: number }>(SIMILAR_FACTS, params)).rows;
+    },
+  };
 }

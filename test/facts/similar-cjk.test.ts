@@ -6,11 +6,9 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMigrations, migrate } from "../../src/db/migrate.js";
 import { openPostgres } from "../../src/db/postgres.js";
-import { SIMILAR_MAX, SIMILAR_THRESHOLD } from "../../src/facts/rules.js";
-import { SIMILAR_FACTS } from "../../src/facts/sql.js";
 import { createAgent } from "../../src/auth/store.js";
 import { BACKENDS, createEmptyPostgresDatabase, createTestDatabase, TEST_TIMEOUTS, type TestDatabase } from "../support/databases.js";
-import { addCaller } from "./helpers.js";
+import { storePairs } from "./helpers.js";
 import { CJK_KNOWN_ERRORS, DIFFERENT_FACTS_CJK, DIFFERENT_FACTS_ZH, SAME_FACT_CJK, SAME_FACT_ZH } from "./similar-pairs.js";
 
 describe.each(BACKENDS)("the duplicate warning in Japanese, Korean and Chinese, on %s", (backend) => {
@@ -19,16 +17,11 @@ describe.each(BACKENDS)("the duplicate warning in Japanese, Korean and Chinese, 
     ...[...SAME_FACT_CJK, ...SAME_FACT_ZH].map((p) => ({ p, same: true })),
     ...[...DIFFERENT_FACTS_CJK, ...DIFFERENT_FACTS_ZH].map((p) => ({ p, same: false })),
   ];
-  const scopeOf = (i: number) => `pair-${i}`;
+  let similarTo: (i: number) => Promise<unknown[]>;
 
   beforeAll(async () => {
     tdb = await createTestDatabase(backend);
-    const author = await addCaller(tdb.db, "writer", { scopes: pairs.map((_, i) => scopeOf(i)) });
-    await tdb.db.query(
-      `insert into facts (scope, name, description, type, body, author_id)
-       select u.scope, u.name, u.description, 'project', 'Why: a test.', $4::bigint from unnest($1::text[], $2::text[], $3::text[]) as u(scope, name, description)`,
-      [pairs.map((_, i) => scopeOf(i)), pairs.map(({ p }) => p[0][0]), pairs.map(({ p }) => p[0][1]), author.agentId],
-    );
+    ({ similarTo } = await storePairs(tdb.db, pairs.map(({ p }) => p)));
   });
   afterAll(async () => {
     await tdb?.drop();
@@ -41,8 +34,7 @@ describe.each(BACKENDS)("the duplicate warning in Japanese, Korean and Chinese, 
     const listedWrongly: string[] = [];
     for (const [i, { p, same }] of pairs.entries()) {
       const [, [name, description]] = p;
-      const params = [`${name} ${description}`, SIMILAR_THRESHOLD, false, [scopeOf(i)], scopeOf(i), name, SIMILAR_MAX, description];
-      const listed = (await tdb.db.query(SIMILAR_FACTS, params)).rows.length > 0;
+      const listed = (await similarTo(i)).length > 0;
       if (same && !listed) missed.push(`${name}: ${description}`);
       if (!same && listed) listedWrongly.push(`${name}: ${description}`);
     }
@@ -73,7 +65,8 @@ describe("migration 000044 over facts stored before it (postgres)", () => {
     for (const c of cleanups.reverse()) await c();
   });
 
-  it("gives Japanese facts the new reading, and leaves every other row as it was", async () => {
+  /** A database migrated to just before 000044, with an agent; `finish` applies the rest. */
+  async function beforeMigration() {
     const empty = await createEmptyPostgresDatabase();
     cleanups.push(empty.drop);
     const db = openPostgres({ ...TEST_TIMEOUTS, connectionString: empty.url, poolMax: 2, connectTimeoutMs: 5000 });
@@ -83,6 +76,11 @@ describe("migration 000044 over facts stored before it (postgres)", () => {
     expect(at).toBeGreaterThan(0);
     await migrate(db, all.slice(0, at));
     const writer = await createAgent(db, { name: "writer", kind: "agent", writeScopes: ["shared"] });
+    return { db, url: empty.url, writer, finish: () => migrate(db, all) };
+  }
+
+  it("gives Japanese facts the new reading, and leaves every other row as it was", async () => {
+    const { db, writer, finish } = await beforeMigration();
     await db.query(
       `insert into facts (scope, name, description, type, body, author_id)
        values ('shared', 'deploy-needs-migrations', '本番デプロイの前に必ずマイグレーションを流す', 'project', 'b', $1::bigint),
@@ -98,7 +96,7 @@ describe("migration 000044 over facts stored before it (postgres)", () => {
       );
     const before = await rows();
     expect(before["deploy-needs-migrations"]!.duplicate_text).toBe("deploy needs migrations 本番デプロイの前に必ずマイグレーションを流す");
-    await migrate(db, all);
+    await finish();
     const after = await rows();
     expect(after["deploy-needs-migrations"]).toMatchObject({
       duplicate_text: "deploy needs migrations 本番 デプロイ 前 必 マイグレーション 流",
@@ -115,18 +113,11 @@ describe("migration 000044 over facts stored before it (postgres)", () => {
   // it sees, the old one until the migration commits: the migration keeps
   // writes out until then (found by review).
   it("a fact written while it runs is read the new way too", async () => {
-    const empty = await createEmptyPostgresDatabase();
-    cleanups.push(empty.drop);
-    const db = openPostgres({ ...TEST_TIMEOUTS, connectionString: empty.url, poolMax: 2, connectTimeoutMs: 5000 });
-    cleanups.push(() => db.close());
-    const all = await loadMigrations();
-    const at = all.findIndex((m) => m.name.includes("duplicate_japanese_chinese"));
-    await migrate(db, all.slice(0, at));
-    const writer = await createAgent(db, { name: "writer", kind: "agent", writeScopes: ["shared"] });
+    const { db, url, writer, finish } = await beforeMigration();
     const INSERT = `insert into facts (scope, name, description, type, body, author_id) values ('shared', $1, '本番デプロイの前に必ずマイグレーションを流す', 'project', 'b', $2::bigint)`;
     await db.query(INSERT, ["before-migration", writer.id]);
     const open = async () => {
-      const client = new pg.Client({ connectionString: empty.url });
+      const client = new pg.Client({ connectionString: url });
       await client.connect();
       cleanups.push(() => client.end());
       return client;
@@ -135,7 +126,7 @@ describe("migration 000044 over facts stored before it (postgres)", () => {
     const holder = await open();
     await holder.query("begin");
     await holder.query("select 1 from facts where name = 'before-migration' for update");
-    const migrating = migrate(db, all);
+    const migrating = finish();
     const waiting = async (n: number) => {
       for (let i = 0; i < 500; i++) {
         const r = await holder.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");

@@ -10,37 +10,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIMILAR_FACTS } from "../../src/facts/sql.js";
 import { SIMILAR_MAX, SIMILAR_THRESHOLD } from "../../src/facts/rules.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addCaller } from "./helpers.js";
+import { storePairs } from "./helpers.js";
 import { DIFFERENT_FACTS, SAME_FACT } from "./similar-pairs.js";
 
 describe.each(BACKENDS)("what the duplicate warning calls alike, on %s", (backend) => {
   let tdb: TestDatabase;
   const pairs = [...SAME_FACT.map((p) => ({ p, same: true })), ...DIFFERENT_FACTS.map((p) => ({ p, same: false }))];
-  const scopeOf = (i: number) => `pair-${i}`;
+  let similarTo: (i: number) => Promise<Array<{ name: string; similarity: number }>>;
 
   beforeAll(async () => {
     tdb = await createTestDatabase(backend);
-    const author = await addCaller(tdb.db, "writer", { scopes: pairs.map((_, i) => scopeOf(i)) });
-    await tdb.db.query(
-      `insert into facts (scope, name, description, type, body, author_id)
-       select u.scope, u.name, u.description, 'project', 'Why: a test.', $4::bigint from unnest($1::text[], $2::text[], $3::text[]) as u(scope, name, description)`,
-      [pairs.map((_, i) => scopeOf(i)), pairs.map(({ p }) => p[0][0]), pairs.map(({ p }) => p[0][1]), author.agentId],
-    );
+    ({ similarTo } = await storePairs(tdb.db, pairs.map(({ p }) => p)));
   });
   afterAll(async () => {
     await tdb?.drop();
   });
 
-  /** Whether storing the pair's second fact lists its first (the lookup memory_store runs, the pair's scope readable). */
-  const listed = async (i: number) => {
-    const [, [name, description]] = pairs[i]!.p;
-    const params = [`${name} ${description}`, SIMILAR_THRESHOLD, false, [scopeOf(i)], scopeOf(i), name, SIMILAR_MAX, description];
-    return (await tdb.db.query<{ name: string; similarity: number }>(SIMILAR_FACTS, params)).rows;
-  };
-
   it("lists every rewording of a fact", async () => {
     const missed: string[] = [];
-    for (const [i, { p, same }] of pairs.entries()) if (same && (await listed(i)).length === 0) missed.push(`${p[1][0]} (like ${p[0][0]})`);
+    for (const [i, { p, same }] of pairs.entries()) if (same && (await similarTo(i)).length === 0) missed.push(`${p[1][0]} (like ${p[0][0]})`);
     expect(missed).toEqual([]);
   });
 
@@ -48,7 +36,7 @@ describe.each(BACKENDS)("what the duplicate warning calls alike, on %s", (backen
     const listedWrongly: string[] = [];
     for (const [i, { p, same }] of pairs.entries()) {
       if (same) continue;
-      const rows = await listed(i);
+      const rows = await similarTo(i);
       if (rows.length > 0) listedWrongly.push(`${p[1][0]} (like ${p[0][0]}: ${rows[0]!.similarity})`);
     }
     expect(listedWrongly).toEqual([]);
