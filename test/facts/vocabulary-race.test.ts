@@ -108,60 +108,55 @@ describe("recall vocabulary under racing writers (Postgres)", () => {
     });
   }
 
+  /**
+   * Closes a cycle on the words `${tag}a1` and `${tag}b1`: another transaction
+   * holds b; `work` (given "a b") takes a, then waits for b; the other then asks
+   * for a. Postgres fails `work`'s statement, which waited first (its
+   * deadlock_timeout ends first), and the other goes on and commits. Returns
+   * what `work` answered in the end.
+   */
+  async function closeCycle<T>(tag: string, work: (words: string) => Promise<T>): Promise<T> {
+    const [a, b] = [`${tag}aaaa1`, `${tag}bbbb1`];
+    const other = await open();
+    await other.client.query("begin");
+    await store(other.client, `${tag}-hold-b`, b);
+    const done = work(`${a} ${b}`);
+    await waitsForLock(undefined, other.pid);
+    await store(other.client, `${tag}-hold-a`, a);
+    await other.client.query("commit");
+    return done;
+  }
+
   it("an agent's store that closes a cycle with an import's transaction is retried and answered created", async () => {
-    const [a, b] = ["kaaaa1", "kbbbb1"];
-    const importer = await open();
-    await importer.client.query("begin");
-    await store(importer.client, "hold-one", b);
-    // The agent's fact takes a, then waits for b.
-    const stored = agent.callTool({ name: "memory_store", arguments: { name: "retried-fact", description: "racing new words", type: "reference", body: `${a} ${b}` } });
-    await waitsForLock(undefined, importer.pid);
-    // The importer now waits for a: a cycle. Postgres fails the agent's statement,
-    // which waited first (its deadlock_timeout ends first), and the importer goes on.
-    await store(importer.client, "hold-two", a);
-    await importer.client.query("commit");
-    const result = (await stored) as CallToolResult;
+    const result = (await closeCycle("k", (words) =>
+      agent.callTool({ name: "memory_store", arguments: { name: "retried-fact", description: "racing new words", type: "reference", body: words } }),
+    )) as CallToolResult;
     expect(result.isError ?? false, textOf(result)).toBe(false);
     expect(textOf(result)).toContain("retried-fact");
-    const facts = await tdb.db.query<{ name: string }>("select name from facts where name in ('hold-one', 'hold-two', 'retried-fact') order by name");
-    expect(facts.rows.map((r) => r.name)).toEqual(["hold-one", "hold-two", "retried-fact"]);
+    const facts = await tdb.db.query<{ name: string }>("select name from facts where name in ('k-hold-a', 'k-hold-b', 'retried-fact') order by name");
+    expect(facts.rows.map((r) => r.name)).toEqual(["k-hold-a", "k-hold-b", "retried-fact"]);
   });
 
   it("an agent's update that closes a cycle with an import's transaction is retried and answered updated", async () => {
-    const [a, b] = ["uaaaa1", "ubbbb1"];
     const created = (await agent.callTool({ name: "memory_store", arguments: { name: "retried-update", description: "racing new words", type: "reference", body: "first" } })) as CallToolResult;
     expect(created.isError ?? false, textOf(created)).toBe(false);
-    const importer = await open();
-    await importer.client.query("begin");
-    await store(importer.client, "hold-three", b);
-    // The update's new words: a, then a wait for b.
-    const updated = agent.callTool({ name: "memory_store", arguments: { name: "retried-update", description: "racing new words", type: "reference", body: `${a} ${b}`, version: 1 } });
-    await waitsForLock(undefined, importer.pid);
-    await store(importer.client, "hold-four", a);
-    await importer.client.query("commit");
-    const result = (await updated) as CallToolResult;
+    const result = (await closeCycle("u", (words) =>
+      agent.callTool({ name: "memory_store", arguments: { name: "retried-update", description: "racing new words", type: "reference", body: words, version: 1 } }),
+    )) as CallToolResult;
     expect(result.isError ?? false, textOf(result)).toBe(false);
     expect(textOf(result)).toContain("version 2");
   });
 
   it("an import's file that closes a cycle with an agent's transaction is imported again", async () => {
-    const [a, b] = ["maaaa1", "mbbbb1"];
     const folder = await mkdtemp(join(tmpdir(), "am-vocabulary-race-"));
     try {
-      await writeFile(
-        join(folder, "reference_imported-fact.md"),
-        `---\nname: imported-fact\ndescription: racing new words\ntype: reference\nstatus: draft\nowner: writer\n---\n\n${a} ${b}\n`,
-      );
-      const other = await open();
-      await other.client.query("begin");
-      await store(other.client, "other-one", b);
-      // The import's file takes a, then waits for b.
-      const imported = importFrom(tdb.db, folder);
-      await waitsForLock(undefined, other.pid);
-      // The other now waits for a: a cycle, and the import's statement is failed.
-      await store(other.client, "other-two", a);
-      await other.client.query("commit");
-      const report = await imported;
+      const report = await closeCycle("m", async (words) => {
+        await writeFile(
+          join(folder, "reference_imported-fact.md"),
+          `---\nname: imported-fact\ndescription: racing new words\ntype: reference\nstatus: draft\nowner: writer\n---\n\n${words}\n`,
+        );
+        return importFrom(tdb.db, folder);
+      });
       expect(report.files.map((f) => [f.file, f.outcome])).toEqual([["reference_imported-fact.md", "created"]]);
     } finally {
       await rm(folder, { recursive: true, force: true });
