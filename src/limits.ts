@@ -15,11 +15,25 @@ export const MAX_ITEMS_PER_CALL = 1000;
 /** Texts (observations) one graph call may carry across all its items. */
 export const MAX_TEXTS_PER_CALL = 10_000;
 /**
+ * The same on the embedded database, where a write holds the only connection:
+ * each text is a row with three index entries, and 10,000 of them held every
+ * other agent ~0.8 s (second security audit); 2,000 take ~0.17 s.
+ */
+export const EMBEDDED_TEXTS_PER_CALL = 2_000;
+/**
  * Characters one graph call may carry across all its texts (names, types,
  * observations, relation ends). Without it the count limits above times
  * GRAPH_TEXT_MAX_CHARS allowed ~40 million characters once MAX_BODY_BYTES is raised.
  */
 export const MAX_CHARS_PER_CALL = 1_000_000;
+/**
+ * Observations and relations one delete_entities call may remove together
+ * (relations counted at each of their named ends). What one entity carries is
+ * bounded in the database (am_graph_max_observations, am_graph_max_relations),
+ * so this is a few entities at their bounds, or many ordinary ones: the delete
+ * and its deletion records stay one short statement on the embedded database.
+ */
+export const MAX_DELETED_ROWS_PER_CALL = 10_000;
 /** The default of GRAPH_CALL_MAX_CHARS on the embedded database (src/graph/access.ts). */
 export const EMBEDDED_CALL_MAX_CHARS = 250_000;
 

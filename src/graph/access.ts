@@ -3,7 +3,7 @@ import type { AppDeps } from "../app-deps.js";
 import type { Caller } from "../auth/caller.js";
 import { assertCanRead, assertCanWrite } from "../auth/scopes.js";
 import type { GraphWriter } from "./types.js";
-import { EMBEDDED_CALL_MAX_CHARS, MAX_CHARS_PER_CALL } from "../limits.js";
+import { EMBEDDED_CALL_MAX_CHARS, EMBEDDED_TEXTS_PER_CALL, MAX_CHARS_PER_CALL, MAX_TEXTS_PER_CALL } from "../limits.js";
 import { resolveScope } from "./validate.js";
 
 /**
@@ -19,7 +19,13 @@ export function graphCallMaxChars(deps: Pick<AppDeps, "config" | "db">): number 
 export function graphWriter(deps: AppDeps, caller: Caller, scope: string | undefined): GraphWriter {
   const s = resolveScope(scope);
   assertCanWrite(caller, s);
-  return { scope: s, agentId: caller.agentId, maxChars: deps.config.limits.graphTextMaxChars, maxCallChars: graphCallMaxChars(deps) };
+  return {
+    scope: s,
+    agentId: caller.agentId,
+    maxChars: deps.config.limits.graphTextMaxChars,
+    maxCallChars: graphCallMaxChars(deps),
+    maxCallTexts: deps.db.kind === "pglite" ? EMBEDDED_TEXTS_PER_CALL : MAX_TEXTS_PER_CALL,
+  };
 }
 
 export function readableGraph(caller: Caller, scope: string | undefined): string {

@@ -120,31 +120,38 @@ const RECORD_DELETIONS = (rows: string) => `
   )`;
 const RELATION_DETAIL = (r: string) => `${r}.relation_type || ' → ' || ${r}.to_name`;
 
-// $1 scope, $2 names, $3 agent. Like the reference, relations from or to a
-// given name go too, whether or not an entity of that name exists.
-// Observations cascade.
+// $1 scope, $2 names, $3 agent, $4 rows one call may remove. Like the
+// reference, relations from or to a given name go too, whether or not an
+// entity of that name exists. Observations cascade. What the delete would
+// remove is known before it starts, from the counts kept per entity and per
+// name (sql/000045): past $4 nothing is deleted and `planned` says how much
+// it was, so a delete's work is bounded whatever the entities carry.
 export const DELETE_ENTITIES = `
-  with deleted_relations as (
+  with keys as materialized (
+    select am_graph_keys($2::text[]) as k
+  ), planned as materialized (
+    select coalesce((select sum(e.observation_count) from graph_entities e
+        where e.scope = $1::text and am_graph_key(e.name) = any((select k from keys)::bytea[])), 0)
+      + coalesce((select sum(t.relations) from graph_relation_ends t
+        where t.scope = $1::text and t.name_key = any((select k from keys)::bytea[])), 0) as n
+  ), deleted_relations as (
     delete from graph_relations
-    where scope = $1::text
-      and (am_graph_key(from_name) = any(am_graph_keys($2::text[])) or am_graph_key(to_name) = any(am_graph_keys($2::text[])))
+    where scope = $1::text and (select n from planned) <= $4::int
+      and (am_graph_key(from_name) = any((select k from keys)::bytea[]) or am_graph_key(to_name) = any((select k from keys)::bytea[]))
     returning id, from_name, relation_type, to_name
   ), deleted_entities as (
     delete from graph_entities
-    where scope = $1::text and am_graph_key(name) = any(am_graph_keys($2::text[]))
-    returning id, name, entity_type
-  ), counted as (
-    -- The statement's snapshot still shows the observations the cascade removes.
-    select d.id, d.name, d.entity_type, (select count(*) from graph_observations o where o.entity_id = d.id)::int as observations
-    from deleted_entities d
+    where scope = $1::text and (select n from planned) <= $4::int and am_graph_key(name) = any((select k from keys)::bytea[])
+    returning id, name, entity_type, observation_count
   ), ${RECORD_DELETIONS(`
-    select $1::text, 'entity', c.name, c.entity_type || ', with ' || c.observations || case when c.observations = 1 then ' observation' else ' observations' end, $3::bigint
-      from counted c
+    select $1::text, 'entity', d.name, d.entity_type || ', with ' || d.observation_count || case when d.observation_count = 1 then ' observation' else ' observations' end, $3::bigint
+      from deleted_entities d
     union all
     select $1::text, 'relation', r.from_name, ${RELATION_DETAIL("r")}, $3::bigint from deleted_relations r`)}
-  select (select count(*) from deleted_entities)::int as entities,
+  select (select n from planned)::int as planned,
+    (select count(*) from deleted_entities)::int as entities,
     (select count(*) from deleted_relations)::int as relations,
-    (select coalesce(sum(observations), 0) from counted)::int as observations`;
+    (select coalesce(sum(observation_count), 0) from deleted_entities)::int as observations`;
 
 // $1 scope, $2 entity names, $3 contents (parallel pairs), $4 agent.
 export const DELETE_OBSERVATIONS = `

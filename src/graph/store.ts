@@ -4,7 +4,9 @@
 // concurrent agents neither lose writes nor create twins.
 import type { Queryable } from "../db/database.js";
 import { withDeadlockRetry } from "../db/retry.js";
-import { notFound } from "../errors.js";
+import { invalid, notFound } from "../errors.js";
+import { MAX_DELETED_ROWS_PER_CALL } from "../limits.js";
+import { withinEntityBounds } from "./entity-bounds.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
 import type { AddedObservations, EntityInput, GraphWriter, ObservationDeletion, ObservationInput, RelationInput } from "./types.js";
@@ -25,7 +27,7 @@ const relationKey = (r: RelationInput) => JSON.stringify([r.from, r.to, r.relati
 
 /** Entities whose names are new in the scope, with their observations; existing names are skipped. */
 export async function createEntities(db: Queryable, writer: GraphWriter, entities: EntityInput[]): Promise<EntityInput[]> {
-  validateEntities(entities, writer.maxChars, writer.maxCallChars);
+  validateEntities(entities, writer.maxChars, writer.maxCallChars, writer.maxCallTexts);
   const unique = uniqueBy(entities, (e) => e.name).map((e) => ({
     name: e.name,
     entityType: e.entityType,
@@ -40,7 +42,7 @@ export async function createEntities(db: Queryable, writer: GraphWriter, entitie
       obsContent.push(content);
     }
   });
-  const r = await withDeadlockRetry(() =>
+  const r = await withinEntityBounds(() =>
     db.query<{ name: string }>(sql.CREATE_ENTITIES, [
       writer.scope,
       unique.map((e) => e.name),
@@ -59,7 +61,7 @@ export async function createRelations(db: Queryable, writer: GraphWriter, relati
   validateRelations(relations, writer.maxChars, "relations", writer.maxCallChars);
   const unique = uniqueBy(relations, relationKey).map((r) => ({ from: r.from, to: r.to, relationType: r.relationType }));
   if (unique.length === 0) return [];
-  const r = await withDeadlockRetry(() =>
+  const r = await withinEntityBounds(() =>
     db.query<{ from_name: string; to_name: string; relation_type: string }>(sql.CREATE_RELATIONS, [
       writer.scope,
       unique.map((x) => x.from),
@@ -78,7 +80,7 @@ export async function createRelations(db: Queryable, writer: GraphWriter, relati
  * (the reference fails the same way, with the same words).
  */
 export async function addObservations(db: Queryable, writer: GraphWriter, items: ObservationInput[]): Promise<AddedObservations[]> {
-  validateObservations(items, writer.maxChars, writer.maxCallChars);
+  validateObservations(items, writer.maxChars, writer.maxCallChars, writer.maxCallTexts);
   if (items.length === 0) return [];
   const names = [...new Set(items.map((o) => o.entityName))];
   const pairNames: string[] = [];
@@ -89,7 +91,7 @@ export async function addObservations(db: Queryable, writer: GraphWriter, items:
       pairContents.push(c);
     }
   }
-  const r = await withDeadlockRetry(() =>
+  const r = await withinEntityBounds(() =>
     db.query<{ entities: Array<{ id: number; name: string }>; inserted: Array<[number, string]> }>(sql.ADD_OBSERVATIONS, [
       writer.scope,
       names,
@@ -119,7 +121,7 @@ export async function addObservations(db: Queryable, writer: GraphWriter, items:
 }
 
 /** Who deletes, and where: recorded with what they removed (graph_deletions). */
-export type Deleter = Pick<GraphWriter, "scope" | "agentId">;
+export type Deleter = Pick<GraphWriter, "scope" | "agentId" | "maxCallTexts">;
 
 export interface DeletedCounts {
   entities: number;
@@ -132,15 +134,25 @@ export async function deleteEntities(db: Queryable, writer: Deleter, names: stri
   validateItemCount("entityNames", names.length);
   validateCallChars("entityNames", names);
   if (names.length === 0) return { entities: 0, relations: 0, observations: 0 };
-  const r = await withDeadlockRetry(() => db.query<DeletedCounts>(sql.DELETE_ENTITIES, [writer.scope, names, writer.agentId], prepared("delete_entities")));
-  return r.rows[0] ?? { entities: 0, relations: 0, observations: 0 };
+  const r = await withDeadlockRetry(() =>
+    db.query<DeletedCounts & { planned: number }>(sql.DELETE_ENTITIES, [writer.scope, names, writer.agentId, MAX_DELETED_ROWS_PER_CALL], prepared("delete_entities")),
+  );
+  const { planned, ...counts } = r.rows[0]!;
+  if (planned > MAX_DELETED_ROWS_PER_CALL) {
+    throw invalid(
+      `These ${names.length} entities carry ${planned} observations and relations together; one delete_entities call removes at most ${MAX_DELETED_ROWS_PER_CALL}. ` +
+        "Delete fewer entities per call. Nothing was deleted.",
+      { limit: MAX_DELETED_ROWS_PER_CALL },
+    );
+  }
+  return counts;
 }
 
 /** Deletes the given observation texts; missing entities or texts are ignored. */
 export async function deleteObservations(db: Queryable, writer: Deleter, deletions: ObservationDeletion[]): Promise<DeletedCounts> {
   validateItemCount("deletions", deletions.length);
   // Each deletion may list any number of texts: bound them as add_observations does.
-  validateTextCount("deletions' observations", deletions.reduce((n, d) => n + d.observations.length, 0));
+  validateTextCount("deletions' observations", deletions.reduce((n, d) => n + d.observations.length, 0), writer.maxCallTexts);
   validateCallChars("deletions", deletions.flatMap((d) => [d.entityName, ...d.observations]));
   const names: string[] = [];
   const contents: string[] = [];

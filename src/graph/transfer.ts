@@ -6,7 +6,7 @@ import type { Database, Queryable } from "../db/database.js";
 import * as sql from "./sql.js";
 import { entityLine, parseGraphLine, relationLine } from "./jsonl.js";
 import type { EntityInput, GraphWriter, RelationInput } from "./types.js";
-import { withDeadlockRetry } from "../db/retry.js";
+import { withinEntityBounds } from "./entity-bounds.js";
 
 const ENTITY_BATCH = 500;
 const TEXT_BATCH = 5000;
@@ -36,7 +36,7 @@ async function importEntities(db: Database, writer: GraphWriter, batch: EntityIn
   const entities = [...merged.values()];
   const names = entities.map((e) => e.name);
   const texts = entities.reduce((n, e) => n + e.observations.length, 0);
-  const { created, added } = await withDeadlockRetry(() =>
+  const { created, added } = await withinEntityBounds(() =>
     db.transaction(async (tx: Queryable) => {
       const inserted = await tx.query(sql.INSERT_ENTITIES, [writer.scope, names, entities.map((e) => e.entityType), writer.agentId]);
       const locked = await tx.query<{ id: number; name: string }>(sql.KEY_SHARE_ENTITIES_BY_NAME, [writer.scope, names]);
@@ -63,7 +63,7 @@ async function importEntities(db: Database, writer: GraphWriter, batch: EntityIn
 }
 
 async function importRelations(db: Database, writer: GraphWriter, batch: RelationInput[], report: ImportReport): Promise<void> {
-  const r = await withDeadlockRetry(() =>
+  const r = await withinEntityBounds(() =>
     db.query(sql.CREATE_RELATIONS, [writer.scope, batch.map((x) => x.from), batch.map((x) => x.to), batch.map((x) => x.relationType), writer.agentId]),
   );
   report.relations.created += r.rowCount;

@@ -102,6 +102,8 @@ export interface GraphWriter {
   maxChars: number;
   /** GRAPH_CALL_MAX_CHARS: the most characters one write call carries (default MAX_CHARS_PER_CALL). */
   maxCallChars?: number;
+  /** The most texts (observations) one write call carries (default MAX_TEXTS_PER_CALL). */
+  maxCallTexts?: number;
 }
 
 export interface PageRequest {

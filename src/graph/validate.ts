@@ -32,9 +32,9 @@ export function validateItemCount(field: string, count: number): void {
   }
 }
 
-export function validateTextCount(field: string, count: number): void {
-  if (count > MAX_TEXTS_PER_CALL) {
-    throw invalid(`${field} carry ${count} texts in total; at most ${MAX_TEXTS_PER_CALL} are accepted per call. Split it into several calls. Nothing was written.`);
+export function validateTextCount(field: string, count: number, max = MAX_TEXTS_PER_CALL): void {
+  if (count > max) {
+    throw invalid(`${field} carry ${count} texts in total; at most ${max} are accepted per call. Split it into several calls. Nothing was written.`);
   }
 }
 
@@ -68,9 +68,9 @@ export function validateText(field: string, value: string, maxChars: number, all
   if (!isStorable(value)) throw invalid(`${field} contains a NUL character or an unpaired UTF-16 surrogate (broken text encoding), which cannot be stored. Nothing was written.`);
 }
 
-export function validateEntities(entities: EntityInput[], maxChars: number, maxCallChars = MAX_CHARS_PER_CALL): void {
+export function validateEntities(entities: EntityInput[], maxChars: number, maxCallChars = MAX_CHARS_PER_CALL, maxCallTexts = MAX_TEXTS_PER_CALL): void {
   validateItemCount("entities", entities.length);
-  validateTextCount("entities' observations", entities.reduce((n, e) => n + e.observations.length, 0));
+  validateTextCount("entities' observations", entities.reduce((n, e) => n + e.observations.length, 0), maxCallTexts);
   entities.forEach((e, i) => {
     validateText(`entities[${i}].name`, e.name, maxChars, false);
     validateText(`entities[${i}].entityType`, e.entityType, maxChars, true);
@@ -89,9 +89,9 @@ export function validateRelations(relations: RelationInput[], maxChars: number, 
   validateCallChars(field, relations.flatMap((r) => [r.from, r.to, r.relationType]), maxCallChars);
 }
 
-export function validateObservations(items: ObservationInput[], maxChars: number, maxCallChars = MAX_CHARS_PER_CALL): void {
+export function validateObservations(items: ObservationInput[], maxChars: number, maxCallChars = MAX_CHARS_PER_CALL, maxCallTexts = MAX_TEXTS_PER_CALL): void {
   validateItemCount("observations", items.length);
-  validateTextCount("observations' contents", items.reduce((n, o) => n + o.contents.length, 0));
+  validateTextCount("observations' contents", items.reduce((n, o) => n + o.contents.length, 0), maxCallTexts);
   items.forEach((o, i) => o.contents.forEach((c, j) => validateText(`observations[${i}].contents[${j}]`, c, maxChars, true)));
   validateCallChars("observations", items.flatMap((o) => [o.entityName, ...o.contents]), maxCallChars);
 }

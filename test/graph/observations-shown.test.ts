@@ -13,6 +13,7 @@ import * as sql from "../../src/graph/read-sql.js";
 import { openNodes } from "../../src/graph/read.js";
 import { createEntities } from "../../src/graph/store.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { loadPastBounds } from "../support/graph-bulk.js";
 import { type AnalyzedPlanNode, planNodes } from "../support/plans.js";
 
 class Measured extends Error {
@@ -35,12 +36,14 @@ describe("showing an entity with many observations (postgres)", () => {
       { name: "other-box", entityType: "thing", observations: [] },
     ]);
     // Interleaved with another entity's, so that reading in id order and filtering would read both.
-    await tdb.db.query(
-      `insert into graph_observations (entity_id, content, created_by, scope)
-       select (select id from graph_entities where name = e), 'observation ' || g, $1, 's'
-         from generate_series(1, $2::int) g, unnest(array['big-box', 'other-box']) e order by g, e`,
-      [agent.id, OBSERVATIONS],
-    );
+    await loadPastBounds(tdb.db, [
+      [
+        `insert into graph_observations (entity_id, content, created_by, scope)
+         select (select id from graph_entities where name = e), 'observation ' || g, $1, 's'
+           from generate_series(1, $2::int) g, unnest(array['big-box', 'other-box']) e order by g, e`,
+        [agent.id, OBSERVATIONS],
+      ],
+    ]);
     await tdb.db.exec("vacuum analyze graph_observations");
   });
   afterAll(async () => {

@@ -14,6 +14,7 @@ import type { Database, Queryable } from "../../src/db/database.js";
 import { readGraph, readObservations } from "../../src/graph/read.js";
 import { readRelations } from "../../src/graph/relations.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { loadPastBounds } from "../support/graph-bulk.js";
 import { type AnalyzedPlanNode, planNodes } from "../support/plans.js";
 
 const MANY = 2_000;
@@ -37,16 +38,18 @@ async function load(db: Database): Promise<void> {
     [agent.id, MANY],
   );
   await db.query(`insert into graph_entities (scope, name, entity_type, created_by) values ('s', 'Hub', 'hub', $1), ('s', 'Big', 'box', $1)`, [agent.id]);
-  await db.query(
-    `insert into graph_relations (scope, from_name, to_name, relation_type, created_by)
-     select 's', 'Hub', 'e-' || g, 'links', $1 from generate_series(1, $2::int) g`,
-    [agent.id, MANY],
-  );
-  await db.query(
-    `insert into graph_observations (entity_id, content, created_by, scope)
-     select (select id from graph_entities where scope = 's' and name = 'Big'), 'observation ' || g, $1, 's' from generate_series(1, $2::int) g`,
-    [agent.id, MANY],
-  );
+  await loadPastBounds(db, [
+    [
+      `insert into graph_relations (scope, from_name, to_name, relation_type, created_by)
+       select 's', 'Hub', 'e-' || g, 'links', $1 from generate_series(1, $2::int) g`,
+      [agent.id, MANY],
+    ],
+    [
+      `insert into graph_observations (entity_id, content, created_by, scope)
+       select (select id from graph_entities where scope = 's' and name = 'Big'), 'observation ' || g, $1, 's' from generate_series(1, $2::int) g`,
+      [agent.id, MANY],
+    ],
+  ]);
   await db.exec("analyze graph_entities; analyze graph_relations; analyze graph_observations");
 }
 

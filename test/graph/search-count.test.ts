@@ -224,7 +224,8 @@ describe.each(BACKENDS)("search_nodes with a count cap on %s", (backend) => {
 describe.each(BACKENDS)("search_nodes over entities with many observations on %s", (backend) => {
   let tdb: TestDatabase;
   /** More observations than a call walking one step tests: the walk must stop inside. */
-  const HEAVY = 5 * WALK_OBSERVATION_CHUNK + 37;
+  // More observations than a step of the walk tests, within what one entity may carry.
+  const HEAVY = 4 * WALK_OBSERVATION_CHUNK + 37;
   const filler = (n: number, tag: string) => Array.from({ length: n }, (_, j) => `filler ${tag} ${j}`);
   const HEAVY_ENTITIES: EntityInput[] = [
     ...Array.from({ length: 5 }, (_, i) => ({ name: `light-${i}`, entityType: "plain", observations: [`plain ${i}`, `plain again ${i}`] })),
@@ -233,7 +234,7 @@ describe.each(BACKENDS)("search_nodes over entities with many observations on %s
     // Matches by name: its observations need no test.
     { name: "needle-named", entityType: "box", observations: filler(HEAVY, "b") },
     ...Array.from({ length: 10 }, (_, i) => ({ name: `after-${i}`, entityType: "plain", observations: i % 2 === 0 ? [`a needle ${i}`] : [`hay ${i}`] })),
-    { name: "heavy-c", entityType: "box", observations: filler(2 * HEAVY, "c") },
+    { name: "heavy-c", entityType: "box", observations: filler(HEAVY + WALK_OBSERVATION_CHUNK / 2, "c") },
     { name: "tail-needle", entityType: "plain", observations: [] },
   ];
   const expectedHeavy = (query: string) =>
@@ -330,12 +331,12 @@ describe.each(BACKENDS)("search_nodes over entities with many observations on %s
   });
 
   it("shows a matching entity's observations in insertion order, however many it has", async () => {
-    const page = await searchNodes(tdb.db, "heavy", "needle-named", {}, 20_000, 1000);
+    const page = await searchNodes(tdb.db, "heavy", "needle-named", {}, 5_000, 500);
     expect(page.entities.map((e) => e.name)).toEqual(["needle-named"]);
     const [entity] = page.entities;
     expect(entity!.observations.slice(0, 3)).toEqual(["filler b 0", "filler b 1", "filler b 2"]);
-    // Counted up to the count cap (1,000 here): "at least" past it.
-    expect(entity).toMatchObject({ observationsTruncated: true, totalObservations: 1000, totalObservationsIsLowerBound: true });
+    // Counted up to the count cap (500 here): "at least" past it.
+    expect(entity).toMatchObject({ observationsTruncated: true, totalObservations: 500, totalObservationsIsLowerBound: true });
     const exact = (await searchNodes(tdb.db, "heavy", "needle-named", {}, 20_000, 10_000)).entities[0]!;
     expect(exact).toMatchObject({ observationsTruncated: true, totalObservations: HEAVY });
     expect(exact.totalObservationsIsLowerBound).toBeUndefined();
