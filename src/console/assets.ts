@@ -71,6 +71,13 @@ export const CONSOLE_JS = String.raw`"use strict";
     var ask = e.target && e.target.getAttribute ? e.target.getAttribute("data-ask") : null;
     if (ask && !window.confirm(ask)) e.preventDefault();
   });
+  // A "select all" box checks or clears every box of its form named by data-select-all.
+  document.addEventListener("change", function (e) {
+    var box = e.target;
+    var name = box && box.getAttribute ? box.getAttribute("data-select-all") : null;
+    if (!name || !box.form) return;
+    Array.prototype.forEach.call(box.form.querySelectorAll("input[type=checkbox][name='" + name + "']"), function (b) { b.checked = box.checked; });
+  });
   // The first item is marked on load, so c confirms it at once, but not focused:
   // focus stays at the top of the page, where Tab reaches the skip link first.
   document.addEventListener("DOMContentLoaded", function () { if (items().length > 0) select(0, false); });
@@ -93,6 +100,8 @@ h2 { font-size: 1.15rem; margin: 0; }
 h3 { font-size: 1rem; margin: .8rem 0 .3rem; }
 .count { display: inline-block; min-width: 2rem; padding: 0 .5rem; border-radius: 1rem; background: var(--accent); color: #fff; font-size: 1rem; text-align: center; vertical-align: middle; }
 .hint, .meta, .empty { color: var(--muted); }
+fieldset.void { margin-top: 1rem; border: 1px solid var(--line); border-radius: 4px; background: #fff; }
+fieldset.void textarea { display: block; width: 100%; margin: .3rem 0 .6rem; }
 .stale-note { margin: .2rem 0; color: #8a4b00; font-weight: 600; }
 .stale-queue { margin-top: 2rem; }
 .narrow { max-width: 28rem; margin: 3rem auto; }

@@ -38,11 +38,19 @@ export const refusals = {
     `Refused: you already hold ${max} open claims (LEDGER_MAX_OPEN_CLAIMS_PER_AGENT). Record or release the ones you are done with (ledger_list kind=claimed actor=<you>), then claim again. Nothing was written.`,
   voidNotHuman: (agent: string) => `Refused: only a human agent may void ledger entries; ${agent} is not one. Nothing was written.`,
   voidNothing: (key: LedgerKey) => `Nothing to void: ${keyText(key)} has no record and no claim.`,
+  voidChanged: (key: LedgerKey, seq: number, current: ExecutedRecord | null) =>
+    `Not voided: ledger #${seq} is no longer the record of ${keyText(key)} (` +
+    (current ? `the record now is #${current.seq}, by ${current.actor}` : "it has no record now") +
+    "). Nothing was written; look at the ledger again before you decide.",
   alreadyExecuted: (r: ExecutedRecord) => `Refused: ${executedText(r)}. Do not execute it again.`,
   claimedByOther: (c: Claim, now: Date) =>
     `Refused: ${claimText(c, now, false)}. Do not execute it; check again after ${c.expiresAt.toISOString()}, or ask ${c.holder}.`,
   recordWhileClaimed: (c: Claim, now: Date) =>
     `Refused: ${claimText(c, now, false)}; only ${c.holder} may record it until then. Nothing was written.`,
+  recordWithoutClaim: (key: LedgerKey, expired: Claim | null) =>
+    `Refused: you hold no claim on ${keyText(key)}` +
+    (expired ? ` (the last one, by ${expired.holder}, expired at ${expired.expiresAt.toISOString()})` : "") +
+    `. Only the holder of its claim records an action: call ledger_claim, then ledger_record. Nothing was written.`,
   secondRecord: (r: ExecutedRecord) =>
     `Refused: a second record of the same action is not allowed. ${executedText(r)}. Nothing was written.`,
   releaseExecuted: (r: ExecutedRecord) => `Nothing to release: ${executedText(r)}.`,

@@ -134,12 +134,17 @@ export async function recordLedger(
       if (claim && claim.holderId !== actor.agentId && !claimExpired(claim, now)) {
         throw conflict(refusals.recordWhileClaimed(claim, now), { status: "CLAIMED", holder: claim.holder, expiresAt: claim.expiresAt.toISOString() });
       }
+      // Only the holder of the key's claim records it (expired or not, as long
+      // as nobody took it over): a record without one let an agent mark
+      // operations it never ran as done, and the real ones were then refused
+      // (security audit). The claim quota bounds what one agent holds at once.
+      if (!claim || claim.holderId !== actor.agentId) throw conflict(refusals.recordWithoutClaim(key, claim), { status: claim ? "CLAIM_EXPIRED" : "NOT_CLAIMED" });
       return {
         append: { kind: "executed", evidence, note, claim: "drop", countsAgainstQuota: false },
         answer: (appended) => ({
           record: { seq: appended.seq, ...key, actorId: actor.agentId, actor: actor.name, at: appended.at, evidence, note, hash: appended.hash },
           idempotent: false,
-          closedClaim: claim && claim.holderId === actor.agentId ? claim : null,
+          closedClaim: claim,
         }),
       };
     }, HOLDER_MAY_FINISH);
@@ -200,7 +205,8 @@ export interface VoidResult {
 export async function voidLedger(
   db: Database,
   operator: Actor,
-  input: { action: string; target: string; reason: string },
+  /** `recordSeq`: void only that record; refused when the key's record is another one (or none) by now. */
+  input: { action: string; target: string; reason: string; recordSeq?: number },
   policy: LedgerPolicy = DEFAULT_LEDGER_POLICY,
 ): Promise<VoidResult> {
   const key = normalizeKey(input);
@@ -208,6 +214,7 @@ export async function voidLedger(
   return writeLedger(db, key, operator, policy, (state): Decision<VoidResult> => {
     if (state.agent!.kind !== "human") throw forbidden(refusals.voidNotHuman(operator.name));
     const { executed, claim } = state;
+    if (input.recordSeq !== undefined && executed?.seq !== input.recordSeq) throw conflict(refusals.voidChanged(key, input.recordSeq, executed));
     if (!executed && !claim) throw notFound(refusals.voidNothing(key));
     const voided = executed ? { record: executed, claim: null } : { record: null, claim: claim! };
     return {

@@ -6,7 +6,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEntities } from "../../src/graph/store.js";
-import { recordLedger } from "../../src/ledger/store.js";
+import { claimAndRecord } from "../ledger/support.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent } from "../support/service.js";
 import { callerOf, type ConsoleApp, draft, signIn, type SignedIn, startConsoleApp } from "./support.js";
@@ -42,12 +42,12 @@ describe.each(BACKENDS)("console activity pages (%s)", (backend) => {
         const names = Array.from({ length: BATCH }, (_, i) => ({ name: `w-${scope}-${r}-${i}`, entityType: "bulk", observations: [] }));
         await createEntities(t.db, { scope, agentId: writer.agentId, maxChars: 4096 }, names);
       }
-      for (let i = 0; i < LEDGER_PER_ROUND; i++) await recordLedger(t.db, writer, { action: "bulk_job", target: `w-${r}-${i}`, evidence: "https://ci.example/w" });
+      for (let i = 0; i < LEDGER_PER_ROUND; i++) await claimAndRecord(t.db, writer, { action: "bulk_job", target: `w-${r}-${i}`, evidence: "https://ci.example/w" });
       await draft(t.db, writer, `w-fact-${r}`, r % 2 ? "team" : "hidden");
       const scope = r % 2 ? "shared" : "team";
       await createEntities(t.db, { scope, agentId: other.agentId, maxChars: 4096 }, [{ name: `o-entity-${r}`, entityType: "note", observations: [`o-observation-${r}`] }]);
       await draft(t.db, other, `o-fact-${r}`, scope);
-      await recordLedger(t.db, other, { action: "o_job", target: `o-${r}`, evidence: "https://ci.example/o" });
+      await claimAndRecord(t.db, other, { action: "o_job", target: `o-${r}`, evidence: "https://ci.example/o" });
     }
     who = await signIn(app.base, alice.token);
   }, 240_000);
@@ -87,13 +87,13 @@ describe.each(BACKENDS)("console activity pages (%s)", (backend) => {
     const { rows, pages } = await walk("/console/activity");
     // Readable: writer's entities in shared and team, other's entity,
     // observation and fact, writer's facts in team, every ledger event.
-    const expected = ROUNDS * (2 * BATCH) + ROUNDS * 3 + ROUNDS / 2 + ROUNDS * (LEDGER_PER_ROUND + 1);
+    const expected = ROUNDS * (2 * BATCH) + ROUNDS * 3 + ROUNDS / 2 + 2 * ROUNDS * (LEDGER_PER_ROUND + 1);
     expect(new Set(rows.map(key)).size, "no item twice").toBe(rows.length);
     expect(rows.length).toBe(expected);
     expect(pages).toBe(Math.ceil(expected / 100));
     expect(newestFirst(rows), "newest first across pages").toBe(true);
     expect(rows.some((r) => r.on.includes("hidden"))).toBe(false);
-    expect(rows.filter((r) => r.area === "ledger")).toHaveLength(ROUNDS * (LEDGER_PER_ROUND + 1));
+    expect(rows.filter((r) => r.area === "ledger")).toHaveLength(2 * ROUNDS * (LEDGER_PER_ROUND + 1));
   });
 
   it("with an agent filter, goes on past reads that stopped at their bound, in every source and scope", async () => {
@@ -101,9 +101,13 @@ describe.each(BACKENDS)("console activity pages (%s)", (backend) => {
     expect(cutPages, "some page should have stopped at LIST_SCAN_MAX").toBeGreaterThan(0);
     expect(rows.every((r) => r.who === "other")).toBe(true);
     expect(new Set(rows.map(key)).size, "no item twice").toBe(rows.length);
-    const wanted = Array.from({ length: ROUNDS }, (_, r) => [`o-entity-${r}`, `o-observation-${r}`, `o-fact-${r}`, `o_job o-${r}`]).flat();
-    for (const w of wanted) expect(rows.filter((r) => (r.on.includes(w) && r.what !== "observation added") || r.detail === w), w).toHaveLength(1);
-    expect(rows).toHaveLength(ROUNDS * 4);
+    const found = (w: string) => rows.filter((r) => (r.on.includes(w) && r.what !== "observation added") || r.detail === w);
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const w of [`o-entity-${r}`, `o-observation-${r}`, `o-fact-${r}`]) expect(found(w), w).toHaveLength(1);
+      // The job's claim and its record.
+      expect(found(`o_job o-${r}`), `o_job o-${r}`).toHaveLength(2);
+    }
+    expect(rows).toHaveLength(ROUNDS * 5);
     expect(newestFirst(rows)).toBe(true);
   });
 

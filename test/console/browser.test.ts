@@ -266,6 +266,7 @@ describe("console in a browser", () => {
         { from: "PGlite", to: "Postgres", relationType: "is a build of" },
       ],
     });
+    await callOk(writer, "ledger_claim", { action: "publish_qiita", target: "deploy-notes" });
     await callOk(writer, "ledger_record", { action: "publish_qiita", target: "deploy-notes", evidence: "https://qiita.com/example/items/1" });
     await page.goto(url("/console/graph/shared/agent-memory"));
     expect(await page.locator("svg.graph circle").count()).toBe(5);

@@ -4,7 +4,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { promoteFact } from "../../src/facts/store.js";
 import { addObservations, createEntities, createRelations, deleteEntities, deleteObservations, deleteRelations } from "../../src/graph/store.js";
-import { recordLedger } from "../../src/ledger/store.js";
+import { claimAndRecord } from "../ledger/support.js";
 import { layoutNeighbourhood } from "../../src/console/views/neighbourhood.js";
 import { addAgent } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -39,7 +39,7 @@ describe("console graph and activity pages", () => {
     await draft(t.db, m, "secret-fact", "secret");
     const f = await draft(t.db, m, "shared-fact", "shared");
     await promoteFact(t.db, await callerOf(t.db, root.token), { name: f.fact.name, scope: "shared", to: "confirmed", reason: "checked" });
-    await recordLedger(t.db, m, { action: "deploy_api", target: "v2", evidence: "https://ci.example/2" });
+    await claimAndRecord(t.db, m, { action: "deploy_api", target: "v2", evidence: "https://ci.example/2" });
     who = await signIn(app.base, alice.token);
   });
   afterAll(async () => {

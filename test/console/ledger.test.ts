@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimLedger, recordLedger } from "../../src/ledger/store.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { claimAndRecord } from "../ledger/support.js";
 import { callerOf, type ConsoleApp, signIn, startConsoleApp, type SignedIn } from "./support.js";
 
 describe("console ledger pages", () => {
@@ -18,8 +19,8 @@ describe("console ledger pages", () => {
     const alice = await addAgent(t.db, "alice", { kind: "human", scopes: ["shared"] });
     deployer = await addAgent(t.db, "deployer", { scopes: ["shared"] });
     const actor = await callerOf(t.db, deployer.token);
-    await recordLedger(t.db, actor, { action: "publish_qiita", target: "post-1", evidence: "https://qiita.com/x/items/1", note: "<img src=x onerror=alert(1)>" });
-    await recordLedger(t.db, actor, { action: "deploy_api", target: "v1.2.0", evidence: "https://ci.example/run/7" });
+    await claimAndRecord(t.db, actor, { action: "publish_qiita", target: "post-1", evidence: "https://qiita.com/x/items/1", note: "<img src=x onerror=alert(1)>" });
+    await claimAndRecord(t.db, actor, { action: "deploy_api", target: "v1.2.0", evidence: "https://ci.example/run/7" });
     await claimLedger(t.db, actor, { action: "deploy_api", target: "v1.3.0", ttlSeconds: 600 });
     who = await signIn(app.base, alice.token);
   });
@@ -45,7 +46,7 @@ describe("console ledger pages", () => {
 
   it("verifies the chain and reports the first broken link", async () => {
     const ok = await get("/console/ledger/verify");
-    expect(ok.text).toContain("Intact: 3 event(s)");
+    expect(ok.text).toContain("Intact: 5 event(s)");
     await t.db.query("alter table ledger_events disable trigger user");
     await t.db.query("update ledger_events set target = 'post-2' where seq = 1");
     await t.db.query("alter table ledger_events enable trigger user");
@@ -58,7 +59,7 @@ describe("console ledger pages", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-disposition"]).toContain("ledger.jsonl");
     const lines = res.text.trim().split("\n").map((l) => JSON.parse(l) as { seq: number; action: string });
-    expect(lines.map((l) => l.seq)).toEqual([1, 2, 3]);
+    expect(lines.map((l) => l.seq)).toEqual([1, 2, 3, 4, 5]);
   });
 
   it("needs a session for every ledger page", async () => {

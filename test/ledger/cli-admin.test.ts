@@ -5,6 +5,7 @@ import { createAgent } from "../../src/auth/store.js";
 import { checkLedger, claimLedger, recordLedger } from "../../src/ledger/store.js";
 import { CLI_PATH, onlyJson, runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { claimAndRecord } from "./support.js";
 
 describe("agent-memory ledger action and ledger void", () => {
   let tdb: TestDatabase;
@@ -48,7 +49,7 @@ describe("agent-memory ledger action and ledger void", () => {
   });
 
   it("void appends a voided event by a human, re-opens the key, and verify still passes", async () => {
-    await recordLedger(tdb.db, writer, { action: "publish_post", target: "p1", evidence: "https://blog.example/p1" });
+    await claimAndRecord(tdb.db, writer, { action: "publish_post", target: "p1", evidence: "https://blog.example/p1" });
     const refused = await cli(["ledger", "void", "publish_post", "p1", "--reason", "forged", "--as", "deployer"]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/only a human agent may void/);

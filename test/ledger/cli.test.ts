@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { eventHash } from "../../src/ledger/event.js";
 import { claimLedger, recordLedger, releaseLedger } from "../../src/ledger/store.js";
+import { claimAndRecord } from "./support.js";
 import { CLI_PATH, onlyJson, runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 
@@ -28,7 +29,7 @@ describe("agent-memory ledger verify and export", () => {
     await recordLedger(tdb.db, writer, { action: "publish_qiita", target: "article-1", evidence: "https://qiita.com/w/items/1", note: "日本語のメモ" });
     await claimLedger(tdb.db, deployer, { action: "deploy_prod", target: "v1.0.0" });
     await releaseLedger(tdb.db, deployer, { action: "deploy_prod", target: "v1.0.0", reason: "tests failed" });
-    await recordLedger(tdb.db, deployer, { action: "deploy_prod", target: "v1.0.1", evidence: "https://ci.example/runs/101" });
+    await claimAndRecord(tdb.db, deployer, { action: "deploy_prod", target: "v1.0.1", evidence: "https://ci.example/runs/101" });
   });
   afterAll(async () => {
     await tdb?.drop();
@@ -38,23 +39,24 @@ describe("agent-memory ledger verify and export", () => {
   it("verify: exit 0 with ok and the row count", async () => {
     const [text, json] = await Promise.all([cli(["ledger", "verify"]), cli(["ledger", "verify", "--json"])]);
     expect(text).toMatchObject({ code: 0, stderr: "" });
-    expect(text.stdout).toMatch(/^ok: 5 ledger event\(s\), chain intact\. Last hash: [0-9a-f]{64}\n$/);
+    expect(text.stdout).toMatch(/^ok: 6 ledger event\(s\), chain intact\. Last hash: [0-9a-f]{64}\n$/);
     expect(json.code).toBe(0);
-    expect(onlyJson(json)).toEqual({ ok: true, rows: 5, lastSeq: 5, lastHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(onlyJson(json)).toEqual({ ok: true, rows: 6, lastSeq: 6, lastHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
   });
 
   it("export: JSON Lines in seq order on stdout, every hash recomputable", async () => {
     const run = await cli(["ledger", "export"]);
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split("\n");
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
     const records = lines.map((l) => JSON.parse(l));
     expect(records.map((r) => [r.seq, r.kind])).toEqual([
       [1, "claimed"],
       [2, "executed"],
       [3, "claimed"],
       [4, "released"],
-      [5, "executed"],
+      [5, "claimed"],
+      [6, "executed"],
     ]);
     expect(records[1]).toMatchObject({ action: "publish_qiita", target: "article-1", actor: "blog-writer", evidence: "https://qiita.com/w/items/1", note: "日本語のメモ" });
     for (const r of records) {
@@ -73,7 +75,7 @@ describe("agent-memory ledger verify and export", () => {
       cli(["ledger", "export", "--json"]),
     ]);
     expect(run.code).toBe(0);
-    expect(onlyJson(run)).toEqual({ file, rows: 5, lastSeq: 5, lastHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(onlyJson(run)).toEqual({ file, rows: 6, lastSeq: 6, lastHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(await readFile(file, "utf8")).toBe(stdoutExport.stdout);
     expect(existsSync(`${file}.partial`)).toBe(false);
 

@@ -46,23 +46,29 @@ describe("ledger races on real Postgres across two replicas", () => {
     expect(await countEvents(tdb.db, "claimed")).toBe(1);
   });
 
-  it(`keeps exactly one of ${RACERS} simultaneous records of one key, refusing 49 with the record`, async () => {
+  it(`keeps exactly one of ${RACERS} simultaneous records of one claimed key: the holder's; the 49 others are refused`, async () => {
+    const holder = clients[7]!;
+    const claimed = (await holder.client.callTool({ name: "ledger_claim", arguments: { action: "deploy_prod", target: "race-record" } })) as CallToolResult;
+    expect(claimed.isError, textOf(claimed)).toBeFalsy();
     const results = await callAll("ledger_record", (agent) => ({ action: "deploy_prod", target: "race-record", evidence: `https://ci.example/${agent}` }));
     const winners = results.filter((r) => !r.result.isError);
-    expect(winners).toHaveLength(1);
-    const winner = winners[0]!.agent;
+    expect(winners.map((w) => w.agent)).toEqual([holder.name]);
     const refusals = results.filter((r) => r.result.isError);
     expect(refusals).toHaveLength(RACERS - 1);
     for (const r of refusals) {
+      // Before the holder's record: its claim; after it: the record.
       expect(textOf(r.result)).toMatch(
-        new RegExp(`^Refused: a second record of the same action is not allowed\\. deploy_prod for "race-record" was executed by ${winner} .* Evidence: https://ci\\.example/${winner}\\.`),
+        new RegExp(
+          `^Refused: (deploy_prod for "race-record" is claimed by ${holder.name} until .*; only ${holder.name} may record it|` +
+            `a second record of the same action is not allowed\\. deploy_prod for "race-record" was executed by ${holder.name} .* Evidence: https://ci\\.example/${holder.name}\\.)`,
+        ),
       );
     }
     const rows = await tdb.db.query<{ actor: string }>("select actor from ledger_events where kind = 'executed' and action = 'deploy_prod' and target = 'race-record'");
-    expect(rows.rows).toEqual([{ actor: winner }]);
+    expect(rows.rows).toEqual([{ actor: holder.name }]);
   });
 
-  it("appends 1,000 records on distinct keys from 10 agents at once, with an intact chain", async () => {
+  it("appends 1,000 claims and their records on distinct keys from 10 agents at once, with an intact chain", async () => {
     const before = await countEvents(tdb.db);
     const agents = clients.slice(0, 10);
     const lanesPerAgent = 4;
@@ -72,22 +78,22 @@ describe("ledger races on real Postgres across two replicas", () => {
       agents.flatMap(({ name, client }) =>
         Array.from({ length: lanesPerAgent }, async (_, lane) => {
           for (let i = lane; i < perAgent; i += lanesPerAgent) {
-            const result = (await client.callTool({
-              name: "ledger_record",
-              arguments: { action: "publish_post", target: `${name}/post-${i}`, evidence: `https://blog.example/${name}/${i}` },
-            })) as CallToolResult;
-            if (result.isError) failures.push(textOf(result));
+            const key = { action: "publish_post", target: `${name}/post-${i}` };
+            for (const [tool, args] of [["ledger_claim", key], ["ledger_record", { ...key, evidence: `https://blog.example/${name}/${i}` }]] as const) {
+              const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
+              if (result.isError) failures.push(textOf(result));
+            }
           }
         }),
       ),
     );
     expect(failures).toEqual([]);
-    expect(await countEvents(tdb.db)).toBe(before + 1000);
+    expect(await countEvents(tdb.db)).toBe(before + 2000);
     const perActor = await tdb.db.query<{ actor: string; n: number }>(
-      "select actor, count(*)::int as n from ledger_events where action = 'publish_post' group by actor order by actor",
+      "select actor, count(*)::int as n from ledger_events where action = 'publish_post' and kind = 'executed' group by actor order by actor",
     );
     expect(perActor.rows).toEqual(agents.map((a) => ({ actor: a.name, n: perAgent })));
     const report = await verifyLedger(tdb.db);
-    expect(report).toMatchObject({ ok: true, rows: before + 1000, lastSeq: before + 1000 });
+    expect(report).toMatchObject({ ok: true, rows: before + 2000, lastSeq: before + 2000 });
   });
 });

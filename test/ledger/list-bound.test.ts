@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { type Actor, claimLedger, type ListFilters, listLedger, recordLedger, releaseLedger } from "../../src/ledger/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { countEvents } from "./support.js";
+import { claimAndRecord, countEvents } from "./support.js";
 
 describe.each(BACKENDS)("ledger_list's bounded scan on %s", (backend) => {
   let tdb: TestDatabase;
@@ -108,7 +108,7 @@ describe("ledger_list since: the scan starts near its time (postgres)", () => {
     );
     await tdb.db.query("update ledger_chain_head set last_seq = 30");
     const writer = { agentId: a.id, name: a.name };
-    for (let i = 0; i < 4; i++) await recordLedger(tdb.db, writer, { action: "new_action", target: `new-${i}`, evidence: `https://ci.example/${i}` });
+    for (let i = 0; i < 4; i++) await claimLedger(tdb.db, writer, { action: "new_action", target: `new-${i}` });
   });
   afterAll(async () => {
     await tdb?.drop();

@@ -12,6 +12,7 @@ import { eventJson, type LedgerEvent } from "../../src/ledger/event.js";
 import { type Actor, checkLedger, claimLedger, listLedger, recordLedger, releaseLedger, voidLedger } from "../../src/ledger/store.js";
 import { importSnapshot } from "../../src/snapshots/import.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { claimAndRecord } from "./support.js";
 
 async function refusal(promise: Promise<unknown>): Promise<DomainError> {
   try {
@@ -123,7 +124,7 @@ describe.each(BACKENDS)("ledger write permission on %s", (backend) => {
 
   it("an operator voids a forged record: a new event in the chain, the key re-opens, verify passes, export includes it", async () => {
     const key = { action: "publish_post", target: "article-9" };
-    const forged = await recordLedger(tdb.db, writer, { ...key, evidence: evidence("made-up") });
+    const forged = await claimAndRecord(tdb.db, writer, { ...key, evidence: evidence("made-up") });
     expect((await refusal(recordLedger(tdb.db, deployer, { ...key, evidence: evidence("real") }))).message).toMatch(/second record/);
 
     expect((await refusal(voidLedger(tdb.db, deployer, { ...key, reason: "not mine" }))).message).toMatch(/only a human agent may void/);
@@ -144,6 +145,7 @@ describe.each(BACKENDS)("ledger write permission on %s", (backend) => {
     await exportLedger(tdb.db, (e) => void exported.push(e));
     const history = exported.filter((e) => e.action === key.action && e.target === key.target).map((e) => [e.kind, e.actor, e.reason]);
     expect(history).toEqual([
+      ["claimed", "writer", null],
       ["executed", "writer", null],
       ["voided", "operator", "writer recorded it without publishing (evidence 404)"],
       ["claimed", "deployer", null],
@@ -165,7 +167,7 @@ describe.each(BACKENDS)("ledger write permission on %s", (backend) => {
 
   it("the database keeps exactly-once: a second executed event for a key that was not voided fails", async () => {
     const key = { action: "publish_post", target: "article-11" };
-    await recordLedger(tdb.db, writer, { ...key, evidence: evidence("a") });
+    await claimAndRecord(tdb.db, writer, { ...key, evidence: evidence("a") });
     const { ledger_records: n } = (await tdb.db.query<{ ledger_records: number }>(
       "select count(*)::int as ledger_records from ledger_records where action = $1 and target = $2",
       [key.action, key.target],

@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { loadMigrations, migrate } from "../../src/db/migrate.js";
 import { openPostgres } from "../../src/db/postgres.js";
-import { listLedger, recordLedger } from "../../src/ledger/store.js";
+import { claimLedger, listLedger, recordLedger } from "../../src/ledger/store.js";
 import { BACKENDS, createEmptyPostgresDatabase, createTestDatabase, TEST_TIMEOUTS, type TestDatabase } from "../support/databases.js";
+
 import { importFrom } from "../snapshots/helpers.js";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -29,7 +30,7 @@ describe.each(BACKENDS)("ledger_list since, after importing older events, on %s"
     await createAgent(tdb.db, { name: "old-bot", kind: "agent", writeScopes: ["shared"] });
     // Three events written today, then two of 30 and 29 days ago imported after them.
     for (let i = 0; i < 3; i++) {
-      await recordLedger(tdb.db, { agentId: writer.id, name: "writer" }, { action: "publish_post", target: `today-${i}`, evidence: `https://blog.example/${i}` });
+      await claimLedger(tdb.db, { agentId: writer.id, name: "writer" }, { action: "publish_post", target: `today-${i}` });
     }
     work = await mkdtemp(join(tmpdir(), "am-since-import-"));
     const lines = [30, 29].map((n) => JSON.stringify({ action: "publish_post", target: `old-${n}`, evidence: `https://blog.example/old-${n}`, actor: "old-bot", at: daysAgo(n) }));

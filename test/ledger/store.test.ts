@@ -6,7 +6,7 @@ import { exportLedger, verifyLedger } from "../../src/ledger/audit.js";
 import { eventHash, type LedgerEvent } from "../../src/ledger/event.js";
 import { type Actor, checkLedger, claimLedger, listLedger, recordLedger, releaseLedger } from "../../src/ledger/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { countEvents, expireClaim, tamper } from "./support.js";
+import { claimAndRecord, countEvents, expireClaim, tamper } from "./support.js";
 
 async function refusal(promise: Promise<unknown>): Promise<DomainError> {
   try {
@@ -58,6 +58,7 @@ describe.each(BACKENDS)("ledger store on %s", (backend) => {
   });
 
   it("treats every spelling of an action, and every Unicode form of a target, as one key", async () => {
+    await claimLedger(tdb.db, writer, { action: "Publish-Zenn", target: "cafe\u0301" });
     const recorded = await recordLedger(tdb.db, writer, { action: "Publish-Zenn", target: "cafe\u0301", evidence: "https://zenn.dev/w/1" });
     expect(recorded.record).toMatchObject({ action: "publish_zenn", target: "caf\u00e9" });
     for (const action of ["publish_zenn", "PUBLISH-ZENN", "publish-zenn"]) {
@@ -99,19 +100,38 @@ describe.each(BACKENDS)("ledger store on %s", (backend) => {
     expect(history.events[0]!.reason).toMatch(/the claim of deployer expired at/);
   });
 
-  it("refuses a record while another agent holds an unexpired claim, and accepts it once the claim expired", async () => {
+  it("refuses a record while another agent holds an unexpired claim, and after it expired until the recorder claims", async () => {
     const key = { action: "call_paid_api", target: "invoice-7" };
     await claimLedger(tdb.db, deployer, key);
     const error = await refusal(recordLedger(tdb.db, writer, { ...key, evidence: "https://billing.example/7" }));
     expect(error.message).toMatch(/only deployer may record it/);
     await expireClaim(tdb.db, key.action, key.target);
+    const expired = await refusal(recordLedger(tdb.db, writer, { ...key, evidence: "https://billing.example/7" }));
+    expect(expired.message).toMatch(/^Refused: you hold no claim on call_paid_api for "invoice-7" \(the last one, by deployer, expired at .*\)\. Only the holder of its claim records an action: call ledger_claim, then ledger_record\. Nothing was written\.$/);
+    expect((await claimLedger(tdb.db, writer, key)).kind).toBe("taken_over");
     const recorded = await recordLedger(tdb.db, writer, { ...key, evidence: "https://billing.example/7" });
-    expect(recorded.closedClaim).toBeNull();
+    expect(recorded.closedClaim?.holder).toBe("writer");
     expect((await checkLedger(tdb.db, key)).claim).toBeNull();
+  });
+
+  it("records only with the recorder's own claim: none is refused and writes nothing; the holder's own expired claim still records", async () => {
+    const key = { action: "deploy_prod", target: "v-unclaimed" };
+    const before = await countEvents(tdb.db);
+    const error = await refusal(recordLedger(tdb.db, writer, { ...key, evidence: "https://ci.example/runs/1" }));
+    expect(error.code).toBe("conflict");
+    expect(error.message).toBe('Refused: you hold no claim on deploy_prod for "v-unclaimed". Only the holder of its claim records an action: call ledger_claim, then ledger_record. Nothing was written.');
+    expect(await countEvents(tdb.db)).toBe(before);
+    expect((await checkLedger(tdb.db, key)).status).toBe("NOT_EXECUTED");
+    // A deploy that outlasted its claim: nobody took the key over, so its holder records it.
+    await claimLedger(tdb.db, writer, key);
+    await expireClaim(tdb.db, key.action, key.target);
+    const recorded = await recordLedger(tdb.db, writer, { ...key, evidence: "https://ci.example/runs/1" });
+    expect(recorded.closedClaim?.holder).toBe("writer");
   });
 
   it("answers an identical retry with the existing record and refuses any other second record", async () => {
     const key = { action: "publish_zenn", target: "post-9" };
+    await claimLedger(tdb.db, writer, key);
     const first = await recordLedger(tdb.db, writer, { ...key, evidence: "https://zenn.dev/w/articles/9" });
     const before = await countEvents(tdb.db);
     const retry = await recordLedger(tdb.db, writer, { ...key, evidence: "https://zenn.dev/w/articles/9", note: "retry" });
@@ -237,9 +257,9 @@ describe.each(BACKENDS)("ledger store on %s", (backend) => {
     const fresh = await createTestDatabase(backend);
     try {
       const agent = await createAgent(fresh.db, { name: "solo", kind: "agent", writeScopes: ["shared"] });
-      await recordLedger(fresh.db, { agentId: agent.id, name: "solo" }, { action: "a", target: "1", evidence: "https://a.example/1" });
+      await claimAndRecord(fresh.db, { agentId: agent.id, name: "solo" }, { action: "a", target: "1", evidence: "https://a.example/1" });
       await tamper(fresh.db, "update ledger_chain_head set last_seq = 0, last_hash = repeat('0', 64)");
-      expect((await verifyLedger(fresh.db)).broken?.problem).toMatch(/1 event\(s\) after the chain head/);
+      expect((await verifyLedger(fresh.db)).broken?.problem).toMatch(/2 event\(s\) after the chain head/);
     } finally {
       await fresh.drop();
     }

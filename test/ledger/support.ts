@@ -1,6 +1,7 @@
 // Helpers shared by the ledger tests: moving time in the database instead of
 // sleeping, and editing rows behind the append-only trigger's back.
 import type { Database, Queryable } from "../../src/db/database.js";
+import { type Actor, claimLedger, type LedgerPolicy, type RecordResult, recordLedger } from "../../src/ledger/store.js";
 
 /** Makes the current claim on a key expired (as if its ttl had passed). */
 export async function expireClaim(db: Queryable, action: string, target: string): Promise<void> {
@@ -27,4 +28,15 @@ export async function tamper(db: Database, sql: string, params: unknown[] = []):
     await tx.query("set local session_replication_role = replica");
     await tx.query(sql, params);
   });
+}
+
+/** The protocol's claim, then its record: a record needs the recorder's own claim. */
+export async function claimAndRecord(
+  db: Database,
+  actor: Actor,
+  input: { action: string; target: string; evidence: string; note?: string },
+  policy?: LedgerPolicy,
+): Promise<RecordResult> {
+  await claimLedger(db, actor, { action: input.action, target: input.target }, policy);
+  return recordLedger(db, actor, input, policy);
 }

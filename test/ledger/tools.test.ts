@@ -93,6 +93,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
 
   it("answers an identical retry after a lost response as success, with the same record", async () => {
     const args = { action: "publish_zenn", target: "post-7", evidence: "https://zenn.dev/w/articles/7" };
+    await callOk(writer, "ledger_claim", { action: args.action, target: args.target });
     const first = await callOk<{ record: { seq: number; hash: string } }>(writer, "ledger_record", args);
     const before = await countEvents(tdb.db);
     const retry = await call(writer, "ledger_record", args);
@@ -102,7 +103,16 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     expect(await countEvents(tdb.db)).toBe(before);
   });
 
+  it("refuses a record without the caller's claim, saying to claim first, and writes nothing", async () => {
+    const before = await countEvents(tdb.db);
+    expect(await callError(writer, "ledger_record", { action: "deploy_prod", target: "unclaimed-1", evidence: "https://ci.example/runs/1" })).toBe(
+      'Refused: you hold no claim on deploy_prod for "unclaimed-1". Only the holder of its claim records an action: call ledger_claim, then ledger_record. Nothing was written.',
+    );
+    expect(await countEvents(tdb.db)).toBe(before);
+  });
+
   it("takes the actor from the token, never from the arguments", async () => {
+    await callOk(deployer, "ledger_claim", { action: "deploy_prod", target: "v2.0.0" });
     const recorded = await callOk<{ record: { actor: string } }>(deployer, "ledger_record", {
       action: "deploy_prod",
       target: "v2.0.0",

@@ -127,8 +127,11 @@ beforeAll(async () => {
   replica = await startReplica(tdb.url!);
   // Something to hit: a fact, a claim and a record, entities and a relation.
   await callToolOk(replica.mcpUrl, author.token, "memory_store", { name: "seed-fact", description: "seed", type: "project", body: "b" });
+  await callToolOk(replica.mcpUrl, author.token, "ledger_claim", { action: "publish_post", target: "seed" });
   await callToolOk(replica.mcpUrl, author.token, "ledger_record", { action: "publish_post", target: "seed", evidence: "https://example.com/seed" });
   await callToolOk(replica.mcpUrl, author.token, "ledger_claim", { action: "deploy-prod", target: "seed" });
+  // The ledger_record example records what the fuzzer claimed.
+  await callToolOk(replica.mcpUrl, fuzzer.token, "ledger_claim", { action: "publish_post", target: "fuzz-example" });
   // "Example Entity" is never generated, so the delete tools' fuzzing cannot remove it.
   await callToolOk(replica.mcpUrl, author.token, "create_entities", {
     entities: [

@@ -89,6 +89,7 @@ describe("injection texts are stored and read back verbatim", () => {
     for (const s of storableTargets) {
       const evidence = `https://ci.example/run?q=${s}`;
       const note = s;
+      await call(writer, "ledger_claim", { action: "publish_post", target: s });
       const recorded = await call<{ record: { target: string; note: string; evidence: string } }>(writer, "ledger_record", { action: "publish_post", target: s, evidence, note });
       expect(recorded.record).toMatchObject({ target: s, note, evidence: new URL(evidence).href });
 
@@ -102,6 +103,7 @@ describe("injection texts are stored and read back verbatim", () => {
         ["released", s, s],
         ["claimed", s, null],
         ["executed", s, null],
+        ["claimed", s, null],
       ]);
     }
     const executed = await tdb.db.query<{ target: string }>("select target from ledger_events where kind = 'executed' order by seq");
@@ -109,7 +111,7 @@ describe("injection texts are stored and read back verbatim", () => {
 
     const verify = await runCli(["ledger", "verify", "--json"], { DATABASE_URL: tdb.url });
     expect(verify.code).toBe(0);
-    expect(onlyJson(verify)).toMatchObject({ ok: true, rows: storableTargets.length * 3 });
+    expect(onlyJson(verify)).toMatchObject({ ok: true, rows: storableTargets.length * 4 });
   });
 
   it("graph: entity names, types, observations and relation types; found by search", async () => {

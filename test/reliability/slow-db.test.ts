@@ -78,12 +78,14 @@ describe("lock waits are bounded by lock_timeout", () => {
   });
 
   it("ledger_record while the chain head is locked elsewhere: a retryable conflict, no event, then success", async () => {
-    await holdLocks("select * from ledger_chain_head for update");
     const key = { action: "publish_post", target: "blocked", evidence: "https://blog.example/blocked" };
+    await callToolOk(replica.mcpUrl, author.token, "ledger_claim", { action: key.action, target: key.target });
+    const claimed = (await tdb.db.query<{ n: number }>("select count(*)::int as n from ledger_events")).rows[0]!.n;
+    await holdLocks("select * from ledger_chain_head for update");
     const { outcome, ms } = await timed(() => callTool(replica.mcpUrl, author.token, "ledger_record", key));
     expect(outcome).toMatchObject({ kind: "refused", text: RETRY_CONFLICT });
     expect(ms).toBeLessThan(LOCK_TIMEOUT_MS + MARGIN_MS);
-    expect((await tdb.db.query("select count(*)::int as n from ledger_events")).rows).toEqual([{ n: 0 }]);
+    expect((await tdb.db.query("select count(*)::int as n from ledger_events")).rows).toEqual([{ n: claimed }]);
 
     await blocker!.query("commit");
     await callToolOk(replica.mcpUrl, author.token, "ledger_record", key);

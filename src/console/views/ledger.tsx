@@ -5,7 +5,12 @@ import type { Claim } from "../../ledger/chain.js";
 import type { LedgerEvent } from "../../ledger/event.js";
 import { EVENT_KINDS } from "../../ledger/event.js";
 import { age } from "../render.js";
-import { BASE, Layout, Notice, type PageContext } from "./layout.js";
+import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";
+
+export interface LedgerNotice {
+  kind: "ok" | "error";
+  text: string;
+}
 
 export interface LedgerFilters {
   action: string;
@@ -33,7 +38,7 @@ export function LedgerPage({
   claims,
   nextHref,
   scanCut,
-  notice,
+  notices = [],
 }: {
   ctx: PageContext;
   filters: LedgerFilters;
@@ -42,8 +47,9 @@ export function LedgerPage({
   nextHref?: string | undefined;
   /** The page stopped at the scan's bound (LIST_SCAN_MAX): more may match further back. */
   scanCut?: boolean | undefined;
-  notice?: string | undefined;
+  notices?: LedgerNotice[] | undefined;
 }) {
+  const voidable = events.some((e) => e.kind === "executed");
   return (
     <Layout ctx={ctx} title="Ledger">
       <h1>Ledger</h1>
@@ -103,40 +109,64 @@ export function LedgerPage({
           <button type="submit">Show</button>
         </div>
       </form>
-      {notice && <Notice kind="error">{notice}</Notice>}
-      <table>
-        <thead>
-          <tr>
-            <th>#</th>
-            <th>When</th>
-            <th>Kind</th>
-            <th>Action</th>
-            <th>Target</th>
-            <th>Actor</th>
-            <th>Evidence / note / reason</th>
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((e) => (
+      {notices.map((n) => (
+        <Notice kind={n.kind}>{n.text}</Notice>
+      ))}
+      <form method="post" action={`${BASE}/ledger/void`} data-ask="Void the selected records? Each stays in the ledger, marked void with your reason.">
+        <CsrfField csrf={ctx.csrf} />
+        {(Object.entries(filters) as Array<[keyof LedgerFilters, string]>).map(([k, v]) => v !== "" && <input type="hidden" name={k} value={v} />)}
+        <table>
+          <thead>
             <tr>
-              <td>{e.seq}</td>
-              <td>{iso(e.at)}</td>
-              <td>{e.kind}</td>
-              <td>{e.action}</td>
-              <td>{e.target}</td>
-              <td>{e.actor}</td>
-              <td>
-                {/* Shown as text, never as a link: evidence URLs are written by agents. */}
-                {[e.evidence, e.note, e.reason].filter(Boolean).join(" · ")}
-              </td>
+              <th>{voidable && <input type="checkbox" data-select-all="record" aria-label="Select every record on this page" />}</th>
+              <th>#</th>
+              <th>When</th>
+              <th>Kind</th>
+              <th>Action</th>
+              <th>Target</th>
+              <th>Actor</th>
+              <th>Evidence / note / reason</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {events.map((e) => (
+              <tr>
+                <td>
+                  {e.kind === "executed" && (
+                    <input type="checkbox" name="record" value={JSON.stringify([e.seq, e.action, e.target])} aria-label={`Select record #${e.seq} to void`} />
+                  )}
+                </td>
+                <td>{e.seq}</td>
+                <td>{iso(e.at)}</td>
+                <td>{e.kind}</td>
+                <td>{e.action}</td>
+                <td>{e.target}</td>
+                <td>{e.actor}</td>
+                <td>
+                  {/* Shown as text, never as a link: evidence URLs are written by agents. */}
+                  {[e.evidence, e.note, e.reason].filter(Boolean).join(" · ")}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {voidable && (
+          <fieldset class="void">
+            <legend>Void the selected records</legend>
+            <p class="hint">
+              For records of operations that did not happen, or not as recorded. Each stays in the ledger, marked void with your name and reason, and the action can
+              be claimed and recorded again.
+            </p>
+            <label for="l-void-reason">Reason</label>
+            <textarea id="l-void-reason" name="reason" rows={2} required placeholder="what is wrong with these records"></textarea>
+            <button type="submit">Void selected</button>
+          </fieldset>
+        )}
+      </form>
       {scanCut ? (
         <p class="hint">This page stopped after looking through as many events as one page may (LIST_SCAN_MAX); more may match further back: Older events goes on from there.</p>
       ) : (
-        events.length === 0 && !notice && <p class="empty">No ledger events match.</p>
+        events.length === 0 && notices.length === 0 && <p class="empty">No ledger events match.</p>
       )}
       <nav class="pager" aria-label="Pages">
         {nextHref && <a href={nextHref}>Older events</a>}

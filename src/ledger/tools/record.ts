@@ -10,8 +10,8 @@ export const ledgerRecordTool = defineTool({
   name: "ledger_record",
   title: "Record an executed action",
   description:
-    "Call this immediately after an external operation succeeded, with a URL where its result can be seen. Without the record, " +
-    "other agents (and you, later) will think it never happened and do it again. It closes your claim. " +
+    "Call this immediately after an external operation you claimed (ledger_claim) succeeded, with a URL where its result can be seen. Without the record, " +
+    "other agents (and you, later) will think it never happened and do it again. It closes your claim; without a claim of yours on the action it is refused. " +
     "A second record of the same action and target is refused and shows the first one; retrying the identical call " +
     "(same evidence) after a lost answer is safe and returns the existing record. Refused while another agent holds an unexpired claim.",
   input: {
@@ -24,7 +24,7 @@ export const ledgerRecordTool = defineTool({
   output: {
     record: recordShape,
     idempotent: z.boolean().describe("True when this call was an identical retry and the existing record was returned; nothing new was written."),
-    closedClaim: z.boolean().describe("True when recording closed your claim."),
+    closedClaim: z.boolean().describe("True when recording closed your claim (false only for an identical retry)."),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
