@@ -67,22 +67,18 @@ export async function startService(config: Config, options: StartOptions): Promi
     const deps = await createDeps(config, db, logger, { expectedMigrations: migrations.length, isShuttingDown: () => shuttingDown });
 
     const requestTimeout = config.http.requestTimeoutMs;
-    httpServer = createServer(
-      {
-        // A slow or trickling client holds a socket at most this long (Node's
-        // default is 300 s); headers get no longer than the whole request. Node
-        // enforces both on a sweep, whose period must be well under the deadline.
-        requestTimeout,
-        headersTimeout: requestTimeout,
-        connectionsCheckingInterval: Math.min(5_000, Math.max(250, Math.floor(requestTimeout / 4))),
-      },
-      createApp(deps),
-    );
+    httpServer = createServer({
+      // A slow or trickling client holds a socket at most this long (Node's
+      // default is 300 s); headers get no longer than the whole request. Node
+      // enforces both on a sweep, whose period must be well under the deadline.
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.min(5_000, Math.max(250, Math.floor(requestTimeout / 4))),
+    });
     // Keep-alive must outlast typical load-balancer idle timeouts.
     httpServer.keepAliveTimeout = 65_000;
-    // Beyond this many open sockets, new ones are closed on accept (file descriptors and memory stay bounded).
-    httpServer.maxConnections = config.http.maxConnections;
-    limitConnections(httpServer, { perAddress: config.http.maxConnectionsPerAddress, total: config.http.maxConnections }, logger);
+    const limits = { perAddress: config.http.maxConnectionsPerAddress, total: config.http.maxConnections };
+    httpServer.on("request", limitConnections(httpServer, limits, logger, createApp(deps)));
     await new Promise<void>((resolve, reject) => {
       httpServer!.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, config)));
       httpServer!.listen(config.port, config.host, () => resolve());

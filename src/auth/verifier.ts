@@ -23,6 +23,27 @@ export interface VerifierDeps {
   logger: Logger;
   /** Called when the token could not be checked at all (database down), before the 500. */
   onUnavailable?: () => void;
+  /** How a token is looked up (default: checkToken, one lookup per call); see sharedTokenChecks. */
+  check?: (token: string) => Promise<TokenCheck>;
+}
+
+/**
+ * Checks of one token that overlap share one lookup. A burst of one agent's
+ * calls (500 at once from one host) queued as many lookups on the embedded
+ * database's one connection, ahead of every other agent's calls; shared, it is
+ * one lookup per agent. Nothing is kept once the lookup has answered: a token
+ * revoked since is refused by the next call.
+ */
+export function sharedTokenChecks(db: Queryable): (token: string) => Promise<TokenCheck> {
+  const inFlight = new Map<string, Promise<TokenCheck>>();
+  return (token) => {
+    const pending = inFlight.get(token);
+    // The first call records the token's use; the others share its lookup, not its write.
+    if (pending) return pending.then((r) => (r.ok ? { ...r, touch: false } : r));
+    const check = checkToken(db, token).finally(() => inFlight.delete(token));
+    inFlight.set(token, check);
+    return check;
+  };
 }
 
 export function createTokenVerifier(deps: VerifierDeps): OAuthTokenVerifier {
@@ -30,7 +51,7 @@ export function createTokenVerifier(deps: VerifierDeps): OAuthTokenVerifier {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
       let result;
       try {
-        result = await checkToken(deps.db, token);
+        result = await (deps.check ?? ((t: string) => checkToken(deps.db, t)))(token);
       } catch (error) {
         deps.logger.error({ err: error }, "token lookup failed");
         deps.onUnavailable?.();

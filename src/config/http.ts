@@ -50,11 +50,12 @@ function isAddressOrSubnet(value: string): boolean {
 
 const METRICS_TOKEN_MIN_CHARS = 32;
 /**
- * Browsers open ~6 per origin and MCP clients a few; 256 leaves room for a
- * team behind one NAT, and one address still holds at most a quarter of the
- * default HTTP_MAX_CONNECTIONS.
+ * Browsers open ~6 per origin and MCP clients a few each; one host running a
+ * team of agents, or a team behind one NAT, sends hundreds of calls at once
+ * (ten agents, 500 calls). 1,024 leaves room for that, and one address still
+ * holds at most a quarter of the default HTTP_MAX_CONNECTIONS.
  */
-const DEFAULT_CONNECTIONS_PER_ADDRESS = 256;
+const DEFAULT_CONNECTIONS_PER_ADDRESS = 1024;
 
 export const httpEnv = z.object({
   MAX_BODY_BYTES: intFrom("MAX_BODY_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
@@ -74,8 +75,8 @@ export const httpEnv = z.object({
       message: `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_CHARS} characters (it is compared per request and guessable when short); generate one with: openssl rand -hex 32`,
     }),
   HTTP_REQUEST_TIMEOUT_MS: intFrom("HTTP_REQUEST_TIMEOUT_MS", 30_000, 1000, 3_600_000),
-  HTTP_MAX_CONNECTIONS: intFrom("HTTP_MAX_CONNECTIONS", 1000, 1, 1_000_000),
-  // Empty: 256, or HTTP_MAX_CONNECTIONS behind a proxy (TRUST_PROXY), which is one address.
+  HTTP_MAX_CONNECTIONS: intFrom("HTTP_MAX_CONNECTIONS", 4096, 1, 1_000_000),
+  // Empty: 1,024, or HTTP_MAX_CONNECTIONS behind a proxy (TRUST_PROXY), which is one address.
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: optionalIntFrom("HTTP_MAX_CONNECTIONS_PER_ADDRESS", 1, 1_000_000),
   WORKERS: intFrom("WORKERS", 1, 1, 64),
 });
@@ -92,7 +93,7 @@ export interface HttpConfig {
   authFailuresPerMinute: number;
   /**
    * MCP requests one agent may have in progress at once; "auto" decides by the
-   * database (embedded: 4; Postgres: half the pool), 0 = no limit.
+   * database (embedded: 1; Postgres: half the pool), 0 = no limit.
    */
   mcpConcurrentPerAgent: number | "auto";
   /** Further requests of that agent that wait their turn; beyond them, 429. */
@@ -102,9 +103,9 @@ export interface HttpConfig {
   http: {
     /** Whole-request deadline (headers and body); also the headers deadline. */
     requestTimeoutMs: number;
-    /** Concurrent connections per process; more are refused by the kernel-level accept. */
+    /** Concurrent connections the process serves; more are answered 503 with Retry-After. */
     maxConnections: number;
-    /** Concurrent connections per client address (the socket's: a proxy is one); more are closed on accept. */
+    /** Concurrent connections served per client address (the socket's: a proxy is one); more are answered 503. */
     maxConnectionsPerAddress: number;
   };
   /** Serving processes sharing the port (node:cluster); more than 1 needs DATABASE_URL. */

@@ -3,6 +3,7 @@
 import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
 import express, { type Express, type Request, type RequestHandler, type Response } from "express";
 import type { AppDeps } from "../app-deps.js";
+import { sharedTokenChecks } from "../auth/verifier.js";
 import { consoleRouter } from "../console/router.js";
 import { agentConcurrencyLimiter, MCP_SURFACE } from "./agent-concurrency.js";
 import { bearerAuth, failedAuthLimit, mcpFailedAuthLimit, perTokenLimit } from "./auth.js";
@@ -64,7 +65,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
 
   // POST /mcp first: the per-call path is matched against one route, not walked
   // past the ops, console and OAuth routes (no path below overlaps it).
-  const failureLimit = mcpFailedAuthLimit(deps);
+  const tokenChecks = sharedTokenChecks(deps.db);
+  const failureLimit = mcpFailedAuthLimit(deps, tokenChecks);
   const tokenLimit = perTokenLimit(deps);
   // After the per-token rate limit (a request refused there takes no turn),
   // before the body is read (a waiting request's body stays in its socket).
@@ -76,7 +78,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     ...mcpGuards,
     ...(corsHandler ? [corsHandler] : []),
     ...(failureLimit ? [failureLimit] : []),
-    bearerAuth(deps),
+    bearerAuth(deps, { check: tokenChecks }),
     ...callerLimits,
     express.json({ limit: config.maxBodyBytes }),
     mcpPostHandler(deps, options.mcpTransport),

@@ -7,8 +7,7 @@ import { rateLimit } from "express-rate-limit";
 import type { AppDeps } from "../app-deps.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import { maybeCallerFromAuthInfo } from "../auth/caller.js";
-import { checkToken } from "../auth/verifier.js";
-import { createTokenVerifier, type VerifierDeps } from "../auth/verifier.js";
+import { createTokenVerifier, sharedTokenChecks, type TokenCheck, type VerifierDeps } from "../auth/verifier.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 
 const WINDOW_MS = 60_000;
@@ -98,17 +97,24 @@ export function failedAuthLimit(deps: AppDeps, options: FailedAuthLimitOptions):
   });
 }
 
-/** The failed-attempt limit of POST /mcp: over the limit, a token that checks out still goes through. */
-export function mcpFailedAuthLimit(deps: AppDeps): RequestHandler | undefined {
+/**
+ * The failed-attempt limit of POST /mcp: over the limit, a token that checks
+ * out still goes through. `check` is the lookup bearerAuth shares: requests
+ * in flight count against the limit until they succeed, so a burst from one
+ * address is over it at once, and each of its requests is checked here too.
+ */
+export function mcpFailedAuthLimit(deps: AppDeps, check: (token: string) => Promise<TokenCheck>): RequestHandler | undefined {
   return failedAuthLimit(deps, {
     async isValid(req) {
       const token = bearerToken(req.headers.authorization);
-      return token !== undefined && (await checkToken(deps.db, token)).ok;
+      return token !== undefined && (await check(token)).ok;
     },
   });
 }
 
 export interface BearerAuthOptions {
+  /** The token lookup, shared by the requests in flight (sharedTokenChecks); default: a set of its own. */
+  check?: (token: string) => Promise<TokenCheck>;
   /** The token check; default: our agent tokens (static /mcp). */
   createVerifier?: (deps: VerifierDeps) => OAuthTokenVerifier;
   /** Announced in WWW-Authenticate on 401 (OAuth discovery); never set for /mcp. */
@@ -117,6 +123,7 @@ export interface BearerAuthOptions {
 
 export function bearerAuth(deps: AppDeps, options: BearerAuthOptions = {}): RequestHandler {
   const makeVerifier = options.createVerifier ?? createTokenVerifier;
+  const check = options.check ?? sharedTokenChecks(deps.db);
   return (req, res, next) => {
     // The SDK answers a missing (or non-Bearer) header itself; count it here so metrics see every rejection.
     if (!bearerToken(req.headers.authorization)) deps.metrics.authFailures.inc({ reason: "missing" });
@@ -129,6 +136,7 @@ export function bearerAuth(deps: AppDeps, options: BearerAuthOptions = {}): Requ
       db: deps.db,
       metrics: deps.metrics,
       logger: deps.logger,
+      check,
       onUnavailable: () => {
         res.setHeader("Retry-After", "2");
         // Only on that path: the SDK's next res.status(500) becomes 503.

@@ -1,60 +1,105 @@
-// Connections per client address, and idle keep-alive sockets giving way when
-// the process nears HTTP_MAX_CONNECTIONS (security audit: one client opening
-// 1,000 sockets, each with one request, held every slot for the 65 s
-// keep-alive and the service refused everyone else, /healthz included).
+// Connections per client address and per process. Past either bound a new
+// connection is still accepted, but only to answer its request with 503 and
+// Retry-After, then closed: a client told over HTTP retries, while a socket
+// destroyed on accept reads as "fetch failed" and its call as lost (audit: ten
+// agents on one host sending 500 calls at once lost 245 of them to resets).
+//
+// The bounds are set above what a legitimate host reaches (each agent's calls
+// already wait in its own queue); they keep one client from holding every slot
+// (security audit: one client opening 1,000 sockets, each with one request,
+// held every slot for the 65 s keep-alive). Near the process's bound, idle
+// keep-alive sockets give way to new clients.
 //
 // The address is the socket's own: a reverse proxy is one address, so behind
 // one (TRUST_PROXY set) the per-address bound defaults to the whole process's
 // and per-client limits belong to the proxy (docs/security.md).
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Logger } from "pino";
 
-/** Above this share of HTTP_MAX_CONNECTIONS, each new connection first closes the idle keep-alive ones. */
+/** Above this share of the process's bound, each new connection first closes the idle keep-alive ones. */
 const IDLE_SHEDDING_SHARE = 0.9;
+/** A connection past a bound gets this long to send its request before it is closed unanswered. */
+const REFUSED_REQUEST_WAIT_MS = 5_000;
+/** What a refused request is told to wait before it retries. */
+export const CONNECTION_RETRY_AFTER_SECONDS = 1;
 
 export interface ConnectionLimits {
-  /** Open connections one client address may hold; more are closed on accept. */
+  /** Open connections one client address may have served; more are answered 503. */
   perAddress: number;
-  /** The process's bound (server.maxConnections, enforced by Node before this runs). */
+  /** Open connections the process serves; more are answered 503. */
   total: number;
 }
 
-export function limitConnections(server: Server, limits: ConnectionLimits, logger: Logger): void {
+/**
+ * The hard ceiling Node enforces before any of this runs (server.maxConnections):
+ * as many again as are served, for connections that are only answered 503.
+ * Past it a connection is closed on accept, the last resort of a flood.
+ */
+export const hardConnectionCeiling = (limits: ConnectionLimits) => 2 * limits.total;
+
+function refuse(res: ServerResponse): void {
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    error: {
+      code: -32000,
+      message: `Too many open connections from this address or to this service; this request was not run. Retry in ${CONNECTION_RETRY_AFTER_SECONDS} s, or reuse connections (keep-alive).`,
+    },
+    id: null,
+  });
+  res.writeHead(503, {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(body),
+    "Retry-After": String(CONNECTION_RETRY_AFTER_SECONDS),
+    Connection: "close",
+  });
+  res.end(body);
+}
+
+/**
+ * Tracks the server's connections and returns the request listener to serve:
+ * `handler` for connections within the bounds, a 503 for the others.
+ */
+export function limitConnections(server: Server, limits: ConnectionLimits, logger: Logger, handler: RequestListener): RequestListener {
+  server.maxConnections = hardConnectionCeiling(limits);
   const byAddress = new Map<string, number>();
   // Sockets that answered a request and wait, kept alive, for another. (Not
   // server.closeIdleConnections(): it also closes connections whose first
   // request has not arrived yet, the new client's own among them.)
   const idle = new Set<Socket>();
-  let open = 0;
+  const refused = new WeakSet<Socket>();
+  let served = 0;
   server.on("connection", (socket: Socket) => {
+    // Near the bound, idle keep-alive sockets give way to the new client
+    // (their clients reconnect on their next request).
+    if (served + 1 >= limits.total * IDLE_SHEDDING_SHARE) {
+      for (const waiting of idle) waiting.destroy();
+      idle.clear();
+    }
     const address = socket.remoteAddress ?? "unknown";
     const held = byAddress.get(address) ?? 0;
-    if (held >= limits.perAddress) {
-      logger.debug({ held }, "connection refused: too many open from one address");
-      socket.destroy();
+    if (held >= limits.perAddress || served >= limits.total) {
+      logger.debug({ held, served }, "connection past a bound: its request is answered 503");
+      refused.add(socket);
+      socket.setTimeout(REFUSED_REQUEST_WAIT_MS, () => socket.destroy());
       return;
     }
     byAddress.set(address, held + 1);
-    open++;
+    served++;
     socket.once("close", () => {
-      open--;
+      served--;
       idle.delete(socket);
       const left = (byAddress.get(address) ?? 1) - 1;
       if (left > 0) byAddress.set(address, left);
       else byAddress.delete(address);
     });
-    // Near the bound, idle keep-alive sockets give way to the new client
-    // (their clients reconnect on their next request).
-    if (open >= limits.total * IDLE_SHEDDING_SHARE) {
-      for (const waiting of idle) waiting.destroy();
-      idle.clear();
-    }
   });
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (refused.has(req.socket)) return refuse(res);
     idle.delete(req.socket);
     res.once("finish", () => {
       if (!req.socket.destroyed) idle.add(req.socket);
     });
-  });
+    handler(req, res);
+  };
 }
