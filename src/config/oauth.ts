@@ -84,7 +84,7 @@ export interface OAuthConfig {
   jwksUrl: string | undefined;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
-  /** Requests per client address per minute on /register, /token, /authorize, /revoke and the consent form. */
+  /** Requests per client address per minute on /register, /token, /authorize and /revoke (the consent page's sign-in is under AUTH_FAILURES_PER_MINUTE). */
   rateLimitPerMinute: number;
   /** TEST ONLY: lets client ID metadata documents be fetched from loopback addresses over http. */
   allowLoopbackMetadataDocuments: boolean;

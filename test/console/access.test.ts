@@ -226,15 +226,20 @@ describe.each(["postgres", "pglite"] as const)("console access rules (%s)", (bac
     expect((await request(app.base).get("/console").set("Cookie", expiring.cookie)).headers.location).toBe("/console/sign-in?note=ended");
   });
 
-  it("counts failed sign-ins against the per-address limit", async () => {
+  it("over the failed sign-in limit, refuses bad tokens with 429 but still signs a valid human in from the same address", async () => {
     const limited = await startConsoleApp(t.db, { AUTH_FAILURES_PER_MINUTE: "2" });
     try {
       const bad = `amk_${"y".repeat(43)}`;
       expect((await postSignIn(limited.base, bad)).status).toBe(401);
       expect((await postSignIn(limited.base, bad)).status).toBe(401);
-      const third = await postSignIn(limited.base, alice.token);
+      const third = await postSignIn(limited.base, bad);
       expect(third.status).toBe(429);
       expect(third.text).toContain("Too many failed sign-ins");
+      // Someone else's guesses at a shared address (NAT, proxy) lock nobody out.
+      const valid = await postSignIn(limited.base, alice.token);
+      expect(valid.status).toBe(303);
+      expect(valid.headers.location).toBe("/console");
+      expect((await postSignIn(limited.base, bad)).status).toBe(429);
     } finally {
       await limited.close();
     }
