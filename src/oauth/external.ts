@@ -52,8 +52,10 @@ export function createJwtVerifierFactory(external: ExternalIssuer): (deps: Verif
 }
 
 function createJwtVerifier(deps: VerifierDeps, external: ExternalIssuer, keySet: () => Promise<JWTVerifyGetKey>): OAuthTokenVerifier {
+  // The caller is told why (it holds the token, whose claims it can read anyway);
+  // metrics only that a token was refused (src/metrics.ts, AUTH_FAILURE_REASONS).
   const reject = (reason: string): never => {
-    deps.metrics.authFailures.inc({ reason });
+    deps.metrics.authFailures.inc({ reason: "invalid" });
     throw new InvalidTokenError(`The bearer token is not valid for this server (${reason.replaceAll("_", " ")}). Sign in again through your identity provider.`);
   };
 

@@ -91,6 +91,15 @@ describe("tokens from an external identity provider", () => {
     expect(probe.body).toContain(`(${reason})`);
   });
 
+  it("counts every refusal on /metrics as reason missing or invalid, never the finer reason the caller was told", async () => {
+    await probeMcp(service.oauthUrl, await jwt({ agent_name: "nobody" }));
+    const metrics = await (await fetch(`${service.base}/metrics`)).text();
+    const reasons = [...metrics.matchAll(/^agent_memory_auth_failures_total\{reason="([^"]+)"\} (\d+)/gm)].map((m) => m[1]);
+    expect(reasons.length).toBeGreaterThan(0);
+    expect(reasons.every((r) => r === "missing" || r === "invalid"), reasons.join(", ")).toBe(true);
+    expect(metrics).toMatch(/^agent_memory_auth_failures_total\{reason="invalid"\} [1-9]/m);
+  });
+
   it("refuses a static agent token on /oauth/mcp, which still works on /mcp", async () => {
     const agent = await addAgent(tdb.db, "static-one");
     expect((await probeMcp(service.oauthUrl, agent.token)).status).toBe(401);

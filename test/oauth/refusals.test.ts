@@ -282,6 +282,15 @@ describe("refusals", () => {
     );
   });
 
+  it("counts a token of another resource or a static token on /oauth/mcp as reason invalid on /metrics, nothing finer", async () => {
+    const agent = await addAgent(tdb.db, "static-probe");
+    expect((await probeMcp(service.oauthUrl, agent.token)).status).toBe(401);
+    const metrics = await (await fetch(`${service.base}/metrics`)).text();
+    const reasons = [...metrics.matchAll(/^agent_memory_auth_failures_total\{reason="([^"]+)"\}/gm)].map((m) => m[1]);
+    expect(reasons.every((r) => r === "missing" || r === "invalid"), reasons.join(", ")).toBe(true);
+    expect(reasons).toContain("invalid");
+  });
+
   it("never writes codes, tokens, secrets or verifiers to the log", async () => {
     const { accessToken, refreshToken, code, verifier } = await obtainTokens(service, boss.token);
     const log = service.logLines.join("\n");
