@@ -182,3 +182,37 @@ describe("RATE_LIMIT_PER_MINUTE for identity-provider callers", () => {
     expect(metrics).toMatch(/limit="per_token"\} 2/);
   });
 });
+
+// A claim naming a person would hand the identity provider's client the person's
+// own powers (an admin writes every scope and confirms facts in their name): only
+// agents of kind agent, unless the operator lists the person in OAUTH_HUMAN_AGENTS.
+describe("identity-provider tokens naming a person", () => {
+  let mapped: OAuthService;
+  beforeAll(async () => {
+    await addAgent(tdb.db, "admin", { kind: "human", scopes: ["*"] });
+    await addAgent(tdb.db, "carol", { kind: "human", scopes: ["shared"] });
+    mapped = await startOAuthService(tdb.openPool(2), { OAUTH_MODE: "external", OAUTH_ISSUER: issuer, OAUTH_AGENT_CLAIM: "agent_name", OAUTH_HUMAN_AGENTS: "carol" });
+  });
+  afterAll(async () => {
+    await mapped?.stop();
+  });
+
+  const signedFor = (svc: OAuthService, agent: string) =>
+    new SignJWT({ agent_name: agent }).setProtectedHeader({ alg: "RS256", kid: "k1" }).setIssuer(issuer).setAudience(svc.oauthUrl).setIssuedAt().setExpirationTime("5m").sign(signingKey);
+
+  it("refuses a claim naming a human agent, the admin included, saying how an operator allows it", async () => {
+    for (const person of ["admin", "carol"]) {
+      const probe = await probeMcp(service.oauthUrl, await signedFor(service, person));
+      expect(probe.status, person).toBe(401);
+      expect(probe.body).toContain("(names a human agent not listed in OAUTH_HUMAN_AGENTS)");
+    }
+    expect((await probeMcp(service.oauthUrl, await signedFor(service, "deployer"))).status).toBe(200);
+  });
+
+  it("accepts exactly the people OAUTH_HUMAN_AGENTS lists", async () => {
+    const client = await connectClient(mapped.oauthUrl, await signedFor(mapped, "carol"));
+    expect(await callOk<{ name: string; kind: string }>(client, "whoami")).toMatchObject({ name: "carol", kind: "human" });
+    await client.close();
+    expect((await probeMcp(mapped.oauthUrl, await signedFor(mapped, "admin"))).status).toBe(401);
+  });
+});
