@@ -73,6 +73,29 @@ describe("refusals", () => {
     expect(await response.json()).toMatchObject({ error: "invalid_client_metadata", error_description: expect.stringContaining("must use https") });
   });
 
+  it("refuses file: and other non-web redirect URIs, and URIs with a user name or password, saying what to use; registers nothing", async () => {
+    const before = (await tdb.db.query<{ n: number }>("select count(*)::int as n from oauth_clients")).rows[0]!.n;
+    const cases: Array<[string, RegExp]> = [
+      ["file:///tmp/callback", /^redirect_uri file:\/\/\/tmp\/callback uses file:, which cannot receive an authorization code safely\. Use https, http on localhost or 127\.0\.0\.1, or your app's own scheme/],
+      ["ftp://files.example.com/cb", /uses ftp:/],
+      ["ws://127.0.0.1:9/cb", /uses ws:/],
+      ["https://user:secret@app.example.com/cb", /^redirect_uri https:\/\/app\.example\.com\/cb \(credentials removed\) has a user name or password in it.*Register it without/],
+      ["http://alice@127.0.0.1:9/cb", /has a user name or password in it/],
+      ["com.example.app://user:pw@callback", /has a user name or password in it/],
+    ];
+    for (const [uri, message] of cases) {
+      const response = await fetch(`${service.base}/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [uri] }) });
+      expect(response.status, uri).toBe(400);
+      const answer = (await response.json()) as { error: string; error_description: string };
+      expect(answer.error, uri).toBe("invalid_client_metadata");
+      expect(answer.error_description, uri).toMatch(message);
+      expect(answer.error_description, uri).not.toContain("secret");
+    }
+    expect((await tdb.db.query<{ n: number }>("select count(*)::int as n from oauth_clients")).rows[0]!.n).toBe(before);
+    // An app's own scheme (RFC 8252) still registers.
+    expect((await registerClient(service.base, { redirect_uris: ["com.example.app:/callback", "vscode://publisher.ext/cb"] })).client_id).toBeTruthy();
+  });
+
   it("refuses client metadata without redirect_uris with a description a developer can read", async () => {
     for (const body of ["{}", JSON.stringify({ redirect_uris: "http://127.0.0.1:9/cb" })]) {
       const response = await fetch(`${service.base}/register`, { method: "POST", headers: { "content-type": "application/json" }, body });
