@@ -49,7 +49,7 @@ export function registerSignIn(router: Router, deps: AppDeps): void {
   };
 
   router.get("/sign-in", async (req, res) => {
-    const found = await findSession(deps.db, readCookie(req, SESSION_COOKIE));
+    const found = await findSession(deps.db, readCookie(req, SESSION_COOKIE, secureOf(req)));
     if (found.ok) return res.redirect(303, BASE);
     showForm(req, res, 200);
   });
@@ -57,7 +57,7 @@ export function registerSignIn(router: Router, deps: AppDeps): void {
   const limiter = signInFailureLimit(deps);
   router.post("/sign-in", ...(limiter ? [limiter] : []), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const cookieSecret = readCookie(req, SIGN_IN_COOKIE);
+    const cookieSecret = readCookie(req, SIGN_IN_COOKIE, secureOf(req));
     if (!cookieSecret || !sameSecret(body.form, cookieSecret)) {
       return showForm(req, res, 403, "The sign-in form had expired or came from another page. Try again.");
     }
