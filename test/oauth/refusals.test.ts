@@ -73,29 +73,6 @@ describe("refusals", () => {
     expect(await response.json()).toMatchObject({ error: "invalid_client_metadata", error_description: expect.stringContaining("must use https") });
   });
 
-  it("refuses file: and other non-web redirect URIs, and URIs with a user name or password, saying what to use; registers nothing", async () => {
-    const before = (await tdb.db.query<{ n: number }>("select count(*)::int as n from oauth_clients")).rows[0]!.n;
-    const cases: Array<[string, RegExp]> = [
-      ["file:///tmp/callback", /^redirect_uri file:\/\/\/tmp\/callback uses file:, which cannot receive an authorization code safely\. Use https, http on localhost or 127\.0\.0\.1, or your app's own scheme/],
-      ["ftp://files.example.com/cb", /uses ftp:/],
-      ["ws://127.0.0.1:9/cb", /uses ws:/],
-      ["https://user:secret@app.example.com/cb", /^redirect_uri https:\/\/app\.example\.com\/cb \(credentials removed\) has a user name or password in it.*Register it without/],
-      ["http://alice@127.0.0.1:9/cb", /has a user name or password in it/],
-      ["com.example.app://user:pw@callback", /has a user name or password in it/],
-    ];
-    for (const [uri, message] of cases) {
-      const response = await fetch(`${service.base}/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [uri] }) });
-      expect(response.status, uri).toBe(400);
-      const answer = (await response.json()) as { error: string; error_description: string };
-      expect(answer.error, uri).toBe("invalid_client_metadata");
-      expect(answer.error_description, uri).toMatch(message);
-      expect(answer.error_description, uri).not.toContain("secret");
-    }
-    expect((await tdb.db.query<{ n: number }>("select count(*)::int as n from oauth_clients")).rows[0]!.n).toBe(before);
-    // An app's own scheme (RFC 8252) still registers.
-    expect((await registerClient(service.base, { redirect_uris: ["com.example.app:/callback", "vscode://publisher.ext/cb"] })).client_id).toBeTruthy();
-  });
-
   it("refuses client metadata without redirect_uris with a description a developer can read", async () => {
     for (const body of ["{}", JSON.stringify({ redirect_uris: "http://127.0.0.1:9/cb" })]) {
       const response = await fetch(`${service.base}/register`, { method: "POST", headers: { "content-type": "application/json" }, body });
@@ -305,15 +282,6 @@ describe("refusals", () => {
     );
   });
 
-  it("counts a token of another resource or a static token on /oauth/mcp as reason invalid on /metrics, nothing finer", async () => {
-    const agent = await addAgent(tdb.db, "static-probe");
-    expect((await probeMcp(service.oauthUrl, agent.token)).status).toBe(401);
-    const metrics = await (await fetch(`${service.base}/metrics`)).text();
-    const reasons = [...metrics.matchAll(/^agent_memory_auth_failures_total\{reason="([^"]+)"\}/gm)].map((m) => m[1]);
-    expect(reasons.every((r) => r === "missing" || r === "invalid"), reasons.join(", ")).toBe(true);
-    expect(reasons).toContain("invalid");
-  });
-
   it("never writes codes, tokens, secrets or verifiers to the log", async () => {
     const { accessToken, refreshToken, code, verifier } = await obtainTokens(service, boss.token);
     const log = service.logLines.join("\n");
@@ -335,38 +303,6 @@ describe("rate limits", () => {
       const statuses = [];
       for (let i = 0; i < 3; i++) statuses.push((await tokenRequest(limited.base, { grant_type: "refresh_token", client_id: "x", refresh_token: "y" })).status);
       expect(statuses).toEqual([400, 400, 429]);
-    } finally {
-      await limited.stop();
-    }
-  });
-
-  it("the consent form counts only failed sign-ins: over the limit, bad tokens get 429 and a valid human still signs in and approves", async () => {
-    const limited = await startOAuthService(tdb.openPool(2), { AUTH_FAILURES_PER_MINUTE: "2", OAUTH_RATE_LIMIT_PER_MINUTE: "4" });
-    try {
-      const client = await registerClient(limited.base, { redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" });
-      const { verifier, challenge } = pkcePair();
-      const first = await fetch(authorizeUrl(limited.base, { client_id: client.client_id, code_challenge: challenge, resource: limited.oauthUrl }), { redirect: "manual" });
-      const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0]!;
-      const request = /name="request" value="([^"]+)"/.exec(await first.text())![1]!;
-      const post = (fields: Record<string, string>) =>
-        fetch(new URL("/oauth/consent", limited.base), {
-          method: "POST",
-          redirect: "manual",
-          headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-          body: new URLSearchParams({ request, ...fields }).toString(),
-        });
-      const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await post({ step: "signin", token: `amk_${"z".repeat(43)}` })).status);
-      expect(statuses).toEqual([401, 401, 429, 429, 429]);
-      // Someone else's guesses at the same address lock nobody out: a valid token signs in, and the approval goes through.
-      const signedIn = await post({ step: "signin", token: alice.token });
-      expect(signedIn.status).toBe(200);
-      const approved = await post({ step: "decide", decision: "approve", agent: "alice" });
-      expect(approved.status).toBe(302);
-      const code = new URL(approved.headers.get("location")!).searchParams.get("code")!;
-      const exchanged = await tokenRequest(limited.base, { grant_type: "authorization_code", client_id: client.client_id, code, code_verifier: verifier, redirect_uri: CALLBACK, resource: limited.oauthUrl });
-      expect(exchanged.status).toBe(200);
-      expect((await post({ step: "signin", token: `amk_${"z".repeat(43)}` })).status).toBe(429);
     } finally {
       await limited.stop();
     }
