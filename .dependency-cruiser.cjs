@@ -1,14 +1,14 @@
 // The layering of src/, checked by `npm run depcheck` (part of `npm test`).
 // Drawn and explained in docs/architecture.md; keep the two in step.
 //
-//   lower layers   config (and config/), db/, errors, text, limits, logger, metrics, paging, version, app-deps
+//   lower layers   config (and config/), db/, errors, text, limits, import-file, logger, metrics, paging, version, app-deps
 //   auth           auth/
 //   MCP helpers    mcp/tool.ts, mcp/guard.ts, mcp/instructions.ts
 //   capabilities   facts/, ledger/, graph/, whoami/, snapshots/, prompts/
 //   composition    capabilities.ts, mcp/server.ts, http/, cli/, serve.ts, console/, oauth/
 //
 // Each layer may import only the layers above it in this list.
-const LOWER = "^src/(config|errors|text|limits|logger|metrics|paging|version|app-deps)\\.ts$|^src/(db|config)/";
+const LOWER = "^src/(config|errors|text|limits|import-file|logger|metrics|paging|version|app-deps)\\.ts$|^src/(db|config)/";
 const AUTH = "^src/auth/";
 const MCP_HELPERS = "^src/mcp/(tool|guard|instructions)\\.ts$";
 const CAPABILITIES = "^src/(facts|ledger|graph|whoami|snapshots|prompts)/";
@@ -27,7 +27,7 @@ module.exports = {
     {
       name: "lower-layers-stay-low",
       severity: "error",
-      comment: "config, db, errors, text, logger and metrics are used by everyone and use none of the layers built on them.",
+      comment: "config, db, errors, text, limits, import-file, logger and metrics are used by everyone and use none of the layers built on them.",
       from: { path: LOWER },
       to: { path: [AUTH, MCP_HELPERS, CAPABILITIES, COMPOSITION] },
     },

@@ -75,6 +75,39 @@ export const LIST_SCAN_MAX_DEFAULT = 5_000;
 /** Page cursors (memory_list, ledger_list) are a few dozen characters; anything longer is not one of ours. */
 export const MAX_CURSOR_CHARS = 200;
 
+const MiB = 1024 * 1024;
+
+/**
+ * What an import reads from one file (`agent-memory import`: fact files and
+ * ledger.jsonl; `agent-memory graph import`): only regular files (src/import-file.ts
+ * refuses links, devices and pipes), at most `maxBytes` of them, and, for the
+ * files read line by line, lines of at most `maxLineBytes` (a longer line is
+ * reported by number, never held in memory). Each is far above what an export of
+ * this service's largest records writes, and low enough that reading never runs
+ * the process out of memory: a ledger.jsonl linked to /dev/zero did (security audit).
+ */
+export const IMPORT_FILES = {
+  /**
+   * Read whole and parsed as YAML (~12x its size in memory: 64 MiB parses in
+   * ~0.8 GB). A fact file holds every version: 4,000 versions of a 16,000-character
+   * body (the default FACT_BODY_MAX_CHARS), 16 at the largest setting in 4-byte characters.
+   */
+  factFile: { what: "a fact file", maxBytes: 64 * MiB },
+  /**
+   * The ledger's own limits (key 200 + 200, evidence 2,048, note 2,000, reason
+   * 1,000 characters; src/ledger/validate.ts) make its longest exported line
+   * ~35 KB even with every character escaped; the file itself is streamed.
+   */
+  ledger: { what: "a ledger.jsonl", maxBytes: 16 * 1024 * MiB, maxLineBytes: MiB },
+  /**
+   * A relation line holds three texts of at most GRAPH_TEXT_MAX_CHARS (its
+   * largest setting: 12 MB in 4-byte characters); an entity line holds all its
+   * observations: 64 MiB is 16,000 of the default 4,096 characters. A line is
+   * parsed whole (~4x its size in memory).
+   */
+  graph: { what: "a graph file", maxBytes: 16 * 1024 * MiB, maxLineBytes: 64 * MiB },
+} as const;
+
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**

@@ -13,11 +13,21 @@ export interface MetricsReply {
   error?: string;
 }
 
+/**
+ * The only reasons agent_memory_auth_failures_total carries: no credential, or
+ * one that was refused, whatever the cause (unknown, revoked, expired, another
+ * audience, a JWT of another issuer…). Whoever reads /metrics must not learn
+ * that a token once existed, or which agents do; the caller's own 401 says more.
+ */
+export const AUTH_FAILURE_REASONS = ["missing", "invalid"] as const;
+export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
+
 export interface Metrics {
   registry: client.Registry;
   toolCalls: client.Counter<"tool" | "outcome">;
   toolDuration: client.Histogram<"tool">;
-  authFailures: client.Counter<"reason">;
+  /** Counted only with one of AUTH_FAILURE_REASONS (the type allows no other). */
+  authFailures: { inc(labels: { reason: AuthFailureReason }): void };
   rateLimited: client.Counter<"limit">;
   httpRequests: client.Counter<"route" | "status">;
   /** MCP requests waiting for their agent's turn (MCP_CONCURRENT_PER_AGENT). */
@@ -47,10 +57,12 @@ export function createMetrics(poolStats: () => PoolStats): Metrics {
   });
   const authFailures = new client.Counter({
     name: "agent_memory_auth_failures_total",
-    help: "Rejected credentials on /mcp and /metrics by reason (missing or invalid; deliberately no finer).",
+    help: "Rejected credentials (MCP, /metrics, console and consent sign-ins) by reason: missing or invalid, deliberately no finer.",
     labelNames: ["reason"] as const,
     registers: [registry],
   });
+  // Both series exist from the start, at 0, so an alert can rate() them before the first refusal.
+  for (const reason of AUTH_FAILURE_REASONS) authFailures.labels({ reason }).inc(0);
   const rateLimited = new client.Counter({
     name: "agent_memory_rate_limited_total",
     help: "Requests refused by a limit (per_token, auth_failures, per_agent_concurrency).",

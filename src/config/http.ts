@@ -29,16 +29,37 @@ const trustProxyFrom = () =>
       }
       if (/^\d+$/.test(raw)) return Number(raw);
       const entries = raw.split(",").map((s) => s.trim()).filter(Boolean);
-      const bad = entries.filter((entry) => !TRUST_PROXY_NAMES.includes(entry) && !isAddressOrSubnet(entry));
+      const subnets = entries.filter((entry) => !TRUST_PROXY_NAMES.includes(entry));
+      const bad = subnets.filter((entry) => !isAddressOrSubnet(entry));
+      const wide = subnets.filter((entry) => isAddressOrSubnet(entry) && tooWide(entry));
+      const quoted = (list: string[]) => list.map((b) => `"${b}"`).join(", ");
       if (bad.length > 0) {
         ctx.addIssue({
           code: "custom",
-          message: `TRUST_PROXY must be a hop count (1) or a comma-separated list of proxy addresses, subnets or ${TRUST_PROXY_NAMES.join("/")}; not ${bad.map((b) => `"${b}"`).join(", ")}.`,
+          message: `TRUST_PROXY must be a hop count (1) or a comma-separated list of proxy addresses, subnets or ${TRUST_PROXY_NAMES.join("/")}; not ${quoted(bad)}.`,
         });
-        return z.NEVER;
       }
-      return entries;
+      if (wide.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          message:
+            `TRUST_PROXY: ${quoted(wide)} cover too many addresses: a client inside them could write any address into X-Forwarded-For ` +
+            `and get around the per-address limits. IPv4 prefixes must be /${MIN_IPV4_PREFIX} or longer and IPv6 prefixes /${MIN_IPV6_PREFIX} or longer ` +
+            `(IPv4-mapped ::ffff: subnets /${96 + MIN_IPV4_PREFIX}). Set the number of proxies in front of the service (TRUST_PROXY=1) ` +
+            `or their own addresses/subnets (e.g. TRUST_PROXY=10.0.0.0/8,loopback), or private ranges by name (${TRUST_PROXY_NAMES.join(", ")}).`,
+        });
+      }
+      return bad.length > 0 || wide.length > 0 ? z.NEVER : entries;
     });
+
+/**
+ * The widest subnets TRUST_PROXY believes. Proxies sit in a network of their
+ * own; a prefix shorter than these (0.0.0.0/1 with 128.0.0.0/1 covers every
+ * address) would make any client a "proxy" whose X-Forwarded-For picks its own
+ * req.ip, so the per-address limits (failed logins) could be dodged by rotating it.
+ */
+const MIN_IPV4_PREFIX = 8;
+const MIN_IPV6_PREFIX = 32;
 
 function isAddressOrSubnet(value: string): boolean {
   const [address, prefix, ...rest] = value.split("/");
@@ -46,6 +67,19 @@ function isAddressOrSubnet(value: string): boolean {
   if (family === 0 || rest.length > 0) return false;
   if (prefix === undefined) return true;
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** Whether a well-formed address/subnet is wider than the minimum prefix of its family. */
+function tooWide(value: string): boolean {
+  const [address = "", prefix] = value.split("/");
+  if (prefix === undefined) return false;
+  const bits = Number(prefix);
+  if (isIP(address) === 4) return bits < MIN_IPV4_PREFIX;
+  // An IPv4-mapped subnet (::ffff:a.b.c.d/96 and longer) covers IPv4 clients too
+  // (proxy-addr compares them as IPv4): its IPv4 part must be /8 or longer.
+  const mapped = new URL(`http://[${address}]`).hostname.startsWith("[::ffff:");
+  if (mapped && bits >= 96) return bits - 96 < MIN_IPV4_PREFIX;
+  return bits < MIN_IPV6_PREFIX;
 }
 
 const METRICS_TOKEN_MIN_CHARS = 32;

@@ -2,7 +2,7 @@
 // an external identity provider's coordinates, token lifetimes and the limit
 // on its endpoints. Checked together with PUBLIC_URL (checkOAuth).
 import * as z from "zod/v4";
-import { boolFrom, intFrom } from "./parse.js";
+import { boolFrom, intFrom, listFrom } from "./parse.js";
 
 export const oauthEnv = z.object({
   OAUTH_MODE: z
@@ -19,6 +19,7 @@ export const oauthEnv = z.object({
   OAUTH_AUDIENCE: z.string().trim().optional().default(""),
   OAUTH_AGENT_CLAIM: z.string().trim().min(1).optional().default("agent"),
   OAUTH_JWKS_URL: z.string().trim().optional().default(""),
+  OAUTH_HUMAN_AGENTS: listFrom(),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: intFrom("OAUTH_ACCESS_TOKEN_TTL_SECONDS", 3600, 60, 86_400),
   OAUTH_REFRESH_TOKEN_TTL_DAYS: intFrom("OAUTH_REFRESH_TOKEN_TTL_DAYS", 30, 1, 365),
   OAUTH_RATE_LIMIT_PER_MINUTE: intFrom("OAUTH_RATE_LIMIT_PER_MINUTE", 20, 1, 1_000_000),
@@ -32,6 +33,12 @@ type OAuthEnv = z.output<typeof oauthEnv>;
  * URL in its metadata (and the audience of every token) is derived from it.
  */
 export function checkOAuth(e: OAuthEnv & { PUBLIC_URL?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (e.OAUTH_HUMAN_AGENTS.length > 0 && e.OAUTH_MODE !== "external") {
+    ctx.addIssue({
+      code: "custom",
+      message: `OAUTH_HUMAN_AGENTS names the people an external identity provider's tokens may act as; it applies only with OAUTH_MODE=external (here ${e.OAUTH_MODE}). Empty it, or set OAUTH_MODE=external.`,
+    });
+  }
   if (e.OAUTH_MODE === "off") return;
   const problem = publicUrlProblem(e.PUBLIC_URL);
   if (problem) ctx.addIssue({ code: "custom", message: `OAUTH_MODE=${e.OAUTH_MODE} needs PUBLIC_URL: ${problem}` });
@@ -82,9 +89,11 @@ export interface OAuthConfig {
   agentClaim: string;
   /** External mode: the JWKS URL when the issuer's metadata does not give one. */
   jwksUrl: string | undefined;
+  /** External mode: agents of kind human a token's claim may name (none by default: agents of kind agent only). */
+  humanAgents: string[];
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
-  /** Requests per client address per minute on /register, /token, /authorize, /revoke and the consent form. */
+  /** Requests per client address per minute on /register, /token, /authorize and /revoke (the consent page's sign-in is under AUTH_FAILURES_PER_MINUTE). */
   rateLimitPerMinute: number;
   /** TEST ONLY: lets client ID metadata documents be fetched from loopback addresses over http. */
   allowLoopbackMetadataDocuments: boolean;
@@ -98,6 +107,7 @@ export function oauthConfig(e: OAuthEnv): { oauth: OAuthConfig } {
       audience: e.OAUTH_AUDIENCE || undefined,
       agentClaim: e.OAUTH_AGENT_CLAIM,
       jwksUrl: e.OAUTH_JWKS_URL || undefined,
+      humanAgents: e.OAUTH_HUMAN_AGENTS,
       accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: e.OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400,
       rateLimitPerMinute: e.OAUTH_RATE_LIMIT_PER_MINUTE,

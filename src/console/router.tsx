@@ -2,7 +2,6 @@
 // by the HTTP app under /console. A composition layer like the MCP server: it
 // calls the capabilities' exported functions (the same code paths as the tools
 // and the CLI), and no capability imports it.
-import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from "express";
 import type { AppDeps } from "../app-deps.js";
 import type { Caller } from "../auth/caller.js";
@@ -20,8 +19,6 @@ import { pageContext, requireSession, sessionOf } from "./session-middleware.js"
 import { ErrorPage } from "./views/errors.js";
 
 export interface ConsoleOptions {
-  /** Host names accepted (DNS-rebinding protection, as on /mcp); undefined accepts any. */
-  hosts?: string[] | undefined;
   /**
    * The per-agent concurrency limit MCP uses (same queues; src/http/agent-concurrency.ts
    * builds it): given who a request is for and how to refuse it, the middleware.
@@ -32,8 +29,8 @@ export interface ConsoleOptions {
 
 export function consoleRouter(deps: AppDeps, options: ConsoleOptions = {}): Router {
   const router = express.Router();
+  // The Host header is checked by the app before every route (src/http/host-check.ts).
   router.use(securityHeaders());
-  if (options.hosts) router.use(hostHeaderValidation(options.hosts));
   registerAssets(router);
 
   // Cross-site requests never change anything, whatever they carry.

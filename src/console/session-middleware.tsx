@@ -29,9 +29,10 @@ const isStateChange = (req: Request) => req.method !== "GET" && req.method !== "
 
 export function requireSession(deps: AppDeps): RequestHandler {
   return async (req, res, next) => {
-    const found = await findSession(deps.db, readCookie(req, SESSION_COOKIE));
+    const secure = servedOverHttps(req, deps.config.publicUrl);
+    const found = await findSession(deps.db, readCookie(req, SESSION_COOKIE, secure));
     if (!found.ok) {
-      if (found.reason === "ended") clearCookie(res, SESSION_COOKIE, servedOverHttps(req, deps.config.publicUrl));
+      if (found.reason === "ended") clearCookie(res, SESSION_COOKIE, secure);
       res.setHeader("Cache-Control", "no-store");
       return res.redirect(303, `${BASE}/sign-in?note=${found.reason === "ended" ? "ended" : "required"}`);
     }

@@ -3,6 +3,8 @@
 // created, an existing one keeps its type and gains the observations it lacks,
 // so importing the same file twice changes nothing the second time.
 import type { Database, Queryable } from "../db/database.js";
+import { type ImportLine, lineTooLongText } from "../import-file.js";
+import { IMPORT_FILES } from "../limits.js";
 import * as sql from "./sql.js";
 import { entityLine, parseGraphLine, relationLine } from "./jsonl.js";
 import type { EntityInput, GraphWriter, RelationInput } from "./types.js";
@@ -70,8 +72,15 @@ async function importRelations(db: Database, writer: GraphWriter, batch: Relatio
   report.relations.existing += batch.length - r.rowCount;
 }
 
-/** Imports lines (without their "\n"); `onProgress` is called after each batch. */
-export async function importGraph(db: Database, writer: GraphWriter, lines: AsyncIterable<string>, onProgress?: (report: ImportReport) => void): Promise<ImportReport> {
+/** An entity too large for one line goes in as several: lines with the same name merge. */
+const LINE_TOO_LONG = `${lineTooLongText(IMPORT_FILES.graph)}; split the entity's observations over several lines with the same name (they merge).`;
+
+/**
+ * Imports the lines of a file (src/import-file.ts: each at most
+ * IMPORT_FILES.graph.maxLineBytes; a longer one is listed as invalid, never
+ * read); `onProgress` is called after each batch.
+ */
+export async function importGraph(db: Database, writer: GraphWriter, lines: AsyncIterable<ImportLine>, onProgress?: (report: ImportReport) => void): Promise<ImportReport> {
   const report: ImportReport = {
     lines: 0,
     entities: { created: 0, existing: 0 },
@@ -94,13 +103,14 @@ export async function importGraph(db: Database, writer: GraphWriter, lines: Asyn
     relations = [];
     onProgress?.(report);
   };
-  for await (const raw of lines) {
+  for await (const read of lines) {
     report.lines++;
-    // Editors on some systems start a UTF-8 file with a byte-order mark.
-    const line = report.lines === 1 ? raw.replace(/^\uFEFF/, "") : raw;
-    if (line.trim() === "") continue;
     let parsed;
     try {
+      if (read.tooLong) throw new Error(LINE_TOO_LONG);
+      // Editors on some systems start a UTF-8 file with a byte-order mark.
+      const line = report.lines === 1 ? read.text.replace(/^\uFEFF/, "") : read.text;
+      if (line.trim() === "") continue;
       parsed = parseGraphLine(line, writer.maxChars);
     } catch (error) {
       report.invalidCount++;

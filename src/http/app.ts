@@ -1,6 +1,5 @@
 // createApp builds the Express app without listening, so tests drive it with
 // supertest and main() decides where it listens.
-import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
 import express, { type Express, type Request, type RequestHandler, type Response } from "express";
 import type { AppDeps } from "../app-deps.js";
 import { sharedTokenChecks } from "../auth/verifier.js";
@@ -9,21 +8,13 @@ import { agentConcurrencyLimiter, MCP_SURFACE } from "./agent-concurrency.js";
 import { bearerAuth, failedAuthLimit, mcpFailedAuthLimit, perTokenLimit } from "./auth.js";
 import { corsForAllowedOrigins } from "./cors.js";
 import { errorHandler } from "./error-handler.js";
+import { allowedHostnames, hostCheck } from "./host-check.js";
 import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 import { requestLogging } from "./logging.js";
 import { mcpPostHandler, methodNotAllowed, type McpTransportFactory } from "./mcp-route.js";
 import { healthz, metricsEndpoint, metricsTokenCheck, readyz } from "./ops.js";
 import { originCheck } from "./origin.js";
 import { mountOAuth } from "../oauth/routes.js";
-
-const LOCALHOST_NAMES = ["localhost", "127.0.0.1", "[::1]"];
-
-/** Hosts accepted in the Host header: explicit config, or localhost names for a localhost bind. */
-export function allowedHostnames(host: string, configured: string[]): string[] | undefined {
-  if (configured.length > 0) return configured;
-  if (["127.0.0.1", "localhost", "::1"].includes(host)) return LOCALHOST_NAMES;
-  return undefined;
-}
 
 export interface AppOptions {
   /** The MCP transport of POST /mcp (default ours); only the differential test passes the SDK's. */
@@ -55,12 +46,10 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     sendJsonRpcError(res, 503, JsonRpcCode.SERVER_ERROR, "The server is shutting down; retry on another replica or in a moment.");
   });
 
-  // DNS-rebinding protection: a page on evil.example resolving to 127.0.0.1 sends
-  // Host: evil.example, which is refused here.
+  // DNS-rebinding protection, before every route (the probes excepted, see host-check.ts).
   const hosts = allowedHostnames(config.host, config.allowedHosts);
-  const mcpGuards: RequestHandler[] = [];
-  if (hosts) mcpGuards.push(hostHeaderValidation(hosts));
-  mcpGuards.push(originCheck(config.allowedOrigins));
+  if (hosts) app.use(hostCheck(hosts));
+  const mcpGuards: RequestHandler[] = [originCheck(config.allowedOrigins)];
   const corsHandler = corsForAllowedOrigins(config.allowedOrigins);
 
   // POST /mcp first: the per-call path is matched against one route, not walked
@@ -103,7 +92,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   app.get("/metrics", ...(metricsLimit ? [metricsLimit] : []), metricsEndpoint(deps));
 
   app.get("/", (_req, res) => res.redirect(302, "/console"));
-  app.use("/console", consoleRouter(deps, { hosts, agentLimiter }));
+  app.use("/console", consoleRouter(deps, { agentLimiter }));
 
   // OAuth (off by default) adds /oauth/mcp beside /mcp, with the same guards and limits.
   if (config.oauth.mode !== "off") {

@@ -75,8 +75,10 @@ export interface FailedAuthLimitOptions {
  * the credential is still checked: a valid one goes through (working agents at a
  * busy NAT or proxy address are never locked out by someone else's guesses) and
  * only invalid ones get 429 — whatever the reason they are invalid, so the 429
- * reveals nothing a 401 would not. Reusable by every endpoint that checks a
- * credential (/mcp, /metrics, sign-in and token endpoints).
+ * reveals nothing a 401 would not. The one limit of every place a token is
+ * sent or typed: /mcp, /oauth/mcp, /metrics, the console's sign-in form and the
+ * OAuth consent page's sign-in step (a plain per-request limit there would lock
+ * valid people out behind someone else's guesses).
  */
 export function failedAuthLimit(deps: AppDeps, options: FailedAuthLimitOptions): RequestHandler | undefined {
   const refuse = options.refuse ?? ((res: Response, message: string) => sendJsonRpcError(res, 429, JsonRpcCode.SERVER_ERROR, message));

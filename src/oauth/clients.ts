@@ -21,14 +21,34 @@ interface ClientRow {
 }
 
 /**
+ * Schemes a browser or the system handles itself: no application receives an
+ * authorization code through them (file: would hand it to whatever reads local
+ * files or the page's own history). javascript:, data: and vbscript: the SDK's
+ * schema refuses first; listed anyway, so this list is whole.
+ */
+const NON_CALLBACK_SCHEMES = new Set(["file:", "ftp:", "ws:", "wss:", "blob:", "about:", "data:", "filesystem:", "javascript:", "vbscript:", "view-source:", "mailto:", "tel:", "sms:"]);
+
+const USE_INSTEAD = "Use https, http on localhost or 127.0.0.1, or your app's own scheme (e.g. com.example.app:/callback).";
+
+/**
  * OAuth 2.1 redirect URIs: https, http only on loopback (native apps), or a
- * private-use scheme such as vscode:// (never javascript:, data: and the like,
- * which the SDK's schema already refuses).
+ * private-use scheme such as vscode:// (RFC 8252); never a scheme no app
+ * receives codes through (NON_CALLBACK_SCHEMES), a fragment, or a user name or
+ * password (the code would go with credentials that the URI leaks wherever it is
+ * shown, logged or stored).
  */
 export function validateRedirectUris(uris: string[]): void {
   if (uris.length === 0) throw new InvalidClientMetadataError("redirect_uris must list at least one URI.");
   for (const uri of uris) {
     const url = new URL(uri);
+    if (url.username || url.password) {
+      url.username = "";
+      url.password = "";
+      throw new InvalidClientMetadataError(`redirect_uri ${url.href} (credentials removed) has a user name or password in it; a redirect URI carries none. Register it without "user:password@".`);
+    }
+    if (NON_CALLBACK_SCHEMES.has(url.protocol)) {
+      throw new InvalidClientMetadataError(`redirect_uri ${uri} uses ${url.protocol}, which cannot receive an authorization code safely. ${USE_INSTEAD}`);
+    }
     if (url.hash) throw new InvalidClientMetadataError(`redirect_uri ${uri} must not have a fragment.`);
     if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) {
       throw new InvalidClientMetadataError(`redirect_uri ${uri} must use https (plain http only for localhost or 127.0.0.1).`);

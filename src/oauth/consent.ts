@@ -7,12 +7,12 @@
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { AuthorizationParams } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import express, { type Request, type Response, type Router } from "express";
-import { rateLimit } from "express-rate-limit";
 import type { AppDeps } from "../app-deps.js";
 import { ALL_SCOPES } from "../auth/scopes.js";
 import { IMPORTER_AGENT, listAgents } from "../auth/store.js";
 import { checkSignInToken } from "../auth/verifier.js";
 import type { Queryable } from "../db/database.js";
+import { failedAuthLimit } from "../http/auth.js";
 import { choosePage, CONSENT_CSS, displayName, errorPage, signInPage, type AgentChoice, type ClientView } from "./consent-page.js";
 import { createGrantWithCode } from "./grants.js";
 import { hashSecret, newSecret } from "./secrets.js";
@@ -105,19 +105,40 @@ function redirectWith(redirectUri: string, params: Record<string, string | null>
 
 type Outcome = { status: number; html: string; redirectUri?: string } | { redirect: string };
 
+/** The consent form's fields as text ("" when absent). */
+function formOf(req: Request): { text: (key: string) => string } {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  return { text: (key) => (typeof body[key] === "string" ? (body[key] as string) : "") };
+}
+
 export function consentRouter(ctx: ConsentContext): Router {
   const router = express.Router();
   router.get("/oauth/consent.css", (_req, res) => {
     res.type("css").setHeader("Cache-Control", "public, max-age=3600");
     res.send(CONSENT_CSS);
   });
+  // The one failed-attempt limit of every typed token (src/http/auth.ts), after
+  // the body is read: only refused sign-ins (401) count, and over the limit a
+  // valid token still signs in. A denial and the choice step check no token
+  // (the request id is an unguessable secret bound to this browser's cookie):
+  // they are never limited here.
+  const failureLimit = failedAuthLimit(ctx.deps, {
+    isValid: async (req) => {
+      const { text } = formOf(req);
+      if (text("decision") === "deny" || text("step") !== "signin") return true;
+      return (await checkSignInToken(ctx.deps.db, text("token"))) !== undefined;
+    },
+    refuse: (res) => {
+      setPageHeaders(res, undefined);
+      res.status(429).send(errorPage("Too many failed sign-ins from this address; wait a minute and check your token."));
+    },
+  });
   router.post(
     "/oauth/consent",
-    rateLimit({ windowMs: 60_000, limit: ctx.deps.config.oauth.rateLimitPerMinute, standardHeaders: "draft-8", legacyHeaders: false }),
     express.urlencoded({ extended: false, limit: "8kb" }),
+    ...(failureLimit ? [failureLimit] : []),
     async (req, res) => {
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const text = (key: string) => (typeof body[key] === "string" ? (body[key] as string) : "");
+      const { text } = formOf(req);
       const requestId = text("request");
       // The client is looked up before the transaction: a metadata-document client
       // may need a fetch, and the embedded database has one connection, which the

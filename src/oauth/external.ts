@@ -2,7 +2,8 @@
 // issues the tokens; we are only the resource server. A token is a JWT signed
 // with a key of the issuer's JWKS (fetched once, cached, refreshed by jose when
 // an unknown key id appears), with our issuer and audience, not expired; one
-// configured claim names the agent, which must exist and be enabled.
+// configured claim names the agent, which must exist, be enabled and be of kind
+// agent (a person only when OAUTH_HUMAN_AGENTS lists them).
 import { InvalidTokenError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
@@ -16,6 +17,8 @@ export interface ExternalIssuer {
   audience: string;
   agentClaim: string;
   jwksUrl: string | undefined;
+  /** Agents of kind human a token may name (OAUTH_HUMAN_AGENTS); any agent of kind agent may be named. */
+  humanAgents: readonly string[];
 }
 
 const DISCOVERY_TIMEOUT_MS = 5000;
@@ -52,9 +55,11 @@ export function createJwtVerifierFactory(external: ExternalIssuer): (deps: Verif
 }
 
 function createJwtVerifier(deps: VerifierDeps, external: ExternalIssuer, keySet: () => Promise<JWTVerifyGetKey>): OAuthTokenVerifier {
+  // The caller is told why (it holds the token, whose claims it can read anyway);
+  // metrics only that a token was refused (src/metrics.ts, AUTH_FAILURE_REASONS).
   const reject = (reason: string): never => {
-    deps.metrics.authFailures.inc({ reason });
-    throw new InvalidTokenError(`The bearer token is not valid for this server (${reason.replaceAll("_", " ")}). Sign in again through your identity provider.`);
+    deps.metrics.authFailures.inc({ reason: "invalid" });
+    throw new InvalidTokenError(`The bearer token is not valid for this server (${reason}). Sign in again through your identity provider.`);
   };
 
   return {
@@ -64,23 +69,26 @@ function createJwtVerifier(deps: VerifierDeps, external: ExternalIssuer, keySet:
         ({ payload } = await jwtVerify(token, await keySet(), { issuer: external.issuer, audience: external.audience, requiredClaims: ["exp"] }));
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired) return reject("expired");
-        if (error instanceof joseErrors.JWTClaimValidationFailed) return reject(error.claim === "aud" ? "wrong_audience" : error.claim === "iss" ? "wrong_issuer" : "bad_claims");
-        if (error instanceof joseErrors.JOSEError && !(error instanceof joseErrors.JWKSTimeout)) return reject("bad_signature_or_format");
+        if (error instanceof joseErrors.JWTClaimValidationFailed) return reject(error.claim === "aud" ? "wrong audience" : error.claim === "iss" ? "wrong issuer" : "bad claims");
+        if (error instanceof joseErrors.JOSEError && !(error instanceof joseErrors.JWKSTimeout)) return reject("bad signature or format");
         deps.logger.error({ err: error }, "identity provider keys unavailable");
         deps.onUnavailable?.();
         throw new ServerError("The identity provider's keys could not be fetched; retry in a few seconds.");
       }
       const name = payload[external.agentClaim];
-      if (typeof name !== "string" || name === "") return reject("no_agent_claim");
+      if (typeof name !== "string" || name === "") return reject("no agent claim");
       let agent;
       try {
         agent = await getAgent(deps.db, name);
       } catch (error) {
-        if (error instanceof DomainError && error.code === "not_found") return reject("unknown_agent");
+        if (error instanceof DomainError && error.code === "not_found") return reject("unknown agent");
         deps.onUnavailable?.();
         throw new ServerError("The memory database is unreachable right now; retry in a few seconds.");
       }
-      if (agent.disabledAt) return reject("agent_disabled");
+      if (agent.disabledAt) return reject("agent disabled");
+      // A person's powers (an admin's: every scope, confirming in their name) go
+      // to an identity provider's client only for the people the operator lists.
+      if (agent.kind !== "agent" && !external.humanAgents.includes(agent.name)) return reject("names a human agent not listed in OAUTH_HUMAN_AGENTS");
       // No token row exists for a JWT: tokenId 0 marks "not one of our tokens".
       const caller: Caller = { agentId: agent.id, name: agent.name, kind: agent.kind, writeScopes: agent.writeScopes, readScopes: agent.readScopes, tokenId: 0 };
       return toAuthInfo(token, caller, payload.exp!, new URL(external.audience));

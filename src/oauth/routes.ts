@@ -88,6 +88,7 @@ export function mountOAuth(app: Express, deps: AppDeps, options: OAuthMountOptio
       audience: config.oauth.audience ?? resource,
       agentClaim: config.oauth.agentClaim,
       jwksUrl: config.oauth.jwksUrl,
+      humanAgents: config.oauth.humanAgents,
     };
     app.use(
       PROTECTED_RESOURCE_METADATA_PATH,

@@ -36,7 +36,8 @@ export function createGrantTokenVerifier(deps: VerifierDeps, resource: string): 
         throw new ServerError("The memory database is unreachable right now; retry in a few seconds.");
       }
       if (!grant || grant.tokenId !== caller.tokenId || grant.revokedAt || grant.resource !== resource) {
-        deps.metrics.authFailures.inc({ reason: grant ? "wrong_audience" : "not_oauth" });
+        // As coarse as every other refusal (src/metrics.ts, AUTH_FAILURE_REASONS).
+        deps.metrics.authFailures.inc({ reason: "invalid" });
         throw new InvalidTokenError(`This token was not issued for ${resource}. Connect through OAuth to get one.`);
       }
       return { ...info, resource: new URL(grant.resource) };

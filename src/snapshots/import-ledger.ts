@@ -2,10 +2,10 @@
 // is validated first, and one bad line means nothing from the file is written
 // (a ledger with a hole in it would be worse than none). The records are then
 // chained anew, in file order, with their original actor name and time.
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
 import type { Queryable } from "../db/database.js";
-import { DomainError } from "../errors.js";
+import { DomainError, invalid } from "../errors.js";
+import { type ImportFile, lineTooLongText } from "../import-file.js";
+import { IMPORT_FILES } from "../limits.js";
 import { appendEvent, claimExpired, GENESIS_HASH, lockKey } from "../ledger/index.js";
 import type { AgentMap } from "./agents.js";
 import { type LedgerLine, parseLedgerLine } from "./ledger-lines.js";
@@ -23,12 +23,11 @@ export interface LedgerImportResult {
   warnings: string[];
 }
 
-async function* lines(path: string): AsyncGenerator<{ line: number; text: string }> {
-  const input = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
-  let line = 0;
-  for await (const text of input) {
-    line++;
-    if (text.trim() !== "") yield { line, text };
+/** The file's non-blank lines; a line past IMPORT_FILES.ledger.maxLineBytes comes as an invalid one (its text never read). */
+async function* lines(file: ImportFile): AsyncGenerator<{ line: number; text: string } | { line: number; tooLong: string }> {
+  for await (const l of file.lines()) {
+    if (l.tooLong) yield { line: l.number, tooLong: `${lineTooLongText(IMPORT_FILES.ledger)}; no line of a ledger export is that long: check the file.` };
+    else if (l.text.trim() !== "") yield { line: l.number, text: l.text };
   }
 }
 
@@ -44,11 +43,16 @@ function actorOf(text: string): string[] {
 }
 
 /** Pass 1: every line parsed and its actor mapped; nothing is written. */
-export async function validateLedgerFile(path: string, agents: AgentMap): Promise<{ invalid: LineProblem[]; warnings: string[] }> {
-  const invalid: LineProblem[] = [];
+export async function validateLedgerFile(file: ImportFile, agents: AgentMap): Promise<{ invalid: LineProblem[]; warnings: string[] }> {
+  const problems: LineProblem[] = [];
   const warnings: string[] = [];
   let previous: { seq: number; hash: string } | null = null;
-  for await (const { line, text } of lines(path)) {
+  for await (const read of lines(file)) {
+    if ("tooLong" in read) {
+      problems.push({ line: read.line, reason: read.tooLong });
+      continue;
+    }
+    const { line, text } = read;
     agents.note(actorOf(text));
     try {
       const record = parseLedgerLine(text);
@@ -66,10 +70,10 @@ export async function validateLedgerFile(path: string, agents: AgentMap): Promis
       }
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      invalid.push({ line, reason: error.message });
+      problems.push({ line, reason: error.message });
     }
   }
-  return { invalid, warnings };
+  return { invalid: problems, warnings };
 }
 
 /**
@@ -79,11 +83,14 @@ export async function validateLedgerFile(path: string, agents: AgentMap): Promis
  * its (action, target), since an action is executed at most once until voided.
  * A voided record re-opens its key here as it did where it was exported.
  */
-export async function appendLedgerFile(tx: Queryable, path: string, agents: AgentMap): Promise<{ appended: number; unchanged: number; warnings: string[] }> {
+export async function appendLedgerFile(tx: Queryable, file: ImportFile, agents: AgentMap): Promise<{ appended: number; unchanged: number; warnings: string[] }> {
   let appended = 0;
   let unchanged = 0;
   const warnings: string[] = [];
-  for await (const { line, text } of lines(path)) {
+  for await (const read of lines(file)) {
+    // Checked by validateLedgerFile; only a file changed since then gets here.
+    if ("tooLong" in read) throw invalid(`ledger.jsonl line ${read.line}: ${read.tooLong}`);
+    const { line, text } = read;
     const r = parseLedgerLine(text);
     const agent = agents.resolve(r.actor, "actor");
     const state = await lockKey(tx, r);

@@ -3,8 +3,7 @@
 // file is reported with its reason and skipped, never half-imported. With
 // dryRun every transaction is rolled back, so the report is exact and nothing
 // is written.
-import { existsSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import type { Database, Queryable } from "../db/database.js";
@@ -12,6 +11,8 @@ import { classifyDatabaseError } from "../db/classify.js";
 import { pgCode } from "../db/errors.js";
 import { withDeadlockRetry } from "../db/retry.js";
 import { DomainError, invalid } from "../errors.js";
+import { type ImportFile, openImportFile } from "../import-file.js";
+import { IMPORT_FILES } from "../limits.js";
 import { AgentMap } from "./agents.js";
 import { type FactOutcome, importFactFile } from "./import-facts.js";
 import { appendLedgerFile, type LineProblem, validateLedgerFile } from "./import-ledger.js";
@@ -88,10 +89,31 @@ function reasonOf(error: unknown): string {
   throw error;
 }
 
+/** A fact file's text: a regular file within IMPORT_FILES.factFile (refused with the reason otherwise). */
+async function readFactFile(path: string): Promise<string> {
+  const file = await openImportFile(path, IMPORT_FILES.factFile);
+  try {
+    return await file.text();
+  } finally {
+    await file.close();
+  }
+}
+
 export async function importSnapshot(db: Database, options: ImportOptions): Promise<ImportReport> {
   const root = resolve(options.dir);
   const info = await stat(root).catch(() => null);
   if (!info?.isDirectory()) throw invalid(`${root} is not a folder: give the folder an export wrote, or a folder of *.md memory files.`);
+  // Checked before anything is imported: a ledger.jsonl that is a link, a device
+  // or too large refuses the whole import, with its path and the limit.
+  const ledgerFile = await openImportFile(join(root, LEDGER_FILE), IMPORT_FILES.ledger, { optional: true });
+  try {
+    return await importTree(db, options, root, ledgerFile);
+  } finally {
+    await ledgerFile?.close();
+  }
+}
+
+async function importTree(db: Database, options: ImportOptions, root: string, ledgerFile: ImportFile | undefined): Promise<ImportReport> {
   const agents = await AgentMap.load(db, options.as);
   const importAt = (await db.query<{ now: string }>(sql.NOW_MS)).rows[0]!.now;
 
@@ -102,7 +124,7 @@ export async function importSnapshot(db: Database, options: ImportOptions): Prom
     let result: FileResult;
     agents.reading(rel);
     try {
-      const parsed = parseFactFile(await readFile(join(root, rel), "utf8"));
+      const parsed = parseFactFile(await readFactFile(join(root, rel)));
       agents.note(parsed.format === "snapshot" ? [parsed.fact.author, ...parsed.fact.history.map((e) => e.by)] : parsed.owner === undefined ? [] : [parsed.owner]);
       // A file's versions are separate statements of one transaction, which can
       // close a deadlock with an agent's store (new words, sql/000043): the file
@@ -121,15 +143,14 @@ export async function importSnapshot(db: Database, options: ImportOptions): Prom
 
   const ledger: ImportReport["ledger"] = { file: null, appended: 0, unchanged: 0, invalid: [] };
   const warnings: string[] = [];
-  const ledgerPath = join(root, LEDGER_FILE);
-  if (existsSync(ledgerPath)) {
+  if (ledgerFile) {
     ledger.file = LEDGER_FILE;
     agents.reading(LEDGER_FILE);
-    const checked = await validateLedgerFile(ledgerPath, agents);
+    const checked = await validateLedgerFile(ledgerFile, agents);
     ledger.invalid = checked.invalid;
     warnings.push(...checked.warnings);
     if (checked.invalid.length === 0) {
-      const done = await inTransaction(db, options.dryRun, (tx) => appendLedgerFile(tx, ledgerPath, agents));
+      const done = await inTransaction(db, options.dryRun, (tx) => appendLedgerFile(tx, ledgerFile, agents));
       ledger.appended = done.appended;
       ledger.unchanged = done.unchanged;
       warnings.push(...done.warnings);

@@ -123,7 +123,8 @@ export async function removeExported(root: string, rel: string): Promise<void> {
 }
 
 const isReadme = (name: string): boolean => name.toLowerCase() === "readme.md";
-const wanted = (e: Dirent): boolean => e.isFile() && e.name.endsWith(".md") && !e.name.startsWith(".") && !isReadme(e.name);
+/** Not only regular files: a link or a device named *.md is listed, and reading it refuses it with the reason (src/import-file.ts). */
+const wanted = (e: Dirent): boolean => !e.isDirectory() && e.name.endsWith(".md") && !e.name.startsWith(".") && !isReadme(e.name);
 
 /**
  * The Markdown files an import reads: `*.md` at the top (the seeds' flat

@@ -86,6 +86,8 @@ describe.each(["postgres", "pglite"] as const)("console access rules (%s)", (bac
 
   it("signs a human in with an HttpOnly, SameSite=Strict session cookie limited to /console; the database keeps only its hash", async () => {
     const who = await signIn(app.base, alice.token);
+    // Plain http on localhost: no __Host- prefix (it needs Secure, which http cannot send back).
+    expect(who.setCookieLine).toMatch(/^am_console=/);
     expect(who.setCookieLine).toMatch(/HttpOnly/);
     expect(who.setCookieLine).toMatch(/SameSite=Strict/);
     expect(who.setCookieLine).toMatch(/Path=\/console/);
@@ -97,12 +99,34 @@ describe.each(["postgres", "pglite"] as const)("console access rules (%s)", (bac
     expect(who.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
-  it("marks the cookie Secure when PUBLIC_URL is https", async () => {
+  it("over https (PUBLIC_URL), names the cookies __Host-: Secure, Path=/, no Domain; the session works and signs out", async () => {
     const secure = await startConsoleApp(t.db, { PUBLIC_URL: "https://memory.example.com" });
     try {
+      const form = await request(secure.base).get("/console/sign-in");
+      const formLine = (form.headers["set-cookie"] as unknown as string[]).find((l) => l.startsWith("__Host-am_console_signin="));
+      expect(formLine).toMatch(/; Path=\/;/);
+      expect(formLine).toMatch(/; Secure/);
       const res = await postSignIn(secure.base, alice.token);
       expect(res.status).toBe(303);
-      expect((res.headers["set-cookie"] as unknown as string[]).find((l) => l.startsWith("am_console="))).toMatch(/; Secure/);
+      const lines = res.headers["set-cookie"] as unknown as string[];
+      expect(lines.some((l) => l.startsWith("am_console="))).toBe(false);
+      const line = lines.find((l) => l.startsWith("__Host-am_console="))!;
+      // What a browser requires of a __Host- cookie: Secure, Path=/, no Domain (so no subdomain can set or overwrite it).
+      expect(line).toMatch(/; Path=\/;/);
+      expect(line).toMatch(/; Secure/);
+      expect(line).toMatch(/; HttpOnly/);
+      expect(line).toMatch(/; SameSite=Strict/);
+      expect(line).not.toMatch(/Domain=/i);
+      const cookie = line.split(";")[0]!;
+      const page = await request(secure.base).get("/console").set("Cookie", cookie);
+      expect(page.status).toBe(200);
+      const csrf = hiddenField(page.text, "csrf")!;
+      // Without the prefix the same value is not a session: the name is part of the guarantee.
+      expect((await request(secure.base).get("/console").set("Cookie", cookie.replace("__Host-", ""))).status).toBe(303);
+      const out = await request(secure.base).post("/console/sign-out").set("Origin", secure.base).set("Cookie", cookie).type("form").send({ csrf });
+      expect(out.status).toBe(303);
+      const cleared = (out.headers["set-cookie"] as unknown as string[]).find((l) => l.startsWith("__Host-am_console="))!;
+      for (const part of [/Expires=Thu, 01 Jan 1970/, /; Path=\/;/, /; Secure/]) expect(cleared).toMatch(part);
     } finally {
       await secure.close();
     }
@@ -114,7 +138,7 @@ describe.each(["postgres", "pglite"] as const)("console access rules (%s)", (bac
       const httpsOrigin = proxied.base.replace("http://", "https://");
       const res = await postSignIn(proxied.base, alice.token, httpsOrigin, { "X-Forwarded-Proto": "https" });
       expect(res.status).toBe(303);
-      expect((res.headers["set-cookie"] as unknown as string[]).find((l) => l.startsWith("am_console="))).toMatch(/; Secure/);
+      expect((res.headers["set-cookie"] as unknown as string[]).find((l) => l.startsWith("__Host-am_console="))).toMatch(/; Secure/);
       const plainOrigin = await postSignIn(proxied.base, alice.token, proxied.base, { "X-Forwarded-Proto": "https" });
       expect(plainOrigin.status).toBe(403);
     } finally {
@@ -226,15 +250,20 @@ describe.each(["postgres", "pglite"] as const)("console access rules (%s)", (bac
     expect((await request(app.base).get("/console").set("Cookie", expiring.cookie)).headers.location).toBe("/console/sign-in?note=ended");
   });
 
-  it("counts failed sign-ins against the per-address limit", async () => {
+  it("over the failed sign-in limit, refuses bad tokens with 429 but still signs a valid human in from the same address", async () => {
     const limited = await startConsoleApp(t.db, { AUTH_FAILURES_PER_MINUTE: "2" });
     try {
       const bad = `amk_${"y".repeat(43)}`;
       expect((await postSignIn(limited.base, bad)).status).toBe(401);
       expect((await postSignIn(limited.base, bad)).status).toBe(401);
-      const third = await postSignIn(limited.base, alice.token);
+      const third = await postSignIn(limited.base, bad);
       expect(third.status).toBe(429);
       expect(third.text).toContain("Too many failed sign-ins");
+      // Someone else's guesses at a shared address (NAT, proxy) lock nobody out.
+      const valid = await postSignIn(limited.base, alice.token);
+      expect(valid.status).toBe(303);
+      expect(valid.headers.location).toBe("/console");
+      expect((await postSignIn(limited.base, bad)).status).toBe(429);
     } finally {
       await limited.close();
     }

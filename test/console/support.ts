@@ -44,7 +44,9 @@ export interface SignedIn {
 /** Posts the sign-in form as a browser would; returns the raw response. */
 export async function postSignIn(base: string, token: string, origin = base, headers: Record<string, string> = {}) {
   const form = await request(base).get("/console/sign-in").set(headers);
-  const formCookie = cookieOf(form.headers["set-cookie"] as unknown as string[], "am_console_signin")!;
+  // Over https (PUBLIC_URL or a trusted proxy) the console's cookies carry the __Host- prefix.
+  const formLines = form.headers["set-cookie"] as unknown as string[];
+  const formCookie = (cookieOf(formLines, "am_console_signin") ?? cookieOf(formLines, "__Host-am_console_signin"))!;
   return request(base)
     .post("/console/sign-in")
     .set("Origin", origin)

@@ -52,7 +52,25 @@ describe("configuration", () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
-    expect(loadConfig({ TRUST_PROXY: " 10.0.0.0/8, loopback ,192.168.1.7, fd00::/8" }).trustProxy).toEqual(["10.0.0.0/8", "loopback", "192.168.1.7", "fd00::/8"]);
+    expect(loadConfig({ TRUST_PROXY: " 10.0.0.0/8, loopback ,192.168.1.7, fd00:10::/32" }).trustProxy).toEqual(["10.0.0.0/8", "loopback", "192.168.1.7", "fd00:10::/32"]);
+  });
+
+  it("refuses TRUST_PROXY subnets wider than /8 (IPv4) or /32 (IPv6), naming each and what to set instead", () => {
+    // 0.0.0.0/1 and 128.0.0.0/1 together trust every address: a client's X-Forwarded-For would pick its own req.ip.
+    let message = "";
+    try {
+      loadConfig({ TRUST_PROXY: "0.0.0.0/1,128.0.0.0/1,::/0,2000::/3,::ffff:0.0.0.0/96,10.0.0.0/8", AUTH_FAILURES_PER_MINUTE: "x" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/TRUST_PROXY: "0\.0\.0\.0\/1", "128\.0\.0\.0\/1", "::\/0", "2000::\/3", "::ffff:0\.0\.0\.0\/96" cover too many addresses/);
+    expect(message).toMatch(/IPv4 prefixes must be \/8 or longer and IPv6 prefixes \/32 or longer/);
+    expect(message).toMatch(/the number of proxies in front of the service \(TRUST_PROXY=1\) or their own addresses\/subnets/);
+    expect(message).toMatch(/private ranges by name \(loopback, linklocal, uniquelocal\)/);
+    // Every problem at once: the other bad variable is named in the same error.
+    expect(message).toMatch(/AUTH_FAILURES_PER_MINUTE/);
+    expect(message).not.toMatch(/"10\.0\.0\.0\/8"/);
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8,2001:db8::/32,::ffff:10.0.0.0/104,172.16.0.0/12" }).trustProxy).toEqual(["10.0.0.0/8", "2001:db8::/32", "::ffff:10.0.0.0/104", "172.16.0.0/12"]);
   });
 
   it("refuses a METRICS_TOKEN shorter than 32 characters", () => {

@@ -91,6 +91,15 @@ describe("tokens from an external identity provider", () => {
     expect(probe.body).toContain(`(${reason})`);
   });
 
+  it("counts every refusal on /metrics as reason missing or invalid, never the finer reason the caller was told", async () => {
+    await probeMcp(service.oauthUrl, await jwt({ agent_name: "nobody" }));
+    const metrics = await (await fetch(`${service.base}/metrics`)).text();
+    const reasons = [...metrics.matchAll(/^agent_memory_auth_failures_total\{reason="([^"]+)"\} (\d+)/gm)].map((m) => m[1]);
+    expect(reasons.length).toBeGreaterThan(0);
+    expect(reasons.every((r) => r === "missing" || r === "invalid"), reasons.join(", ")).toBe(true);
+    expect(metrics).toMatch(/^agent_memory_auth_failures_total\{reason="invalid"\} [1-9]/m);
+  });
+
   it("refuses a static agent token on /oauth/mcp, which still works on /mcp", async () => {
     const agent = await addAgent(tdb.db, "static-one");
     expect((await probeMcp(service.oauthUrl, agent.token)).status).toBe(401);
@@ -171,5 +180,39 @@ describe("RATE_LIMIT_PER_MINUTE for identity-provider callers", () => {
     for (let i = 0; i < 3; i += 1) expect((await probeMcp(limited.oauthUrl, quiet)).status, `call ${i + 1}`).toBe(200);
     const metrics = await limited.deps.metrics.registry.getSingleMetricAsString("agent_memory_rate_limited_total");
     expect(metrics).toMatch(/limit="per_token"\} 2/);
+  });
+});
+
+// A claim naming a person would hand the identity provider's client the person's
+// own powers (an admin writes every scope and confirms facts in their name): only
+// agents of kind agent, unless the operator lists the person in OAUTH_HUMAN_AGENTS.
+describe("identity-provider tokens naming a person", () => {
+  let mapped: OAuthService;
+  beforeAll(async () => {
+    await addAgent(tdb.db, "admin", { kind: "human", scopes: ["*"] });
+    await addAgent(tdb.db, "carol", { kind: "human", scopes: ["shared"] });
+    mapped = await startOAuthService(tdb.openPool(2), { OAUTH_MODE: "external", OAUTH_ISSUER: issuer, OAUTH_AGENT_CLAIM: "agent_name", OAUTH_HUMAN_AGENTS: "carol" });
+  });
+  afterAll(async () => {
+    await mapped?.stop();
+  });
+
+  const signedFor = (svc: OAuthService, agent: string) =>
+    new SignJWT({ agent_name: agent }).setProtectedHeader({ alg: "RS256", kid: "k1" }).setIssuer(issuer).setAudience(svc.oauthUrl).setIssuedAt().setExpirationTime("5m").sign(signingKey);
+
+  it("refuses a claim naming a human agent, the admin included, saying how an operator allows it", async () => {
+    for (const person of ["admin", "carol"]) {
+      const probe = await probeMcp(service.oauthUrl, await signedFor(service, person));
+      expect(probe.status, person).toBe(401);
+      expect(probe.body).toContain("(names a human agent not listed in OAUTH_HUMAN_AGENTS)");
+    }
+    expect((await probeMcp(service.oauthUrl, await signedFor(service, "deployer"))).status).toBe(200);
+  });
+
+  it("accepts exactly the people OAUTH_HUMAN_AGENTS lists", async () => {
+    const client = await connectClient(mapped.oauthUrl, await signedFor(mapped, "carol"));
+    expect(await callOk<{ name: string; kind: string }>(client, "whoami")).toMatchObject({ name: "carol", kind: "human" });
+    await client.close();
+    expect((await probeMcp(mapped.oauthUrl, await signedFor(mapped, "admin"))).status).toBe(401);
   });
 });

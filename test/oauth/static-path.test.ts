@@ -98,4 +98,10 @@ describe("configuration", () => {
     expect(load({ OAUTH_MODE: "external", PUBLIC_URL: "https://m.example.com", OAUTH_ISSUER: "http://id.example.com" })).toThrow(ConfigError);
     expect(load({ OAUTH_MODE: "yes" })).toThrow(/OAUTH_MODE must be empty \(off\), builtin or external, got "yes"/);
   });
+  it("OAUTH_HUMAN_AGENTS: only with external mode, where it lists the people a token may name", () => {
+    expect(load({ OAUTH_HUMAN_AGENTS: "alice" })).toThrow(/OAUTH_HUMAN_AGENTS .* applies only with OAUTH_MODE=external \(here off\)/);
+    const external = { OAUTH_MODE: "external", PUBLIC_URL: "https://m.example.com", OAUTH_ISSUER: "https://id.example.com" };
+    expect(loadConfig(external).oauth.humanAgents).toEqual([]);
+    expect(loadConfig({ ...external, OAUTH_HUMAN_AGENTS: " alice, bob " }).oauth.humanAgents).toEqual(["alice", "bob"]);
+  });
 });

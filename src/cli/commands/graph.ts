@@ -1,10 +1,9 @@
 // graph import FILE | graph export [FILE]: move a knowledge graph in and out in
 // the reference server's memory.jsonl format.
-import { createReadStream, createWriteStream } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import type { Command } from "commander";
@@ -14,6 +13,8 @@ import { loadConfig } from "../../config.js";
 import { conflict } from "../../errors.js";
 import { exportGraph, importGraph, type ImportReport } from "../../graph/transfer.js";
 import { resolveScope } from "../../graph/validate.js";
+import { openImportFile } from "../../import-file.js";
+import { IMPORT_FILES } from "../../limits.js";
 import { withDatabase } from "../context.js";
 import { ExitCode, UsageError, type Output } from "../output.js";
 import { action } from "../run.js";
@@ -37,10 +38,8 @@ export function registerGraphCommands(program: Command): void {
       await action(async (out: Output, file: string, opts: { scope: string; as: string }) => {
         const scope = resolveScope(opts.scope);
         const maxChars = loadConfig().limits.graphTextMaxChars;
-        const input = createReadStream(file, { encoding: "utf8" });
-        await once(input, "open").catch((error: NodeJS.ErrnoException) => {
-          throw new UsageError(`Cannot read ${file}: ${error.code === "ENOENT" ? "no such file" : error.message}.`);
-        });
+        // A regular file within IMPORT_FILES.graph, refused otherwise before a byte is read.
+        const input = await openImportFile(file, IMPORT_FILES.graph);
         const progress = process.stderr.isTTY ? progressLine() : undefined;
         const report = await withDatabase(async (db) => {
           const agent = await getAgent(db, opts.as).catch(() => {
@@ -48,9 +47,8 @@ export function registerGraphCommands(program: Command): void {
           });
           if (agent.disabledAt) throw conflict(`Agent "${agent.name}" is disabled; enable it or pass another --as AGENT.`);
           assertCanWrite({ agentId: agent.id, name: agent.name, kind: agent.kind, writeScopes: agent.writeScopes, readScopes: agent.readScopes, tokenId: 0 }, scope);
-          const lines = createInterface({ input, crlfDelay: Infinity });
-          return importGraph(db, { scope, agentId: agent.id, maxChars }, lines, progress?.update);
-        }).finally(() => input.destroy());
+          return importGraph(db, { scope, agentId: agent.id, maxChars }, input.lines(), progress?.update);
+        }).finally(() => input.close());
         progress?.done();
         skipped = report.invalidCount > 0;
         out.result({ file, scope, as: opts.as, ...report }, () => importSummary(file, scope, opts.as, report));

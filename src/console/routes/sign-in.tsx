@@ -1,11 +1,12 @@
 // Sign-in and sign-out. A token of an agent of kind "human" becomes a session;
 // the token itself is never stored in the browser. Failed attempts count
-// against the same per-address limit as bearer auth on /mcp (AUTH_FAILURES_PER_MINUTE).
+// against a per-address limit of the same shape as bearer auth on /mcp
+// (AUTH_FAILURES_PER_MINUTE: failures only; a valid token still passes).
 import { randomBytes } from "node:crypto";
-import type { Router } from "express";
-import { rateLimit } from "express-rate-limit";
+import type { Request, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { checkSignInToken, touchToken } from "../../auth/verifier.js";
+import { failedAuthLimit } from "../../http/auth.js";
 import { clearCookie, readCookie, SESSION_COOKIE, setCookie, SIGN_IN_COOKIE } from "../cookies.js";
 import { sendPage } from "../render.js";
 import { servedOverHttps } from "../security.js";
@@ -17,21 +18,21 @@ import { SignInPage } from "../views/sign-in.js";
 
 export const INVALID_TOKEN_MESSAGE = "That token is not valid: it is unknown, revoked or expired, or its agent is disabled. Check it, or ask an administrator for a new one.";
 
+/** The token a sign-in form carries (empty when it carries none). */
+const typedToken = (req: Request): string => {
+  const token = (req.body as Record<string, unknown> | undefined)?.token;
+  return typeof token === "string" ? token.trim() : "";
+};
+
+/**
+ * The failed-attempt limit every typed token goes through (src/http/auth.ts):
+ * only refused tokens count, and over the limit a valid token still signs in,
+ * so one person's (or an attacker's) guesses at a shared address lock nobody out.
+ */
 function signInFailureLimit(deps: AppDeps) {
-  const limit = deps.config.authFailuresPerMinute;
-  if (limit === 0) return undefined;
-  return rateLimit({
-    windowMs: 60_000,
-    limit,
-    standardHeaders: "draft-8",
-    legacyHeaders: false,
-    // Only refused tokens count, as on /mcp: people who sign in fine are never limited.
-    requestWasSuccessful: (_req, res) => res.statusCode !== 401,
-    skipSuccessfulRequests: true,
-    handler(_req, res) {
-      deps.metrics.rateLimited.inc({ limit: "auth_failures" });
-      sendPage(res, 429, <ErrorPage ctx={{}} title="Too many attempts" message="Too many failed sign-ins from this address; wait a minute and check your token." />);
-    },
+  return failedAuthLimit(deps, {
+    isValid: async (req) => (await checkSignInToken(deps.db, typedToken(req))) !== undefined,
+    refuse: (res) => sendPage(res, 429, <ErrorPage ctx={{}} title="Too many attempts" message="Too many failed sign-ins from this address; wait a minute and check your token." />),
   });
 }
 
@@ -48,7 +49,7 @@ export function registerSignIn(router: Router, deps: AppDeps): void {
   };
 
   router.get("/sign-in", async (req, res) => {
-    const found = await findSession(deps.db, readCookie(req, SESSION_COOKIE));
+    const found = await findSession(deps.db, readCookie(req, SESSION_COOKIE, secureOf(req)));
     if (found.ok) return res.redirect(303, BASE);
     showForm(req, res, 200);
   });
@@ -56,12 +57,11 @@ export function registerSignIn(router: Router, deps: AppDeps): void {
   const limiter = signInFailureLimit(deps);
   router.post("/sign-in", ...(limiter ? [limiter] : []), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const cookieSecret = readCookie(req, SIGN_IN_COOKIE);
+    const cookieSecret = readCookie(req, SIGN_IN_COOKIE, secureOf(req));
     if (!cookieSecret || !sameSecret(body.form, cookieSecret)) {
       return showForm(req, res, 403, "The sign-in form had expired or came from another page. Try again.");
     }
-    const token = typeof body.token === "string" ? body.token.trim() : "";
-    const check = await checkSignInToken(deps.db, token);
+    const check = await checkSignInToken(deps.db, typedToken(req));
     if (!check) {
       deps.metrics.authFailures.inc({ reason: "invalid" });
       return showForm(req, res, 401, INVALID_TOKEN_MESSAGE);
