@@ -22,12 +22,12 @@ with page as materialized (
   rsel as (
     select distinct t.id from (select x.id from kept k cross join lateral (
       (select r.id from graph_relations r
-        where (r.scope, am_graph_key(r.from_name), r.id) > ($1::text, am_graph_key(k.name), 0::bigint) and (r.scope, am_graph_key(r.from_name), r.id) < ($1::text, am_graph_key(k.name), 9223372036854775807::bigint) and r.from_name = k.name
-        order by r.scope, am_graph_key(r.from_name), r.id limit $4::int / 75 + 1)
+        where r.scope = $1::text and am_graph_key(r.from_name) >= am_graph_key(k.name) and am_graph_key(r.from_name) <= am_graph_key(k.name) and r.from_name = k.name
+        order by am_graph_key(r.from_name), r.id limit $4::int / 75 + 1)
       union all
       (select r.id from graph_relations r
-        where (r.scope, am_graph_key(r.to_name), r.id) > ($1::text, am_graph_key(k.name), 0::bigint) and (r.scope, am_graph_key(r.to_name), r.id) < ($1::text, am_graph_key(k.name), 9223372036854775807::bigint) and r.to_name = k.name
-        order by r.scope, am_graph_key(r.to_name), r.id limit $4::int / 75 + 1)) x) t
+        where r.scope = $1::text and am_graph_key(r.to_name) >= am_graph_key(k.name) and am_graph_key(r.to_name) <= am_graph_key(k.name) and r.to_name = k.name
+        order by am_graph_key(r.to_name), r.id limit $4::int / 75 + 1)) x) t
     order by t.id limit $4::int / 75 + 1
   ), rshown as (
     select x.* from (
@@ -54,9 +54,9 @@ with page as materialized (
     'from', x.from_name, 'to', x.to_name, 'relationType', x.relation_type, 'createdBy', a.name, 'createdAt', to_char(x.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) order by x.id) from rshown x join agents a on a.id = x.created_by), '[]'::json) as relations,
     (select count(distinct t.id) from (select x.id from kept k cross join lateral (
       (select r.id from graph_relations r
-        where (r.scope, am_graph_key(r.from_name), r.id) > ($1::text, am_graph_key(k.name), 0::bigint) and (r.scope, am_graph_key(r.from_name), r.id) < ($1::text, am_graph_key(k.name), 9223372036854775807::bigint) and r.from_name = k.name
-        order by r.scope, am_graph_key(r.from_name), r.id limit 2 * (greatest($5::int, $4::int / 75 + 1) + 1))
+        where r.scope = $1::text and am_graph_key(r.from_name) >= am_graph_key(k.name) and am_graph_key(r.from_name) <= am_graph_key(k.name) and r.from_name = k.name
+        order by am_graph_key(r.from_name), r.id limit 2 * (greatest($5::int, $4::int / 75 + 1) + 1))
       union all
       (select r.id from graph_relations r
-        where (r.scope, am_graph_key(r.to_name), r.id) > ($1::text, am_graph_key(k.name), 0::bigint) and (r.scope, am_graph_key(r.to_name), r.id) < ($1::text, am_graph_key(k.name), 9223372036854775807::bigint) and r.to_name = k.name
-        order by r.scope, am_graph_key(r.to_name), r.id limit 2 * (greatest($5::int, $4::int / 75 + 1) + 1))) x limit 2 * (greatest($5::int, $4::int / 75 + 1) + 1)) t)::int as total_relations
+        where r.scope = $1::text and am_graph_key(r.to_name) >= am_graph_key(k.name) and am_graph_key(r.to_name) <= am_graph_key(k.name) and r.to_name = k.name
+        order by am_graph_key(r.to_name), r.id limit 2 * (greatest($5::int, $4::int / 75 + 1) + 1))) x limit 2 * (greatest($5::int, $4::int / 75 + 1) + 1)) t)::int as total_relations
