@@ -23,6 +23,7 @@ import { benchGraph } from "./sections/graph.js";
 import { benchHostile } from "./sections/hostile.js";
 import { benchLedger } from "./sections/ledger.js";
 import { benchQuality } from "./sections/quality.js";
+import { benchScaling } from "./sections/scaling.js";
 import { benchWorkers } from "./sections/workers.js";
 
 const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
@@ -34,6 +35,8 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   quality: benchQuality,
   // After facts and graph: it pages through what they loaded.
   console: benchConsole,
+  // Our own selective reads at several sizes; fails the run when they grow with the data.
+  scaling: benchScaling,
   // On its own embedded (PGlite) service, not the Postgres one the others share.
   hostile: benchHostile,
   // Its own services (1 and 2 worker processes) on the shared database, after facts.
@@ -47,6 +50,7 @@ const { values } = parseArgs({
     facts: { type: "string" },
     "graph-sizes": { type: "string" },
     "graph-corpora": { type: "string" },
+    "scaling-sizes": { type: "string" },
     "database-url": { type: "string" },
     out: { type: "string" },
   },
@@ -108,7 +112,20 @@ async function main() {
   const factsCount = Number(values.facts ?? (quick ? 1000 : 100_000));
   const graphSizes = (values["graph-sizes"] ?? (quick ? "200,1000" : "1000,10000,50000")).split(",").map(Number);
   const graphCorpora = (values["graph-corpora"] ?? "sprint,mixed").split(",").map((c) => c.trim());
-  const ctx: BenchContext = { quick, factsCount, graphSizes, graphCorpora, service, agents: { writers, reviewer, racers }, results, log: (l) => console.log(l) };
+  const scalingSizes = (values["scaling-sizes"] ?? (quick ? "1000,10000" : "1000,10000,50000")).split(",").map(Number).sort((a, b) => a - b);
+  const failures: string[] = [];
+  const ctx: BenchContext = {
+    quick,
+    factsCount,
+    graphSizes,
+    graphCorpora,
+    scalingSizes,
+    service,
+    agents: { writers, reviewer, racers },
+    results,
+    log: (l) => console.log(l),
+    fail: (reason) => failures.push(reason),
+  };
   const rss: number[] = [];
   const rssTimer = setInterval(() => rss.push(service.rssMiB()), 500);
   try {
@@ -136,6 +153,10 @@ async function main() {
     const chart = out.replace(/\.json$/, "") + ".svg";
     writeFileSync(chart, renderBenchChart(report));
     console.log(`Figures written to ${out}, chart to ${chart}`);
+    if (failures.length > 0) {
+      console.error(`\nFAILED:\n${failures.map((f) => `- ${f}`).join("\n")}`);
+      process.exitCode = 1;
+    }
   } finally {
     clearInterval(rssTimer);
     await service.stop();

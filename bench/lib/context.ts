@@ -14,6 +14,8 @@ export interface BenchContext {
   graphSizes: number[];
   /** Graph workloads (bench/lib/graph-corpus.ts) run at each size. */
   graphCorpora: string[];
+  /** Sizes the scaling section compares the service with itself at, smallest first. */
+  scalingSizes: number[];
   service: BenchService;
   /** Agents created through the real CLI: writers for each scope and a human reviewer. */
   agents: { writers: BenchAgent[]; reviewer: BenchAgent; racers: BenchAgent[] };
@@ -22,4 +24,6 @@ export interface BenchContext {
   /** Every figure, keyed by section, written to the JSON report. */
   results: Record<string, unknown>;
   log(line: string): void;
+  /** Marks the run failed (exit code 1) with a reason, printed at the end; the run goes on. */
+  fail(reason: string): void;
 }

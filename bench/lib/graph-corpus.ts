@@ -25,7 +25,9 @@ export interface GraphCorpus {
   openNames(k: number, n: number): string[];
 }
 
-const NEEDLE = "kiwi-needle";
+/** In ten entities of the sprint graph, whatever its size. */
+export const SPRINT_NEEDLE = "kiwi-needle";
+const NEEDLE = SPRINT_NEEDLE;
 const ABSENT = "qqzzxxyyww";
 
 export const SPRINT: GraphCorpus = {
@@ -56,10 +58,13 @@ const WORDS = {
 };
 const TYPES = ["customer", "顧客", "고객", "supplier", "仕入先", "공급업체", "warehouse", "倉庫"];
 const LANGS = ["en", "ja", "ko"] as const;
-// One entity in 200 holds the rare Japanese word, one in 20 the common Korean one; one holds the single hit.
-const RARE_JA = "蛍石の標本";
+// Ten entities hold the rare Japanese word whatever the graph's size, one in 20 the
+// common Korean one; one holds the single hit.
+export const MIXED_JAPANESE_NEEDLE = "蛍石の標本";
+const RARE_JA = MIXED_JAPANESE_NEEDLE;
 const COMMON_KO = "정기점검";
-const SINGLE = "zebra-crossing-7";
+export const MIXED_SINGLE = "zebra-crossing-7";
+const SINGLE = MIXED_SINGLE;
 
 const mixedName = (i: number) => {
   const lang = LANGS[i % 3]!;
@@ -74,7 +79,7 @@ export const MIXED: GraphCorpus = {
     const lang = LANGS[(i >> 1) % 3]!;
     const w = WORDS[lang];
     const observations = [`${w[(i * 7) % 12]} ${w[(i * 5 + 3) % 12]} ${i % 211}`, `${WORDS.en[i % 12]} / ${WORDS.ja[(i + 4) % 12]} / ${WORDS.ko[(i + 8) % 12]}`];
-    if (i % 200 === 17) observations.push(`${RARE_JA} ${i}`);
+    if (i % Math.max(1, Math.floor(n / 10)) === 17) observations.push(`${RARE_JA} ${i}`);
     if (i % 20 === 9) observations.push(`${COMMON_KO} ${i % 7}`);
     if (i === Math.floor(n / 2)) observations.push(SINGLE);
     return { name: mixedName(i), entityType: TYPES[i % TYPES.length]!, observations };
@@ -82,7 +87,7 @@ export const MIXED: GraphCorpus = {
   relation: (i, n) => ({ from: mixedName(i), to: mixedName((i * 17 + 5) % n), relationType: ["supplies", "供給", "공급"][i % 3]! }),
   searches: (n) => [
     { label: "search_nodes (1 hit)", query: SINGLE },
-    { label: `search_nodes (${Math.ceil((n - 17) / 200)} hits, Japanese)`, query: RARE_JA },
+    { label: `search_nodes (${Math.ceil((n - 17) / Math.max(1, Math.floor(n / 10)))} hits, Japanese)`, query: RARE_JA },
     { label: `search_nodes (${Math.ceil((n - 9) / 20)} hits, Korean)`, query: COMMON_KO },
     { label: "search_nodes (no hit)", query: "솔개무늬" },
   ],

@@ -4,14 +4,15 @@
 import type { Queryable } from "../../src/db/database.js";
 import { generateFact } from "./corpus.js";
 
-export async function insertCorpus(db: Queryable, total: number, authorId: number): Promise<void> {
+/** `scope`: every fact in that scope instead of the corpus's own. */
+export async function insertCorpus(db: Queryable, total: number, authorId: number, scope?: string): Promise<void> {
   for (let s = 0; s < total; s += 5000) {
     const batch = Array.from({ length: Math.min(5000, total - s) }, (_, j) => generateFact(s + j, total));
     await db.query(
       `insert into facts (scope, name, description, type, body, author_id, updated_at)
        select u.scope, u.name, u.description, u.type, u.body, $6::bigint, now() - ((${total} - ${s} - u.ord) * interval '1 second')
          from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) with ordinality as u(scope, name, description, type, body, ord)`,
-      [batch.map((f) => f.scope), batch.map((f) => f.name), batch.map((f) => f.description), batch.map((f) => f.type), batch.map((f) => f.body), authorId],
+      [batch.map((f) => scope ?? f.scope), batch.map((f) => f.name), batch.map((f) => f.description), batch.map((f) => f.type), batch.map((f) => f.body), authorId],
     );
   }
   await db.query("vacuum analyze facts");
