@@ -1,4 +1,5 @@
-// npm run bench [-- --quick] [-- --facts 100000] [-- --graph-sizes 1000,10000,50000] [-- --graph-corpora sprint,mixed] [-- --sections floor,facts,quality]
+// npm run bench [-- --quick] [-- --facts 100000] [-- --graph-sizes 1000,10000,50000] [-- --graph-corpora sprint,mixed]
+//   [-- --scaling-sizes 1000,10000,50000] [-- --sections floor,facts,quality] [-- --service-cli ../other/dist/cli/main.js]
 //
 // Starts the service as its own process against a fresh Postgres database, drives
 // it only through real MCP clients over HTTP with real tokens (agents made by the
@@ -51,6 +52,8 @@ const { values } = parseArgs({
     "graph-sizes": { type: "string" },
     "graph-corpora": { type: "string" },
     "scaling-sizes": { type: "string" },
+    // Another build's CLI (its dist/cli/main.js) as the service under test: a bisect, or a before/after.
+    "service-cli": { type: "string" },
     "database-url": { type: "string" },
     out: { type: "string" },
   },
@@ -107,7 +110,7 @@ async function main() {
   ];
   const reviewer = cliAgent(database.url, "bench-reviewer", ["--kind", "human", "--scopes", "*"]);
   const racers = await createRacers(database.url, 50);
-  const service = await startBenchService(database.url, { DB_POOL_MAX: "20" });
+  const service = await startBenchService(database.url, { DB_POOL_MAX: "20" }, values["service-cli"] ? { cli: values["service-cli"] } : {});
   const results: Record<string, unknown> = {};
   const factsCount = Number(values.facts ?? (quick ? 1000 : 100_000));
   const graphSizes = (values["graph-sizes"] ?? (quick ? "200,1000" : "1000,10000,50000")).split(",").map(Number);

@@ -42,10 +42,7 @@ export interface ServiceProcess {
 
 export async function startBenchService(databaseUrl: string, env: Record<string, string> = {}, proc: ServiceProcess = {}): Promise<BenchService> {
   const child: ChildProcess = spawn(process.execPath, [...(proc.nodeArgs ?? []), proc.cli ?? CLI, "serve", "--json"], {
-    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PORT: "0", LOG_LEVEL: "warn", FIRST_START_OWNER: "false", AUTH_FAILURES_PER_MINUTE: "0",
-      // The graph section's lost-writes burst opens 1,000 requests at once, past the default connection cap (HTTP_MAX_CONNECTIONS=1000).
-      HTTP_MAX_CONNECTIONS: "10000",
-      ...env },
+    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PORT: "0", LOG_LEVEL: "warn", FIRST_START_OWNER: "false", AUTH_FAILURES_PER_MINUTE: "0", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const mcpUrl = await new Promise<string>((resolve, reject) => {
