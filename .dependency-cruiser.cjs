@@ -3,16 +3,16 @@
 //
 //   lower layers   config (and config/), db/, errors, text, limits, import-file, logger, metrics, paging, version, app-deps
 //   auth           auth/
-//   MCP helpers    mcp/tool.ts, mcp/guard.ts, mcp/instructions.ts
+//   MCP helpers    mcp/ (defineTool and the one wrapper of every callback)
 //   capabilities   facts/, ledger/, graph/, whoami/, snapshots/, prompts/
-//   composition    capabilities.ts, mcp/server.ts, http/, cli/, serve.ts, console/, oauth/
+//   composition    server/ (the capability list and the MCP server factory), http/, cli/, serve.ts, console/, oauth/
 //
 // Each layer may import only the layers above it in this list.
 const LOWER = "^src/(config|errors|text|limits|import-file|logger|metrics|paging|version|app-deps)\\.ts$|^src/(db|config)/";
 const AUTH = "^src/auth/";
-const MCP_HELPERS = "^src/mcp/(tool|guard|instructions)\\.ts$";
+const MCP_HELPERS = "^src/mcp/";
 const CAPABILITIES = "^src/(facts|ledger|graph|whoami|snapshots|prompts)/";
-const COMPOSITION = "^src/(capabilities\\.ts|serve\\.ts|mcp/server\\.ts|http/|cli/|console/|oauth/)";
+const COMPOSITION = "^src/(serve\\.ts|server/|http/|cli/|console/|oauth/)";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -41,14 +41,14 @@ module.exports = {
     {
       name: "mcp-helpers-know-no-capability",
       severity: "error",
-      comment: "defineTool and friends are what capabilities build on; only the composition (mcp/server.ts via capabilities.ts) lists capabilities.",
+      comment: "defineTool and friends are what capabilities build on; only the composition (server/capabilities.ts) lists capabilities.",
       from: { path: MCP_HELPERS },
       to: { path: [CAPABILITIES, COMPOSITION] },
     },
     {
       name: "capabilities-below-composition",
       severity: "error",
-      comment: "A capability never imports the composition layer (mcp/server.ts, http/, cli/, serve.ts, capabilities.ts, console/, oauth/).",
+      comment: "A capability never imports the composition layer (server/, http/, cli/, serve.ts, console/, oauth/).",
       from: { path: CAPABILITIES },
       to: { path: COMPOSITION },
     },

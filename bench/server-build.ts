@@ -9,8 +9,8 @@ import { loadConfig } from "../src/config.js";
 import { openPglite } from "../src/db/pglite.js";
 import { createLogger } from "../src/logger.js";
 import { createDeps } from "../src/app-deps.js";
-import { capabilities } from "../src/capabilities.js";
-import { buildRegistrations, createMcpServerFactory } from "../src/mcp/server.js";
+import { capabilities } from "../src/server/capabilities.js";
+import { buildRegistrations, createMcpServerFactory } from "../src/server/server.js";
 import { SERVER_INSTRUCTIONS } from "../src/mcp/instructions.js";
 
 // Real deps (an in-memory embedded database, never queried here): building a

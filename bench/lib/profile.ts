@@ -21,7 +21,7 @@ const PARTS: Array<[string, (url: string, fn: string) => boolean]> = [
   ["rate limits (express-rate-limit)", (u) => u.includes("node_modules/express-rate-limit/")],
   ["MCP transport (SDK: hono conversion, web Request/Response)", (u) => /@hono\/node-server|server\/(webStandardStreamableHttp|streamableHttp)\.js/.test(u)],
   ["MCP transport (ours)", (u) => u.includes("dist/http/mcp-transport.js")],
-  ["server construction per request", (u, fn) => u.includes("dist/mcp/server.js") || (u.includes("sdk/dist/esm/server/mcp.js") && /^(McpServer|register|_create|set|_register)/.test(fn)) || /Server$|^Protocol$/.test(fn)],
+  ["server construction per request", (u, fn) => u.includes("dist/server/server.js") || (u.includes("sdk/dist/esm/server/mcp.js") && /^(McpServer|register|_create|set|_register)/.test(fn)) || /Server$|^Protocol$/.test(fn)],
   ["tool: whoami", (u) => u.includes("dist/whoami/")],
   ["tool: graph (search_nodes)", (u) => u.includes("dist/graph/")],
   ["tool: facts (recall, mapping, text)", (u) => u.includes("dist/facts/")],

@@ -1,5 +1,5 @@
 // The facts capability: its tools and resources, as one definition the MCP layer
-// registers (src/capabilities.ts lists it).
+// registers (src/server/capabilities.ts lists it).
 import type { Capability } from "../mcp/tool.js";
 import { factResource } from "./resources.js";
 import { memoryGetTool } from "./tools/get.js";

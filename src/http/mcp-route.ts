@@ -6,7 +6,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Request, RequestHandler, Response } from "express";
 import type { AppDeps } from "../app-deps.js";
 import { attachTrace, type RequestTrace } from "../auth/caller.js";
-import { createMcpServerFactory } from "../mcp/server.js";
+import { createMcpServerFactory } from "../server/server.js";
 import { JsonRpcCode, requestId, sendJsonRpcError } from "./json-rpc.js";
 import { JsonResponseTransport } from "./mcp-transport.js";
 import { setRequestWork } from "./request-work.js";

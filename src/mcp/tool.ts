@@ -1,6 +1,6 @@
 // What a capability hands to the MCP layer: plain definitions of its tools,
 // resources and prompts, and one Capability object listing them. Nothing here
-// touches a server: src/mcp/server.ts turns the definitions into registrations
+// touches a server: src/server/server.ts turns the definitions into registrations
 // once and src/mcp/guard.ts wraps every callback the same way (caller, metrics,
 // logging, refusal of unstorable text, error classification), so a capability's
 // code stays "parse, call the store, answer".
@@ -101,7 +101,7 @@ export function definePrompt<A extends z.ZodRawShape>(spec: PromptSpec<A>): Prom
   return { name: spec.name, title: spec.title, description: spec.description, args: spec.args, get: spec.get };
 }
 
-/** One capability's contribution to the MCP server; src/capabilities.ts lists them all. */
+/** One capability's contribution to the MCP server; src/server/capabilities.ts lists them all. */
 export interface Capability {
   name: string;
   tools: ToolDefinition[];

@@ -1,7 +1,7 @@
 // The protocol as prompts (slash commands in clients such as Claude Code):
 // start-task, remember, handoff, review. They only produce text; the tools they
 // name enforce the rules. A capability with prompts and no tools
-// (src/capabilities.ts lists it).
+// (src/server/capabilities.ts lists it).
 import type { Capability } from "../mcp/tool.js";
 import { handoffPrompt } from "./handoff.js";
 import { rememberPrompt } from "./remember.js";

@@ -1,5 +1,5 @@
 // Builds the MCP server for each request from the capabilities' definitions
-// (src/capabilities.ts lists them; this file knows none of them by name).
+// (src/server/capabilities.ts lists them; this file knows none of them by name).
 //
 // Stateless HTTP needs a fresh McpServer per request (the SDK forbids reusing a
 // server or transport across requests). Two things made that expensive and are
@@ -11,12 +11,12 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
-import { capabilities as allCapabilities } from "../capabilities.js";
+import { type CallExtra, promptCallback, resourceCall, toolCallback } from "../mcp/guard.js";
+import { SERVER_INSTRUCTIONS } from "../mcp/instructions.js";
+import { type PromptEntry, promptGetHandler } from "../mcp/prompt-get.js";
+import type { Capability } from "../mcp/tool.js";
 import { SERVICE_VERSION } from "../version.js";
-import { type CallExtra, promptCallback, resourceCall, toolCallback } from "./guard.js";
-import { SERVER_INSTRUCTIONS } from "./instructions.js";
-import { type PromptEntry, promptGetHandler } from "./prompt-get.js";
-import type { Capability } from "./tool.js";
+import { capabilities as allCapabilities } from "./capabilities.js";
 
 /** Registers every capability's tools, resources and prompts on one server. */
 type Registration = (server: McpServer) => void;
