@@ -7,12 +7,14 @@
 //   capabilities   facts/, ledger/, graph/, whoami/, snapshots/, prompts/
 //   composition    server/ (the capability list and the MCP server factory), http/, cli/, serve.ts, console/, oauth/
 //
-// Each layer may import only the layers above it in this list.
+// Each layer may import only the layers above it in this list. Inside the
+// composition, imports go one way too:
+//   serve.ts, cli/  →  http/ (the app)  →  oauth/, console/  →  http-shared/  →  server/
 const LOWER = "^src/(config|errors|text|limits|import-file|logger|metrics|paging|version|app-deps)\\.ts$|^src/(db|config)/";
 const AUTH = "^src/auth/";
 const MCP_HELPERS = "^src/mcp/";
 const CAPABILITIES = "^src/(facts|ledger|graph|whoami|snapshots|prompts)/";
-const COMPOSITION = "^src/(serve\\.ts|server/|http/|cli/|console/|oauth/)";
+const COMPOSITION = "^src/(serve\\.ts|server/|http-shared/|http/|cli/|console/|oauth/)";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -48,9 +50,30 @@ module.exports = {
     {
       name: "capabilities-below-composition",
       severity: "error",
-      comment: "A capability never imports the composition layer (server/, http/, cli/, serve.ts, console/, oauth/).",
+      comment: "A capability never imports the composition layer (server/, http-shared/, http/, cli/, serve.ts, console/, oauth/).",
       from: { path: CAPABILITIES },
       to: { path: COMPOSITION },
+    },
+    {
+      name: "server-factory-below-http",
+      severity: "error",
+      comment: "server/ builds the MCP server from the capability list; it serves nothing, so it imports no HTTP surface, CLI or serve.ts.",
+      from: { path: "^src/server/" },
+      to: { path: "^src/(serve\\.ts|http-shared/|http/|cli/|console/|oauth/)" },
+    },
+    {
+      name: "http-shared-below-surfaces",
+      severity: "error",
+      comment: "http-shared/ (bearer auth, the failed-attempt limit, the MCP POST handler) is what http/, oauth/ and console/ have in common, so it imports none of them.",
+      from: { path: "^src/http-shared/" },
+      to: { path: "^src/(serve\\.ts|http/|cli/|console/|oauth/)" },
+    },
+    {
+      name: "surfaces-below-http-app",
+      severity: "error",
+      comment: "http/ (the app) mounts oauth/ and console/; they never import it back (their shared pieces are in http-shared/), nor each other.",
+      from: { path: "^src/(oauth|console)/" },
+      to: { path: "^src/(serve\\.ts|http/|cli/|console/|oauth/)", pathNot: "^src/$1/" },
     },
     {
       name: "capabilities-independent",
@@ -78,6 +101,6 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+    enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js"] },
   },
 };

@@ -4,17 +4,17 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import type { AppDeps } from "../app-deps.js";
 import { sharedTokenChecks } from "../auth/verifier.js";
 import { consoleRouter } from "../console/router.js";
+import { bearerAuth, failedAuthLimit, mcpFailedAuthLimit, perTokenLimit } from "../http-shared/auth.js";
+import { JsonRpcCode, sendJsonRpcError } from "../http-shared/json-rpc.js";
+import { mcpPostHandler, methodNotAllowed, type McpTransportFactory } from "../http-shared/mcp-route.js";
+import { mountOAuth } from "../oauth/routes.js";
 import { agentConcurrencyLimiter, MCP_SURFACE } from "./agent-concurrency.js";
-import { bearerAuth, failedAuthLimit, mcpFailedAuthLimit, perTokenLimit } from "./auth.js";
 import { corsForAllowedOrigins } from "./cors.js";
 import { errorHandler } from "./error-handler.js";
 import { allowedHostnames, hostCheck } from "./host-check.js";
-import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 import { requestLogging } from "./logging.js";
-import { mcpPostHandler, methodNotAllowed, type McpTransportFactory } from "./mcp-route.js";
 import { healthz, metricsEndpoint, metricsTokenCheck, readyz } from "./ops.js";
 import { originCheck } from "./origin.js";
-import { mountOAuth } from "../oauth/routes.js";
 
 export interface AppOptions {
   /** The MCP transport of POST /mcp (default ours); only the differential test passes the SDK's. */

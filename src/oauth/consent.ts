@@ -12,7 +12,7 @@ import { ALL_SCOPES } from "../auth/scopes.js";
 import { IMPORTER_AGENT, listAgents } from "../auth/store.js";
 import { checkSignInToken } from "../auth/verifier.js";
 import type { Queryable } from "../db/database.js";
-import { failedAuthLimit } from "../http/auth.js";
+import { failedAuthLimit } from "../http-shared/auth.js";
 import { choosePage, CONSENT_CSS, displayName, errorPage, signInPage, type AgentChoice, type ClientView } from "./consent-page.js";
 import { createGrantWithCode } from "./grants.js";
 import { hashSecret, newSecret } from "./secrets.js";

@@ -13,8 +13,8 @@ import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.
 import { OAuthClientMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import type { VerifierDeps } from "../auth/verifier.js";
-import { bearerAuth, bearerToken, failedAuthLimit } from "../http/auth.js";
-import { mcpPostHandler, methodNotAllowed } from "../http/mcp-route.js";
+import { bearerAuth, bearerToken, failedAuthLimit } from "../http-shared/auth.js";
+import { mcpPostHandler, methodNotAllowed } from "../http-shared/mcp-route.js";
 import { consentRouter } from "./consent.js";
 import { createJwtVerifierFactory } from "./external.js";
 import { createOAuthProvider } from "./provider.js";

@@ -1,6 +1,6 @@
 // Differential test of POST /mcp's transport: the same app, once with the SDK's
 // StreamableHTTPServerTransport (stateless, JSON answers: what the service used
-// before) and once with ours (src/http/mcp-transport.ts). Every request below
+// before) and once with ours (src/http-shared/mcp-transport.ts). Every request below
 // goes through both; status, the headers a client reads and the JSON-RPC body
 // must be identical.
 import { createServer, type Server } from "node:http";
@@ -10,7 +10,7 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDeps } from "../../src/app-deps.js";
 import { createApp } from "../../src/http/app.js";
-import type { McpTransportFactory } from "../../src/http/mcp-route.js";
+import type { McpTransportFactory } from "../../src/http-shared/mcp-route.js";
 import { createLogger } from "../../src/logger.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, connectClient, testConfig } from "../support/service.js";

@@ -1,6 +1,8 @@
 // Authentication middleware for /mcp: the SDK's requireBearerAuth with our token
 // verifier, a per-address limit on failed attempts (brute force) that any
 // credential-checking endpoint can reuse, and an optional per-token rate limit.
+// Here, below http/, oauth/ and console/, because all three use it: /oauth/mcp
+// and the sign-in forms authenticate the same way, and none of them imports another.
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import type { Request, RequestHandler, Response } from "express";
 import { rateLimit } from "express-rate-limit";

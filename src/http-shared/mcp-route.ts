@@ -1,7 +1,8 @@
-// POST /mcp: stateless Streamable HTTP. A fresh McpServer and transport per
-// request (the SDK forbids reusing either across requests), so any replica can
-// answer any call and nothing leaks between clients. The transport is ours
-// (mcp-transport.ts): the SDK's checks, without the web Request/Response round trip.
+// POST /mcp (and /oauth/mcp, which mounts the same handler): stateless Streamable
+// HTTP. A fresh McpServer and transport per request (the SDK forbids reusing either
+// across requests), so any replica can answer any call and nothing leaks between
+// clients. The transport is ours (mcp-transport.ts): the SDK's checks, without the
+// web Request/Response round trip.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Request, RequestHandler, Response } from "express";
 import type { AppDeps } from "../app-deps.js";
