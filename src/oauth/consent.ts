@@ -117,7 +117,7 @@ export function consentRouter(ctx: ConsentContext): Router {
     res.type("css").setHeader("Cache-Control", "public, max-age=3600");
     res.send(CONSENT_CSS);
   });
-  // The one failed-attempt limit of every typed token (src/http/auth.ts), after
+  // The one failed-attempt limit of every typed token (src/http-shared/auth.ts), after
   // the body is read: only refused sign-ins (401) count, and over the limit a
   // valid token still signs in. A denial and the choice step check no token
   // (the request id is an unguessable secret bound to this browser's cookie):

@@ -141,7 +141,7 @@ describe("the failed-attempt limit on /oauth/mcp", () => {
 });
 
 // Callers with an identity provider's JWT have no token row (tokenId 0): the
-// per-token rate limit keys them by agent (src/http/auth.ts perTokenLimit), or
+// per-token rate limit keys them by agent (src/http-shared/auth.ts perTokenLimit), or
 // one IdP agent would use up the allowance of every other IdP agent.
 describe("RATE_LIMIT_PER_MINUTE for identity-provider callers", () => {
   let limited: OAuthService;
