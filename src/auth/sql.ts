@@ -27,6 +27,9 @@ export const LIST_AGENTS = `
 
 export const COUNT_AGENTS = `select count(*)::int as n from agents`;
 
+/** Every agent's id and name, and whether it is disabled (an import maps names to ids). */
+export const AGENT_NAMES = `select id, name, disabled_at is not null as disabled from agents`;
+
 export const SET_AGENT_DISABLED = `
   update agents a set disabled_at = case when $2::boolean then coalesce(a.disabled_at, now()) else null end
    where a.name = $1::text

@@ -129,6 +129,11 @@ export async function listAgents(db: Queryable): Promise<Array<Agent & { activeT
   return r.rows.map((row) => ({ ...toAgent(row), activeTokens: row.active_tokens }));
 }
 
+/** Every agent, as names to map to ids: without listAgents' token counts. */
+export async function agentNames(db: Queryable): Promise<Array<{ id: number; name: string; disabled: boolean }>> {
+  return (await db.query<{ id: number; name: string; disabled: boolean }>(sql.AGENT_NAMES)).rows;
+}
+
 export async function countAgents(db: Queryable): Promise<number> {
   return (await db.query<{ n: number }>(sql.COUNT_AGENTS)).rows[0]?.n ?? 0;
 }

@@ -15,7 +15,17 @@ export const facts: Capability = {
 };
 
 // The public surface other capabilities (snapshots, prompts) build on: the rules of a
-// fact and the writes that replay a history. Never facts' SQL.
+// fact, the reads of a whole history and the writes that replay one. Never facts' SQL.
+export {
+  countFactsForExport,
+  exportFacts,
+  factHistory,
+  type ExportedFact,
+  type ExportFilters,
+  type FactHistory,
+  type StoredFactEvent,
+  type StoredFactVersion,
+} from "./history.js";
 export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./replay.js";
 export {
   DESCRIPTION_MAX_CHARS,

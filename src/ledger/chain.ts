@@ -1,7 +1,8 @@
 // The key state every write decides on, and the append used by imports of history
 // (snapshots), inside one transaction:
 //   1. lockKey: lock the chain head and read the key's state under that lock;
-//   2. appendEvent: insert the next event (hash computed here) and move the head.
+//   2. eventPresent: skip an event the chain already holds;
+//   3. appendEvent: insert the next event (hash computed here) and move the head.
 // Agents' writes take a shorter path that holds the head for one statement (write.ts).
 import type { Queryable } from "../db/database.js";
 import { eventHash, type EventKind, type LedgerEvent } from "./event.js";
@@ -94,6 +95,19 @@ export async function lockKey(tx: Queryable, key: LedgerKey): Promise<LockedKeyS
   const row = (await tx.query<KeyStateRow & { head_seq: number; head_hash: string }>(sql.LOCK_HEAD_AND_READ_KEY, [key.action, key.target])).rows[0];
   if (!row) throw new Error("ledger chain head row is missing");
   return { ...toKeyState(key, row), headSeq: Number(row.head_seq), headHash: row.head_hash };
+}
+
+/** An event as an import of history names it: the same kind, key, actor and time is the same event. */
+export interface PastEvent extends LedgerKey {
+  kind: EventKind;
+  actor: string;
+  at: Date;
+}
+
+/** Whether the chain already holds this exact event (an import skips it). */
+export async function eventPresent(tx: Queryable, e: PastEvent): Promise<boolean> {
+  const row = (await tx.query<{ present: boolean }>(sql.EVENT_PRESENT, [e.kind, e.action, e.target, e.actor, e.at.toISOString()])).rows[0];
+  return row?.present ?? false;
 }
 
 export interface NewEvent {

@@ -97,6 +97,13 @@ export const APPEND_ONLY = `
   with ${APPEND_EVENT}
   select (select last_seq from head) as seq`;
 
+/** Is this exact ledger event already there? (Imports skip it.) $1 kind, $2 action, $3 target, $4 actor, $5 at. */
+export const EVENT_PRESENT = `
+  select exists (
+    select 1 from ledger_events e
+     where e.action = $2::text and e.target = $3::text and e.kind = $1::text
+       and e.actor = $4::text and e.at = $5::timestamptz) as present`;
+
 /** ledger_check: a plain read, no lock (a later claim or record decides under the lock). */
 export const READ_KEY = `
   select date_trunc('milliseconds', clock_timestamp()) as now_at,

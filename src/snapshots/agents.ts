@@ -4,9 +4,9 @@
 // the map remembers it, so that the report can list every agent to create at
 // once (a team migrating its memory files ran the import once per name).
 import { AGENT_NAME_PATTERN, validateAgentName } from "../auth/scopes.js";
+import { agentNames } from "../auth/store.js";
 import type { Queryable } from "../db/database.js";
 import { invalid } from "../errors.js";
-import * as sql from "./sql.js";
 
 export interface MappedAgent {
   id: number;
@@ -25,7 +25,7 @@ export class AgentMap {
   ) {}
 
   static async load(db: Queryable, asName: string | undefined): Promise<AgentMap> {
-    const rows = (await db.query<{ id: number; name: string; disabled: boolean }>(sql.AGENTS)).rows;
+    const rows = await agentNames(db);
     const byName = new Map(rows.map((r) => [r.name, Number(r.id)]));
     let as: { id: number; name: string } | null = null;
     if (asName !== undefined) {

@@ -6,11 +6,11 @@ import { join } from "node:path";
 import { validateScope } from "../auth/scopes.js";
 import type { Database } from "../db/database.js";
 import { invalid } from "../errors.js";
-import { FACT_STATUSES, type FactStatus } from "../facts/index.js";
+import { countFactsForExport, type ExportFilters, FACT_STATUSES, type FactStatus } from "../facts/index.js";
 import { eventJson, exportLedger } from "../ledger/index.js";
 import { renderFactFile } from "./markdown.js";
 import { factPath, LEDGER_FILE } from "./model.js";
-import { countFacts, type ExportFilters, factsForExport } from "./read.js";
+import { factsForExport } from "./read.js";
 import { exportedFiles, removeExported, resolveTarget, validateInsideTarget, writeAtomically, writeIfChanged } from "./tree.js";
 
 export interface ExportOptions {
@@ -51,7 +51,7 @@ export async function exportSnapshot(db: Database, options: ExportOptions): Prom
     // One snapshot for facts and ledger: a fact changed mid-export can never
     // appear half old, half new, and the ledger matches the facts' moment.
     await tx.query("set transaction isolation level repeatable read, read only");
-    const total = await countFacts(tx, filters);
+    const total = await countFactsForExport(tx, filters);
     const expected = new Set<string>();
     let written = 0;
     for await (const fact of factsForExport(tx, filters)) {

@@ -5,11 +5,10 @@
 import { ensureImporterAgent } from "../auth/store.js";
 import type { Queryable } from "../db/database.js";
 import { conflict, invalid } from "../errors.js";
-import { lockFactInScope, replayCreate, replayPromotion, replayUpdate } from "../facts/index.js";
+import { factHistory, lockFactInScope, replayCreate, replayPromotion, replayUpdate } from "../facts/index.js";
 import { checkLifecycle, eventText, sameContent, sameEvent, type TargetHistory } from "./history.js";
 import type { ParsedFile, SnapshotFile } from "./parse.js";
 import type { StoredHistory } from "./model.js";
-import { storedHistory } from "./read.js";
 import { type Identity, seedIdentity, seedTarget, snapshotIdentity, snapshotTarget, type TargetContext, wantsImporter } from "./targets.js";
 
 export type FactOutcome = "created" | "updated" | "unchanged";
@@ -27,7 +26,7 @@ export async function importFactFile(tx: Queryable, parsed: ParsedFile, fileCtx:
   const identity = parsed.format === "snapshot" ? snapshotIdentity(parsed, ctx) : seedIdentity(parsed, ctx);
   // The row lock makes compare-then-append exact against a running service.
   const factId = await lockFactInScope(tx, identity.name, identity.scope);
-  const stored = factId !== null ? await storedHistory(tx, factId) : null;
+  const stored = factId !== null ? await factHistory(tx, factId) : null;
   const target = parsed.format === "snapshot" ? snapshotTarget(parsed, ctx) : seedTarget(parsed, stored, ctx);
   const final = checkLifecycle(target);
   if (parsed.format === "snapshot") assertFrontMatterAgrees(parsed, final, ctx, target);

@@ -6,10 +6,9 @@ import type { Queryable } from "../db/database.js";
 import { DomainError, invalid } from "../errors.js";
 import { type ImportFile, lineTooLongText } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";
-import { appendEvent, claimExpired, GENESIS_HASH, lockKey } from "../ledger/index.js";
+import { appendEvent, claimExpired, eventPresent, GENESIS_HASH, lockKey } from "../ledger/index.js";
 import type { AgentMap } from "./agents.js";
 import { type LedgerLine, parseLedgerLine } from "./ledger-lines.js";
-import * as sql from "./sql.js";
 
 export interface LineProblem {
   line: number;
@@ -94,7 +93,7 @@ export async function appendLedgerFile(tx: Queryable, file: ImportFile, agents: 
     const r = parseLedgerLine(text);
     const agent = agents.resolve(r.actor, "actor");
     const state = await lockKey(tx, r);
-    const alreadyHere = await present(tx, r);
+    const alreadyHere = await eventPresent(tx, r);
     if (alreadyHere || (r.kind === "executed" && state.executed !== null)) {
       unchanged++;
       const e = state.executed;
@@ -117,11 +116,6 @@ export async function appendLedgerFile(tx: Queryable, file: ImportFile, agents: 
     appended++;
   }
   return { appended, unchanged, warnings };
-}
-
-async function present(tx: Queryable, r: LedgerLine): Promise<boolean> {
-  const row = (await tx.query<{ present: boolean }>(sql.LEDGER_EVENT_PRESENT, [r.kind, r.action, r.target, r.actor, r.at.toISOString()])).rows[0];
-  return row?.present ?? false;
 }
 
 /**

@@ -3,6 +3,9 @@
 // exactly (fact_events reference (fact_id, version), so version N needs 1..N-1).
 import type { FactContent, FactEvent, FactEventKind, FactStatus, FactType } from "../facts/index.js";
 
+// A fact's history as the database holds it, read through the facts capability.
+export type { FactHistory as StoredHistory, StoredFactEvent as StoredEvent } from "../facts/index.js";
+
 // The facts capability owns the event kinds; re-exported for the snapshot code.
 export { FACT_EVENT_KINDS, type FactEventKind } from "../facts/index.js";
 
@@ -19,17 +22,6 @@ export interface SnapshotEvent extends Omit<FactEvent, "kind" | "actor"> {
 /** The content of one version (an earlier one in a file; any one as the database holds it). */
 export interface SnapshotVersion extends FactContent {
   version: number;
-}
-
-/** A fact event as the database holds it: with the actor's id, which the importer compares. */
-export interface StoredEvent extends FactEvent {
-  actorId: number;
-}
-
-/** A fact's whole history as the database holds it, oldest first. */
-export interface StoredHistory {
-  versions: SnapshotVersion[];
-  events: StoredEvent[];
 }
 
 /** A field a file carries as written, before the importer checks it (e.g. `type`, checked against FACT_TYPES). */
