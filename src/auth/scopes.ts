@@ -1,14 +1,15 @@
 // The scope and agent-name rules, in one place: what a valid scope or agent name
 // is (one message each), and what a caller may read and write. Every capability,
-// the CLI and the snapshot import check through these functions.
+// the CLI and the snapshot import check through these functions. A scope's
+// spelling itself is SCOPE_PATTERN (src/scope-name.ts), which config checks too.
 import { forbidden, invalid } from "../errors.js";
+import { SCOPE_PATTERN } from "../scope-name.js";
 import type { Caller } from "./caller.js";
 
 export const SHARED_SCOPE = "shared";
 export const ALL_SCOPES = "*";
 
 export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-export const SCOPE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export function validateAgentName(name: string): string {
   if (!AGENT_NAME_PATTERN.test(name)) {

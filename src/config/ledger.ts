@@ -1,5 +1,6 @@
 // The handoff ledger's defaults.
 import * as z from "zod/v4";
+import { SCOPE_PATTERN } from "../scope-name.js";
 import { intFrom } from "./parse.js";
 
 export const ledgerEnv = z.object({
@@ -8,7 +9,7 @@ export const ledgerEnv = z.object({
     .trim()
     .optional()
     .default("shared")
-    .refine((v) => /^[a-z0-9][a-z0-9_-]{0,63}$/.test(v), { message: "LEDGER_DEFAULT_SCOPE must be a scope name (lowercase letters, digits, _ or -), e.g. shared" }),
+    .refine((v) => SCOPE_PATTERN.test(v), { message: "LEDGER_DEFAULT_SCOPE must be a scope name (lowercase letters, digits, _ or -), e.g. shared" }),
   LEDGER_MAX_OPEN_CLAIMS_PER_AGENT: intFrom("LEDGER_MAX_OPEN_CLAIMS_PER_AGENT", 100, 1, 1_000_000),
 });
 

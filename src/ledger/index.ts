@@ -16,4 +16,4 @@ export const ledger: Capability = {
 export { exportLedger } from "./audit.js";
 export { appendEvent, claimExpired, eventPresent, lockKey } from "./chain.js";
 export { EVENT_KINDS, eventHash, eventJson, GENESIS_HASH, type EventKind } from "./event.js";
-export { LIMITS, normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "./validate.js";
+export { ACTION_PATTERN, LIMITS, normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "./validate.js";

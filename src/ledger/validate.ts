@@ -17,7 +17,13 @@ export const LIMITS = {
   listMax: 200,
 } as const;
 
-const ACTION_PATTERN = /^[a-z0-9]+([_-][a-z0-9]+)*$/;
+/**
+ * How an action is spelled (snake_case or kebab-case); normalizeAction folds "-"
+ * to "_" before storing. The handoff prompt checks its argument with it too. The
+ * database's am_ledger_valid_action holds the same rule as a backstop.
+ */
+export const ACTION_PATTERN = /^[a-z0-9]+([_-][a-z0-9]+)*$/;
+
 // A stored value that differs from the hashed one would break the chain, so text
 // Postgres cannot hold exactly is refused (the CLI import reaches these rules
 // without the MCP layer's check).

@@ -3,8 +3,8 @@
 // argument is refused at prompts/get with a message that says what to fix
 // (the SDK answers InvalidParams "Invalid arguments for prompt <name>: …").
 import * as z from "zod/v4";
-import { SCOPE_PATTERN } from "../auth/scopes.js";
 import { FACT_TYPES } from "../facts/index.js";
+import { SCOPE_PATTERN } from "../scope-name.js";
 import { CONTROL_CHARS } from "../text.js";
 
 /** A single line of 1..max characters. */

@@ -1,16 +1,16 @@
 // handoff: execute an external side effect exactly once, with the ledger's
 // check → claim → act → record, and leave evidence the next agent can verify.
 import * as z from "zod/v4";
-import { LIMITS } from "../ledger/index.js";
+import { ACTION_PATTERN, LIMITS } from "../ledger/index.js";
 import { lineArg } from "./args.js";
 import { json, protocolPrompt } from "./prompt.js";
 
-// Same spelling rule as the ledger (normalizeAction): snake_case or kebab-case.
+// The ledger's spelling rule (ACTION_PATTERN, as normalizeAction checks it): snake_case or kebab-case.
 const actionArg = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^[a-z0-9]+([_-][a-z0-9]+)*$/, "action is not valid: use a snake_case or kebab-case identifier such as publish_qiita or deploy-prod.")
+  .regex(ACTION_PATTERN, "action is not valid: use a snake_case or kebab-case identifier such as publish_qiita or deploy-prod.")
   .max(LIMITS.keyMaxChars, `action is longer than ${LIMITS.keyMaxChars} characters.`)
   .transform((a) => a.replace(/-/g, "_"));
 

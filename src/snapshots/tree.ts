@@ -5,8 +5,8 @@ import type { Dirent } from "node:fs";
 import { lstat, mkdir, open, readdir, readFile, realpath, rename, rm, rmdir } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { invalid } from "../errors.js";
-import { SCOPE_PATTERN } from "../auth/scopes.js";
 import { FACT_TYPES, NAME_PATTERN } from "../facts/index.js";
+import { SCOPE_PATTERN } from "../scope-name.js";
 import { HISTORY_MARKER } from "./model.js";
 
 /**

@@ -8,7 +8,7 @@ import { DomainError } from "../../errors.js";
 import { reviewQueue, staleQueue } from "../../facts/review.js";
 import { NAME_PATTERN, PROMOTION_TARGETS, type PromotionTarget } from "../../facts/rules.js";
 import { promoteFact } from "../../facts/store.js";
-import { SCOPE_PATTERN } from "../../auth/scopes.js";
+import { SCOPE_PATTERN } from "../../scope-name.js";
 import { sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
 import { BASE } from "../views/layout.js";
