@@ -61,7 +61,10 @@ export async function startService(config: Config, options: StartOptions): Promi
     // lists) the planner keeps reading whole tables instead of the trigram
     // indexes. Once per start is cheap at embedded sizes.
     if (db.kind === "pglite") await db.exec("vacuum analyze");
-    logger.info({ database: describeDatabase(config), applied: report.applied, schemaVersion: report.current }, "database ready");
+    logger.info(
+      { database: describeDatabase(config), applied: report.applied, functionsApplied: report.functions.applied.length, schemaVersion: report.current },
+      "database ready",
+    );
 
     let shuttingDown = false;
     const deps = await createDeps(config, db, logger, { expectedMigrations: migrations.length, isShuttingDown: () => shuttingDown });

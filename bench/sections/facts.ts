@@ -5,7 +5,6 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import pg from "pg";
 import { recallParams } from "../../src/facts/read.js";
 import { parseKeywords } from "../../src/facts/rules.js";
-import { RECALL } from "../../src/facts/recall-sql.js";
 import { call, connect, timeConcurrent, timeSequential, type Throughput } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
 import { ABSENT_WORD, area, generateFact, RARE_WORD, TYPO_WORD } from "../lib/corpus.js";
@@ -204,38 +203,13 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
     throughput.map((t) => [String(t.clients), t.perSecond, t.latency.p50, t.latency.p99, ctx.floor?.perSecond[t.clients] ?? NaN, t.perSecond / (ctx.floor?.perSecond[t.clients] ?? NaN)]),
   );
 
-  // The plan of the recall query for the rare keyword, with the service's own SQL,
-  // as am_recall runs it: the generic plan (parameters unknown), sequential scans off.
-  const planParams = recallParams(parseKeywords([RARE_WORD]), { all: false, scopes: ["shared", "team-a", "team-b"] }, {}, 10);
-  await admin.query("begin");
-  await admin.query("set local plan_cache_mode = force_generic_plan; set local enable_seqscan = off");
-  await admin.query(`prepare bench_recall_plan (text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, real, integer) as ${RECALL}`);
-  const plan = await admin.query<{ "QUERY PLAN": string }>(
-    `explain execute bench_recall_plan(${planParams.map((v) => sqlLiteral(admin, v)).join(", ")})`,
-  );
-  await admin.query("rollback");
-  await admin.query("deallocate bench_recall_plan");
-  const planLines = plan.rows.map((r) => r["QUERY PLAN"]);
-  const usesIndex = planLines.some((l) => /Bitmap Index Scan on facts_exact_trgm/.test(l)) && planLines.some((l) => /Bitmap Index Scan on facts_search_words/.test(l));
-  const seqScan = planLines.some((l) => /Seq Scan on facts/.test(l));
-  ctx.log(`\nRecall plan (${usesIndex && !seqScan ? "uses the trigram and word indexes, no sequential scan of facts" : "WARNING: not using the indexes"}):\n${planLines.map((l) => `  ${l}`).join("\n")}`);
   await admin.end();
 
   await reader.close();
   await reviewer.close();
-  ctx.results.facts = { total, whoamiBesideRecallP50: besideP50, duplicateCheckP50Ms: checkCost, newSimilarListed: newSimilar, nearCopiesCheckP50Ms: nearCost, nearCopiesSimilarListed: nearSimilar, lookAlikeSimilarListed: similarFound, keywords: Object.fromEntries(keywordSets), loadSeconds, storesPerSecond: total / loadSeconds, latency, throughput, plan: planLines, usesIndex: usesIndex && !seqScan };
+  ctx.results.facts = { total, whoamiBesideRecallP50: besideP50, duplicateCheckP50Ms: checkCost, newSimilarListed: newSimilar, nearCopiesCheckP50Ms: nearCost, nearCopiesSimilarListed: nearSimilar, lookAlikeSimilarListed: similarFound, keywords: Object.fromEntries(keywordSets), loadSeconds, storesPerSecond: total / loadSeconds, latency, throughput };
 }
 
-/** A parameter written into EXPLAIN EXECUTE, which takes no bound parameters. */
-function sqlLiteral(client: pg.Client, v: unknown): string {
-  if (v === null) return "null";
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
-  if (Array.isArray(v)) {
-    const items = v.map((x) => (x === null ? "NULL" : `"${String(x).replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`));
-    return client.escapeLiteral(`{${items.join(",")}}`);
-  }
-  return client.escapeLiteral(String(v));
-}
 
 // Words of a team's technical notes: the corpus speaks this language too.
 const TEAM_WORDS = (

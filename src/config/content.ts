@@ -24,10 +24,6 @@ export const contentEnv = z.object({
   // query's walk, or a query of one or two characters), then answers with what
   // it found and a cursor that goes on from there (docs/limits.md).
   GRAPH_SEARCH_SCAN_MAX: intFrom("GRAPH_SEARCH_SCAN_MAX", 10_000, 100, 1_000_000),
-  // Empty: on for the embedded database (one connection: a slow search stops
-  // everyone), off on Postgres. On: a scope larger than GRAPH_SEARCH_SCAN_MAX
-  // entities (or twice as many observations) is walked whatever the query.
-  GRAPH_SEARCH_WALK_LARGE_SCOPES: optionalBoolFrom("GRAPH_SEARCH_WALK_LARGE_SCOPES"),
   // Empty: 1,000,000 on Postgres, 250,000 on the embedded database (one
   // connection: a write holds everyone). The most characters one graph write
   // call carries, all its texts together.
@@ -44,8 +40,6 @@ export interface ContentConfig {
     graphSearchCountMax: number;
     /** search_nodes tests at most this many entities one by one per call; a cursor resumes past them. */
     graphSearchScanMax: number;
-    /** search_nodes walks scopes larger than graphSearchScanMax whatever the query; undefined: on the embedded database only. */
-    graphSearchWalkLargeScopes: boolean | undefined;
     /** The most characters one graph write carries; undefined: by database (src/graph/access.ts). */
     graphCallMaxChars: number | undefined;
     /** memory_list and ledger_list read at most this many facts or events per call; past them the page is cut short with a cursor. */
@@ -69,7 +63,6 @@ export function contentConfig(e: z.output<typeof contentEnv>): ContentConfig {
       graphAnswerMaxChars: e.GRAPH_ANSWER_MAX_CHARS,
       graphSearchCountMax: e.GRAPH_SEARCH_COUNT_MAX,
       graphSearchScanMax: e.GRAPH_SEARCH_SCAN_MAX,
-      graphSearchWalkLargeScopes: e.GRAPH_SEARCH_WALK_LARGE_SCOPES,
       graphCallMaxChars: e.GRAPH_CALL_MAX_CHARS,
       listScanMax: e.LIST_SCAN_MAX,
     },

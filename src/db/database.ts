@@ -32,9 +32,9 @@ export interface TransactionOptions {
   /** Overrides the configured statement_timeout for this transaction. */
   statementTimeoutMs?: number;
   /**
-   * Plans this transaction's statements without sequential scans, as the graph's
-   * match function does (sql/000010): for a statement that must read only the
-   * caller's scope through its indexes whatever the statistics say (search_nodes).
+   * Plans this transaction's statements without sequential scans, as
+   * am_graph_search and am_recall run theirs: for tests that look at the plans
+   * those functions' statements get.
    */
   withoutSeqScans?: boolean;
 }

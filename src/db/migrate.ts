@@ -1,16 +1,33 @@
-// Forward-only migrations: numbered plain-SQL files in sql/ (000001_name.sql, …),
-// applied in order inside one transaction that first takes an advisory lock, so two
-// replicas starting at once serialize (the second finds nothing left to do) and a
-// failed migration leaves the schema exactly as it was.
+// The schema, applied at start-up in one transaction that first takes an
+// advisory lock, so two replicas starting at once serialize (the second finds
+// nothing left to do) and a failure leaves the schema exactly as it was:
+// - sql/functions/<name>.sql: each SQL function's current body, one per file.
+//   A file is applied when its checksum differs from the one recorded (as
+//   Flyway's and graphile-migrate's repeatable migrations are), before the
+//   pending migrations, so that a migration may use what it defines. A file
+//   that is gone drops its function. A changed signature is a new name.
+// - sql/migrations/NNNNNN_name.sql: tables, indexes and data, forward-only,
+//   from one baseline.
+import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Database, Queryable } from "./database.js";
 
-/** The sql/ folder at the package root, from src/db (tests) and dist/db (built). */
+/** sql/ at the package root, from src/db (tests) and dist/db (built). */
 export const SQL_DIR = fileURLToPath(new URL("../../sql/", import.meta.url));
+export const MIGRATIONS_DIR = `${SQL_DIR}migrations/`;
+export const FUNCTIONS_DIR = `${SQL_DIR}functions/`;
 
 // An arbitrary constant shared by every agent-memory process.
 const MIGRATION_LOCK_KEY = 7_311_900_117;
+
+/**
+ * Before the baseline the schema was 44 numbered migrations (000001_agents …
+ * 000044_duplicate_japanese_chinese), which the baseline holds. A database at
+ * the last of them is marked as at the baseline. (A development build added a
+ * 45th, graph_entity_bounds, which is the migration after the baseline now.)
+ */
+const PRE_BASELINE = { firstName: "agents", last: { id: 44, name: "duplicate_japanese_chinese" }, later: { graph_entity_bounds: 2 } as Record<string, number> };
 
 export interface Migration {
   id: number;
@@ -18,7 +35,13 @@ export interface Migration {
   sql: string;
 }
 
-export async function loadMigrations(dir = SQL_DIR): Promise<Migration[]> {
+export interface SqlFunction {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
   const migrations: Migration[] = [];
   for (const file of files) {
@@ -26,49 +49,149 @@ export async function loadMigrations(dir = SQL_DIR): Promise<Migration[]> {
     if (!match) throw new Error(`Migration file ${file} must be named NNNNNN_name.sql`);
     const id = Number(match[1]);
     if (id !== migrations.length + 1) throw new Error(`Migration ${file} breaks the sequence: expected number ${migrations.length + 1}`);
-    migrations.push({ id, name: match[2]!, sql: await readFile(`${dir}/${file}`, "utf8") });
+    migrations.push({ id, name: match[2]!, sql: await readFile(`${dir}${file}`, "utf8") });
   }
   return migrations;
 }
 
-const CREATE_TABLE = `
+export async function loadFunctions(dir = FUNCTIONS_DIR): Promise<SqlFunction[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
+  const functions: SqlFunction[] = [];
+  for (const file of files) {
+    const match = /^(am_[a-z0-9_]+)\.sql$/.exec(file);
+    if (!match) throw new Error(`Function file ${file} must be named am_<name>.sql after the function it defines`);
+    const sql = await readFile(`${dir}${file}`, "utf8");
+    functions.push({ name: match[1]!, sql, checksum: createHash("sha256").update(sql).digest("hex") });
+  }
+  return functions;
+}
+
+const CREATE_MIGRATIONS = `
   create table if not exists schema_migrations (
     id integer primary key,
     name text not null,
     applied_at timestamptz not null default now()
   )`;
+const CREATE_FUNCTIONS = `
+  create table if not exists schema_functions (
+    name text primary key,
+    checksum text not null,
+    applied_at timestamptz not null default now()
+  )`;
 
 export interface MigrationReport {
+  /** Migrations applied now, as NNNNNN_name. */
   applied: string[];
+  /** Function files applied now (new or changed), and functions dropped with their file. */
+  functions: { applied: string[]; dropped: string[] };
+  /** Migrations the schema is at. */
   current: number;
 }
 
-export async function migrate(db: Database, migrations?: Migration[]): Promise<MigrationReport> {
-  const all = migrations ?? (await loadMigrations());
+/** Creates a bookkeeping table unless present: a role without DDL rights must still start on a current schema. */
+async function ensureTable(tx: Queryable, name: string, ddl: string): Promise<void> {
+  const present = (await tx.query<{ ok: boolean }>("select to_regclass($1) is not null as ok", [name])).rows[0]?.ok;
+  if (!present) await tx.query(ddl);
+}
+
+/** A database migrated before the baseline: marked as at it (and at what followed), or refused. */
+async function markPreBaseline(tx: Queryable, migrations: Migration[]): Promise<void> {
+  const rows = (await tx.query<{ id: number; name: string }>("select id, name from schema_migrations order by id")).rows;
+  if (rows[0]?.name !== PRE_BASELINE.firstName) return;
+  const last = rows.find((r) => r.id === PRE_BASELINE.last.id);
+  if (last?.name !== PRE_BASELINE.last.name) {
+    const at = rows[rows.length - 1]!;
+    throw new Error(
+      `This database's schema is from before the baseline and stops at migration ${at.id} (${at.name}), short of ${PRE_BASELINE.last.id} (${PRE_BASELINE.last.name}). ` +
+        "Upgrade it with a release made before the baseline first, then with this one.",
+    );
+  }
+  const marked = migrations.filter((m) => m.id === 1 || rows.some((r) => PRE_BASELINE.later[r.name] === m.id));
+  await tx.query("delete from schema_migrations");
+  await tx.query("insert into schema_migrations (id, name) select * from unnest($1::int[], $2::text[])", [marked.map((m) => m.id), marked.map((m) => m.name)]);
+}
+
+async function execFile(tx: Queryable, f: SqlFunction): Promise<void> {
+  try {
+    await tx.exec(f.sql);
+  } catch (error) {
+    throw new Error(`sql/functions/${f.name}.sql failed: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** Applies new and changed function files; drops the functions whose file is gone. */
+async function applyFunctions(tx: Queryable, functions: SqlFunction[]): Promise<MigrationReport["functions"]> {
+  const recorded = new Map((await tx.query<{ name: string; checksum: string }>("select name, checksum from schema_functions")).rows.map((r) => [r.name, r.checksum]));
+  // Bodies may name tables a pending migration creates yet: they are checked
+  // once the migrations have run (migrate).
+  await tx.query("set local check_function_bodies = off");
+  const applied: string[] = [];
+  for (const f of functions) {
+    if (recorded.get(f.name) === f.checksum) continue;
+    await execFile(tx, f);
+    await tx.query(
+      "insert into schema_functions (name, checksum) values ($1, $2) on conflict (name) do update set checksum = excluded.checksum, applied_at = now()",
+      [f.name, f.checksum],
+    );
+    applied.push(f.name);
+  }
+  const dropped: string[] = [];
+  const present = new Set(functions.map((f) => f.name));
+  for (const name of recorded.keys()) {
+    if (present.has(name)) continue;
+    const kinds = (await tx.query<{ sig: string; kind: string }>(
+      "select p.oid::regprocedure::text as sig, p.prokind as kind from pg_proc p where p.proname = $1 and p.pronamespace = current_schema()::regnamespace",
+      [name],
+    )).rows;
+    for (const k of kinds) await tx.exec(`drop ${k.kind === "a" ? "aggregate" : "function"} ${k.sig}`);
+    await tx.query("delete from schema_functions where name = $1", [name]);
+    dropped.push(name);
+  }
+  return { applied, dropped };
+}
+
+/** One function per file name: a second signature under one name is a mistake (a changed signature is a new name). */
+async function checkOneEach(tx: Queryable, functions: SqlFunction[]): Promise<void> {
+  const doubled = (await tx.query<{ name: string }>(
+    "select proname as name from pg_proc where proname = any($1::text[]) and pronamespace = current_schema()::regnamespace group by proname having count(*) > 1",
+    [functions.map((f) => f.name)],
+  )).rows;
+  if (doubled.length > 0) {
+    throw new Error(`More than one function named ${doubled.map((d) => d.name).join(", ")}: a changed signature needs a new name, and the old one dropped (a migration).`);
+  }
+}
+
+export async function migrate(db: Database, options: { migrations?: Migration[]; functions?: SqlFunction[] } = {}): Promise<MigrationReport> {
+  const migrations = options.migrations ?? (await loadMigrations());
+  const functions = options.functions ?? (await loadFunctions());
   return db.transaction(
     async (tx) => {
       await tx.query("select pg_advisory_xact_lock($1::bigint)", [MIGRATION_LOCK_KEY]);
-      // Created only when missing: a service role without DDL rights (compose's
-      // agent_memory) must start on a current schema, and Postgres checks the
-      // schema's CREATE privilege even for "create table if not exists".
-      const present = (await tx.query<{ ok: boolean }>("select to_regclass('schema_migrations') is not null as ok")).rows[0]?.ok;
-      if (!present) await tx.query(CREATE_TABLE);
+      await ensureTable(tx, "schema_migrations", CREATE_MIGRATIONS);
+      await ensureTable(tx, "schema_functions", CREATE_FUNCTIONS);
+      await markPreBaseline(tx, migrations);
+      const fns = await applyFunctions(tx, functions);
       const done = new Set((await tx.query<{ id: number }>("select id from schema_migrations")).rows.map((r) => r.id));
       const applied: string[] = [];
-      for (const m of all) {
+      for (const m of migrations) {
         if (done.has(m.id)) continue;
         await tx.exec(m.sql);
         await tx.query("insert into schema_migrations (id, name) values ($1, $2)", [m.id, m.name]);
         applied.push(`${String(m.id).padStart(6, "0")}_${m.name}`);
       }
-      return { applied, current: all.length };
+      // Checked now that every table they name exists: a body that does not
+      // compile fails the whole run here, not at its first call.
+      await tx.query("set local check_function_bodies = on");
+      for (const f of functions.filter((x) => fns.applied.includes(x.name))) await execFile(tx, f);
+      await checkOneEach(tx, functions);
+      return { applied, functions: fns, current: migrations.length };
     },
     // Another replica may be mid-migration; wait for it rather than fail fast.
     { lockTimeoutMs: 120_000, statementTimeoutMs: 600_000 },
   );
 }
 
-/** For /readyz: true when every migration file has been applied. */
+/** For /readyz: how many migrations are not applied yet. */
 export async function migrationsPending(db: Queryable, expected: number): Promise<number> {
   const exists = await db.query<{ ok: boolean }>("select to_regclass('schema_migrations') is not null as ok");
   if (!exists.rows[0]?.ok) return expected;

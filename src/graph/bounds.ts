@@ -6,19 +6,12 @@
 // and which call returns the rest (read_relations, read_observations).
 //
 // An item's size is its characters plus the framing it gets in the answer's
-// JSON text (JSON.stringify(…, null, 2) of the reference's shapes: indentation,
-// keys, quotes). Escapes are not counted, so the text stays within a small
-// factor of the budget even for text full of quotes or control characters.
+// JSON text (am_graph_frame, sql/functions/am_graph_frame.sql). Escapes are not
+// counted, so the text stays within a small factor of the budget even for text
+// full of quotes or control characters.
 //
 // At the end of the file, the other bounds: how much one read may count and
 // walk (ReadBounds).
-
-/** `    {\n      "name": "",\n      "entityType": "",\n      "observations": [\n      ]\n    },\n` (87) */
-export const ENTITY_FRAME_CHARS = 90;
-/** `        "",\n` */
-export const OBSERVATION_FRAME_CHARS = 12;
-/** `    {\n      "from": "",\n      "to": "",\n      "relationType": ""\n    },\n` (72) */
-export const RELATION_FRAME_CHARS = 75;
 
 /** Where the budget of one read_graph / search_nodes / open_nodes answer goes. */
 export interface AnswerBudget {
@@ -48,12 +41,3 @@ export interface ReadBounds {
 export const COUNT_CAP_DEFAULT = 10_000;
 /** GRAPH_SEARCH_SCAN_MAX's default: entities a search tests one by one per call at most (and twice as many observations). */
 export const SEARCH_SCAN_MAX_DEFAULT = 10_000;
-
-/**
- * How far the reads count an entity's observations (read-sql.ts, entityPart):
- * the count cap, or one more than an answer of `entityChars` could show, if
- * that is more, so that a count that stopped is always more than was shown.
- */
-export const observationCountCap = (countCap: number, entityChars: number) => Math.max(countCap, Math.floor(entityChars / OBSERVATION_FRAME_CHARS) + 1);
-/** The same for the relations of the entities shown (keptRelationsTotal). */
-export const relationCountCap = (countCap: number, relationChars: number) => Math.max(countCap, Math.floor(relationChars / RELATION_FRAME_CHARS) + 1);

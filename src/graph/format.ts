@@ -17,7 +17,6 @@ const textEntity = (e: GraphEntity) =>
         ...plainEntity(e),
         observationsTruncated: true,
         totalObservations: e.totalObservations,
-        ...(e.totalObservationsIsLowerBound ? { totalObservationsIsLowerBound: true } : {}),
       }
     : plainEntity(e);
 
@@ -121,7 +120,7 @@ export function relationPageText(page: RelationPage): string {
 export function observationPageText(page: ObservationPage): string {
   const shown = page.observations.length;
   const note = page.truncated
-    ? `This answer holds observations ${page.offset + 1}-${page.offset + shown} of ${page.totalObservationsIsLowerBound ? "at least " : ""}${page.totalObservations} of ${JSON.stringify(page.name)}. ` +
+    ? `This answer holds observations ${page.offset + 1}-${page.offset + shown} of ${page.totalObservations} of ${JSON.stringify(page.name)}. ` +
       `For the next page call read_observations again with the same arguments and offset ${page.nextOffset}.`
     : undefined;
   return json({
@@ -129,7 +128,6 @@ export function observationPageText(page: ObservationPage): string {
     name: page.name,
     entityType: page.entityType,
     totalObservations: page.totalObservations,
-    ...(page.totalObservationsIsLowerBound ? { totalObservationsIsLowerBound: true } : {}),
     offset: page.offset,
     truncated: page.truncated,
     ...(page.nextOffset !== undefined ? { nextOffset: page.nextOffset } : {}),

@@ -6,7 +6,7 @@
 // bounds.ts); what was cut is said, with the call that returns the rest.
 import type { Database, Queryable } from "../db/database.js";
 import { invalid, notFound } from "../errors.js";
-import { answerBudget, COUNT_CAP_DEFAULT, observationCountCap, type ReadBounds, relationCountCap } from "./bounds.js";
+import { answerBudget, COUNT_CAP_DEFAULT, type ReadBounds } from "./bounds.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./read-sql.js";
 import { relationsPage, type RelationsResult } from "./relations.js";
@@ -18,18 +18,15 @@ import { validateCallChars, validateItemCount, pageBounds } from "./validate.js"
 export type EntityRow = Omit<GraphEntity, "totalObservations" | "observationsTruncated"> & { totalObservations: number };
 
 // Old clients see the reference's shape: the extra fields appear only when something was cut.
-export function finishEntity(row: EntityRow, countCap: number): GraphEntity {
+export function finishEntity(row: EntityRow): GraphEntity {
   const { totalObservations, ...entity } = row;
   if (entity.observations.length >= totalObservations) return entity;
-  // Counted up to countCap + 1: more than the cap means "at least".
-  return totalObservations > countCap
-    ? { ...entity, observationsTruncated: true, totalObservations: countCap, totalObservationsIsLowerBound: true }
-    : { ...entity, observationsTruncated: true, totalObservations };
+  return { ...entity, observationsTruncated: true, totalObservations };
 }
 
 const plainRelation = (r: GraphRelation): GraphRelation => ({ from: r.from, to: r.to, relationType: r.relationType });
 
-/** `total` was counted up to `countCap` + 1 (relationCountCap): more than the cap means "at least". */
+/** `total` was counted up to `countCap` + 1 (am_graph_relations_touching): more than the cap means "at least". */
 export function relationsCut(shown: number, total: number, countCap: number, next: Omit<RelationsRequest, "offset">): RelationsCut {
   if (shown >= total) return {};
   return {
@@ -78,8 +75,8 @@ export async function readGraph(db: Database, scope: string, request: PageReques
     const lowerBound = counted > offset + countMax;
     const total = Math.min(counted, offset + countMax);
     const countCap = bounds.countCap ?? COUNT_CAP_DEFAULT;
-    const rows = (await tx.query<{ entities: EntityRow[] }>(sql.READ_GRAPH_PAGE, [scope, limit, offset, budget.entityChars, countCap], prepared("read_page"))).rows[0]!.entities;
-    const entities = rows.map((row) => finishEntity(row, observationCountCap(countCap, budget.entityChars)));
+    const rows = (await tx.query<{ r: { entities: EntityRow[] } }>(sql.GRAPH_PAGE, [scope, limit, offset, budget.entityChars], prepared("page"))).rows[0]!.r.entities;
+    const entities = rows.map((row) => finishEntity(row));
     const names = entities.map((e) => e.name);
     const last = !lowerBound && offset + entities.length >= total && entities.length > 0;
     let relations: GraphRelation[] = [];
@@ -126,16 +123,11 @@ export async function openNodes(db: Queryable, scope: string, names: string[], m
   if (names.length === 0) return { entities: [], relations: [] };
   const budget = answerBudget(maxChars);
   const countCap = bounds.countCap ?? COUNT_CAP_DEFAULT;
-  const r = await db.query<{ entities: EntityRow[]; relations: GraphRelation[]; total_relations: number }>(sql.OPEN_NODES, [
-    scope,
-    names,
-    budget.entityChars,
-    budget.relationChars,
-    countCap,
-  ], prepared("open"));
-  const row = r.rows[0]!;
-  const entities = row.entities.map((e) => finishEntity(e, observationCountCap(countCap, budget.entityChars)));
-  const cut = relationsCut(row.relations.length, row.total_relations, relationCountCap(countCap, budget.relationChars), { scope, names: entities.map((e) => e.name) });
+  type Row = { entities: EntityRow[]; relations: GraphRelation[]; totalRelations: number; relationsCountCap: number };
+  const r = await db.query<{ r: Row }>(sql.GRAPH_OPEN, [scope, names, budget.entityChars, budget.relationChars, countCap], prepared("open"));
+  const row = r.rows[0]!.r;
+  const entities = row.entities.map((e) => finishEntity(e));
+  const cut = relationsCut(row.relations.length, row.totalRelations, row.relationsCountCap, { scope, names: entities.map((e) => e.name) });
   return { entities, relations: row.relations, ...cut };
 }
 
@@ -145,26 +137,20 @@ export async function openNodes(db: Queryable, scope: string, names: string[], m
  */
 export async function readObservations(db: Queryable, scope: string, name: string, request: PageRequest, maxChars: number, bounds: ReadBounds = {}): Promise<ObservationPage> {
   const { limit, offset } = pageBounds(request);
-  const countMax = Math.max(bounds.countCap ?? COUNT_CAP_DEFAULT, limit);
-  const r = await db.query<{ name: string; entity_type: string; counted: number; observations: string[]; meta: Provenance[] }>(sql.ENTITY_OBSERVATIONS, [
-    scope,
-    name,
-    offset,
-    limit,
-    maxChars,
-    countMax,
-  ], prepared("observations"));
+  const r = await db.query<{ name: string; entity_type: string; counted: number; observations: string[]; meta: Provenance[] }>(
+    sql.ENTITY_OBSERVATIONS,
+    [scope, name, offset, limit, maxChars],
+    prepared("observations"),
+  );
   const row = r.rows[0];
   if (!row) throw notFound(`Entity with name ${name} not found (scope "${scope}"). Names are exact; search_nodes finds them by part of the name.`);
-  const lowerBound = row.counted > offset + countMax;
   const truncated = row.counted > offset + row.observations.length;
   return {
     name: row.name,
     entityType: row.entity_type,
     observations: row.observations,
     observationsMeta: row.meta,
-    totalObservations: Math.min(row.counted, offset + countMax),
-    ...(lowerBound ? { totalObservationsIsLowerBound: true as const } : {}),
+    totalObservations: row.counted,
     offset,
     limit,
     truncated,

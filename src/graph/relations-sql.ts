@@ -14,10 +14,9 @@
 //   at most `scan` of them, each tested (unattached: its two endpoints looked
 //   up among the entities). Stopped there, the answer's cursor resumes it.
 // Fixed strings with typed parameters; the builders only splice in constants.
-import { RELATION_FRAME_CHARS as R } from "./bounds.js";
 import { isoTimeSql as ISO } from "../db/iso-time.js";
 
-const RELATION_COST = `char_length(r.from_name) + char_length(r.to_name) + char_length(r.relation_type) + ${R}`;
+const RELATION_COST = `char_length(r.from_name) + char_length(r.to_name) + char_length(r.relation_type) + am_graph_frame('relation')`;
 
 /**
  * From `rsel` (relation ids in order, at most `rows` + 1 of them) to the page:
@@ -41,13 +40,13 @@ const SHOWN_JSON = `coalesce((select json_agg(json_build_object(
     from rshown x join agents a on a.id = x.created_by), '[]'::json)`;
 
 // As many rows as a page can show: every relation costs at least R characters.
-const pageRows = (limit: string, budget: string) => `least(${limit}, ${budget}::int / ${R} + 1)`;
+const pageRows = (limit: string, budget: string) => `least(${limit}, ${budget}::int / am_graph_frame('relation') + 1)`;
 
 // The scope's relations after `after`, in (scope, id) order, `skip` skipped,
 // at most `rows`: one range of the (scope, id) index. A row comparison with no
 // upper bound, not scope = $1: with an equality the primary key yields id order
 // too, and a plan walking every scope's rows from `after` could be chosen (see
-// search-sql.ts). Rows past the scope's end (inside false) count nothing.
+// am_graph_search.sql). Rows past the scope's end (inside false) count nothing.
 const scopeFrom = (after: string, skip: string, rows: string) => `
       select r.id, r.scope = $1::text as inside from graph_relations r
       where (r.scope, r.id) > ($1::text, ${after}::bigint)

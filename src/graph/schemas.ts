@@ -46,10 +46,6 @@ export const EntityOutSchema = EntitySchema.extend({
     .optional()
     .describe("Only when the answer holds just the first observations, to stay small: read_observations with offset = the number shown returns the rest."),
   totalObservations: z.number().int().optional().describe("Only with observationsTruncated: how many observations the entity has."),
-  totalObservationsIsLowerBound: z
-    .boolean()
-    .optional()
-    .describe("Only when counting stopped at its cap (GRAPH_SEARCH_COUNT_MAX): the entity has at least totalObservations observations."),
 });
 
 export const RelationOutSchema = RelationSchema.extend(provenanceFields);
@@ -100,7 +96,6 @@ export const observationPageOutput = {
   observations: z.array(z.string()),
   observationsMeta: z.array(ObservationMetaSchema).describe("Who added each observation and when, in the same order as observations."),
   totalObservations: z.number().int(),
-  totalObservationsIsLowerBound: z.boolean().optional().describe("Only when counting stopped at its cap (GRAPH_SEARCH_COUNT_MAX): at least totalObservations."),
   offset: z.number().int(),
   limit: z.number().int(),
   truncated: z.boolean().describe("True when more observations follow this answer."),

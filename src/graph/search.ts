@@ -9,24 +9,23 @@ import { invalid } from "../errors.js";
 import { MAX_OFFSET } from "../limits.js";
 import { cursorKey } from "../db/cursor-key.js";
 import { openSealedCursor, sealCursor } from "../paging.js";
-import { answerBudget } from "./bounds.js";
+import { answerBudget, SEARCH_SCAN_MAX_DEFAULT } from "./bounds.js";
 import { prepared } from "./prepared.js";
-import { observationCountCap, relationCountCap, SEARCH_SCAN_MAX_DEFAULT } from "./bounds.js";
 import { type EntityRow, finishEntity, relationsCut } from "./read.js";
 import * as sql from "./read-sql.js";
-import { WALK_CHUNK, WALK_OBSERVATION_CHUNK } from "./search-sql.js";
 import type { GraphPage, GraphRelation, SearchPageRequest } from "./types.js";
 import { likePattern } from "../text.js";
 import { pageBounds, validateSearchQuery } from "./validate.js";
 
 /**
  * Three letters or digits in a row: a trigram of the query itself, which the
- * indexes can look up (see search-sql.ts); a query with one goes through them. Without one ("---", "...", "a.b", "x-o") pg_trgm finds
- * no trigram in '%…%', or only padded ones ("  o": every word that starts with
- * o), and the lists would test the whole scope's names, types and observations
- * in one call, past GRAPH_SEARCH_SCAN_MAX (review of 270c975: "---" over 50,000
- * entities took 80 ms on Postgres, 172 ms embedded, against 23 / 44 ms for the
- * bounded walk). Such a query is walked, like one of one or two characters.
+ * indexes can look up (am_graph_search); a query with one goes through them.
+ * Without one ("---", "...", "a.b", "x-o") pg_trgm finds no trigram in '%…%',
+ * or only padded ones ("  o": every word that starts with o), and the lists
+ * would test the whole scope's names, types and observations in one call, past
+ * GRAPH_SEARCH_SCAN_MAX ("---" over 50,000 entities: 80 ms on Postgres, 172 ms
+ * embedded, against 23 / 44 ms for the bounded walk). Such a query is walked,
+ * like one of one or two characters.
  * Letters and digits as countTrigrams (limits.ts) counts pg_trgm's words.
  */
 const OWN_TRIGRAM = /[\p{L}\p{N}]{3}/u;
@@ -49,26 +48,14 @@ const SearchCursor = z.object({
 
 
 /**
- * Whether search_nodes walks scopes larger than one call's walk instead of
- * using the trigram indexes (GRAPH_SEARCH_WALK_LARGE_SCOPES; unset: on the
- * embedded database only). There one slow search holds the only connection,
- * so everyone waits (security audit: 2.6 s per call at 600,000 observations);
- * on Postgres it holds one pooled connection and the agent's own slot, and a
- * selective search in a large scope answers at once instead of over many calls.
- */
-export function searchWalksLargeScopes(db: { kind: "postgres" | "pglite" }, setting: boolean | undefined): boolean {
-  return setting ?? db.kind === "pglite";
-}
-
-/**
  * Entities whose name, type or any observation contains `query`, case-insensitive
  * (an empty query matches every entity, as in the reference), with the relations
  * that have at least one endpoint among the entities returned. One statement.
  * Matches are counted exactly up to `countCap`; past it the answer says "at
  * least countCap" (totalEntitiesIsLowerBound), so the work stays bounded however
- * many entities match (search-sql.ts). Where the indexes cannot narrow the
- * search (a common query, one of one or two characters), or may not (a scope
- * of more than one call's walk: SEARCH_NODES_CALL), the scope is walked
+ * many entities match (am_graph_search). Where the indexes cannot narrow the
+ * search (a common query, one of one or two characters), or may not (on the
+ * embedded database, a scope of more than one call's walk), the scope is walked
  * entity by entity, at most `scanMax` of them and twice as many observations
  * per call: a page cut short there says so (scanCut), and its nextCursor
  * resumes the walk where it stopped, inside an entity if need be.
@@ -82,8 +69,8 @@ export async function searchNodes(
   maxChars: number,
   countCap: number,
   scanMax = SEARCH_SCAN_MAX_DEFAULT,
-  /** Walk a scope larger than one call's walk whatever the query (see searchWalksLargeScopes). */
-  walkLargeScopes = true,
+  /** Walk a scope larger than one call's walk whatever the query: the embedded database's way (am_graph_search). */
+  walkLargeScopes = db.kind === "pglite",
 ): Promise<GraphPage> {
   validateSearchQuery(query);
   const { limit, offset } = pageBounds(request);
@@ -98,56 +85,43 @@ export async function searchNodes(
   // Matches up to `after`: this page starts at match seen + skip.
   const seen = cursor?.seen ?? 0;
   const budget = answerBudget(maxChars);
-  // A query with a trigram of its own goes through the trigram indexes only in a
-  // scope no larger than one call's walk (SEARCH_NODES_CALL): a larger one is
-  // walked, `steps` steps per call, and the cursor goes on.
-  const indexed = OWN_TRIGRAM.test(query);
-  const steps = Math.max(1, Math.floor(scanMax / WALK_CHUNK));
-  const sizeBound = walkLargeScopes ? [steps * WALK_CHUNK, steps * WALK_OBSERVATION_CHUNK] : [null, null];
   type Row = {
     total: number;
     matched: number;
     complete: boolean;
-    walked_to: number | null;
-    walked_obs: number | null;
-    last_id: number | null;
+    walkedTo: number | null;
+    walkedObs: number | null;
+    lastId: number | null;
     entities: EntityRow[];
     relations: GraphRelation[];
-    total_relations: number;
+    totalRelations: number;
+    relationsCountCap: number;
   };
-  // Without sequential scans (am_search_nodes' SET clause): told that the query
-  // has a limit, the planner would otherwise read a whole table, every scope's
-  // rows, hoping to stop early when statistics (of any scope) say the pattern is
-  // common (audit finding 6).
-  const r = await db.query<{ r: Row }>(
-    sql.SEARCH_NODES_CALL,
-    [scope, likePattern(query), limit, skip, budget.entityChars, budget.relationChars, countCap, after, steps, afterObservation, indexed, ...sizeBound],
-    prepared("search"),
-  );
-  const row = r.rows[0]!.r;
-  const entities = row.entities.map((e) => finishEntity(e, observationCountCap(countCap, budget.entityChars)));
-  const cut = relationsCut(row.relations.length, row.total_relations, relationCountCap(countCap, budget.relationChars), { scope, names: entities.map((e) => e.name) });
+  const params = [scope, likePattern(query), limit, skip, budget.entityChars, budget.relationChars, countCap, after, scanMax, afterObservation, OWN_TRIGRAM.test(query), walkLargeScopes];
+  const row = (await db.query<{ r: Row }>(sql.GRAPH_SEARCH, params, prepared("search"))).rows[0]!.r;
+  const entities = row.entities.map((e) => finishEntity(e));
+  const cut = relationsCut(row.relations.length, row.totalRelations, row.relationsCountCap, { scope, names: entities.map((e) => e.name) });
   const shown = entities.length;
   // Matches found past this page: the next one starts after its last entity.
   // Otherwise, a walk stopped at its bound goes on where it stopped: after the
   // last entity it tested, or inside it after the last observation tested.
   const nextCursor =
-    row.matched > skip + shown && row.last_id !== null
-      ? sealCursor(key, { k: "s", after: row.last_id, skip: 0, seen: seen + skip + shown })
-      : row.walked_to !== null
+    row.matched > skip + shown && row.lastId !== null
+      ? sealCursor(key, { k: "s", after: row.lastId, skip: 0, seen: seen + skip + shown })
+      : row.walkedTo !== null
         ? sealCursor(key, {
             k: "s",
-            after: row.walked_to,
-            ...(row.walked_obs !== null ? { obs: row.walked_obs } : {}),
+            after: row.walkedTo,
+            ...(row.walkedObs !== null ? { obs: row.walkedObs } : {}),
             skip: Math.max(0, skip - row.matched),
             seen: seen + row.matched,
           })
         : undefined;
-  const scanCut = row.walked_to !== null && row.matched <= skip + shown;
+  const scanCut = row.walkedTo !== null && row.matched <= skip + shown;
   // After a cursor the statement counts only past it (the lists count the whole scope).
   const total = Math.max(row.total, seen + row.matched);
   // Exact when the lists held every match, or the walk went through the whole scope from its start.
-  const lowerBound = total > countCap || row.walked_to !== null || (!row.complete && after > 0);
+  const lowerBound = total > countCap || row.walkedTo !== null || (!row.complete && after > 0);
   return {
     entities,
     relations: row.relations,

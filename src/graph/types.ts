@@ -42,8 +42,6 @@ export interface GraphEntity extends EntityInput, Partial<Provenance> {
   observationsTruncated?: true;
   /** Only with observationsTruncated: how many the entity has. */
   totalObservations?: number;
-  /** Only when counting stopped at its cap (GRAPH_SEARCH_COUNT_MAX): at least totalObservations. */
-  totalObservationsIsLowerBound?: true;
 }
 
 export interface GraphRelation extends RelationInput, Partial<Provenance> {}
@@ -138,8 +136,6 @@ export interface ObservationPage {
   observations: string[];
   observationsMeta: Provenance[];
   totalObservations: number;
-  /** Only when counting stopped at the cap: at least totalObservations. */
-  totalObservationsIsLowerBound?: true;
   offset: number;
   limit: number;
   truncated: boolean;

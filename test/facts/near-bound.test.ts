@@ -22,12 +22,12 @@
 // recall on Postgres); the rows read now do not grow with their number.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recallParams } from "../../src/facts/read.js";
-import { RECALL, RECALL_CALL } from "../../src/facts/recall-sql.js";
+import { RECALL_CALL } from "../../src/facts/recall-sql.js";
 import { parseKeywords, RECALL_NEAR_BODY_CHARS, RECALL_NEAR_MAX_FACTS, RECALL_NEAR_WORD_CANDIDATES } from "../../src/facts/rules.js";
 import type { Database } from "../../src/db/database.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller } from "./helpers.js";
-import { type AnalyzedPlanNode, planNodes } from "../support/plans.js";
+import { type AnalyzedPlanNode, functionStatement, planNodes } from "../support/plans.js";
 
 // How Postgres prints the bounded body in a plan or an index definition: "left"(body, 1000).
 const BOUNDED_TEXT = new RegExp(`"?left"?\\(body, ${RECALL_NEAR_BODY_CHARS}\\)`);
@@ -95,7 +95,7 @@ describe.each(BACKENDS)("near matches read a bounded number of bounded texts on 
     // The vocabulary's trigger reads the same text.
     const trigger = await tdb.db.query<{ src: string }>("select prosrc as src from pg_proc where proname = 'am_fact_words'");
     expect(trigger.rows[0]!.src).toContain(`left(new.body, ${RECALL_NEAR_BODY_CHARS})`);
-    expect(RECALL).toContain(`left(f.body, ${RECALL_NEAR_BODY_CHARS})`);
+    expect(await functionStatement(tdb.db, "am_recall")).toContain(`left(f.body, ${RECALL_NEAR_BODY_CHARS})`);
   });
 });
 
@@ -108,7 +108,7 @@ describe.each(BACKENDS)("near matches read a bounded number of bounded texts on 
  */
 async function near(db: Database, keywords: string[], readable: { all: boolean; scopes: string[] }, filters: { status?: "deprecated"; scope?: string }) {
   const params = recallParams(parseKeywords(keywords), readable, filters, 10);
-  const r = await db.query<{ "QUERY PLAN": Array<{ Plan: AnalyzedPlanNode }> | string }>(`explain (analyze, format json) ${RECALL}`, params);
+  const r = await db.query<{ "QUERY PLAN": Array<{ Plan: AnalyzedPlanNode }> | string }>(`explain (analyze, format json) ${await functionStatement(db, "am_recall")}`, params);
   const raw = r.rows[0]!["QUERY PLAN"];
   const plan = (typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: AnalyzedPlanNode }>) : raw)[0]!.Plan;
   const conditions = (n: AnalyzedPlanNode) => [n["Recheck Cond"], n["Index Cond"], n.Filter].filter(Boolean).join(" ");
@@ -117,7 +117,7 @@ async function near(db: Database, keywords: string[], readable: { all: boolean; 
   const nodes = planNodes(plan);
   const scans = nodes.filter((n) => n["Relation Name"] === "facts" && /%>|am_near_words/.test(conditions(n)));
   const vocabulary = nodes.filter((n) => n["Relation Name"] === "fact_words");
-  const hits = (await db.query<{ name: string; total: number }>(RECALL, params)).rows;
+  const hits = (await db.query<{ name: string; total: number }>(await functionStatement(db, "am_recall"), params)).rows;
   return { scans, read: rowsRead(scans), words: rowsRead(vocabulary), conditions: scans.map(conditions), hits, fetched: await fetched(db, params) };
 }
 

@@ -5,10 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
 import { recallFacts, recallParams, type RecallInput } from "../../src/facts/read.js";
-import { RECALL } from "../../src/facts/recall-sql.js";
 import { parseKeywords } from "../../src/facts/rules.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { type AnalyzedPlanNode, planNodes } from "../support/plans.js";
+import { type AnalyzedPlanNode, functionStatement, planNodes } from "../support/plans.js";
 import { addCaller, fact, store } from "./helpers.js";
 
 describe.each(BACKENDS)("near matches by edit distance on %s", (backend) => {
@@ -72,7 +71,7 @@ describe.each(BACKENDS)("near matches by edit distance on %s", (backend) => {
     // The reader's lookups of the vocabulary read no word at all here (the only
     // near word is in "secret"), counted in the plan.
     const params = recallParams(parseKeywords(["zebrafsh"]), { all: false, scopes: ["shared", "team"] }, {}, 10);
-    const raw = (await tdb.db.query<{ "QUERY PLAN": Array<{ Plan: AnalyzedPlanNode }> | string }>(`explain (analyze, format json) ${RECALL}`, params)).rows[0]!["QUERY PLAN"];
+    const raw = (await tdb.db.query<{ "QUERY PLAN": Array<{ Plan: AnalyzedPlanNode }> | string }>(`explain (analyze, format json) ${await functionStatement(tdb.db, "am_recall")}`, params)).rows[0]!["QUERY PLAN"];
     const plan = (typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: AnalyzedPlanNode }>) : raw)[0]!.Plan;
     const scans = planNodes(plan).filter((n) => n["Relation Name"] === "fact_words");
     expect(scans.length).toBeGreaterThan(0);

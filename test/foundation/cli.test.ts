@@ -128,7 +128,7 @@ describe("migrate", () => {
     try {
       const first = onlyJson<{ applied: string[]; schemaVersion: number }>(await runCli(["migrate", "--json"], { DATABASE_URL: empty.url }));
       expect(first.applied.length).toBe(first.schemaVersion);
-      expect(first.applied[0]).toBe("000001_agents");
+      expect(first.applied[0]).toBe("000001_baseline");
       const second = await runCli(["migrate"], { DATABASE_URL: empty.url });
       expect(second.code).toBe(0);
       expect(second.stdout).toMatch(/is up to date/);

@@ -1,39 +1,130 @@
+// The migrator: sql/functions/ (each function's current body, applied when its
+// checksum changes) and sql/migrations/ (forward-only, from one baseline), in
+// one locked transaction; and a database made before the baseline, upgraded.
 import { afterAll, describe, expect, it } from "vitest";
-import { loadMigrations, migrate, migrationsPending } from "../../src/db/migrate.js";
+import type { Database } from "../../src/db/database.js";
+import { loadFunctions, loadMigrations, migrate, migrationsPending, type SqlFunction } from "../../src/db/migrate.js";
 import { openPglite } from "../../src/db/pglite.js";
 import { openPostgres } from "../../src/db/postgres.js";
-import { createEmptyPostgresDatabase, TEST_TIMEOUTS } from "../support/databases.js";
+import { BACKENDS, createEmptyPostgresDatabase, type Backend, TEST_TIMEOUTS } from "../support/databases.js";
+import { migrateAsBefore, preBaselineMigrations, schemaOf } from "../support/schema.js";
 
-const SCHEMA_SNAPSHOT = `
-  select table_name, column_name, data_type
-    from information_schema.columns
-   where table_schema = 'public'
-   order by table_name, column_name`;
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
 
-describe("migrations", () => {
-  const cleanups: Array<() => Promise<void>> = [];
-  afterAll(async () => {
-    for (const c of cleanups.reverse()) await c();
+/** An empty database of `backend`, closed and dropped after the file. */
+async function emptyDatabase(backend: Backend): Promise<Database> {
+  if (backend === "pglite") {
+    const db = await openPglite({ ...TEST_TIMEOUTS, statementTimeoutMs: 120_000, dataDir: undefined });
+    cleanups.push(() => db.close());
+    return db;
+  }
+  const empty = await createEmptyPostgresDatabase();
+  const db = openPostgres({ ...TEST_TIMEOUTS, statementTimeoutMs: 120_000, connectionString: empty.url, poolMax: 2, connectTimeoutMs: 5000 });
+  cleanups.push(async () => {
+    await db.close();
+    await empty.drop();
   });
+  return db;
+}
 
-  it("are numbered without gaps", async () => {
+const FUNCTION_COUNT = `select count(*)::int as n from pg_proc where proname like 'am\\_%' and pronamespace = 'public'::regnamespace`;
+
+describe("the files", () => {
+  it("migrations are numbered without gaps, from the baseline; every function has a file of its name", async () => {
     const all = await loadMigrations();
     expect(all.map((m) => m.id)).toEqual(all.map((_, i) => i + 1));
+    expect(all[0]!.name).toBe("baseline");
+    for (const f of await loadFunctions()) expect(f.sql).toMatch(new RegExp(`^create or replace (function|aggregate) ${f.name}\\(`, "m"));
   });
 
-  it("applied twice on PGlite change nothing the second time", async () => {
-    const db = await openPglite({ ...TEST_TIMEOUTS, dataDir: undefined });
-    cleanups.push(() => db.close());
+  it("no migration defines a function: a function's body lives in sql/functions/ only", async () => {
+    for (const m of await loadMigrations()) expect(m.sql, m.name).not.toMatch(/create\s+(or\s+replace\s+)?(function|aggregate)/i);
+  });
+});
+
+describe.each(BACKENDS)("migrating on %s", (backend) => {
+  it("applied twice changes nothing the second time", async () => {
+    const db = await emptyDatabase(backend);
     const first = await migrate(db);
     expect(first.applied.length).toBe(first.current);
-    const before = (await db.query(SCHEMA_SNAPSHOT)).rows;
+    expect(first.functions.applied).toEqual((await loadFunctions()).map((f) => f.name));
+    const before = await schemaOf(db);
     const second = await migrate(db);
-    expect(second.applied).toEqual([]);
-    expect((await db.query(SCHEMA_SNAPSHOT)).rows).toEqual(before);
+    expect(second).toEqual({ applied: [], functions: { applied: [], dropped: [] }, current: first.current });
+    expect(await schemaOf(db)).toEqual(before);
     expect(await migrationsPending(db, first.current)).toBe(0);
   });
 
-  it("two migrators racing on a fresh Postgres database leave one correct schema", async () => {
+  it("re-applies a changed function file only, drops the function of a file that is gone, and refuses a second signature under one name", async () => {
+    const db = await emptyDatabase(backend);
+    const files = await loadFunctions();
+    await migrate(db);
+    const changed = (f: SqlFunction, sql: string): SqlFunction => ({ ...f, sql, checksum: `${f.checksum}-changed` });
+    const limit = files.find((f) => f.name === "am_graph_max_observations")!;
+    const raised = changed(limit, limit.sql.replace("select 1000", "select 1200"));
+    const report = await migrate(db, { functions: files.map((f) => (f === limit ? raised : f)) });
+    expect(report.functions).toEqual({ applied: ["am_graph_max_observations"], dropped: [] });
+    expect((await db.query<{ n: number }>("select am_graph_max_observations() as n")).rows[0]!.n).toBe(1200);
+
+    const extra: SqlFunction = { name: "am_test_extra", sql: "create or replace function am_test_extra() returns int language sql as 'select 1';", checksum: "x" };
+    await migrate(db, { functions: [...files, extra] });
+    const gone = await migrate(db, { functions: files });
+    expect(gone.functions.dropped).toEqual(["am_test_extra"]);
+    expect((await db.query<{ n: number }>("select count(*)::int as n from pg_proc where proname = 'am_test_extra'")).rows[0]!.n).toBe(0);
+
+    const twice: SqlFunction = { ...extra, sql: `${extra.sql} create or replace function am_test_extra(x int) returns int language sql as 'select x';`, checksum: "y" };
+    await expect(migrate(db, { functions: [...files, twice] })).rejects.toThrow(/More than one function named am_test_extra: a changed signature needs a new name/);
+    // Refused whole: the failed run created nothing.
+    expect((await db.query<{ n: number }>("select count(*)::int as n from pg_proc where proname = 'am_test_extra'")).rows[0]!.n).toBe(0);
+  });
+
+  it("a failing migration or function file leaves the schema untouched, saying which file failed", async () => {
+    const db = await emptyDatabase(backend);
+    const good = await loadMigrations();
+    const broken = [...good, { id: good.length + 1, name: "broken", sql: "create table half_done (x int); select * from no_such_table;" }];
+    await expect(migrate(db, { migrations: broken })).rejects.toThrow(/no_such_table/);
+    expect(await migrationsPending(db, good.length)).toBe(good.length);
+    expect((await db.query<{ t: string | null }>("select to_regclass('half_done')::text as t")).rows[0]?.t).toBeNull();
+    expect((await db.query<{ n: number }>(FUNCTION_COUNT)).rows[0]!.n).toBe(0);
+    const files = await loadFunctions();
+    const bad: SqlFunction = { name: "am_test_bad", sql: "create or replace function am_test_bad() returns int language plpgsql as $$ begin retrun 1; end $$;", checksum: "z" };
+    await expect(migrate(db, { functions: [...files, bad] })).rejects.toThrow(/sql\/functions\/am_test_bad\.sql failed/);
+    expect((await db.query<{ n: number }>(FUNCTION_COUNT)).rows[0]!.n).toBe(0);
+  });
+
+  it("upgrades a database made before the baseline, with data, to the very schema a fresh one gets", async () => {
+    const fresh = await emptyDatabase(backend);
+    await migrate(fresh);
+    const old = await emptyDatabase(backend);
+    await migrateAsBefore(old, preBaselineMigrations());
+    await old.query("insert into agents (name, kind, write_scopes) values ('writer', 'agent', '{shared}')");
+    await old.exec(
+      `insert into graph_entities (scope, name, entity_type, created_by) select 'shared', 'e' || g, 't', (select id from agents) from generate_series(1, 3) g;
+       insert into graph_observations (entity_id, scope, content, created_by) select id, 'shared', 'seen', created_by from graph_entities;
+       insert into graph_relations (scope, from_name, to_name, relation_type, created_by) select 'shared', 'e1', name, 'knows', created_by from graph_entities;`,
+    );
+    const report = await migrate(old);
+    expect(report.applied).toEqual(["000002_graph_entity_bounds", "000003_drop_superseded_functions"]);
+    expect(await schemaOf(old)).toEqual(await schemaOf(fresh));
+    expect((await old.query("select id, name from schema_migrations order by id")).rows).toEqual((await loadMigrations()).map((m) => ({ id: m.id, name: m.name })));
+    // What the data became: the counts the new bounds keep.
+    expect((await old.query("select name, observation_count from graph_entities order by name")).rows).toEqual(["e1", "e2", "e3"].map((name) => ({ name, observation_count: 1 })));
+    expect((await old.query<{ n: number }>("select relations as n from graph_relation_ends where name_key = am_graph_key('e1')")).rows[0]!.n).toBe(3);
+    expect((await migrate(old)).applied).toEqual([]);
+  }, 180_000);
+
+  it("refuses a database made before the baseline but not migrated to its end, saying what to do", async () => {
+    const old = await emptyDatabase(backend);
+    await migrateAsBefore(old, preBaselineMigrations().slice(0, 40));
+    await expect(migrate(old)).rejects.toThrow(/stops at migration 40 \(unknown_author_walked\), short of 44 \(duplicate_japanese_chinese\)\. Upgrade it with a release made before the baseline first/);
+  }, 180_000);
+});
+
+describe("two migrators racing on a fresh Postgres database", () => {
+  it("leave one correct schema", async () => {
     const empty = await createEmptyPostgresDatabase();
     const a = openPostgres({ ...TEST_TIMEOUTS, connectionString: empty.url, poolMax: 2, connectTimeoutMs: 5000 });
     const b = openPostgres({ ...TEST_TIMEOUTS, connectionString: empty.url, poolMax: 2, connectTimeoutMs: 5000 });
@@ -42,25 +133,12 @@ describe("migrations", () => {
       await b.close();
       await empty.drop();
     });
-    expect(await migrationsPending(a, 1)).toBe(1);
     const [ra, rb] = await Promise.all([migrate(a), migrate(b)]);
     // Exactly one of them did the work; the other found nothing left.
     expect([ra.applied.length, rb.applied.length].sort()).toEqual([0, ra.current]);
+    expect([ra.functions.applied.length, rb.functions.applied.length].sort((x, y) => x - y)[0]).toBe(0);
     const recorded = await a.query<{ id: number }>("select id from schema_migrations order by id");
     expect(recorded.rows.map((r) => r.id)).toEqual(Array.from({ length: ra.current }, (_, i) => i + 1));
     expect(await migrationsPending(b, ra.current)).toBe(0);
-    const again = await migrate(a);
-    expect(again.applied).toEqual([]);
-  });
-
-  it("a failing migration leaves the schema untouched", async () => {
-    const db = await openPglite({ ...TEST_TIMEOUTS, dataDir: undefined });
-    cleanups.push(() => db.close());
-    const good = await loadMigrations();
-    const broken = [...good, { id: good.length + 1, name: "broken", sql: "create table half_done (x int); select * from no_such_table;" }];
-    await expect(migrate(db, broken)).rejects.toThrow(/no_such_table/);
-    expect(await migrationsPending(db, good.length)).toBe(good.length);
-    const half = await db.query<{ t: string | null }>("select to_regclass('half_done')::text as t");
-    expect(half.rows[0]?.t).toBeNull();
   });
 });

@@ -3,8 +3,8 @@
 // every scope before the scope filter): the exact statement the store runs,
 // prepared, under the store's settings (no sequential scans), EXPLAINed on
 // Postgres over a few thousand analysed rows in one scope and many more in
-// another. (The statement no longer calls am_graph_match: its matches are
-// bounded by the count cap, src/graph/search-sql.ts.)
+// another. (Its matches are bounded by the count cap,
+// sql/functions/am_graph_search.sql.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import type { Database } from "../../src/db/database.js";
@@ -14,35 +14,15 @@ import { searchNodes } from "../../src/graph/search.js";
 import { likePattern } from "../../src/text.js";
 import { createEntities, createRelations } from "../../src/graph/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { type PlanNode, planNodes } from "../support/plans.js";
+import { nestedPlans, type PlanNode, planNodes } from "../support/plans.js";
 
-// Under the settings the store runs it with (am_search_nodes, sql/000024:
-// without sequential scans, one generic plan kept): a prepared statement, in a
-// transaction without sequential scans. EXPLAIN EXECUTE shows the plan that
-// plan_cache_mode picks: a custom plan or the generic one (EXPLAIN of the text
-// alone always plans for the values); both are checked. EXECUTE takes no bind parameters: the test's own values are
-// written in as literals.
-let probes = 0;
-async function explainSearchPlan(db: Database, statement: string, scope: string, query: string, mode: "custom" | "generic"): Promise<{ Plan: PlanNode & { "Total Cost": number } }> {
-  const name = `plan_probe_${++probes}`;
-  const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
-  try {
-    return await db.transaction(
-      async (tx) => {
-        await tx.query(`set local plan_cache_mode = force_${mode}_plan`);
-        await tx.query(`prepare ${name} as ${statement}`);
-        const r = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode & { "Total Cost": number } }> }>(
-          `explain (format json) execute ${name}(${literal(scope)}, ${literal(likePattern(query))}, 1000, 0, 500000, 500000, 10000, 0, 100, 0)`,
-        );
-        await tx.query(`deallocate ${name}`);
-        return r.rows[0]!["QUERY PLAN"][0]!;
-      },
-      { withoutSeqScans: true },
-    );
-  } finally {
-    await db.query(`deallocate ${name}`).catch(() => undefined);
-  }
+// The plans of every statement search_nodes runs (am_graph_search and the
+// functions it calls), as the service runs them: generic plans, without
+// sequential scans (the function's settings).
+async function searchPlans(url: string, scope: string, query: string): Promise<Array<PlanNode & { "Total Cost": number }>> {
+  return nestedPlans(url, sql.GRAPH_SEARCH, [scope, likePattern(query), 1000, 0, 500_000, 500_000, 10_000, 0, 10_000, 0, /[\p{L}\p{N}]{3}/u.test(query), false]);
 }
+const allNodes = (plans: PlanNode[]) => plans.flatMap((p) => planNodes(p));
 
 const QUERIES = ["1a2b", "entity-42", "project", "東京メ", "about"];
 
@@ -90,7 +70,7 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
     });
   }
 
-  const explainSearch = async (statement: string, query: string, mode: "custom" | "generic") => planNodes((await explainSearchPlan(tdb.db, statement, "shared", query, mode)).Plan);
+  const explainSearch = async (query: string) => allNodes(await searchPlans(tdb.url!, "shared", query));
   const TRIGRAM_INDEXES = ["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm"];
   // Scans that look rows up by the caller's entity ids (the page, its
   // observations and relations) need no scope; every other one must hold it.
@@ -98,17 +78,17 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
   const SCOPE_CONDITION = /scope = |ROW\(scope, (entity_id, )?id\) > ROW/;
   const BY_ID = ["graph_entities_pkey", "graph_observations_entity_content", "graph_observations_entity_id", "graph_relations_pkey", "graph_relations_key", "graph_relations_from_id", "graph_relations_to_id"];
 
-  // Every read of the match (search-sql.ts) goes through an index whose
+  // Every read of the match goes through an index whose
   // condition holds the scope: the scope-led trigram index, or, where the
   // planner expects a common word to stop early, the (scope, id) btree (rows
   // of the caller's scope only). A query matching every row of another scope
   // must not make it read that scope (audit finding 6).
-  describe.each(["custom", "generic"] as const)("the search statement, %s plan", (mode) => {
-    it.each(QUERIES)("for %s reads only the caller's scope, through indexes", async (query) => {
-      const plan = await explainSearch(sql.SEARCH_NODES, query, mode);
+  describe("the search statements", () => {
+    it.each(QUERIES)("for %s read only the caller's scope, through indexes", async (query) => {
+      const plan = await explainSearch(query);
       expect(graphSeqScans(plan)).toEqual([]);
       const scans = plan.filter((n) => n["Index Name"]?.startsWith("graph_") && !BY_ID.includes(n["Index Name"]));
-      expect(scans.length).toBeGreaterThanOrEqual(4);
+      expect(scans.length).toBeGreaterThanOrEqual(3);
       for (const scan of scans) {
         expect([...TRIGRAM_INDEXES, "graph_entities_scope_id", "graph_observations_scope_entity_id"], JSON.stringify(scan)).toContain(scan["Index Name"]);
         expect(scan["Index Cond"], scan["Index Name"]).toMatch(SCOPE_CONDITION);
@@ -116,8 +96,8 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
       expect(scans.map((n) => n["Index Name"])).toContain("graph_observations_scope_content_trgm");
     });
 
-    it("for a one-letter query reads only the caller's scope, through indexes", async () => {
-      const plan = await explainSearch(sql.SEARCH_NODES_SHORT, "e", mode);
+    it("for a one-letter query read only the caller's scope, through indexes", async () => {
+      const plan = await explainSearch("e");
       expect(graphSeqScans(plan)).toEqual([]);
       const scans = plan.filter((n) => n["Index Name"]?.startsWith("graph_") && !BY_ID.includes(n["Index Name"]));
       for (const scan of scans) expect(scan["Index Cond"], JSON.stringify(scan)).toMatch(SCOPE_CONDITION);
@@ -125,21 +105,18 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
   });
 
   it("a distinctive query goes through the three scope-led trigram indexes, scope and pattern in one index condition", async () => {
-    const plan = await explainSearch(sql.SEARCH_NODES, "1a2b", "custom");
+    const plan = await explainSearch("1a2b");
     const scans = plan.filter((n) => TRIGRAM_INDEXES.includes(n["Index Name"] ?? ""));
     expect(scans.map((n) => n["Index Name"]).sort()).toEqual(TRIGRAM_INDEXES);
-    // The pattern is an init plan's value ($n): see search-sql.ts.
-    for (const scan of scans) expect(scan["Index Cond"], scan["Index Name"]).toMatch(/^\(\(scope = 'shared'::text\) AND \(\w+ ~~\* \$\d+\)\)$/);
+    // The pattern is an init plan's value ($n).
+    for (const scan of scans) expect(scan["Index Cond"], scan["Index Name"]).toMatch(/^\(\(scope = \$\d+\) AND \(\w+ ~~\* \$\d+\)\)$/);
   });
 
   // Postgres JIT-compiles a plan whose estimated cost passes jit_above_cost
   // (100,000 by default), which cost ~13 ms per call for a walk that looked
-  // expensive (search-sql.ts, WALK_CHUNK).
-  it.each(["SEARCH_NODES", "SEARCH_NODES_SHORT"] as const)("%s is estimated below the cost at which Postgres JIT-compiles", async (name) => {
-    for (const mode of ["custom", "generic"] as const) {
-      const cost = (await explainSearchPlan(tdb.db, sql[name], "shared", name === "SEARCH_NODES" ? "entity" : "e", mode)).Plan["Total Cost"];
-      expect(cost, mode).toBeLessThan(100_000);
-    }
+  // expensive (am_graph_walk).
+  it.each(["entity", "e"])("every statement of a search for %s is estimated below the cost at which Postgres JIT-compiles", async (query) => {
+    for (const plan of await searchPlans(tdb.url!, "shared", query)) expect(plan["Total Cost"]).toBeLessThan(100_000);
   });
 
   it("finds only the caller's scope, and counts only its matches", async () => {
@@ -149,12 +126,11 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
     expect((await searchNodes(tdb.db, "hidden", "entity-42", { limit: 1 }, 500_000, 10_000)).totalEntities).toBe(4000);
   });
 
-  // Planning these statements took longer than running them at 1,000 entities
-  // (issue 16). The store runs them as named prepared statements, and Postgres
-  // keeps one generic plan per connection only while it looks no dearer than
-  // the custom plans of the first five calls: for open_nodes it never did until
-  // the names' keys became an init plan (read-sql.ts, NAME_KEYS).
-  // (search_nodes runs in a transaction of its own: one connection, a pool of one.)
+  // Planning took longer than running at 1,000 entities. The store calls the
+  // read functions as named prepared statements (their own statements keep
+  // generic plans inside the functions), and Postgres keeps one generic plan of
+  // a prepared statement per connection once it looks no dearer than the custom
+  // plans of the first five calls.
   it("search_nodes and open_nodes settle on one generic plan per connection", async () => {
     const one = tdb.openPool(1);
     for (let i = 0; i < 8; i++) {
@@ -203,7 +179,7 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
 // another trigram index by the scope alone and test ILIKE on each (issue 16:
 // search_nodes slower at 1,000 entities than at 10,000). The statement's lists
 // are planned for reading whole, with the pattern unseen, so the trigram
-// lookup wins (src/graph/search-sql.ts).
+// lookup wins (am_graph_search).
 describe("search_nodes match plan at 1,000 analysed entities (postgres)", () => {
   let tdb: TestDatabase;
 
@@ -232,18 +208,16 @@ describe("search_nodes match plan at 1,000 analysed entities (postgres)", () => 
   });
 
   it.each(["kiwi-needle", "qqzzxxyyww"])("%s goes through the three trigram indexes with scope and pattern", async (query) => {
-    for (const mode of ["custom", "generic"] as const) {
-      const plan = planNodes((await explainSearchPlan(tdb.db, sql.SEARCH_NODES, "small", query, mode)).Plan);
-      const scans = plan.filter((n) => ["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm"].includes(n["Index Name"] ?? ""));
-      expect(scans.map((n) => n["Index Name"]).sort(), mode).toEqual(["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm"]);
-      for (const scan of scans) expect(scan["Index Cond"], scan["Index Name"]).toMatch(/^\(\(scope = '?\$?\w+'?(::text)?\) AND \(\w+ ~~\* \$\d+\)\)$/);
-    }
+    const plan = allNodes(await searchPlans(tdb.url!, "small", query));
+    const scans = plan.filter((n) => ["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm"].includes(n["Index Name"] ?? ""));
+    expect(scans.map((n) => n["Index Name"]).sort()).toEqual(["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm"]);
+    for (const scan of scans) expect(scan["Index Cond"], scan["Index Name"]).toMatch(/^\(\(scope = \$\d+\) AND \(\w+ ~~\* \$\d+\)\)$/);
   });
 });
 
 // The walk reads its next entities and observations as ranges of the (scope,
 // id) and (scope, entity_id, id) indexes, in their order, up to a step's
-// limit (search-sql.ts). Planned without seeing the scope, a range bounded on
+// limit (am_graph_search). Planned without seeing the scope, a range bounded on
 // both sides was estimated so small at 1,000 entities that sorting the scope's
 // rows looked cheaper: each step then read the whole scope. Whatever reads the
 // walk's tables must do so in index order, never feeding a sort.
@@ -266,8 +240,8 @@ describe("search_nodes walk plan at 1,000 analysed entities (postgres)", () => {
   });
 
   const SORTS = ["Sort", "Incremental Sort"];
-  it.each(["custom", "generic"] as const)("reads the walk's entities and observations in index order (%s plan)", async (mode) => {
-    const walk = planNodes((await explainSearchPlan(tdb.db, sql.SEARCH_NODES_SHORT, "small", "zq", mode)).Plan).find((n) => n["Subplan Name"] === "CTE walk");
+  it("reads the walk's entities and observations in index order", async () => {
+    const walk = allNodes(await searchPlans(tdb.url!, "small", "zq")).find((n) => n["Subplan Name"] === "CTE walk");
     expect(walk).toBeDefined();
     const plan = planNodes(walk!);
     const sorted = plan.filter((n) => SORTS.includes(n["Node Type"])).flatMap((n) => (n.Plans ?? []).flatMap((p) => planNodes(p)));
@@ -276,29 +250,3 @@ describe("search_nodes walk plan at 1,000 analysed entities (postgres)", () => {
     expect(walked.map((n) => `${n["Node Type"]} ${n["Index Name"]}`).sort()).toEqual(["Index Scan graph_entities_scope_id", "Index Scan graph_observations_scope_entity_id"]);
   });
 });
-
-describe.each(BACKENDS)("am_search_nodes on %s", (backend) => {
-  let tdb: TestDatabase;
-  beforeAll(async () => {
-    tdb = await createTestDatabase(backend);
-  });
-  afterAll(async () => {
-    await tdb?.drop();
-  });
-
-  it("holds SEARCH_NODES and SEARCH_NODES_SHORT character for character (a changed statement needs a migration that replaces the function)", async () => {
-    // 000024's overload (eleven parameters); 000022's and 000023's stay for instances still on the old code during a rolling deploy.
-    const src = (await tdb.db.query<{ src: string }>("select prosrc as src from pg_proc where proname = 'am_search_nodes' and pronargs = 11")).rows;
-    expect(src).toHaveLength(1);
-    expect(src[0]!.src).toContain(sql.SEARCH_NODES);
-    const overloads = (await tdb.db.query<{ n: number }>("select pronargs::int as n from pg_proc where proname = 'am_search_nodes' order by 1")).rows.map((r) => r.n);
-    expect(overloads).toEqual([8, 10, 11]);
-    expect(src[0]!.src).toContain(sql.SEARCH_NODES_SHORT);
-  });
-
-  it("keeps one generic plan and never scans a table whole, whatever the session says", async () => {
-    const settings = (await tdb.db.query<{ config: string[] }>("select proconfig as config from pg_proc where proname = 'am_search_nodes' and pronargs = 11")).rows[0]!.config;
-    expect(settings).toEqual(expect.arrayContaining(["plan_cache_mode=force_generic_plan", "enable_seqscan=off"]));
-  });
-});
-

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { searchNodes } from "../../src/graph/search.js";
-import { WALK_CHUNK } from "../../src/graph/search-sql.js";
+import { WALK_CHUNK } from "../support/graph-walk.js";
 import { createEntities } from "../../src/graph/store.js";
 import type { EntityInput } from "../../src/graph/types.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";

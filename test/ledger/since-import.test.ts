@@ -78,38 +78,3 @@ describe.each(BACKENDS)("ledger_list since, after importing older events, on %s"
     }
   });
 });
-
-describe("the migration to recorded_at, over a ledger already out of time order (postgres)", () => {
-  const cleanups: Array<() => Promise<void>> = [];
-  afterAll(async () => {
-    for (const c of cleanups.reverse()) await c();
-  });
-
-  it("gives existing events a recording time that follows seq, so since finds them all", async () => {
-    const empty = await createEmptyPostgresDatabase();
-    cleanups.push(empty.drop);
-    const db = openPostgres({ ...TEST_TIMEOUTS, connectionString: empty.url, poolMax: 2, connectTimeoutMs: 5000 });
-    cleanups.push(() => db.close());
-    const all = await loadMigrations();
-    const at = all.findIndex((m) => m.name.includes("ledger_since_recorded_at"));
-    expect(at).toBeGreaterThan(0);
-    await migrate(db, all.slice(0, at));
-    const writer = await createAgent(db, { name: "writer", kind: "agent", writeScopes: ["shared"] });
-    // As an import under 000029 left them: three events of today, then two of a month ago.
-    await db.query(
-      `insert into ledger_events (seq, kind, action, target, actor_id, actor, at, evidence, prev_hash, hash)
-       select g, 'executed', 'publish_post', 't-' || g, $1::bigint, 'writer',
-              date_trunc('milliseconds', case when g <= 3 then now() else now() - interval '30 days' end),
-              'https://blog.example/' || g, repeat('0', 64), repeat('0', 64)
-         from generate_series(1, 5) g`,
-      [writer.id],
-    );
-    await db.query("update ledger_chain_head set last_seq = 5");
-    await migrate(db, all);
-    const list = async (since: string) => (await listLedger(db, { since, limit: 200 })).events.map((e) => e.seq);
-    expect(await list(daysAgo(60))).toEqual([5, 4, 3, 2, 1]);
-    expect(await list(daysAgo(1))).toEqual([3, 2, 1]);
-    // Existing events are still append-only after the migration set its trigger aside.
-    await expect(db.query("update ledger_events set note = 'x' where seq = 1")).rejects.toThrow();
-  });
-});

@@ -1,12 +1,16 @@
 // Once per test run: check that the test Postgres is reachable (CI fails rather
 // than skips when it is not), build a migrated template database that every test
-// file clones, and drop everything this run created at the end.
+// file clones, and drop everything this run created at the end. The template is
+// a database made before the schema's baseline (its 44 migrations of then) and
+// upgraded by the migrator, so every Postgres test runs on an upgraded schema and
+// every PGlite test on a fresh one: the whole suite holds for both.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { migrate } from "../../src/db/migrate.js";
 import { openPostgres } from "../../src/db/postgres.js";
 import { adminUrl, databaseUrl } from "./pg-urls.js";
+import { migrateAsBefore, preBaselineMigrations } from "./schema.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -30,6 +34,7 @@ export default async function setup(project: TestProject) {
   await admin.query(`create database ${template}`);
   const db = openPostgres({ connectionString: databaseUrl(template), poolMax: 2, connectTimeoutMs: 5000, statementTimeoutMs: 60_000, lockTimeoutMs: 60_000 });
   try {
+    await migrateAsBefore(db, preBaselineMigrations());
     await migrate(db);
   } finally {
     await db.close();

@@ -20,9 +20,15 @@ export function registerMigrateCommand(program: Command): void {
         const db = await openDatabase(config);
         try {
           const report = await migrate(db);
-          out.result({ database: describeDatabase(config), applied: report.applied, schemaVersion: report.current }, () =>
-            report.applied.length
-              ? `Applied ${report.applied.length} migration(s) to ${describeDatabase(config)}:\n${report.applied.map((m) => `  ${m}`).join("\n")}`
+          const fns = report.functions;
+          out.result({ database: describeDatabase(config), applied: report.applied, functions: fns, schemaVersion: report.current }, () =>
+            report.applied.length || fns.applied.length || fns.dropped.length
+              ? [
+                  `Brought ${describeDatabase(config)} up to date (schema version ${report.current}):`,
+                  ...report.applied.map((m) => `  migration ${m}`),
+                  ...(fns.applied.length ? [`  ${fns.applied.length} function(s) created or changed`] : []),
+                  ...fns.dropped.map((f) => `  function ${f} dropped`),
+                ].join("\n")
               : `${describeDatabase(config)} is up to date (schema version ${report.current}).`,
           );
         } finally {

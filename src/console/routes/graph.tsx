@@ -8,7 +8,7 @@ import { DomainError } from "../../errors.js";
 import { readableGraph } from "../../graph/access.js";
 import { openNodes, readGraph, readObservations } from "../../graph/read.js";
 import { readRelations } from "../../graph/relations.js";
-import { searchNodes, searchWalksLargeScopes } from "../../graph/search.js";
+import { searchNodes } from "../../graph/search.js";
 import { sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
 import { EntityPage, entityHref, GraphSearchPage } from "../views/graph.js";
@@ -33,9 +33,9 @@ export function registerGraph(router: Router, deps: AppDeps): void {
     const ctx = pageContext(res, "graph");
     try {
       const scope = readableGraph(sessionOf(res).caller, scopeInput);
-      const { graphSearchCountMax, graphSearchScanMax, graphSearchWalkLargeScopes } = deps.config.limits;
+      const { graphSearchCountMax, graphSearchScanMax } = deps.config.limits;
       const page = q
-        ? await searchNodes(deps.db, scope, q, { limit: GRAPH_PAGE_SIZE, offset, cursor }, PAGE_CHARS, graphSearchCountMax, graphSearchScanMax, searchWalksLargeScopes(deps.db, graphSearchWalkLargeScopes))
+        ? await searchNodes(deps.db, scope, q, { limit: GRAPH_PAGE_SIZE, offset, cursor }, PAGE_CHARS, graphSearchCountMax, graphSearchScanMax)
         : await readGraph(deps.db, scope, { limit: GRAPH_PAGE_SIZE, offset }, PAGE_CHARS);
       // A search's next page by its cursor (it always has one when truncated); the whole graph's by offset.
       const onward: Record<string, string> | undefined =

@@ -3,7 +3,7 @@ import { MAX_CURSOR_CHARS } from "../../limits.js";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { pageText } from "../format.js";
-import { searchNodes, searchWalksLargeScopes } from "../search.js";
+import { searchNodes } from "../search.js";
 import { pagingFields, scopeField, searchPageOutput } from "../schemas.js";
 
 // Built once: the SDK wraps these shapes for every request's server.
@@ -33,9 +33,8 @@ export const searchNodesTool = defineTool({
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
-    const { graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax, graphSearchWalkLargeScopes } = deps.config.limits;
-    const walkLarge = searchWalksLargeScopes(deps.db, graphSearchWalkLargeScopes);
-    const page = await searchNodes(deps.db, readableGraph(caller, input.scope), input.query, input, graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax, walkLarge);
+    const { graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax } = deps.config.limits;
+    const page = await searchNodes(deps.db, readableGraph(caller, input.scope), input.query, input, graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax);
     return { text: pageText("search_nodes", page), structured: { ...page } };
   },
 });

@@ -1,0 +1,2 @@
+create or replace function am_graph_max_relations() returns integer
+  language sql immutable parallel safe as $$ select 1000 $$;

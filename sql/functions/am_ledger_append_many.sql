@@ -1,0 +1,78 @@
+create or replace function am_ledger_append_many(
+  p_kind text[], p_action text[], p_target text[], p_actor_id bigint[], p_actor text[],
+  p_evidence text[], p_note text[], p_reason text[], p_ttl_seconds int[], p_claim text[],
+  p_seen_record_seq bigint[], p_seen_claim text[], p_max_open_claims int[])
+  returns table (idx int, appended boolean, ev_seq bigint, ev_at timestamptz, ev_hash text,
+                 ev_claimed_at timestamptz, ev_claim_expires_at timestamptz, err_code text, err_message text)
+  language plpgsql volatile
+  as $$
+declare
+  n int := coalesce(array_length(p_kind, 1), 0);
+  v_first_seq bigint;
+  v_last_seq bigint;
+  v_last_hash text;
+  v_key record;
+  v_at timestamptz;
+  v_expires timestamptz;
+  v_hash text;
+  -- The answer, one element per event (null seq: not appended).
+  r_seq bigint[] := array_fill(null::bigint, array[n]);
+  r_at timestamptz[] := array_fill(null::timestamptz, array[n]);
+  r_hash text[] := array_fill(null::text, array[n]);
+  r_claimed timestamptz[] := array_fill(null::timestamptz, array[n]);
+  r_expires timestamptz[] := array_fill(null::timestamptz, array[n]);
+  i int;
+begin
+  select c.last_seq, c.last_hash into strict v_last_seq, v_last_hash from ledger_chain_head c for update;
+  v_first_seq := v_last_seq;
+  for i in 1 .. n loop
+    -- Each statement takes a fresh snapshot (READ COMMITTED): it sees what the
+    -- writer we may have waited for committed, and the events appended above.
+    v_at := date_trunc('milliseconds', clock_timestamp());
+    select (select r.seq from ledger_records r where r.action = p_action[i] and r.target = p_target[i]) as record_seq,
+           c.claimed_at,
+           am_ledger_claim_version(c.holder_id, c.claimed_at, c.expires_at) as claim_version,
+           case when p_max_open_claims[i] is not null
+                then (select count(*) from ledger_claims o where o.holder_id = p_actor_id[i] and o.expires_at > v_at) end as open_claims
+      into v_key
+      from (select 1) as one
+      left join ledger_claims c on c.action = p_action[i] and c.target = p_target[i];
+    if v_key.record_seq is distinct from p_seen_record_seq[i] or v_key.claim_version is distinct from p_seen_claim[i]
+       or (p_max_open_claims[i] is not null and v_key.open_claims >= p_max_open_claims[i]) then
+      continue;
+    end if;
+    v_expires := case when p_ttl_seconds[i] is null then null else v_at + make_interval(secs => p_ttl_seconds[i]) end;
+    v_hash := am_ledger_event_hash(v_last_seq + 1, p_kind[i], p_action[i], p_target[i], p_actor[i], v_at,
+                                   p_evidence[i], p_note[i], p_reason[i], v_expires, v_last_hash);
+    insert into ledger_events (seq, kind, action, target, actor_id, actor, at, evidence, note, reason, claim_expires_at, prev_hash, hash)
+      values (v_last_seq + 1, p_kind[i], p_action[i], p_target[i], p_actor_id[i], p_actor[i], v_at,
+              p_evidence[i], p_note[i], p_reason[i], v_expires, v_last_hash, v_hash);
+    if p_claim[i] = 'set' then
+      r_claimed[i] := v_at;
+      insert into ledger_claims as c (action, target, holder_id, holder, claimed_at, expires_at)
+        values (p_action[i], p_target[i], p_actor_id[i], p_actor[i], v_at, v_expires)
+        on conflict (action, target) do update
+          set holder_id = excluded.holder_id, holder = excluded.holder, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at;
+    elsif p_claim[i] = 'renew' then
+      r_claimed[i] := v_key.claimed_at;
+      update ledger_claims c set expires_at = v_expires where c.action = p_action[i] and c.target = p_target[i];
+    elsif p_claim[i] = 'drop' then
+      delete from ledger_claims c where c.action = p_action[i] and c.target = p_target[i];
+    elsif p_claim[i] <> 'keep' then
+      raise exception 'am_ledger_append_many: unknown claim effect %', p_claim[i];
+    end if;
+    -- Only now, with the event and its claim change in place, does the chain move on.
+    v_last_seq := v_last_seq + 1;
+    v_last_hash := v_hash;
+    r_seq[i] := v_last_seq;
+    r_at[i] := v_at;
+    r_hash[i] := v_hash;
+    r_expires[i] := v_expires;
+  end loop;
+  if v_last_seq <> v_first_seq then
+    update ledger_chain_head c set last_seq = v_last_seq, last_hash = v_last_hash;
+  end if;
+  return query
+    select g.k, r_seq[g.k] is not null, r_seq[g.k], r_at[g.k], r_hash[g.k], r_claimed[g.k], r_expires[g.k], null::text, null::text
+      from generate_series(1, n) as g(k);
+end $$;

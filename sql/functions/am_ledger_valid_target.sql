@@ -1,0 +1,3 @@
+create or replace function am_ledger_valid_target(t text) returns boolean
+  language sql immutable called on null input parallel safe
+  as $$ select char_length(t) between 1 and 200 and t = btrim(t) and t !~ '[[:cntrl:]]' $$;

@@ -1,0 +1,266 @@
+-- memory_recall (and the console's fact search) in one statement, one round trip.
+-- The caller's readable scopes come in as ($4 all, $5 scopes), from the
+-- authenticated agent.
+-- - `kw0` turns each keyword into a full-text query (`english` and `simple`,
+--   ORed; its words ANDed in any order, or a phrase when quoted).
+-- - `exact` finds the facts that contain a keyword (trigram index over the
+--   name, description and first 1,000 characters of the body, looked up one
+--   readable scope at a time) or its words (tsvector indexes, whole body),
+--   with each keyword's level and the score. The trigram index is asked for
+--   $13, each keyword's pattern (for a CJK keyword of several parts, its longest
+--   part's: src/facts/rules.ts); the levels, exact per candidate, drop the
+--   candidates that contain no keyword after all (score 0).
+-- - `kw` marks as `near` the unquoted keywords of $12 characters or more
+--   that no such fact matched: only those are looked up as typos, so a
+--   keyword found as written never pulls in look-alikes ("100%" does not
+--   bring "1000").
+-- - `near_fixes` splits each into words and corrects each word of $12
+--   characters or more: the vocabulary words (fact_words) of the readable
+--   scopes one edit away from it or from its plural or singular, found by
+--   symmetric deletes, at most $11 read per word.
+-- - `near_kw` makes each keyword's index condition from its corrections.
+-- - `near_found` looks each keyword up through facts_near_words (each fact's
+--   words, exactly): at most $14 facts in all, shared among them (whatever the
+--   filters, which are computed, not tested), over the name, description and
+--   first 1,000 characters of the body. Every index read here is exact, so
+--   each LIMIT counts every row read (docs/recall.md, "Near matches: bounded
+--   work": the trigram lookup before counted only rows its recheck kept).
+-- - `near` gathers each fact's near levels, one per keyword.
+-- - `hits` merges both (a near keyword has no exact level anywhere, the others
+--   no near level: scores add up), counts every match (window), ranks and
+--   cuts; only the rows kept are joined back for their (shortened) bodies and
+--   names, so long bodies of cut rows are never copied. The caller merges the
+--   two level arrays of the rows kept.
+-- $1 patterns, $2 texts, $3 phrase flags (one per keyword), $4/$5 readable
+-- scopes, $6 type, $7 status, $8 scope, $9 limit, $10 body chars,
+-- $11 vocabulary words read per keyword word (RECALL_NEAR_WORD_CANDIDATES),
+-- $12 shortest keyword looked up for near matches, and shortest word corrected,
+-- $13 index patterns (one per keyword), $14 most facts the near lookups read in all,
+-- $15 the parts of each CJK keyword of several parts (rules.ts RecallKeyword.parts),
+-- joined by line breaks, or null.
+--
+-- Settings: one generic plan per connection (planning cost more than a selective
+-- recall runs); no sequential scan, whatever the statistics of a scope say; no
+-- memoize (it cached each candidate's lowercased text under a key of its whole
+-- text, every one a miss); no JIT (compiling a plan that merely looks expensive).
+create or replace function am_recall(text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, integer, integer, text[], integer, text[])
+  returns setof json
+  language plpgsql
+  set plan_cache_mode = force_generic_plan
+  set enable_seqscan = off
+  set enable_memoize = off
+  set jit = off
+  as $recall$
+begin
+  return query select to_json(r) from (
+
+  with kw0 as materialized (
+    select k.i::int as i, k.text, k.pattern, lower(k.pattern) as lower_pattern, k.phrase,
+           case when k.phrase then phraseto_tsquery('english', k.text) || phraseto_tsquery('simple', k.text)
+                else plainto_tsquery('english', k.text) || plainto_tsquery('simple', k.text) end as q,
+           string_to_array(lower(k.parts), E'\n') as lower_parts
+      from unnest($1::text[], $2::text[], $3::boolean[], $15::text[]) with ordinality as k(pattern, text, phrase, parts, i)
+  ), exact as materialized (
+    select f.id, case f.status when 'confirmed' then 0 when 'draft' then 1 else 2 end as status_rank, f.updated_at, m.levels, m.score
+      from facts f
+      cross join lateral (select lower((f.name || E'\n' || f.description)) as head, lower(left(f.body, 1000)) as body offset 0) t
+      
+      cross join lateral (
+        select array_agg(x.level order by x.i) as levels,
+               coalesce(sum(case x.level when 1 then 4 when 2 then 4 when 3 then 2 when 4 then 2 when 5 then 1 when 6 then 0.5 end), 0) as score
+          from (select k.i, 
+  case when t.head like k.lower_pattern then 1
+       when f.search_head @@ k.q then 2
+       when k.lower_parts is not null and t.head like all(k.lower_parts) then 2
+       when f.search_body @@ k.q then (case when t.body like k.lower_pattern then 3 else 4 end)
+       when t.body like k.lower_pattern then 3
+       when k.lower_parts is not null and t.body like all(k.lower_parts) then 4
+  end as level from kw0 k) x
+      ) m
+     where (f.id = any(array(
+              -- Substrings through the trigram index, which leads with the
+              -- scope: a caller that reads some scopes, or asked for one, looks
+              -- up each keyword's pattern in one scope after another (one
+              -- branch runs; its condition is on parameters only), so facts it
+              -- cannot read are never proposed, nor rechecked; the recheck
+              -- reads at most the first 1,000 characters of a body. (With
+              -- "ilike any($13)" the generic plan looked up the scope alone and
+              -- filtered every fact of it; a pattern from a row is looked up
+              -- with the scope, and OFFSET 0 keeps each lookup apart.) Their
+              -- ids join the words' candidates (tsvector indexes, exact) in one
+              -- bitmap scan by the primary key: one pass over the heap for
+              -- both (sql/000041; joining each candidate by its key instead
+              -- made a recall of 1,667 hits 20 -> 39 ms).
+              (select f.id from facts f
+                where $4::boolean and $8::text is null and (f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) ilike any($13::text[]))
+              union all
+              (select f.id
+                 from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
+                 cross join unnest($13::text[]) as p(pattern)
+                 cross join lateral (select f.id from facts f where f.scope = s.scope and (f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) ilike p.pattern offset 0) f
+                where not ($4::boolean and $8::text is null))))
+            or f.search_head @@ (select am_tsquery_or(q) from kw0) or f.search_body @@ (select am_tsquery_or(q) from kw0))
+       and 
+       ($4::boolean or f.scope = any($5::text[]))
+       and ($6::text is null or f.type = $6::text)
+       and ($7::text is null or f.status = $7::text)
+       and ($8::text is null or f.scope = $8::text)
+       and m.score > 0
+  ), kw as materialized (
+    select k.*, not k.phrase and char_length(k.text) >= $12::int
+                and not exists (select 1 from exact e where e.levels[k.i] is not null) as near
+      from kw0 k
+  ), near_fixes as materialized (
+    -- Each word of a near keyword (lowercased runs of letters and digits, as in
+    -- am_near_words); each of $12 characters or more gets its corrections: the
+    -- vocabulary's words (fact_words) one edit away (insert, delete, substitute,
+    -- swap two adjacent letters) from the word or from one of its plural or
+    -- singular forms (am_word_forms: "migraton" is two edits from "migrations",
+    -- one from "migratons"). A word and its one-letter deletes meet a vocabulary
+    -- word's (symmetric delete) through the exact index fact_words_deletes: first
+    -- the word's own deletes, then its forms' (am_forms_deletes), so the word's
+    -- own corrections keep their slots; at most $11 candidates read per word in
+    -- all, before the edit distance is checked (each against what found it). One
+    -- branch runs; a caller of some scopes looks up one scope after another, as
+    -- in near_found.
+    select k.i, w.n, w.word, char_length(w.word) >= $12::int as corrected,
+           row_number() over (partition by k.i order by char_length(w.word) >= $12::int desc, char_length(w.word) desc, w.n) as rank,
+           (select array_agg(distinct c.word) filter (where c.near)
+              from ((select v.word, v.near
+                       from ((select v.word, am_edit1(v.word, w.word) as near from fact_words v
+                               where v.deletes && am_word_deletes(w.word)
+                               limit $11::int)
+                             union all
+                             (select v.word, am_edit1_any(v.word, w.forms) as near from fact_words v
+                               where v.deletes && am_forms_deletes(w.forms)
+                               limit $11::int)) v
+                      where $4::boolean and $8::text is null and char_length(w.word) >= $12::int
+                      limit $11::int)
+                    union all
+                    (select v.word, v.near
+                       from ((select v.word, am_edit1(v.word, w.word) as near
+                                from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
+                                cross join lateral (
+                                  select v.word from fact_words v
+                                   where v.scope = s.scope and v.deletes && am_word_deletes(w.word)
+                                   limit $11::int) v)
+                             union all
+                             (select v.word, am_edit1_any(v.word, w.forms) as near
+                                from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
+                                cross join lateral (
+                                  select v.word from fact_words v
+                                   where v.scope = s.scope and v.deletes && am_forms_deletes(w.forms)
+                                   limit $11::int) v)) v
+                      where not ($4::boolean and $8::text is null) and char_length(w.word) >= $12::int
+                      limit $11::int)) c) as fixes
+      from kw k
+      -- The forms computed once per word ("offset 0" keeps the planner from
+      -- copying the call into each use).
+      cross join lateral (
+        select x.word, x.n, am_word_forms(x.word) as forms
+          from regexp_split_to_table(lower(k.text), '[^[:alnum:]]+') with ordinality as x(word, n)
+         offset 0) w
+     where k.near and w.word <> ''
+  ), near_kw as materialized (
+    -- The index condition of a near keyword: its (up to) three longest corrected
+    -- words each among a fact's words (a missing second or third repeats the
+    -- first); "more" when the keyword has other words, checked on each fact read.
+    -- None when a corrected word has no correction.
+    select k.i,
+           (select x.fixes from near_fixes x where x.i = k.i and x.rank = 1) as fix1,
+           coalesce((select x.fixes from near_fixes x where x.i = k.i and x.rank = 2 and x.corrected),
+                    (select x.fixes from near_fixes x where x.i = k.i and x.rank = 1)) as fix2,
+           coalesce((select x.fixes from near_fixes x where x.i = k.i and x.rank = 3 and x.corrected),
+                    (select x.fixes from near_fixes x where x.i = k.i and x.rank = 1)) as fix3,
+           exists (select 1 from near_fixes x where x.i = k.i and (x.rank > 3 or not x.corrected)) as more
+      from kw k
+     where k.near
+       and exists (select 1 from near_fixes x where x.i = k.i and x.corrected)
+       and not exists (select 1 from near_fixes x where x.i = k.i and x.corrected and x.fixes is null)
+  ), near_found as materialized (
+    select c.id, k.i, c.level
+      from near_kw k
+      cross join lateral (
+        -- One branch runs (its condition is on parameters only). A caller that
+        -- reads some scopes, or asked for one, looks up one scope after another
+        -- (an equality in the index condition; the index cannot take a list),
+        -- so facts it cannot read are never read here, and the outer LIMIT stops
+        -- the lookups once enough facts are read. The index (facts_near_words)
+        -- holds each fact's words exactly: no row it gives is rechecked away, so
+        -- each LIMIT counts every fact read.
+        (select f.id, case when 
+  not exists (select 1 from near_fixes x
+               where x.i = k.i
+                 and case when x.corrected then not coalesce(x.fixes && am_near_words(f.name || E'\n' || f.description), false)
+                          else position(x.word in lower(f.name || E'\n' || f.description)) = 0 end) then 5 else 6 end as level, (
+       ($4::boolean or f.scope = any($5::text[]))
+       and ($6::text is null or f.type = $6::text)
+       and ($7::text is null or f.status = $7::text)
+       and ($8::text is null or f.scope = $8::text)
+       and (not k.more or 
+  not exists (select 1 from near_fixes x
+               where x.i = k.i
+                 and case when x.corrected then not coalesce(x.fixes && am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)), false)
+                          else position(x.word in lower(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000))) = 0 end))) as keep
+           from facts f
+          where $4::boolean and $8::text is null
+            and am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) && k.fix1 and am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) && k.fix2 and am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) && k.fix3
+          limit $14::int / (select greatest(count(*), 1) from kw k2 where k2.near))
+        union all
+        (select f.id, case when 
+  not exists (select 1 from near_fixes x
+               where x.i = k.i
+                 and case when x.corrected then not coalesce(x.fixes && am_near_words(f.name || E'\n' || f.description), false)
+                          else position(x.word in lower(f.name || E'\n' || f.description)) = 0 end) then 5 else 6 end as level, (
+       ($4::boolean or f.scope = any($5::text[]))
+       and ($6::text is null or f.type = $6::text)
+       and ($7::text is null or f.status = $7::text)
+       and ($8::text is null or f.scope = $8::text)
+       and (not k.more or 
+  not exists (select 1 from near_fixes x
+               where x.i = k.i
+                 and case when x.corrected then not coalesce(x.fixes && am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)), false)
+                          else position(x.word in lower(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000))) = 0 end))) as keep
+           from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
+           cross join lateral (
+             select f.* from facts f
+              where f.scope = s.scope
+                and am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) && k.fix1 and am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) && k.fix2 and am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) && k.fix3
+              limit $14::int / (select greatest(count(*), 1) from kw k2 where k2.near)) f
+          where not ($4::boolean and $8::text is null)
+          limit $14::int / (select greatest(count(*), 1) from kw k2 where k2.near))
+      ) c
+     where c.keep
+  ), near as materialized (
+    select f.id, case f.status when 'confirmed' then 0 when 'draft' then 1 else 2 end as status_rank, f.updated_at,
+           array(select n.levels[array_position(n.keywords, k.i)] from kw k order by k.i) as levels,
+           n.score
+      from (select p.id, array_agg(p.i) as keywords, array_agg(p.level) as levels,
+                   sum(case p.level when 5 then 1 else 0.5 end) as score
+              from near_found p group by p.id) n
+      join facts f on f.id = n.id
+  ), hits as (
+    select coalesce(e.id, n.id) as id,
+           coalesce(e.status_rank, n.status_rank) as status_rank,
+           coalesce(e.updated_at, n.updated_at) as updated_at,
+           coalesce(e.score, 0) + coalesce(n.score, 0) as score,
+           e.levels as exact_levels, n.levels as near_levels,
+           count(*) over () as total
+      from exact e full join near n on n.id = e.id
+     order by score desc, status_rank, updated_at desc, id desc
+     limit $9::int
+  )
+  select 
+  f.id, f.scope, f.name, f.description, f.type, f.status, f.version,
+  a.name as author, f.created_at, f.updated_at,
+  sb.name as status_by, f.status_at, f.status_reason, char_length(f.body) as body_chars,
+         left(f.body, $10::int) as body,
+         h.exact_levels, h.near_levels, h.total
+    from hits h
+    join facts f on f.id = h.id
+    
+  join agents a on a.id = f.author_id
+  left join agents sb on sb.id = f.status_by_id
+   order by h.score desc, h.status_rank, h.updated_at desc, h.id desc
+  ) r;
+end $recall$;

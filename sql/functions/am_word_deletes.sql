@@ -1,0 +1,9 @@
+create or replace function am_word_deletes(w text) returns text[]
+  language plpgsql immutable strict parallel safe
+  as $$
+begin
+  return (select array_agg(distinct d)
+            from (select w as d
+                  union all
+                  select left(w, i - 1) || substr(w, i + 1) from generate_series(1, char_length(w)) as i) x);
+end $$;
