@@ -5,13 +5,13 @@
 // arrive while a call is in flight go together in the next call: one head lock,
 // one commit, one flush for all of them. Nothing waits for a batch to fill: an
 // append that finds no call in flight is sent at once. Each append is still
-// decided under the lock on its own (am_ledger_append_many), fails on its own,
+// decided under the lock on its own (am_ledger_append), fails on its own,
 // and each caller gets its own answer only after the commit.
 import type { Queryable } from "../db/database.js";
 import { isConnectionError, pgCode, PgCode } from "../db/errors.js";
 import * as sql from "./sql.js";
 
-/** One write's event and the state it was decided on (see am_ledger_append_many). */
+/** One write's event and the state it was decided on (see am_ledger_append). */
 export interface AppendRequest {
   kind: string;
   action: string;
@@ -26,6 +26,9 @@ export interface AppendRequest {
   seenRecordSeq: number | null;
   seenClaim: string | null;
   maxOpenClaims: number | null;
+  /** An imported event's own time and claim expiry (null: the clock, and ttlSeconds). */
+  at: Date | null;
+  claimExpiresAt: Date | null;
 }
 
 /** What the append wrote: the event's number, time and hash, and the claim's times. */
@@ -69,19 +72,20 @@ function isEventError(error: unknown): boolean {
  */
 export async function appendMany(db: Queryable, reqs: AppendRequest[]): Promise<Array<Appended | null | Error>> {
   const col = <K extends keyof AppendRequest>(k: K) => reqs.map((r) => r[k]);
+  const times = (k: "at" | "claimExpiresAt") => reqs.map((r) => r[k]?.toISOString() ?? null);
   const params = [
     col("kind"), col("action"), col("target"), col("actorId"), col("actor"), col("evidence"), col("note"), col("reason"),
-    col("ttlSeconds"), col("claim"), col("seenRecordSeq"), col("seenClaim"), col("maxOpenClaims"),
+    col("ttlSeconds"), col("claim"), col("seenRecordSeq"), col("seenClaim"), col("maxOpenClaims"), times("at"), times("claimExpiresAt"),
   ];
   let rows: AppendRow[];
   try {
     // Prepared: the statement is one function call, so its one plan is always right.
-    rows = (await db.query<AppendRow>(sql.APPEND_MANY_IF_UNCHANGED, params, { prepareAs: "am_ledger_append_many" })).rows;
+    rows = (await db.query<AppendRow>(sql.APPEND_IF_UNCHANGED, params, { prepareAs: "am_ledger_append" })).rows;
   } catch (error) {
     if (!isEventError(error)) throw error;
     if (reqs.length === 1) return [error as Error];
-    // One event failed and rolled the whole call back (am_ledger_append_many has no
-    // subtransaction per event, sql/000019): send each event again in a call of its
+    // One event failed and rolled the whole call back (am_ledger_append has no
+    // subtransaction per event): send each event again in a call of its
     // own, in order, so that the failing one fails alone and the others are appended.
     const out: Array<Appended | null | Error> = [];
     for (const req of reqs) out.push(...(await appendMany(db, [req])));

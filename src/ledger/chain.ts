@@ -1,11 +1,12 @@
-// The key state every write decides on, and the append used by imports of history
-// (snapshots), inside one transaction:
-//   1. lockKey: lock the chain head and read the key's state under that lock;
-//   2. eventPresent: skip an event the chain already holds;
-//   3. appendEvent: insert the next event (hash computed here) and move the head.
-// Agents' writes take a shorter path that holds the head for one statement (write.ts).
+// A key's state, which every write decides on, and the two steps an import of
+// history takes inside its transaction besides (agents' writes: write.ts):
+//   1. lockChainHead, once: nothing changes the ledger until the import commits;
+//   2. per event: readKey and eventPresent, decide, then appendImported, which
+//      appends through am_ledger_append as every write does (one place hashes
+//      the chain), with the event's own time.
 import type { Queryable } from "../db/database.js";
-import { eventHash, type EventKind, type LedgerEvent } from "./event.js";
+import { appendMany } from "./appender.js";
+import type { EventKind } from "./event.js";
 import * as sql from "./sql.js";
 import type { LedgerKey } from "./validate.js";
 
@@ -41,14 +42,11 @@ export interface KeyState {
   now: Date;
   executed: ExecutedRecord | null;
   claim: Claim | null;
+  /** The claim as am_ledger_claim_version prints it (null: no claim); compared under the lock. */
+  claimVersion: string | null;
 }
 
-export interface LockedKeyState extends KeyState {
-  headSeq: number;
-  headHash: string;
-}
-
-/** The columns READ_KEY and am_ledger_lock_head have in common. */
+/** The key-state columns of READ_KEY and READ_KEY_FOR_AGENT. */
 export interface KeyStateRow {
   now_at: Date;
   exec_seq: number | null;
@@ -62,6 +60,7 @@ export interface KeyStateRow {
   claim_holder: string | null;
   claim_claimed_at: Date | null;
   claim_expires_at: Date | null;
+  claim_version: string | null;
 }
 
 export function toKeyState(key: LedgerKey, r: KeyStateRow): KeyState {
@@ -84,6 +83,7 @@ export function toKeyState(key: LedgerKey, r: KeyStateRow): KeyState {
       r.claim_holder_id === null
         ? null
         : { ...key, holderId: Number(r.claim_holder_id), holder: r.claim_holder!, claimedAt: r.claim_claimed_at!, expiresAt: r.claim_expires_at! },
+    claimVersion: r.claim_version,
   };
 }
 
@@ -91,10 +91,14 @@ export function claimExpired(claim: Claim, now: Date): boolean {
   return claim.expiresAt.getTime() <= now.getTime();
 }
 
-export async function lockKey(tx: Queryable, key: LedgerKey): Promise<LockedKeyState> {
-  const row = (await tx.query<KeyStateRow & { head_seq: number; head_hash: string }>(sql.LOCK_HEAD_AND_READ_KEY, [key.action, key.target])).rows[0];
-  if (!row) throw new Error("ledger chain head row is missing");
-  return { ...toKeyState(key, row), headSeq: Number(row.head_seq), headHash: row.head_hash };
+/** Locks the chain head until the caller's transaction ends (an import of history). */
+export async function lockChainHead(tx: Queryable): Promise<void> {
+  await tx.query(sql.LOCK_HEAD);
+}
+
+export async function readKey(db: Queryable, key: LedgerKey): Promise<KeyState> {
+  const row = (await db.query<KeyStateRow>(sql.READ_KEY, [key.action, key.target])).rows[0]!;
+  return toKeyState(key, row);
 }
 
 /** An event as an import of history names it: the same kind, key, actor and time is the same event. */
@@ -110,64 +114,47 @@ export async function eventPresent(tx: Queryable, e: PastEvent): Promise<boolean
   return row?.present ?? false;
 }
 
-export interface NewEvent {
-  kind: EventKind;
-  evidence?: string | null;
-  note?: string | null;
-  reason?: string | null;
-  claimExpiresAt?: Date | null;
+/** An event of an imported history: its own time, actor and claim expiry. */
+export interface ImportedEvent extends PastEvent {
+  evidence: string | null;
+  note: string | null;
+  reason: string | null;
+  claimExpiresAt: Date | null;
 }
 
 /**
- * Appends the next event after `state`'s head. `claim` says what happens to the
- * key's claim row: "set" makes the actor the holder (claimed_at given), "drop"
- * deletes it (recorded or released), "keep" leaves it as it is (an imported
- * historical claim must not displace a live one).
+ * Appends an imported event after the key's `state`, read under the head lock
+ * (lockChainHead). `claim` says what happens to the key's claim: set (the actor
+ * holds it from the event's time), renew (new expiry), drop, or keep (an
+ * imported historical claim must not displace a live one).
  */
-export async function appendEvent(
+export async function appendImported(
   tx: Queryable,
-  state: LockedKeyState,
-  key: LedgerKey,
+  state: KeyState,
+  event: ImportedEvent,
   actor: Actor,
-  event: NewEvent,
-  claim: { set: Date } | "drop" | "keep",
-): Promise<LedgerEvent> {
-  const unhashed: Omit<LedgerEvent, "hash"> = {
-    seq: state.headSeq + 1,
-    kind: event.kind,
-    action: key.action,
-    target: key.target,
-    actorId: actor.agentId,
-    actor: actor.name,
-    at: state.now,
-    evidence: event.evidence ?? null,
-    note: event.note ?? null,
-    reason: event.reason ?? null,
-    claimExpiresAt: event.claimExpiresAt ?? null,
-    prevHash: state.headHash,
-  };
-  const appended: LedgerEvent = { ...unhashed, hash: eventHash(unhashed) };
-  const params: unknown[] = [
-    appended.seq,
-    appended.kind,
-    appended.action,
-    appended.target,
-    appended.actorId,
-    appended.actor,
-    appended.at.toISOString(),
-    appended.evidence,
-    appended.note,
-    appended.reason,
-    appended.claimExpiresAt?.toISOString() ?? null,
-    appended.prevHash,
-    appended.hash,
-  ];
-  if (claim === "drop") {
-    await tx.query(sql.APPEND_AND_DROP_CLAIM, params);
-  } else if (claim === "keep") {
-    await tx.query(sql.APPEND_ONLY, params);
-  } else {
-    await tx.query(sql.APPEND_AND_SET_CLAIM, [...params, claim.set.toISOString()]);
-  }
-  return appended;
+  claim: "set" | "renew" | "drop" | "keep",
+): Promise<void> {
+  const [result] = await appendMany(tx, [
+    {
+      kind: event.kind,
+      action: event.action,
+      target: event.target,
+      actorId: actor.agentId,
+      actor: actor.name,
+      evidence: event.evidence,
+      note: event.note,
+      reason: event.reason,
+      ttlSeconds: null,
+      claim,
+      seenRecordSeq: state.executed?.seq ?? null,
+      seenClaim: state.claimVersion,
+      maxOpenClaims: null,
+      at: event.at,
+      claimExpiresAt: event.claimExpiresAt,
+    },
+  ]);
+  if (result instanceof Error) throw result;
+  // Under the head lock nothing can change between the read and the append.
+  if (!result) throw new Error("ledger key changed while the chain head was locked");
 }

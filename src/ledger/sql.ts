@@ -1,51 +1,52 @@
 // SQL of the ledger. Parameterized constants only.
 import { EVENT_COLUMNS } from "./event.js";
 
-/** Locks the chain head and reads one key's state under that lock (see the migration). */
-export const LOCK_HEAD_AND_READ_KEY = `select * from am_ledger_lock_head($1::text, $2::text)`;
-
-/** The same for an agent's write, plus what the permission and quota checks need ($3 agent id, $4 default scope). */
-export const LOCK_HEAD_AND_READ_KEY_FOR_AGENT = `select * from am_ledger_lock_for_agent($1::text, $2::text, $3::bigint, $4::text)`;
-
-/**
- * An agent's write, first step: the key's state and what the permission and quota
- * checks need, read WITHOUT the chain-head lock ($1 action, $2 target, $3 agent id,
- * $4 default scope). The columns of am_ledger_lock_for_agent, plus claim_version,
- * which APPEND_MANY_IF_UNCHANGED compares under the lock.
- */
-export const READ_KEY_FOR_AGENT = `
-  select h.last_seq as head_seq, h.last_hash as head_hash, date_trunc('milliseconds', clock_timestamp()) as now_at,
+// A key's state ($1 action, $2 target): the database clock, the executed
+// record and the claim, and claim_version, what APPEND_IF_UNCHANGED compares.
+const KEY_STATE_COLUMNS = `
+         date_trunc('milliseconds', clock_timestamp()) as now_at,
          e.seq as exec_seq, e.actor_id as exec_actor_id, e.actor as exec_actor, e.at as exec_at,
          e.evidence as exec_evidence, e.note as exec_note, e.hash as exec_hash,
          c.holder_id as claim_holder_id, c.holder as claim_holder,
          c.claimed_at as claim_claimed_at, c.expires_at as claim_expires_at,
-         am_ledger_claim_version(c.holder_id, c.claimed_at, c.expires_at) as claim_version,
+         am_ledger_claim_version(c.holder_id, c.claimed_at, c.expires_at) as claim_version`;
+const KEY_STATE_FROM = `
+    from (select 1) as one
+    left join ledger_records r on r.action = $1::text and r.target = $2::text
+    left join ledger_events e on e.seq = r.seq
+    left join ledger_claims c on c.action = $1::text and c.target = $2::text`;
+
+/**
+ * An agent's write, first step: the key's state and what the permission and quota
+ * checks need, read WITHOUT the chain-head lock ($1 action, $2 target, $3 agent id,
+ * $4 default scope).
+ */
+export const READ_KEY_FOR_AGENT = `
+  select ${KEY_STATE_COLUMNS},
          coalesce(la.scope, $4::text) as action_scope,
          a.write_scopes as agent_write_scopes, a.kind as agent_kind, a.disabled_at is not null as agent_disabled,
          (select count(*)::int from ledger_claims o
            where o.holder_id = $3::bigint and o.expires_at > date_trunc('milliseconds', clock_timestamp())) as agent_open_claims
-    from ledger_chain_head h
-    left join ledger_records r on r.action = $1::text and r.target = $2::text
-    left join ledger_events e on e.seq = r.seq
-    left join ledger_claims c on c.action = $1::text and c.target = $2::text
+    ${KEY_STATE_FROM}
     left join ledger_actions la on la.action = $1::text
     left join agents a on a.id = $3::bigint`;
 
-/** The fallback's lock: taken first, so READ_KEY_FOR_AGENT after it reads a state nobody can change. */
+/** The fallback's lock, and an import's: taken first, so what is read after it nobody can change. */
 export const LOCK_HEAD = `select last_seq from ledger_chain_head for update`;
 
 /**
  * An agent's write, second step, for one or more writes at once: one statement
  * that locks the head, checks each key is as read, hashes in SQL and appends
- * (sql/000016_ledger_append.sql, sql/000019). Arrays, one element per write: $1 kind,
+ * (am_ledger_append). Arrays, one element per write: $1 kind,
  * $2 action, $3 target, $4 actor id, $5 actor, $6 evidence, $7 note, $8 reason,
  * $9 ttl seconds, $10 claim effect, $11 record seq seen, $12 claim version seen,
- * $13 claim quota (null: not checked).
+ * $13 claim quota (null: not checked), $14 time and $15 claim expiry of an
+ * imported event (null: the clock, and $9).
  */
-export const APPEND_MANY_IF_UNCHANGED = `
+export const APPEND_IF_UNCHANGED = `
   select idx, appended, ev_seq, ev_at, ev_hash, ev_claimed_at, ev_claim_expires_at
-    from am_ledger_append_many($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
-                               $9::int[], $10::text[], $11::bigint[], $12::text[], $13::int[])`;
+    from am_ledger_append($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
+                          $9::int[], $10::text[], $11::bigint[], $12::text[], $13::int[], $14::timestamptz[], $15::timestamptz[])`;
 
 // Which scope each action belongs to (ledger_actions; unmapped: LEDGER_DEFAULT_SCOPE).
 export const SET_ACTION_SCOPE = `
@@ -57,46 +58,6 @@ export const DELETE_ACTION_SCOPE = `delete from ledger_actions where action = $1
 
 export const LIST_ACTION_SCOPES = `select action, scope, set_by, set_at from ledger_actions order by action`;
 
-// Parameters shared by the append statements:
-// $1 seq, $2 kind, $3 action, $4 target, $5 actor_id, $6 actor, $7 at,
-// $8 evidence, $9 note, $10 reason, $11 claim_expires_at, $12 prev_hash, $13 hash.
-// The head update reads from the insert, so it runs after it and both commit or neither.
-const APPEND_EVENT = `
-  appended as (
-    insert into ledger_events (seq, kind, action, target, actor_id, actor, at, evidence, note, reason, claim_expires_at, prev_hash, hash)
-    values ($1::bigint, $2::text, $3::text, $4::text, $5::bigint, $6::text, $7::timestamptz,
-            $8::text, $9::text, $10::text, $11::timestamptz, $12::text, $13::text)
-    returning seq, hash),
-  head as (
-    update ledger_chain_head h set last_seq = a.seq, last_hash = a.hash
-      from appended a
-    returning h.last_seq)`;
-
-/** Append a claim event and make the caller the holder ($14 = claimed_at). */
-export const APPEND_AND_SET_CLAIM = `
-  with ${APPEND_EVENT},
-  claim as (
-    insert into ledger_claims (action, target, holder_id, holder, claimed_at, expires_at)
-    values ($3::text, $4::text, $5::bigint, $6::text, $14::timestamptz, $11::timestamptz)
-    on conflict (action, target) do update
-      set holder_id = excluded.holder_id, holder = excluded.holder,
-          claimed_at = excluded.claimed_at, expires_at = excluded.expires_at
-    returning 1)
-  select (select last_seq from head) as seq`;
-
-/** Append an executed or released event and close the key's claim, if any. */
-export const APPEND_AND_DROP_CLAIM = `
-  with ${APPEND_EVENT},
-  dropped as (
-    delete from ledger_claims c where c.action = $3::text and c.target = $4::text
-    returning 1)
-  select (select last_seq from head) as seq`;
-
-/** Append an event and leave the key's claim as it is (imports of history). */
-export const APPEND_ONLY = `
-  with ${APPEND_EVENT}
-  select (select last_seq from head) as seq`;
-
 /** Is this exact ledger event already there? (Imports skip it.) $1 kind, $2 action, $3 target, $4 actor, $5 at. */
 export const EVENT_PRESENT = `
   select exists (
@@ -104,21 +65,16 @@ export const EVENT_PRESENT = `
      where e.action = $2::text and e.target = $3::text and e.kind = $1::text
        and e.actor = $4::text and e.at = $5::timestamptz) as present`;
 
-/** ledger_check: a plain read, no lock (a later claim or record decides under the lock). */
-export const READ_KEY = `
-  select date_trunc('milliseconds', clock_timestamp()) as now_at,
-         e.seq as exec_seq, e.actor_id as exec_actor_id, e.actor as exec_actor, e.at as exec_at,
-         e.evidence as exec_evidence, e.note as exec_note, e.hash as exec_hash,
-         c.holder_id as claim_holder_id, c.holder as claim_holder,
-         c.claimed_at as claim_claimed_at, c.expires_at as claim_expires_at
-    from (select 1) as one
-    left join ledger_records r on r.action = $1::text and r.target = $2::text
-    left join ledger_events e on e.seq = r.seq
-    left join ledger_claims c on c.action = $1::text and c.target = $2::text`;
+/**
+ * A key's state: ledger_check's plain read (a later claim or record decides
+ * under the lock), and an import's, under the head lock. claim_version is what
+ * APPEND_IF_UNCHANGED compares.
+ */
+export const READ_KEY = `select ${KEY_STATE_COLUMNS} ${KEY_STATE_FROM}`;
 
 /**
  * ledger_list: newest first, keyset on seq, read by a bounded scan
- * (am_ledger_page, sql/000029): at most $7 events, of which those passing the
+ * (am_ledger_page): at most $7 events, of which those passing the
  * filters come back up to $8, and the $7-th event read comes back marked
  * `last` (then the scan stopped at its bound), with its event columns whether
  * it passed the filters or not (the console's activity feed needs its time). A null filter means "no filter".

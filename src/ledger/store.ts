@@ -10,7 +10,7 @@ import { pgCode, PgCode } from "../db/errors.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import { LIST_SCAN_MAX_DEFAULT } from "../limits.js";
 import { encodeCursor, decodeCursor } from "../paging.js";
-import { type Claim, claimExpired, type KeyState, type KeyStateRow, toKeyState } from "./chain.js";
+import { type Claim, claimExpired, type KeyState, readKey } from "./chain.js";
 import { type EventKind, type EventRow, type LedgerEvent, toEvent } from "./event.js";
 import { keyText, refusals } from "./format.js";
 import * as sql from "./sql.js";
@@ -49,8 +49,7 @@ export interface CheckResult extends KeyState {
 
 export async function checkLedger(db: Queryable, input: { action: string; target: string }): Promise<CheckResult> {
   const key = normalizeKey(input);
-  const row = (await db.query<KeyStateRow>(sql.READ_KEY, [key.action, key.target])).rows[0]!;
-  const state = toKeyState(key, row);
+  const state = await readKey(db, key);
   const status: CheckStatus = state.executed ? "EXECUTED" : state.claim && !claimExpired(state.claim, state.now) ? "CLAIMED" : "NOT_EXECUTED";
   return { ...state, key, status };
 }

@@ -2,7 +2,7 @@
 // serializes on) is held as briefly as possible:
 //   1. read the key and the agent's permission inputs WITHOUT the head lock;
 //   2. check permission and decide (claim, renew, take over, record, refuse…) in JS;
-//   3. one statement (am_ledger_append_many) locks the head, checks that the key is
+//   3. one statement (am_ledger_append) locks the head, checks that the key is
 //      still as read in 1, hashes in SQL, appends and moves the head; autocommit.
 //      Writes that reach step 3 while another is in flight go together in the next
 //      statement (appender.ts): one lock and one commit flush for all of them.
@@ -17,7 +17,7 @@
 import { ALL_SCOPES } from "../auth/scopes.js";
 import type { Database, Queryable } from "../db/database.js";
 import { forbidden } from "../errors.js";
-import { type Actor, claimExpired, type KeyStateRow, type LockedKeyState, toKeyState } from "./chain.js";
+import { type Actor, claimExpired, type KeyState, type KeyStateRow, toKeyState } from "./chain.js";
 import type { EventKind } from "./event.js";
 import { refusals } from "./format.js";
 import { type Appended, appendGrouped, appendMany, type AppendRequest } from "./appender.js";
@@ -25,18 +25,13 @@ import * as sql from "./sql.js";
 import type { LedgerKey } from "./validate.js";
 
 /** What an agent's write is checked against. */
-export interface AgentWriteState extends LockedKeyState {
+export interface AgentWriteState extends KeyState {
   actionScope: string;
   /** Null when the agent does not exist. */
   agent: { writeScopes: string[]; kind: "agent" | "human"; disabled: boolean; openClaims: number } | null;
-  /** The claim as am_ledger_claim_version prints it (null: no claim); compared under the lock. */
-  claimVersion: string | null;
 }
 
 interface AgentWriteRow extends KeyStateRow {
-  head_seq: number;
-  head_hash: string;
-  claim_version: string | null;
   action_scope: string;
   agent_write_scopes: string[] | null;
   agent_kind: "agent" | "human" | null;
@@ -84,9 +79,6 @@ async function readForAgent(db: Queryable, key: LedgerKey, agentId: number, defa
   if (!row) throw new Error("ledger chain head row is missing");
   return {
     ...toKeyState(key, row),
-    headSeq: Number(row.head_seq),
-    headHash: row.head_hash,
-    claimVersion: row.claim_version,
     actionScope: row.action_scope,
     agent:
       row.agent_kind === null
@@ -127,6 +119,8 @@ function appendRequest(state: AgentWriteState, key: LedgerKey, actor: Actor, eve
     seenRecordSeq: state.executed?.seq ?? null,
     seenClaim: state.claimVersion,
     maxOpenClaims: event.countsAgainstQuota ? policy.maxOpenClaimsPerAgent : null,
+    at: null,
+    claimExpiresAt: null,
   };
 }
 

@@ -6,7 +6,7 @@ import type { Queryable } from "../db/database.js";
 import { DomainError, invalid } from "../errors.js";
 import { type ImportFile, lineTooLongText } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";
-import { appendEvent, claimExpired, eventPresent, GENESIS_HASH, lockKey } from "../ledger/index.js";
+import { appendImported, claimExpired, eventPresent, GENESIS_HASH, lockChainHead, readKey } from "../ledger/index.js";
 import type { AgentMap } from "./agents.js";
 import { type LedgerLine, parseLedgerLine } from "./ledger-lines.js";
 
@@ -76,8 +76,8 @@ export async function validateLedgerFile(file: ImportFile, agents: AgentMap): Pr
 }
 
 /**
- * Pass 2, inside the caller's transaction (which holds the chain head from the
- * first record on). A record already present is skipped: the same
+ * Pass 2, inside the caller's transaction, which holds the chain head from the
+ * start: nothing changes the ledger between a record's check and its append. A record already present is skipped: the same
  * kind/action/target/actor/at, or for an executed record any current record of
  * its (action, target), since an action is executed at most once until voided.
  * A voided record re-opens its key here as it did where it was exported.
@@ -86,13 +86,14 @@ export async function appendLedgerFile(tx: Queryable, file: ImportFile, agents: 
   let appended = 0;
   let unchanged = 0;
   const warnings: string[] = [];
+  await lockChainHead(tx);
   for await (const read of lines(file)) {
     // Checked by validateLedgerFile; only a file changed since then gets here.
     if ("tooLong" in read) throw invalid(`ledger.jsonl line ${read.line}: ${read.tooLong}`);
     const { line, text } = read;
     const r = parseLedgerLine(text);
     const agent = agents.resolve(r.actor, "actor");
-    const state = await lockKey(tx, r);
+    const state = await readKey(tx, r);
     const alreadyHere = await eventPresent(tx, r);
     if (alreadyHere || (r.kind === "executed" && state.executed !== null)) {
       unchanged++;
@@ -104,15 +105,8 @@ export async function appendLedgerFile(tx: Queryable, file: ImportFile, agents: 
       }
       continue;
     }
-    await appendEvent(
-      tx,
-      // The event keeps its own time, not the clock's.
-      { ...state, now: r.at },
-      r,
-      { agentId: agent.id, name: r.actor },
-      { kind: r.kind, evidence: r.evidence, note: r.note, reason: r.reason, claimExpiresAt: r.claimExpiresAt },
-      claimEffect(r, agent.id, state),
-    );
+    // The event keeps its own time, not the clock's.
+    await appendImported(tx, state, r, { agentId: agent.id, name: r.actor }, claimEffect(r, agent.id, state));
     appended++;
   }
   return { appended, unchanged, warnings };
@@ -125,7 +119,7 @@ export async function appendLedgerFile(tx: Queryable, file: ImportFile, agents: 
  * claim (in a genuine ledger that case cannot arise: a claim by someone else
  * comes after the previous one expired, and expires later).
  */
-function claimEffect(r: LedgerLine, agentId: number, state: Awaited<ReturnType<typeof lockKey>>): { set: Date } | "drop" | "keep" {
+function claimEffect(r: LedgerLine, agentId: number, state: Awaited<ReturnType<typeof readKey>>): "set" | "renew" | "drop" | "keep" {
   const claim = state.claim;
   if (r.kind === "executed") return "drop";
   // A void clears the key's record and claim itself (the database trigger does, as for a live void).
@@ -135,5 +129,6 @@ function claimEffect(r: LedgerLine, agentId: number, state: Awaited<ReturnType<t
   const own = claim !== null && claim.holderId === agentId;
   const importedExpired = r.claimExpiresAt !== null && r.claimExpiresAt.getTime() <= state.now.getTime();
   if (claim && !own && !claimExpired(claim, state.now) && importedExpired) return "keep";
-  return { set: r.kind === "renewed" && own ? claim.claimedAt : r.at };
+  // A renewal keeps the claim's start; anything else makes the actor the holder from the event's time.
+  return r.kind === "renewed" && own ? "renew" : "set";
 }

@@ -1,4 +1,4 @@
-// The grouped append (src/ledger/appender.ts, am_ledger_append_many): several
+// The grouped append (src/ledger/appender.ts, am_ledger_append): several
 // writes in one statement, each decided on its own under the head lock, each
 // failing on its own, all in one hash chain.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +17,7 @@ describe.each(BACKENDS)("grouped ledger appends on %s", (backend) => {
 
   const claim = (actor: Actor, target: string, over: Partial<AppendRequest> = {}): AppendRequest => ({
     kind: "claimed", action: "publish_article", target, actorId: actor.agentId, actor: actor.name, evidence: null, note: null, reason: null,
-    ttlSeconds: 60, claim: "set", seenRecordSeq: null, seenClaim: null, maxOpenClaims: 100, ...over,
+    ttlSeconds: 60, claim: "set", seenRecordSeq: null, seenClaim: null, maxOpenClaims: 100, at: null, claimExpiresAt: null, ...over,
   });
 
   beforeAll(async () => {

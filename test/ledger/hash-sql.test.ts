@@ -1,12 +1,12 @@
-// The event hash is computed in SQL since the write path was shortened
-// (sql/000016_ledger_append.sql); `ledger verify` and `ledger export` still
-// recompute it in JS (eventHash). Both must give the same bytes for every input a
-// row can hold, or chains written before and after the change stop verifying.
+// Every append hashes its event in SQL (am_ledger_append, through
+// am_ledger_event_hash); `ledger verify` and `ledger export` recompute the hash
+// in JS (eventHash), apart from the database that wrote it. Both must give the
+// same bytes for every input a row can hold, or a sound chain stops verifying.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { exportLedger, verifyLedger } from "../../src/ledger/audit.js";
-import { appendEvent, lockKey } from "../../src/ledger/chain.js";
+import { appendImported, lockChainHead, readKey } from "../../src/ledger/chain.js";
 import { eventHash, type EventKind, type LedgerEvent } from "../../src/ledger/event.js";
 import { type Actor, claimLedger, recordLedger, releaseLedger } from "../../src/ledger/store.js";
 import type { Queryable } from "../../src/db/database.js";
@@ -82,14 +82,16 @@ describe.each(BACKENDS)("the SQL event hash on %s", (backend) => {
     );
   });
 
-  it("verifies a chain whose first events were hashed in JS (before this change) and the rest in SQL", async () => {
-    // Before: the JS append (still the one imports use), hashing in the service.
+  it("verifies a chain of imported events (their own times) and agents' writes, recomputed in JS", async () => {
+    // An imported event, timed as it was exported.
     await tdb.db.transaction(async (tx) => {
       const key = { action: "publish_article", target: "古い記事" };
-      const state = await lockKey(tx, key);
-      await appendEvent(tx, state, key, writer, { kind: "executed", evidence: "https://example.com/old", note: "JS で計算 — \"quoted\"\n" }, "drop");
+      await lockChainHead(tx);
+      const state = await readKey(tx, key);
+      const event = { ...key, kind: "executed" as EventKind, actor: writer.name, at: new Date("2026-01-02T03:04:05.678Z"), evidence: "https://example.com/old", note: "取り込み — \"quoted\"\n", reason: null, claimExpiresAt: null };
+      await appendImported(tx, state, event, writer, "drop");
     });
-    // After: the one-statement append, hashing in SQL, with notes and reasons that are hard to serialize.
+    // Agents' writes, with notes and reasons that are hard to serialize.
     for (const [i, [, change]] of TRICKY.entries()) {
       const key = { action: "publish_article", target: `new-${i}-${backend}` };
       await claimLedger(tdb.db, writer, { ...key, ttlSeconds: 60 });

@@ -1,4 +1,4 @@
-// ledger_list reads a bounded number of events per call (sql/000029), like
+// ledger_list reads a bounded number of events per call (am_ledger_page), like
 // memory_list: a filter that matches little answers with what it found and a
 // cursor that goes on, instead of reading the whole ledger in one call. On both
 // backends: following the cursors at any bound gives exactly the events of an

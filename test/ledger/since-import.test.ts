@@ -2,7 +2,7 @@
 // events keep their own, older times but come after newer events in seq, and
 // the scan used to start at the first event of the hour before `since` in time
 // order, which skipped every event written before the import. It now starts at
-// the first event *recorded* in that hour (sql/000031): on both backends, from
+// the first event *recorded* in that hour (am_ledger_page): on both backends, from
 // an import through the real importer, and for a ledger that was already out of
 // order when the migration ran.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";

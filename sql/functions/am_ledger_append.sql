@@ -1,9 +1,28 @@
-create or replace function am_ledger_append_many(
+-- Appends a group of ledger events under one lock of the chain head (agents'
+-- writes, grouped by src/ledger/appender.ts, and imports of history), each only
+-- if its key is as the writer saw it (p_seen_record_seq, p_seen_claim: the
+-- executed record and the claim, am_ledger_claim_version) and, for a new
+-- claim, the holder has fewer than p_max_open_claims open. An event whose key
+-- changed is skipped (appended false) and the writer decides again. An event
+-- is timed by the clock, or, imported, by p_at (and its claim's expiry by
+-- p_claim_expires_at instead of p_ttl_seconds). The hash is computed here
+-- (am_ledger_event_hash), so the chain is hashed in one place.
+--
+-- No subtransaction per event: a `begin … exception` block per event would
+-- take a transaction id each, and more than 64 overflow the backend's
+-- subtransaction cache, which slows every other session's snapshot checks.
+-- Events fail only on input the service's own checks let through, so an error
+-- rolls the whole call back and the service sends each event of that call
+-- again on its own (src/ledger/appender.ts): the bad one fails alone.
+-- The answer rows come once at the end; the head is left alone when nothing
+-- was appended.
+create or replace function am_ledger_append(
   p_kind text[], p_action text[], p_target text[], p_actor_id bigint[], p_actor text[],
   p_evidence text[], p_note text[], p_reason text[], p_ttl_seconds int[], p_claim text[],
-  p_seen_record_seq bigint[], p_seen_claim text[], p_max_open_claims int[])
+  p_seen_record_seq bigint[], p_seen_claim text[], p_max_open_claims int[],
+  p_at timestamptz[], p_claim_expires_at timestamptz[])
   returns table (idx int, appended boolean, ev_seq bigint, ev_at timestamptz, ev_hash text,
-                 ev_claimed_at timestamptz, ev_claim_expires_at timestamptz, err_code text, err_message text)
+                 ev_claimed_at timestamptz, ev_claim_expires_at timestamptz)
   language plpgsql volatile
   as $$
 declare
@@ -28,7 +47,7 @@ begin
   for i in 1 .. n loop
     -- Each statement takes a fresh snapshot (READ COMMITTED): it sees what the
     -- writer we may have waited for committed, and the events appended above.
-    v_at := date_trunc('milliseconds', clock_timestamp());
+    v_at := coalesce(p_at[i], date_trunc('milliseconds', clock_timestamp()));
     select (select r.seq from ledger_records r where r.action = p_action[i] and r.target = p_target[i]) as record_seq,
            c.claimed_at,
            am_ledger_claim_version(c.holder_id, c.claimed_at, c.expires_at) as claim_version,
@@ -41,7 +60,7 @@ begin
        or (p_max_open_claims[i] is not null and v_key.open_claims >= p_max_open_claims[i]) then
       continue;
     end if;
-    v_expires := case when p_ttl_seconds[i] is null then null else v_at + make_interval(secs => p_ttl_seconds[i]) end;
+    v_expires := coalesce(p_claim_expires_at[i], v_at + make_interval(secs => p_ttl_seconds[i]));
     v_hash := am_ledger_event_hash(v_last_seq + 1, p_kind[i], p_action[i], p_target[i], p_actor[i], v_at,
                                    p_evidence[i], p_note[i], p_reason[i], v_expires, v_last_hash);
     insert into ledger_events (seq, kind, action, target, actor_id, actor, at, evidence, note, reason, claim_expires_at, prev_hash, hash)
@@ -59,7 +78,7 @@ begin
     elsif p_claim[i] = 'drop' then
       delete from ledger_claims c where c.action = p_action[i] and c.target = p_target[i];
     elsif p_claim[i] <> 'keep' then
-      raise exception 'am_ledger_append_many: unknown claim effect %', p_claim[i];
+      raise exception 'am_ledger_append: unknown claim effect %', p_claim[i];
     end if;
     -- Only now, with the event and its claim change in place, does the chain move on.
     v_last_seq := v_last_seq + 1;
@@ -73,6 +92,6 @@ begin
     update ledger_chain_head c set last_seq = v_last_seq, last_hash = v_last_hash;
   end if;
   return query
-    select g.k, r_seq[g.k] is not null, r_seq[g.k], r_at[g.k], r_hash[g.k], r_claimed[g.k], r_expires[g.k], null::text, null::text
+    select g.k, r_seq[g.k] is not null, r_seq[g.k], r_at[g.k], r_hash[g.k], r_claimed[g.k], r_expires[g.k]
       from generate_series(1, n) as g(k);
 end $$;
