@@ -1,10 +1,9 @@
 // The rules of a fact, checked before anything touches the database, with
 // messages that tell the agent exactly what to fix. The database repeats the
-// essential ones as constraints (sql/000002_facts.sql).
+// essential ones as constraints (sql/migrations/000001_baseline.sql).
 import { invalid } from "../errors.js";
 import { checkChars, countTrigrams, KEYWORD_MAX_CHARS, MAX_KEYWORDS, MAX_SEARCH_TRIGRAMS } from "../limits.js";
 import { charCount, CONTROL_CHARS, likePattern } from "../text.js";
-import { indexPattern } from "./index-pattern.js";
 
 export { charCount };
 
@@ -36,7 +35,7 @@ export const GET_HISTORY_VERSIONS = 10;
 /**
  * The duplicate warning of memory_store: facts whose "name description" has a
  * trigram similarity (pg_trgm) of at least this with the new fact's, both
- * without English function words (am_duplicate_text, sql/000042), are listed,
+ * without English function words (am_duplicate_text), are listed,
  * at most SIMILAR_MAX of them. 0.43 flags rewordings of the same rule
  * ("deploy-needs-migration Run database migrations before deploying the API" vs
  * "migrate-before-deploy Always run the migrations before a deploy": 0.43) and
@@ -96,7 +95,7 @@ export function validateVersion(version: number | undefined): number | undefined
 
 /**
  * Recall's near matches (typos) correct each word of a keyword against the
- * scope's vocabulary (fact_words, sql/000035): words one edit away (insert,
+ * scope's vocabulary (fact_words, am_near_words): words one edit away (insert,
  * delete, substitute, swap two adjacent characters), found by symmetric deletes.
  * At most this many vocabulary words are read per keyword word, counted before
  * the edit distance is checked (a shared delete can also be two edits apart), so
@@ -110,7 +109,7 @@ export const RECALL_NEAR_WORD_CANDIDATES = 20;
  * and only the words of at least this many characters are corrected (shorter
  * ones must be found as written): one edit turns a three-letter word into
  * dozens of others ("teh": the, tea, ten, tech, …). The vocabulary holds words
- * of 4-40 characters (am_near_words, sql/000035), the same lower bound.
+ * of 4-40 characters (am_near_words), the same lower bound.
  */
 export const RECALL_NEAR_MIN_CHARS = 4;
 
@@ -118,10 +117,10 @@ export const RECALL_NEAR_MIN_CHARS = 4;
  * Near matches are sought in the name, the description and this many
  * characters of the body: what a recall answer shows of a fact
  * (RECALL_BODY_CHARS). The vocabulary (fact_words) and the index of each fact's
- * words (facts_near_words, sql/000035) are built over exactly this text, and
- * the words a level is computed from never cover more (before 000032, word
- * similarity over whole 16,000-character bodies let ten typo keywords run past
- * the 10 s statement timeout; docs/recall.md). test/facts/near-bound.test.ts
+ * words (facts_near_words) are built over exactly this text, and
+ * the words a level is computed from never cover more (word similarity over whole
+ * 16,000-character bodies would let a few typo keywords run past the statement
+ * timeout; docs/recall.md). test/facts/near-bound.test.ts
  * holds this constant to the index.
  */
 export const RECALL_NEAR_BODY_CHARS = 1000;
@@ -145,7 +144,7 @@ export interface RecallKeyword {
   text: string;
   /** ILIKE pattern `%text%`, wildcards and the escape character escaped. */
   pattern: string;
-  /** What the trigram index is asked for: implied by `pattern`, without its commonest pieces (index-pattern.ts). */
+  /** What the trigram index is asked for: `pattern`, or for a CJK keyword of several parts its longest part's. */
   indexPattern: string;
   /** A keyword in double quotes is an exact phrase: no word reordering, no near matches. */
   phrase: boolean;
@@ -166,13 +165,13 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 /**
  * The parts of a CJK keyword of several space-separated parts (see RecallKeyword.parts),
  * and the index pattern that finds every fact holding them all: that of the longest part
- * (a superset; the levels decide on each candidate), without its common pieces.
+ * (a superset; the levels decide on each candidate).
  */
 function cjkParts(text: string): { parts: string[]; indexPattern: string } | null {
   const words = text.split(/\s+/u).filter((w) => w.length > 0);
   if (words.length < 2 || !CJK.test(text)) return null;
   const longest = words.reduce((a, b) => ([...b].length > [...a].length ? b : a));
-  return { parts: words.map(likePattern), indexPattern: indexPattern(longest, likePattern(longest)) };
+  return { parts: words.map(likePattern), indexPattern: likePattern(longest) };
 }
 
 /**
@@ -201,7 +200,7 @@ export function parseKeywords(keywords: string[]): RecallKeyword[] {
     seen.add(folded);
     const pattern = likePattern(text);
     const cjk = quoted ? null : cjkParts(text);
-    parsed.push({ keyword, text, pattern, indexPattern: cjk?.indexPattern ?? indexPattern(text, pattern), phrase: quoted !== null, parts: cjk?.parts ?? null });
+    parsed.push({ keyword, text, pattern, indexPattern: cjk?.indexPattern ?? pattern, phrase: quoted !== null, parts: cjk?.parts ?? null });
   });
   // Every keyword is a lookup in the trigram index: bound them together, as search_nodes' query.
   if (countTrigrams(keywords, MAX_SEARCH_TRIGRAMS) > MAX_SEARCH_TRIGRAMS) {
