@@ -23,7 +23,6 @@ export const oauthEnv = z.object({
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: intFrom("OAUTH_ACCESS_TOKEN_TTL_SECONDS", 3600, 60, 86_400),
   OAUTH_REFRESH_TOKEN_TTL_DAYS: intFrom("OAUTH_REFRESH_TOKEN_TTL_DAYS", 30, 1, 365),
   OAUTH_RATE_LIMIT_PER_MINUTE: intFrom("OAUTH_RATE_LIMIT_PER_MINUTE", 20, 1, 1_000_000),
-  OAUTH_TEST_ONLY_ALLOW_LOOPBACK_METADATA: boolFrom("OAUTH_TEST_ONLY_ALLOW_LOOPBACK_METADATA", false),
 });
 
 type OAuthEnv = z.output<typeof oauthEnv>;
@@ -95,7 +94,10 @@ export interface OAuthConfig {
   refreshTokenTtlSeconds: number;
   /** Requests per client address per minute on /register, /token, /authorize and /revoke (the consent page's sign-in is under AUTH_FAILURES_PER_MINUTE). */
   rateLimitPerMinute: number;
-  /** TEST ONLY: lets client ID metadata documents be fetched from loopback addresses over http. */
+  /**
+   * Lets client ID metadata documents be fetched from loopback addresses over
+   * http. No setting turns it on: only the tests do, to serve documents locally.
+   */
   allowLoopbackMetadataDocuments: boolean;
 }
 
@@ -111,7 +113,7 @@ export function oauthConfig(e: OAuthEnv): { oauth: OAuthConfig } {
       accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
       refreshTokenTtlSeconds: e.OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400,
       rateLimitPerMinute: e.OAUTH_RATE_LIMIT_PER_MINUTE,
-      allowLoopbackMetadataDocuments: e.OAUTH_TEST_ONLY_ALLOW_LOOPBACK_METADATA,
+      allowLoopbackMetadataDocuments: false,
     },
   };
 }

@@ -37,7 +37,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => docs.listen(0, "127.0.0.1", resolve));
   docsBase = `http://127.0.0.1:${(docs.address() as AddressInfo).port}`;
   // The loopback override is test-only: it lets this test serve documents locally.
-  service = await startOAuthService(tdb.openPool(3), { OAUTH_TEST_ONLY_ALLOW_LOOPBACK_METADATA: "true" });
+  service = await startOAuthService(tdb.openPool(3), {}, { allowLoopbackMetadataDocuments: true });
   strict = await startOAuthService(tdb.openPool(3));
   alice = await addAgent(tdb.db, "alice", { kind: "human" });
 });

@@ -29,21 +29,26 @@ export interface OAuthService extends RunningService {
   logLines: string[];
 }
 
+export interface ServiceOptions {
+  /** Fetch client ID metadata documents from loopback addresses (served by the test itself). */
+  allowLoopbackMetadataDocuments?: boolean;
+}
+
 /** A service with OAUTH_MODE=builtin (unless overridden) on 127.0.0.1; its log lines are kept. */
-export async function startOAuthService(db: Database, env: Record<string, string> = {}): Promise<OAuthService> {
+export async function startOAuthService(db: Database, env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<OAuthService> {
   // PUBLIC_URL must name the port before the service listens, so the port is
   // probed first; another test file can take it between the probe and the
   // bind, and then the next free port is tried.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOAuthServiceOn(await freePort(), db, env);
+      return await startOAuthServiceOn(await freePort(), db, env, options);
     } catch (error) {
       if (attempt >= 5 || !(error instanceof Error) || (error.cause as NodeJS.ErrnoException | undefined)?.code !== "EADDRINUSE") throw error;
     }
   }
 }
 
-async function startOAuthServiceOn(port: number, db: Database, env: Record<string, string>): Promise<OAuthService> {
+async function startOAuthServiceOn(port: number, db: Database, env: Record<string, string>, options: ServiceOptions): Promise<OAuthService> {
   const base = `http://127.0.0.1:${port}`;
   const config = testConfig({
     PORT: String(port),
@@ -53,6 +58,7 @@ async function startOAuthServiceOn(port: number, db: Database, env: Record<strin
     LOG_LEVEL: "debug",
     ...env,
   });
+  config.oauth.allowLoopbackMetadataDocuments = options.allowLoopbackMetadataDocuments ?? false;
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
