@@ -31,6 +31,19 @@ function writeCall(kind: WriteKind, key: string): { tool: string; args: Record<s
   }
 }
 
+/**
+ * One write. Only the holder of a key's claim records it, so a record claims its
+ * (own, fresh) key first; a claim that fails is the record's answer.
+ */
+async function write(url: string, token: string, kind: WriteKind, key: string): Promise<Outcome> {
+  if (kind === "record") {
+    const claimed = await callTool(url, token, "ledger_claim", { action: "publish_post", target: key, ttl_seconds: 60 });
+    if (claimed.kind !== "ok") return claimed;
+  }
+  const { tool, args } = writeCall(kind, key);
+  return callTool(url, token, tool, args);
+}
+
 export interface WriteLoad {
   attempts: WriteAttempt[];
   /** Attempts per agent that ended with `kind` since index `from` of attempts. */
@@ -50,9 +63,8 @@ export function startWriteLoad(agents: TestAgent[], urlFor: (agentIndex: number,
     for (let n = 0; !stopping; n++) {
       const kind = KINDS[n % KINDS.length]!;
       const key = `${prefix}-${agent.name}-${n}`;
-      const { tool, args } = writeCall(kind, key);
       const startedAt = Date.now();
-      const outcome = await callTool(urlFor(i, n), agent.token, tool, args);
+      const outcome = await write(urlFor(i, n), agent.token, kind, key);
       attempts.push({ agent: agent.name, kind, key, outcome, ms: Date.now() - startedAt, startedAt });
       // A refused connection answers at once: pace the retries (as a client would)
       // instead of spinning while the service is down.
