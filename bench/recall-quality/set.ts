@@ -52,7 +52,7 @@ export const FACTS: QualityFact[] = [
   { name: "ko-migration-order", description: "배포 전에 데이터베이스 마이그레이션을 실행한다", body: "이유: 스키마가 오래되면 API가 시작되지 않는다.", status: "confirmed" },
   { name: "ko-webhook", description: "웹훅 처리기는 멱등이어야 한다", body: "제공자가 타임아웃 시 다시 보낸다. 이벤트 ID를 저장하고 중복을 건너뛴다." },
   { name: "ko-certificate", description: "TLS 인증서는 만료 30일 전에 자동 갱신된다", body: "두 번 실패하면 당직자에게 알림이 간다." },
-  // From the new-user trial of 1 Dec 2026 (sql/000038).
+  // From the new-user trial of 1 Dec 2026 (am_recall).
   { name: "pull-request-review", description: "Every pull request needs a reviewer", body: "Someone other than its author reads it before it is merged." },
   { name: "ja-qiita-tags", description: "Qiita の記事にはタグを5つまでしか付けられない", body: "投稿前にタグを選んでおく。" },
   // Distractors: they share words with the facts above but do not answer the queries.

@@ -91,7 +91,7 @@ export async function benchConsole(ctx: BenchContext): Promise<void> {
     };
     // am_fact_page's parameters (src/facts/sql.ts FACT_PAGE): order, status, from, stale days,
     // after (time, id), facts read at most, wanted, readable, type, scope, author, reviewer, writable.
-    // Its plan is inside the function (a bounded index scan, sql/000025); these show the joins around it.
+    // Its plan is inside the function (a bounded index scan, am_fact_page); these show the joins around it.
     const page = (order: string, status: string | null, days: number | null, want: number, type: string | null, scope: string | null, reviewer: boolean) =>
       [order, status, null, days, null, null, 5000, want, true, [], type, scope, null, reviewer ? reviewerId : null, reviewer ? true : null, []];
     await explain("review queue", REVIEW_QUEUE, page("oldest", "draft", null, 11, null, null, true));

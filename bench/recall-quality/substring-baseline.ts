@@ -1,9 +1,9 @@
-// The recall statement before issue 17 (main at 261d433), kept for the
-// benchmark only: the quality section runs it beside the current one on the
-// same facts to show before and after. Literal substrings (ILIKE ANY over the
-// trigram index), ranked by where they matched, status and recency.
+// A plain substring recall, the baseline the quality section scores the
+// service's recall against on the same facts (the search most memory servers
+// offer, the reference's included): each keyword a literal substring (ILIKE
+// ANY over the trigram index), ranked by where it matched, status and recency.
 // $1 patterns, $2/$3 readable scopes, $4 type, $5 status, $6 scope, $7 limit, $8 body chars.
-export const OLD_RECALL = `
+export const SUBSTRING_RECALL = `
   with hits as (
     select f.id,
            (f.name || E'\\n' || f.description) ilike any($1::text[]) as head_hit,
@@ -24,8 +24,8 @@ export const OLD_RECALL = `
     join facts f on f.id = h.id
    order by h.head_hit desc, h.status_rank, h.updated_at desc, h.id desc`;
 
-/** The keyword patterns of that time: every keyword a literal substring, quotes included. */
-export function oldKeywordPatterns(keywords: string[]): string[] {
+/** Every keyword a literal substring, quotes included. */
+export function substringPatterns(keywords: string[]): string[] {
   const seen = new Set<string>();
   const patterns: string[] = [];
   for (const raw of keywords) {
