@@ -1,5 +1,8 @@
--- As in 000002, plus: the review fields of an unchanged status change only
--- when a confirmed fact is confirmed again, and then status_at moves forward.
+-- Guards a fact's row (trigger before update on facts): id, name, scope and
+-- creation time never change; content changes only as a new version, which
+-- starts as a draft; status goes draft → confirmed or deprecated, confirmed →
+-- deprecated; and the review fields of an unchanged status change only when a
+-- confirmed fact is confirmed again, with a later status_at.
 create or replace function am_check_fact_change() returns trigger
   language plpgsql as $$
 begin

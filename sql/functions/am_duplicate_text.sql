@@ -1,3 +1,9 @@
+-- The text similar facts are compared by (am_similar_facts; kept in
+-- facts.duplicate_text): the lowercased words without English function words,
+-- so "How to deploy the API" and "deploy API" compare as alike. Japanese and
+-- Chinese runs are split by script: kana runs of hiragana are dropped (mostly
+-- particles and endings), katakana runs kept whole, kanji runs as their
+-- overlapping pairs, the way the words of those languages are written.
 create or replace function am_duplicate_text(p_head text) returns text
   language plpgsql immutable strict parallel safe
   as $$

@@ -1,3 +1,10 @@
+-- One page of memory_list (and of the console's fact lists) as ids: walks one
+-- index in the order asked (newest or oldest change, or stale: confirmed the
+-- longest ago), reads at most p_max rows, and keeps those that pass the
+-- caller's filters (readable scopes, type, scope, author; p_write: writable
+-- scopes, for the review queue), at most p_want + 1. `last` marks the p_max-th
+-- row read, where the next page resumes when the walk stopped short (scanCut):
+-- the work of a call is bounded whatever the table holds.
 create or replace function am_fact_page(
   p_order text, p_status text, p_from bigint, p_cutoff timestamptz, p_after_at timestamptz, p_after_id bigint,
   p_max integer, p_want integer,

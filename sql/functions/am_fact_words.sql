@@ -1,3 +1,5 @@
+-- Adds a changed fact's new words to its scope's vocabulary (fact_words, see
+-- am_near_words) after an update of its near text.
 create or replace function am_fact_words() returns trigger
   language plpgsql
   set enable_seqscan = off

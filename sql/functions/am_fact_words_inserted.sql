@@ -1,3 +1,6 @@
+-- Adds the words of a statement's new facts to their scopes' vocabularies
+-- (fact_words, see am_near_words): one statement for a whole import. Words in
+-- (word, scope) order, so concurrent writers take the rows' locks in one order.
 create or replace function am_fact_words_inserted() returns trigger
   language plpgsql
   set enable_seqscan = off

@@ -1,3 +1,6 @@
+-- Keeps graph_entities.observation_count as observations are inserted, and
+-- refuses a statement that takes an entity past am_graph_max_observations,
+-- naming the entity (graph_entity_observations_max).
 create or replace function am_graph_observations_added() returns trigger
   language plpgsql as $$
 declare

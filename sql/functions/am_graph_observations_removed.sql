@@ -1,3 +1,4 @@
+-- Keeps graph_entities.observation_count as observations are deleted.
 create or replace function am_graph_observations_removed() returns trigger
   language plpgsql as $$
 begin

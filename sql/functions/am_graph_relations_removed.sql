@@ -1,3 +1,5 @@
+-- Keeps graph_relation_ends as relations are deleted (a relation counts once
+-- for each distinct name it touches).
 create or replace function am_graph_relations_removed() returns trigger
   language plpgsql as $$
 begin

@@ -13,9 +13,9 @@
 -- the key for a constant, sees id order in the primary key too, and where one
 -- name holds most relations it walked the primary key, filtering every other
 -- name's out; and a btree scan stops at the end of a range only when the range's
--- column directly follows the equalities (written as a row comparison over
--- (scope, key, id), each lookup read the rest of the scope's index: open_nodes
--- 9 → 89 ms at 5,000 entities of one relation each, 1.2 s at 50,000).
+-- column directly follows the equalities (a row comparison over (scope, key,
+-- id) reads the rest of the scope's index on every lookup, so a read would
+-- cost in proportion to the scope; test/graph/reads-flat.test.ts).
 -- Answers {"relations": [...], "total": n, "countCap": n}.
 create or replace function am_graph_relations_touching(p_scope text, p_names text[], p_budget integer, p_count_cap integer, p_provenance boolean)
   returns json

@@ -1,3 +1,5 @@
+-- The reserved agent "importer" (author of imported history) stays disabled,
+-- keeps its name and never gets a token: nothing can act as it.
 create or replace function am_importer_never_signs_in() returns trigger
   language plpgsql as $$
 begin

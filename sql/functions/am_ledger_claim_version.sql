@@ -1,33 +1,9 @@
--- The grouped ledger append with less work per event (issue 16, part 5).
---
--- 1. No subtransaction per event. am_ledger_append_many (000016) wrapped each
--- event of a call in a PL/pgSQL `begin … exception` block, so that an event that
--- failed was rolled back alone. Each such block is a subtransaction; each one that
--- writes takes its own transaction id, and a call of more than 64 of them
--- overflows the backend's subtransaction cache, which makes every other session's
--- snapshot checks slower. Events only fail on input the service's own checks let
--- through (constraints, data exceptions), so the isolation is now paid only when
--- one does: the call runs without subtransactions, an error rolls the whole call
--- back, and the service sends each event of that call again in a call of its own,
--- in order (src/ledger/appender.ts). The event that fails then fails alone and the
--- others are appended, each decided under the head lock as before.
---
--- 2. Fewer statements per event: the record, the claim and (for a new claim) the
--- holder's open claims are read by one statement, and the answer rows are returned
--- once at the end instead of one statement per event. The head is left alone when
--- nothing was appended. Same arguments, same checks under the lock, same hash,
--- same rows. err_code and err_message stay in the result, always null (an event's
--- error is now the statement's error), so that a replica still running the
--- previous release during a rolling upgrade keeps working with this function.
---
--- 3. SQL functions that can be inlined. A SQL function the planner cannot inline
--- is parsed and planned again by every statement that calls it: the CPU profile of
--- a write showed 15 % of the database's time there (bench/README.md). Two were
--- declared immutable over stable calls (extract from timestamptz, to_json), which
--- forbids inlining: they are declared stable, as their bodies are. The two format
--- checks of the ledger's check constraints were strict with bodies that are not
--- (`and`), which forbids it too: without strict they answer exactly as before,
--- null for null, since every operator in them returns null for null.
+-- A claim as one comparable string (holder, claimed at, expires at). A write
+-- reads the claim, decides, and hands this back to am_ledger_append_many,
+-- which appends only if the claim under the head lock is still the same.
+-- Stable, not immutable (extract from timestamptz is stable), so that it can
+-- be inlined: a SQL function the planner cannot inline is planned again by
+-- every statement that calls it.
 create or replace function am_ledger_claim_version(p_holder_id bigint, p_claimed_at timestamptz, p_expires_at timestamptz) returns text
   language sql stable parallel safe
   as $$ select p_holder_id::text || '|' || extract(epoch from p_claimed_at)::text || '|' || extract(epoch from p_expires_at)::text $$;

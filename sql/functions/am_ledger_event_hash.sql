@@ -1,3 +1,6 @@
+-- The hash that chains a ledger event to the one before: SHA-256 of a JSON
+-- array of the event's fields and the previous hash, the same bytes the
+-- service computes to verify the chain (src/ledger/event.ts).
 create or replace function am_ledger_event_hash(
   p_seq bigint, p_kind text, p_action text, p_target text, p_actor text, p_at timestamptz,
   p_evidence text, p_note text, p_reason text, p_claim_expires_at timestamptz, p_prev_hash text)

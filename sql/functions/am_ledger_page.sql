@@ -1,3 +1,9 @@
+-- One page of ledger_list as event seqs, newest first: walks the index that
+-- fits the filters (action and target, actor, action, or every event), from
+-- p_before down to the first event recorded within an hour before p_since,
+-- reads at most p_max rows and keeps those that pass the other filters, at
+-- most p_want + 1; `last` marks the p_max-th row read (scanCut, as
+-- am_fact_page).
 create or replace function am_ledger_page(
   p_action text, p_target text, p_actor text, p_since timestamptz, p_kind text,
   p_before bigint, p_max integer, p_want integer)

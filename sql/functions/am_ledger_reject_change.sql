@@ -1,3 +1,4 @@
+-- The ledger is append-only: updates, deletes and truncation are refused.
 create or replace function am_ledger_reject_change() returns trigger
   language plpgsql
   as $$

@@ -24,7 +24,8 @@
 --   filters, which are computed, not tested), over the name, description and
 --   first 1,000 characters of the body. Every index read here is exact, so
 --   each LIMIT counts every row read (docs/recall.md, "Near matches: bounded
---   work": the trigram lookup before counted only rows its recheck kept).
+--   work"; a trigram lookup's LIMIT would count only the rows its recheck
+--   kept).
 -- - `near` gathers each fact's near levels, one per keyword.
 -- - `hits` merges both (a near keyword has no exact level anywhere, the others
 --   no near level: scores add up), counts every match (window), ranks and
@@ -89,8 +90,8 @@ begin
               -- with the scope, and OFFSET 0 keeps each lookup apart.) Their
               -- ids join the words' candidates (tsvector indexes, exact) in one
               -- bitmap scan by the primary key: one pass over the heap for
-              -- both (sql/000041; joining each candidate by its key instead
-              -- made a recall of 1,667 hits 20 -> 39 ms).
+              -- both (joining each candidate by its key instead reads the heap
+              -- once per candidate).
               (select f.id from facts f
                 where $4::boolean and $8::text is null and (f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) ilike any($13::text[]))
               union all

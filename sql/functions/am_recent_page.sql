@@ -1,3 +1,8 @@
+-- One source's newest rows for the console's activity feed (p_source: fact
+-- events, entities, relations, observations or deletions), below p_before:
+-- across every scope, or scope by scope over the readable ones, each walk at
+-- most p_max rows in all, keeping the rows by p_actor when given; `last` marks
+-- where a walk stopped short.
 create or replace function am_recent_page(
   p_source text, p_max integer, p_want integer, p_read_all boolean, p_read text[], p_actor text, p_before bigint)
   returns table (id bigint, kept boolean, last boolean)

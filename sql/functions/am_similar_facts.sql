@@ -1,12 +1,11 @@
--- As 000033, with am_duplicate_text() on both sides; the signature is the
--- same, so a service not yet upgraded calls it unchanged (with its own
--- threshold). A new fact of function words only ("how-to: How to do it.")
--- has no text left to compare: asked for it, the index would hand over every
--- fact (65-72 ms at 50,000), so only its word-for-word copies are looked up,
--- by their similarity as written.
---
--- facts_head_trgm (000011) goes: only this lookup used it (recall's texts are
--- joined by newlines and have their own indexes), and every write paid for it.
+-- Facts that look like a new one (memory_store's "similar facts" warning):
+-- first facts with the same description, then those whose text without
+-- function words (am_duplicate_text) is trigram-similar past p_threshold,
+-- live facts before deprecated ones, in the caller's scopes, at most p_limit.
+-- A new fact of function words only ("how-to: How to do it.") has no text
+-- left to compare, and asked for it the index would hand over every fact, so
+-- only its same-description copies are looked up. Each lookup reads at most
+-- 100 rows.
 create or replace function am_similar_facts(
   p_text text, p_threshold real, p_all boolean, p_scopes text[], p_new_scope text, p_new_name text, p_limit integer, p_description text)
   returns table (id bigint, similarity real)

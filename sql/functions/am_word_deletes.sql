@@ -1,3 +1,5 @@
+-- A word and every string made by deleting one of its characters: two words
+-- one edit apart share one of these (am_near_words).
 create or replace function am_word_deletes(w text) returns text[]
   language plpgsql immutable strict parallel safe
   as $$

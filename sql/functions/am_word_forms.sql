@@ -1,6 +1,6 @@
 -- A word's plural and singular forms (English), of 4 characters or more (the
--- shortest word the vocabulary holds), without the word itself. PL/pgSQL for
--- the reason given in 000035 (the plan is kept for the connection).
+-- shortest word the vocabulary holds), without the word itself. PL/pgSQL so that
+-- its plan is kept for the connection (am_near_words).
 create or replace function am_word_forms(w text) returns text[]
   language plpgsql immutable strict parallel safe
   as $$

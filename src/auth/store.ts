@@ -76,7 +76,7 @@ const toToken = (r: TokenRow): TokenRecord => ({
  * The reserved identity of `agent-memory import`: the confirmer of facts that
  * were confirmed in the file-based memory before the import, when the file
  * names nobody who is an agent here. Disabled, no scopes, never a token
- * (sql/000012_importer.sql holds the same rules).
+ * (am_importer_never_signs_in holds the same rules).
  */
 export const IMPORTER_AGENT = "importer";
 

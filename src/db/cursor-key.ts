@@ -1,4 +1,4 @@
-// The key that seals page cursors (sql/000030): memory_list's and the review
+// The key that seals page cursors: memory_list's and the review
 // queue's, whose positions may fall on facts the caller cannot read, and the
 // graph's, whose positions are ids of a sequence all scopes share. Read once
 // per database and kept: every replica reads the same row, so a cursor from

@@ -9,7 +9,7 @@ const DEADLOCK_RETRIES = 4;
  * Runs a write, retrying when Postgres aborted it to break a deadlock or a
  * serialization conflict. Writers take their unique keys in one order (the
  * graph's batches: src/graph/sql.ts, KEY_ORDER_NOTE; the recall vocabulary:
- * sql/000043), so these are rare: a delete racing an import, an import's
+ * am_fact_words_inserted), so these are rare: a delete racing an import, an import's
  * transaction of many facts racing an agent's store. Each attempt must be a
  * whole statement or transaction, so that a retry is safe; it waits a little,
  * at random, first, so that it does not meet the winner half-way again.

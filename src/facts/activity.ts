@@ -34,7 +34,7 @@ export interface RecentFactEvents {
 
 /**
  * The newest events in the caller's readable scopes, each scope read through
- * its own index (sql/000034), so the cost follows what the caller may read and
+ * its own index (am_recent_page), so the cost follows what the caller may read and
  * `limit`, not what others wrote elsewhere. With an actor, at most `scanMax`
  * events of all readable scopes together are looked through (LIST_SCAN_MAX).
  * `before` (an event id) reads older events only.

@@ -1,5 +1,5 @@
 // memory_list: a page of facts, or the caller's review queue, read through a
-// bounded scan (sql/000025). Each call reads at most `scanMax` facts in the
+// bounded scan (am_fact_page). Each call reads at most `scanMax` facts in the
 // order of one index and filters them; when it has read that many without
 // filling its page, it answers with what it found, `scanCut`, and a cursor that
 // resumes where the scan stopped. Before the bound, a filter that matched little
@@ -140,7 +140,7 @@ export async function listFacts(db: Queryable, caller: Caller, input: ListInput,
   const scope = optionalReadableScope(caller, input.scope);
   const author = input.author === undefined ? undefined : validateAgentName(input.author);
   const limit = checkWholeNumber("limit", input.limit, LIST_DEFAULT_LIMIT, 1, LIST_MAX_LIMIT);
-  // Sealed (sql/000030): a cursor may point at the last fact a scan read, in a scope the caller cannot read.
+  // Sealed (src/db/cursor-key.ts): a cursor may point at the last fact a scan read, in a scope the caller cannot read.
   const key = await cursorKey(db);
   const encodeCursor = (payload: Record<string, string | number>) => sealCursor(key, payload);
   const cursor = openSealedCursor(key, input.cursor, ListCursor);

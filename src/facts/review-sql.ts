@@ -4,8 +4,8 @@
 
 /**
  * Recent fact events (created, updated, confirmed, deprecated), newest first,
- * in readable scopes, optionally by one agent. Read by am_recent_page
- * (sql/000034): each readable scope's events through fact_events' (scope, id)
+ * in readable scopes, optionally by one agent. Read by am_recent_page:
+ * each readable scope's events through fact_events' (scope, id)
  * index, at most $5 events of every scope together (never fewer than $4 + 1 per
  * scope), so the read does not grow with what others wrote in scopes the
  * reader cannot see. Kept events first, newest first, at most $4, and only

@@ -53,7 +53,7 @@ export const MICROS = (column: string) => `(extract(epoch from ${column}) * 1000
 export const FROM_MICROS = (param: string) => `('epoch'::timestamptz + ${param}::bigint * interval '1 microsecond')`;
 
 /**
- * A page of facts read by a bounded scan (am_fact_page, sql/000025): at most
+ * A page of facts read by a bounded scan (am_fact_page): at most
  * $7 facts in the order $1, of which those passing the filters come back, up
  * to $8, and the $7-th fact read comes back marked `last` (then the scan
  * stopped at its bound). Rows in the scan's order; a `last` row that did not
@@ -195,10 +195,10 @@ export const PROMOTE_FACT = `
 
 /**
  * Readable facts most like a new one (the duplicate warning), live ones first,
- * then by similarity (sql/000033). The
- * search runs in am_similar_facts (sql/000020_facts_similar_identical.sql):
+ * then by similarity. The
+ * search runs in am_similar_facts:
  * facts with the same description first (a btree probe), otherwise the
- * facts_duplicate_trgm index (sql/000042: without function words). $1 text
+ * facts_duplicate_trgm index (am_duplicate_text: without function words). $1 text
  * ("name description"), $2 threshold,
  * $3/$4 readable scopes, $5/$6 the new fact's scope and name (left out: the
  * lookup runs beside the insert, so it may or may not see the new fact), $7

@@ -7,7 +7,7 @@ import { isoTimeSql as ISO } from "../db/iso-time.js";
  * Recent graph writes (entities, relations, observations created, and what
  * delete_* removed: graph_deletions), newest first, in readable scopes,
  * optionally by one agent. Each part (`source`, its table) is read by
- * am_recent_page (sql/000034, 000037): each readable scope through the
+ * am_recent_page: each readable scope through the
  * table's (scope, id) index backwards (ids follow insertion order), at most $5
  * rows of every scope together (never fewer than $4 + 1 per scope), so the
  * read does not grow with what others wrote in scopes the reader cannot see,

@@ -37,7 +37,7 @@ export type RecentGraphWrites = Record<GraphActivitySource, GraphActivityPart>;
 
 /**
  * The newest writes in the caller's readable scopes, each scope of each table
- * read through its own index (sql/000034), so the cost follows what the caller
+ * read through its own index (am_recent_page), so the cost follows what the caller
  * may read and `limit`, not what others wrote elsewhere. With an actor, at most
  * `scanMax` rows of each table are looked through (LIST_SCAN_MAX). `before`
  * (a row id per table) reads older writes only.

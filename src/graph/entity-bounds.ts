@@ -1,4 +1,4 @@
-// The per-entity bounds of the graph, as the database keeps them (sql/000045:
+// The per-entity bounds of the graph, as the database keeps them (sql/migrations/000002_graph_entity_bounds.sql:
 // observations per entity, relations per name), told to the agent in words.
 import { withDeadlockRetry } from "../db/retry.js";
 import { invalid } from "../errors.js";
@@ -11,7 +11,7 @@ interface BoundDetail {
 
 /**
  * Runs a graph write, turning a refusal of the database's per-entity bounds
- * (sql/000045: observations per entity, relations per name) into a message
+ * (the triggers am_graph_observations_added and am_graph_relations_added: observations per entity, relations per name) into a message
  * that names the entity and the limit. The statement failed whole: nothing was written.
  */
 export async function withinEntityBounds<T>(work: () => Promise<T>): Promise<T> {

@@ -1,7 +1,7 @@
 // The knowledge graph's writes and export (reads: read-sql.ts): fixed strings
 // with typed parameters. Batches travel as parallel arrays through unnest(), so
 // a call costs one or a few round trips whatever its size. Names are matched through am_graph_key() (SHA-256 of the
-// text), the expression the unique indexes are built on (see sql/000004_graph.sql).
+// text), the expression the unique indexes are built on (see am_graph_key).
 
 // KEY_ORDER_NOTE: a batch insert takes each new row's unique-index entry as it
 // goes, and holds it to the end of its transaction. Two batches with common
@@ -112,7 +112,7 @@ export const INSERT_OBSERVATIONS = `
   returning entity_id, content`;
 
 // Every delete also records what it removed and who asked, in the same
-// statement (graph_deletions, sql/000028): the console's activity feed shows it.
+// statement (graph_deletions): the console's activity feed shows it.
 const RECORD_DELETIONS = (rows: string) => `
   recorded as (
     insert into graph_deletions (scope, kind, subject, detail, deleted_by)
@@ -124,7 +124,7 @@ const RELATION_DETAIL = (r: string) => `${r}.relation_type || ' → ' || ${r}.to
 // reference, relations from or to a given name go too, whether or not an
 // entity of that name exists. Observations cascade. What the delete would
 // remove is known before it starts, from the counts kept per entity and per
-// name (sql/000045): past $4 nothing is deleted and `planned` says how much
+// name (graph_relation_ends): past $4 nothing is deleted and `planned` says how much
 // it was, so a delete's work is bounded whatever the entities carry.
 export const DELETE_ENTITIES = `
   with keys as materialized (

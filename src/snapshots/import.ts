@@ -127,7 +127,7 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
       const parsed = parseFactFile(await readFactFile(join(root, rel)));
       agents.note(parsed.format === "snapshot" ? [parsed.fact.author, ...parsed.fact.history.map((e) => e.by)] : parsed.owner === undefined ? [] : [parsed.owner]);
       // A file's versions are separate statements of one transaction, which can
-      // close a deadlock with an agent's store (new words, sql/000043): the file
+      // close a deadlock with an agent's store (new words, am_fact_words_inserted): the file
       // is then imported again rather than the whole import ended.
       const done = await withDeadlockRetry(() =>
         inTransaction(db, options.dryRun, (tx) => importFactFile(tx, parsed, { agents, bodyMaxChars: options.bodyMaxChars, importAt, file: rel, folder })),

@@ -109,7 +109,7 @@ function normalized(r: LedgerLine): LedgerLine {
   if ((r.kind === "released" || r.kind === "taken_over" || r.kind === "voided") && r.reason === null) throw invalid(`a ${r.kind} record needs a reason.`);
   // A ledger records what already happened. An event dated later than it is
   // imported would also escape ledger_list's `since`, which starts its read at
-  // the events recorded in the hour before it (sql/000031): an hour of clock
+  // the events recorded in the hour before it (am_ledger_page): an hour of clock
   // difference between machines is allowed.
   if (r.at.getTime() > Date.now() + FUTURE_TOLERANCE_MS) {
     throw invalid(`"at" ${r.at.toISOString()} is in the future (this machine's clock says ${new Date().toISOString()}): a ledger records what already happened. Check the record's time or this machine's clock.`);

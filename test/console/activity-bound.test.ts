@@ -1,5 +1,5 @@
 // The console's activity feed reads what the reader may read, not what others
-// wrote elsewhere (security audit, left open until sql/000034): each source
+// wrote elsewhere (security audit; am_recent_page): each source
 // walked its primary key backwards and kept the readable rows, so a reader of
 // one scope beside 20,000 newer rows per source in a scope it cannot read read
 // all of them on every page. Now each source is read per readable scope

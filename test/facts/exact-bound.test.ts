@@ -8,7 +8,7 @@
 // Counted, not timed: the rows of facts the statement fetched, from the table
 // statistics of its own transaction, through am_recall as the service runs it
 // (as near-bound.test.ts). The victim's lookup must fetch about what its own
-// hits need, whatever the decoys: before sql/000038 it fetched every decoy.
+// hits need, whatever the decoys (a lookup by the keyword alone fetches every decoy).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recallParams } from "../../src/facts/read.js";
 import { RECALL_CALL } from "../../src/facts/recall-sql.js";

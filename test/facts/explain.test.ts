@@ -67,8 +67,8 @@ describe.each(BACKENDS)("recall query plan on %s", (backend) => {
   it.each(cases)("%s: bitmap scans of the trigram and word indexes, no sequential scan of facts", async (_what, keywords, readable, scope) => {
     const all = await plan(keywords, readable, scope);
     const summary = all.map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` on ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` using ${n["Index Name"]}` : ""}`);
-    // Substrings (exact), near matches (the exact index of each fact's words, sql/000035), and words.
-    // The trigram index (leading with the scope, sql/000038) in the branch the
+    // Substrings (exact), near matches (the exact index of each fact's words, am_near_words), and words.
+    // The trigram index (leading with the scope, am_recall) in the branch the
     // caller's scopes choose (planned with the parameters, the other is pruned;
     // with a scope filter the planner may also use it for the scope alone).
     expect(summary.filter((s) => s === "Bitmap Index Scan using facts_exact_trgm").length, summary.join("\n")).toBeGreaterThanOrEqual(1);

@@ -1,4 +1,4 @@
-// memory_list reads a bounded number of facts per call (sql/000025): a filter
+// memory_list reads a bounded number of facts per call (am_fact_page): a filter
 // that matches little answers with what it found and a cursor that goes on,
 // instead of reading the whole store in one call (security: 813 ms at 100,000
 // facts for a type and an author who wrote nothing). On both backends:
@@ -116,7 +116,7 @@ describe.each(BACKENDS)("memory_list's bounded scan on %s", (backend) => {
       expect(calls, `bound ${scanMax}`).toBe(Math.floor(total / scanMax) + 1);
     }
     // An author of that name does not exist: read the same way, so that the
-    // answer does not tell which names are agents (security audit, stop 21; sql/000040).
+    // answer does not tell which names are agents (security audit, stop 21; am_fact_page).
     for (const scanMax of [5, 46]) {
       expect(await follow(writerA, { author: "nobody-here" }, scanMax, 20)).toEqual(await follow(writerA, { author: "reviewer" }, scanMax, 20));
     }

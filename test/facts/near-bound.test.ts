@@ -7,7 +7,7 @@
 //
 // Counted, not timed: EXPLAIN ANALYZE of RECALL gives, for every scan of the
 // near lookups (the vocabulary, fact_words, and the facts holding a correction,
-// through facts_near_words; before sql/000035, facts tested with `%>`), the rows
+// through facts_near_words), the rows
 // it read (kept, removed by the index recheck, removed by a filter) times its
 // loops. Facts read must stay within RECALL_NEAR_MAX_FACTS, vocabulary words
 // within RECALL_NEAR_WORD_CANDIDATES per keyword word, and the text looked up
@@ -102,7 +102,7 @@ describe.each(BACKENDS)("near matches read a bounded number of bounded texts on 
 /**
  * The near lookups' scans in the plan of RECALL (EXPLAIN ANALYZE), and the
  * rows each read times its loops: `read` facts (scans of facts whose condition
- * is a near match: the words index, or `%>` before sql/000035), `words`
+ * is a near match: the words index), `words`
  * vocabulary rows (scans of fact_words). Rows removed by an index recheck or a
  * filter count as read.
  */

@@ -1,5 +1,5 @@
 // Recall's near matches (typos) correct each word of a keyword against the
-// vocabulary of the readable scopes (fact_words, sql/000035): words one edit
+// vocabulary of the readable scopes (fact_words, am_near_words): words one edit
 // away (a letter inserted, deleted, substituted, or two adjacent letters
 // swapped), in any script, found by symmetric deletes. On both databases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

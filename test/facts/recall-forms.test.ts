@@ -1,5 +1,5 @@
 // memory_recall through a real MCP client, on both backends: the two misses of
-// the new-user trial (sql/000039) and every example docs/recall.md gives.
+// the new-user trial (am_recall) and every example docs/recall.md gives.
 // - A typo of another word form: "migraton" (singular, one letter missing) for
 //   "migrations", "reviewrs" (plural) for "reviewer". Each was two edits from
 //   the stored word; a word's plural and singular are now corrected too.

@@ -1,4 +1,4 @@
-// The service runs recall through am_recall (sql/000017_recall_plan.sql), a
+// The service runs recall through am_recall (am_recall), a
 // PL/pgSQL function that keeps one generic plan of its statement per connection and
 // never scans the whole table. These tests hold the function to the
 // statement: same text, same answers, and on a small table (where the planner
@@ -60,7 +60,7 @@ describe.each(BACKENDS)("am_recall on %s", (backend) => {
     expect(viaFunction.length).toBeGreaterThan(keywords[0] === "zyxwvutsrq" ? -1 : 0);
   });
 
-  it("keeps the search indexes' pending lists short (every search reads the whole list; sql/000018)", async () => {
+  it("keeps the search indexes' pending lists short (every search reads the whole list; the baseline's fastupdate = off)", async () => {
     const rows = (
       await tdb.db.query<{ index: string; options: string[] | null }>(
         `select c.relname as index, c.reloptions as options

@@ -1,4 +1,4 @@
-// The duplicate warning on Japanese, Korean and Chinese facts (sql/000044): labelled
+// The duplicate warning on Japanese, Korean and Chinese facts (am_duplicate_text): labelled
 // pairs of similar-pairs.ts through the lookup memory_store runs, on both
 // databases, with the errors that remain named; how a text is read; and the
 // migration, which writes again only the facts whose reading it changes.

@@ -3,7 +3,7 @@
 // topic, often in one phrasing, which it must not. test/facts/similar-quality.test.ts
 // checks the service's measure on them; bench/similar-pairs.ts prints how the
 // measures compare at each threshold (docs/hygiene.md, "Choosing the measure").
-// Similarities "as written" in the comments are of the text before sql/000042.
+// Similarities "as written" in the comments are of the text as written, not through am_duplicate_text.
 
 export type Fact = [name: string, description: string];
 
@@ -69,7 +69,7 @@ export const DIFFERENT_FACTS: Array<[Fact, Fact]> = [
   [["drain-queue-before-restart", "Drain the queue before restarting the workers"], ["warm-cache-after-restart", "Warm the cache after restarting the web servers"]],
 ];
 
-// Japanese and Korean (sql/000044). Names stay kebab-case ASCII, as the service
+// Japanese and Korean (am_duplicate_text). Names stay kebab-case ASCII, as the service
 // requires. Similarities in the comments are the service's measure; "before" is
 // the reading of 000042, which took a Japanese clause as one word.
 

@@ -1,4 +1,4 @@
-// What the duplicate warning calls alike (issue 15, sql/000042), on the labelled
+// What the duplicate warning calls alike (issue 15, am_duplicate_text), on the labelled
 // pairs of similar-pairs.ts: every rewording listed, no different fact. Each
 // pair gets its own scope, so a pair is judged alone, through the lookup
 // memory_store runs (SIMILAR_FACTS at SIMILAR_THRESHOLD), on both databases.
@@ -72,7 +72,7 @@ describe.each(BACKENDS)("what the duplicate warning calls alike, on %s", (backen
     const s = (await tdb.db.query<{ s: number }>("select similarity(am_duplicate_text($1), am_duplicate_text($2)) as s", ["Drain the queue before the restart", "drain queue restart"])).rows[0]!.s;
     expect(s).toBe(1);
     // Korean words are kept whole, as pg_trgm reads them; Japanese is read by
-    // script (similar-cjk.test.ts, sql/000044).
+    // script (similar-cjk.test.ts, am_duplicate_text).
     const cjk = (await tdb.db.query<{ t: string }>("select am_duplicate_text($1) as t", ["デプロイの前に必ず実行 배포 전에 the"])).rows[0]!.t;
     expect(cjk).toBe("デプロイ 前 必 実行 배포 전에");
   });

@@ -1,5 +1,5 @@
 // The bounded scans behind memory_list and ledger_list (am_fact_page,
-// sql/000025; am_ledger_page, sql/000029) read at most p_max rows whatever the
+// am_ledger_page) read at most p_max rows whatever the
 // data: each statement's WHERE is one index's range and every filter is
 // computed, so no plan reads rows it does not count. An independent review
 // found the first version reading 105,001 facts for a page bounded at 5,000:

@@ -1,4 +1,4 @@
-// Graph data past the per-entity bounds (sql/000045), as a database holds it
+// Graph data past the per-entity bounds (graph_entities.observation_count, graph_relation_ends), as a database holds it
 // that was written before the bounds existed: the bulk statements run with the
 // graph's triggers off, then the kept counts are recounted as the migration
 // counted them. Tests of reads over hubs and huge entities keep their data this way.
