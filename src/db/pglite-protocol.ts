@@ -5,6 +5,8 @@
 export interface WorkerInit {
   /** A folder path, or undefined for an in-memory database. */
   dataDir: string | undefined;
+  /** In memory: start from this tarball of a data folder (PGlite's dumpDataDir) instead of an empty database. */
+  template?: string | undefined;
   statementTimeoutMs: number;
 }
 

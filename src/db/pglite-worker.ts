@@ -5,6 +5,7 @@
 // blocks this thread; the service's watchdog (pglite.ts) ends the thread when a
 // statement runs past the timeout. The service sends one message at a time, so
 // this side needs no queue of its own.
+import { readFile } from "node:fs/promises";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
@@ -26,7 +27,8 @@ interface OpenTransaction {
   done: Promise<void>;
 }
 
-const db = await PGlite.create(init.dataDir, { extensions: { pg_trgm, btree_gin } });
+const loadDataDir = init.template === undefined ? undefined : new Blob([await readFile(init.template)]);
+const db = await PGlite.create(init.dataDir, { extensions: { pg_trgm, btree_gin }, loadDataDir });
 await db.exec(`set statement_timeout = ${Math.trunc(init.statementTimeoutMs)}`);
 let open: OpenTransaction | undefined;
 

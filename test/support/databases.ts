@@ -1,9 +1,9 @@
 // Each test file gets its own database: a clone of the migrated template on the
-// real Postgres server, or a fresh in-memory PGlite. Store tests run on both.
+// real Postgres server, or an in-memory PGlite loaded from the migrated PGlite
+// template (global-setup.ts). Store tests run on both.
 import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
 import type { Database } from "../../src/db/database.js";
-import { migrate } from "../../src/db/migrate.js";
 import { openPglite } from "../../src/db/pglite.js";
 import { openPostgres } from "../../src/db/postgres.js";
 import { createDatabase, dropDatabase } from "./admin-db.js";
@@ -38,8 +38,7 @@ export async function createEmptyPostgresDatabase(): Promise<{ name: string; url
 export async function createTestDatabase(backend: Backend, options: { poolMax?: number; statementTimeoutMs?: number } = {}): Promise<TestDatabase> {
   const timeouts = { ...TEST_TIMEOUTS, ...(options.statementTimeoutMs !== undefined ? { statementTimeoutMs: options.statementTimeoutMs } : {}) };
   if (backend === "pglite") {
-    const db = await openPglite({ ...timeouts, dataDir: undefined });
-    await migrate(db);
+    const db = await openPglite({ ...timeouts, dataDir: undefined, template: inject("pgliteTemplate") });
     return {
       db,
       url: undefined,

@@ -1,13 +1,23 @@
 // Once per test run: check that the test Postgres is reachable (CI fails rather
-// than skips when it is not), build a migrated template database that every test
-// file clones, and drop everything this run created at the end. The template is
-// a database made before the schema's baseline (its 44 migrations of then) and
-// upgraded by the migrator, so every Postgres test runs on an upgraded schema and
-// every PGlite test on a fresh one: the whole suite holds for both.
+// than skips when it is not), build the migrated templates every test file
+// starts from, and drop everything this run created at the end.
+// - Postgres: a template database, cloned per file. It is a database made
+//   before the schema's baseline (its 44 migrations of then) and upgraded by the
+//   migrator, so every Postgres test runs on an upgraded schema and every PGlite
+//   test on a fresh one: the whole suite holds for both.
+// - PGlite: a tarball of a freshly migrated data folder, loaded per file into
+//   memory (an empty PGlite spends seconds in initdb; loading takes about one).
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { migrate } from "../../src/db/migrate.js";
+import { openPglite } from "../../src/db/pglite.js";
 import { openPostgres } from "../../src/db/postgres.js";
 import { adminUrl, databaseUrl } from "./pg-urls.js";
 import { migrateAsBefore, preBaselineMigrations } from "./schema.js";
@@ -15,6 +25,8 @@ import { migrateAsBefore, preBaselineMigrations } from "./schema.js";
 declare module "vitest" {
   export interface ProvidedContext {
     templateDatabase: string;
+    /** The PGlite template's tarball (openPglite's `template`). */
+    pgliteTemplate: string;
     runId: string;
   }
 }
@@ -39,10 +51,15 @@ export default async function setup(project: TestProject) {
   } finally {
     await db.close();
   }
+  const pgliteFolder = await mkdtemp(join(tmpdir(), "am-pglite-template-"));
+  const pgliteTemplate = `${pgliteFolder}.tar`;
+  await buildPgliteTemplate(pgliteFolder, pgliteTemplate);
   project.provide("templateDatabase", template);
+  project.provide("pgliteTemplate", pgliteTemplate);
   project.provide("runId", runId);
 
   return async () => {
+    await rm(pgliteTemplate, { force: true });
     const leftovers = await admin.query<{ datname: string }>("select datname from pg_database where datname like $1", [`am_%${runId}%`]);
     // KEEP_TEST_DB=1 keeps the databases failed test files left (see keep-db.ts); the template goes.
     const keep = process.env.KEEP_TEST_DB === "1";
@@ -52,4 +69,25 @@ export default async function setup(project: TestProject) {
     }
     await admin.end();
   };
+}
+
+/** Migrates a PGlite data folder the service's way, then dumps it to `tarball` (and removes the folder). */
+async function buildPgliteTemplate(folder: string, tarball: string): Promise<void> {
+  try {
+    const db = await openPglite({ dataDir: folder, statementTimeoutMs: 120_000, lockTimeoutMs: 60_000 });
+    try {
+      await migrate(db);
+    } finally {
+      await db.close();
+    }
+    const raw = await PGlite.create(folder, { extensions: { pg_trgm, btree_gin } });
+    try {
+      const dump = await raw.dumpDataDir("none");
+      await writeFile(tarball, Buffer.from(await dump.arrayBuffer()));
+    } finally {
+      await raw.close();
+    }
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
