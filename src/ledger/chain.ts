@@ -98,7 +98,8 @@ export async function lockChainHead(tx: Queryable): Promise<void> {
 
 export async function readKey(db: Queryable, key: LedgerKey): Promise<KeyState> {
   const row = (await db.query<KeyStateRow>(sql.READ_KEY, [key.action, key.target])).rows[0]!;
-  return toKeyState(key, row);
+  // Only the key's two fields: `key` may be a whole event (an import's line).
+  return toKeyState({ action: key.action, target: key.target }, row);
 }
 
 /** An event as an import of history names it: the same kind, key, actor and time is the same event. */

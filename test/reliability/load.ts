@@ -37,7 +37,7 @@ function writeCall(kind: WriteKind, key: string): { tool: string; args: Record<s
  */
 async function write(url: string, token: string, kind: WriteKind, key: string): Promise<Outcome> {
   if (kind === "record") {
-    const claimed = await callTool(url, token, "ledger_claim", { action: "publish_post", target: key, ttl_seconds: 60 });
+    const claimed = await callTool(url, token, "ledger_claim", { action: "publish_post", target: key, ttl_seconds: 10 });
     if (claimed.kind !== "ok") return claimed;
   }
   const { tool, args } = writeCall(kind, key);
