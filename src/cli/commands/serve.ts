@@ -5,7 +5,6 @@ import cluster from "node:cluster";
 import type { Command } from "commander";
 import { loadConfig } from "../../config.js";
 import { createLogger } from "../../logger.js";
-import { startService } from "../../serve.js";
 import { restrictFileModes } from "../file-modes.js";
 import type { Output } from "../output.js";
 import { stopOnHangup } from "../hangup.js";
@@ -33,6 +32,9 @@ export function registerServeCommand(program: Command): void {
           await runPrimary(config, { logger, announce });
           return;
         }
+        // Loaded here, not with the CLI: the HTTP service (Express, the MCP SDK,
+        // every capability) is most of what the CLI would load, and only serve needs it.
+        const { startService } = await import("../../serve.js");
         let banner = "";
         const service = await startService(config, {
           logger,
