@@ -98,7 +98,7 @@ interface VerifyRow {
 
 export async function checkToken(db: Queryable, token: string): Promise<TokenCheck> {
   if (!looksLikeToken(token)) return { ok: false, reason: "malformed" };
-  const row = (await db.query<VerifyRow>(sql.VERIFY_TOKEN, [hashToken(token)], { prepareAs: "am_verify_token" })).rows[0];
+  const row = (await db.query<VerifyRow>(sql.VERIFY_TOKEN, [hashToken(token)], { prepareAs: "am_verify_token", urgent: true })).rows[0];
   if (!row) return { ok: false, reason: "unknown" };
   if (row.revoked_at) return { ok: false, reason: "revoked" };
   if (row.expired) return { ok: false, reason: "expired" };

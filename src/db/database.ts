@@ -18,6 +18,12 @@ export interface QueryOptions {
    * than 1.21 does not carry named statements (docs/operations.md).
    */
   prepareAs?: string;
+  /**
+   * On the embedded database (one connection, one statement at a time), runs
+   * the statement ahead of those waiting for their turn: for the token check,
+   * which every call waits on before its own queue. Postgres ignores it.
+   */
+  urgent?: boolean;
 }
 
 export interface Queryable {

@@ -16,7 +16,7 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { Database, DatabaseTimeouts, PoolStats, Queryable, QueryResult, TransactionOptions } from "./database.js";
+import type { Database, DatabaseTimeouts, PoolStats, Queryable, QueryOptions, QueryResult, TransactionOptions } from "./database.js";
 import { transactionPrelude } from "./database.js";
 import { PgCode } from "./errors.js";
 import { fromWorkerError, type WorkerInit, type WorkerRequest, type WorkerResponse } from "./pglite-protocol.js";
@@ -144,13 +144,30 @@ class WorkerLink {
   }
 }
 
-/** Runs tasks one after another: one statement (or one whole transaction) at a time. */
+/**
+ * Runs tasks one after another: one statement (or one whole transaction) at a
+ * time, in the order they came. An urgent task runs next, ahead of the tasks
+ * still waiting (never beside the one running): the token check every call
+ * starts with is one indexed lookup, and behind a burst of writes it would
+ * otherwise wait for all of them, so that a call as small as whoami took as
+ * long as the burst.
+ */
 class SerialQueue {
-  private tail: Promise<unknown> = Promise.resolve();
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(task);
-    this.tail = result.catch(() => undefined);
-    return result;
+  private readonly waiting: Array<() => void> = [];
+  private readonly urgentWaiting: Array<() => void> = [];
+  private running = false;
+
+  async run<T>(task: () => Promise<T>, urgent = false): Promise<T> {
+    // A task that finishes hands the queue to the next one (running stays true).
+    if (this.running) await new Promise<void>((resume) => (urgent ? this.urgentWaiting : this.waiting).push(resume));
+    this.running = true;
+    try {
+      return await task();
+    } finally {
+      const next = this.urgentWaiting.shift() ?? this.waiting.shift();
+      if (next) next();
+      else this.running = false;
+    }
   }
 }
 
@@ -191,8 +208,8 @@ export async function openPglite(options: PgliteOptions): Promise<Database> {
   const toResult = <R>(r: WorkerResponse & { ok: true }): QueryResult<R> => ({ rows: ("rows" in r ? (r.rows ?? []) : []) as R[], rowCount: ("rowCount" in r ? r.rowCount : 0) ?? 0 });
 
   const direct: Queryable = {
-    query<R>(sql: string, params?: readonly unknown[]) {
-      return queue.run(async () => toResult<R>(await (await live()).send({ op: "query", sql, params, inTx: false }, options.statementTimeoutMs)));
+    query<R>(sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) {
+      return queue.run(async () => toResult<R>(await (await live()).send({ op: "query", sql, params, inTx: false }, options.statementTimeoutMs)), queryOptions?.urgent);
     },
     // Scripts without parameters come from the service itself (vacuum, analyze
     // after an import), never from an agent: no watchdog outside a transaction.

@@ -330,3 +330,40 @@ describe("on the embedded database, with the default limit", () => {
     expect(doneWhileOtherWaited).toBeLessThanOrEqual(EMBEDDED_CONCURRENT_PER_AGENT + 2);
   });
 });
+
+// Every call starts with its token check. On the embedded database's one
+// connection, the check goes ahead of the statements waiting for their turn
+// (never beside the one running), so a burst of writes from others delays a
+// call's authentication by one statement, not by the whole burst.
+describe("on the embedded database, the token check", () => {
+  let pdb: TestDatabase;
+  beforeAll(async () => {
+    pdb = await createTestDatabase("pglite");
+  });
+  afterAll(async () => {
+    await pdb?.drop();
+  });
+
+  it("runs after the statement in progress and before those waiting", async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const transaction = pdb.db.transaction(async (tx) => {
+      await tx.query("select 1");
+      started();
+      await held;
+      order.push("transaction");
+    });
+    await running;
+    const waiting = [
+      pdb.db.query("select 1").then(() => order.push("first waiting")),
+      pdb.db.query("select 2").then(() => order.push("second waiting")),
+      pdb.db.query("select 3", [], { urgent: true }).then(() => order.push("urgent")),
+    ];
+    release();
+    await Promise.all([transaction, ...waiting]);
+    expect(order).toEqual(["transaction", "urgent", "first waiting", "second waiting"]);
+  });
+});
