@@ -59,16 +59,20 @@ declare
   v_page json;
   v_relations json;
 begin
-  -- Whether the scope holds more than one call's walk: of the first entries from
-  -- the scope's start in (scope, id) / (scope, entity_id, id) order, whether all
-  -- are the scope's; a row comparison ordered by the whole key, with the scope
-  -- an init plan's value (with "scope = …" Postgres served the order from
-  -- graph_observations_entity_id, testing the scope on every scope's rows).
+  -- Whether the scope holds more than one call's walk: whether it has that many
+  -- entries from its start in (scope, id) / (scope, entity_id, id) order; a row
+  -- comparison ordered by the whole key, with the scope an init plan's value
+  -- (with "scope = …" Postgres served the order from
+  -- graph_observations_entity_id, testing the scope on every scope's rows), and
+  -- the scope's end an upper bound, so a small scope reads only its own entries
+  -- (not those of the scopes after it).
   v_listed := p_listable and (not p_walk_large or not (
-    (select count(*) filter (where r.scope = (select p_scope)) from (select t.scope from graph_entities t
-       where (t.scope, t.id) > ((select p_scope), 0) order by t.scope, t.id limit v_steps * am_graph_walk('entities') + 1) r) > v_steps * am_graph_walk('entities')
-    or (select count(*) filter (where r.scope = (select p_scope)) from (select t.scope from graph_observations t
-       where (t.scope, t.entity_id, t.id) > ((select p_scope), 0, 0) order by t.scope, t.entity_id, t.id limit v_steps * am_graph_walk('observations') + 1) r)
+    (select count(*) from (select t.scope from graph_entities t
+       where (t.scope, t.id) > ((select p_scope), 0) and t.scope <= (select p_scope)
+       order by t.scope, t.id limit v_steps * am_graph_walk('entities') + 1) r) > v_steps * am_graph_walk('entities')
+    or (select count(*) from (select t.scope from graph_observations t
+       where (t.scope, t.entity_id, t.id) > ((select p_scope), 0, 0) and t.scope <= (select p_scope)
+       order by t.scope, t.entity_id, t.id limit v_steps * am_graph_walk('observations') + 1) r)
          > v_steps * am_graph_walk('observations')));
 
   with recursive

@@ -6,14 +6,8 @@
 // strings with typed parameters.
 import { isoTimeSql as ISO } from "../db/iso-time.js";
 
-/**
- * The scope's entities counted up to offset $2 + $3 + 1 (read_graph's total:
- * exact up to $2 + $3, "at least" past it; counted from the start, so a page
- * past the end still gets the exact total). Counting every entity grew with
- * the scope (an index-only scan of all its entries) on every page.
- */
-export const COUNT_ENTITIES = `select count(*)::int as n from (
-    select 1 from graph_entities where scope = $1::text limit $2::int + $3::int + 1) x`;
+/** How many entities scope $1 holds (kept as entities are written, in a few slots: graph_scope_entities). */
+export const SCOPE_ENTITY_COUNT = `select coalesce(sum(entities), 0)::int as n from graph_scope_entities where scope = $1::text`;
 
 /** read_graph's page of entities: $1 scope, $2 limit, $3 offset, $4 budget (am_graph_page). */
 export const GRAPH_PAGE = `select am_graph_page($1::text, $2::int, $3::int, $4::int) as r`;
@@ -33,7 +27,8 @@ export const GRAPH_OPEN = `select am_graph_open($1::text, $2::text[], $3::int, $
 
 // read_observations: one entity's observations from an offset, and how many it
 // has (kept as rows are written). $1 scope, $2 name, $3 offset, $4 limit, $5
-// budget. No row: no such entity.
+// budget. No row: no such entity. Ordered by (entity_id, id), the index's own
+// order (am_graph_entities.sql says why not by id alone).
 export const ENTITY_OBSERVATIONS = `
   with ent as (
     select e.id, e.name, e.entity_type, e.observation_count from graph_entities e
@@ -43,7 +38,7 @@ export const ENTITY_OBSERVATIONS = `
       sum(char_length(o.content) + am_graph_frame('observation')) over (order by o.id) - (char_length(o.content) + am_graph_frame('observation')) as at
     from (
       select o.* from graph_observations o where o.entity_id = (select id from ent)
-      order by o.id offset $3::int limit least($4::int, $5::int / am_graph_frame('observation') + 1)
+      order by o.entity_id, o.id offset $3::int limit least($4::int, $5::int / am_graph_frame('observation') + 1)
     ) o
   )
   select ent.name, ent.entity_type, ent.observation_count as counted,

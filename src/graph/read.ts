@@ -62,26 +62,23 @@ function page(graph: Graph, total: number, limit: number, offset: number, more =
  * when the entities' text would pass the budget. A page that holds the whole
  * graph has every relation, as the reference's read_graph; a partial page has
  * the relations touching its entities, and the last page also those whose
- * endpoints both do not exist, so paging through returns them all. Entities
- * and relations are counted up to `countCap` ("at least" past it), and the
- * last page's walk for unattached relations tests at most `scanMax` of them.
+ * endpoints both do not exist, so paging through returns them all. The
+ * entities' total is exact (kept per scope as entities are written);
+ * relations are counted up to `countCap` ("at least" past it), and the last
+ * page's walk for unattached relations tests at most `scanMax` of them.
  */
 export async function readGraph(db: Database, scope: string, request: PageRequest, maxChars: number, bounds: ReadBounds = {}): Promise<GraphPage> {
   const { limit, offset } = pageBounds(request);
   const budget = answerBudget(maxChars);
-  const countMax = Math.max(bounds.countCap ?? COUNT_CAP_DEFAULT, limit);
   return snapshot(db, async (tx) => {
-    const counted = (await tx.query<{ n: number }>(sql.COUNT_ENTITIES, [scope, offset, countMax], prepared("count_entities"))).rows[0]?.n ?? 0;
-    const lowerBound = counted > offset + countMax;
-    const total = Math.min(counted, offset + countMax);
-    const countCap = bounds.countCap ?? COUNT_CAP_DEFAULT;
+    const total = (await tx.query<{ n: number }>(sql.SCOPE_ENTITY_COUNT, [scope], prepared("scope_entity_count"))).rows[0]!.n;
     const rows = (await tx.query<{ r: { entities: EntityRow[] } }>(sql.GRAPH_PAGE, [scope, limit, offset, budget.entityChars], prepared("page"))).rows[0]!.r.entities;
     const entities = rows.map((row) => finishEntity(row));
     const names = entities.map((e) => e.name);
-    const last = !lowerBound && offset + entities.length >= total && entities.length > 0;
+    const last = offset + entities.length >= total && entities.length > 0;
     let relations: GraphRelation[] = [];
     let cut: RelationsCut = {};
-    if (offset === 0 && !lowerBound && entities.length >= total) {
+    if (offset === 0 && entities.length >= total) {
       const r = await relationsPage(tx, scope, {}, { after: 0, skip: 0, seen: 0, limit: null, budget: budget.relationChars, fromStart: true }, bounds);
       ({ relations, cut } = graphRelations(r, { scope }));
     } else if (names.length > 0) {
@@ -89,10 +86,7 @@ export async function readGraph(db: Database, scope: string, request: PageReques
       const r = await relationsPage(tx, scope, request, { after: 0, skip: 0, seen: 0, limit: null, budget: budget.relationChars, fromStart: true }, bounds);
       ({ relations, cut } = graphRelations(r, { scope, ...request }));
     }
-    return {
-      ...page({ entities, relations: relations.map(plainRelation), ...cut }, total, limit, offset, lowerBound || offset + entities.length < total),
-      ...(lowerBound ? { totalEntitiesIsLowerBound: true as const } : {}),
-    };
+    return page({ entities, relations: relations.map(plainRelation), ...cut }, total, limit, offset, offset + entities.length < total);
   });
 }
 

@@ -70,12 +70,17 @@ export const RELATIONS_ALL = `
     (select count(*) from rshown)::int as shown, (select max(id) from rshown) as last_id,
     null::bigint as walked_to, ${SHOWN_JSON} as relations`;
 
-// The keys of the names in $2, computed once per call (an init plan: see
-// NAME_KEYS in read-sql.ts for why).
+// The keys of the names in $2, computed once per call, and the scope, as init
+// plans' values: unseen, the scope cannot lead the planner astray. Seen, a
+// scope the statistics did not know yet (read right after loading) was
+// estimated at a row or two, so a scan of the whole scope through either
+// relations index, filtering out the other names, looked as cheap as one
+// lookup per name: read_graph's first page at 10,000 entities read the scope's
+// 10,000 relations on each side.
 const NAME_KEYS = `(select am_graph_keys($2::text[]))::bytea[]`;
 const side = (column: string) => `
     select r.id from graph_relations r
-    where not $3::boolean and r.scope = $1::text and r.${column} = any($2::text[]) and am_graph_key(r.${column}) = any(${NAME_KEYS})
+    where not $3::boolean and r.scope = (select $1::text) and r.${column} = any($2::text[]) and am_graph_key(r.${column}) = any(${NAME_KEYS})
     limit $8::int + 1`;
 
 /**

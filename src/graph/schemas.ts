@@ -108,11 +108,11 @@ export const pagedGraphOutput = {
     .number()
     .int()
     .optional()
-    .describe("Entities in the scope (read_graph) or matching the query (search_nodes); with totalEntitiesIsLowerBound, at least this many."),
+    .describe("Entities in the scope (read_graph, always exact) or matching the query (search_nodes; with totalEntitiesIsLowerBound, at least this many)."),
   totalEntitiesIsLowerBound: z
     .boolean()
     .optional()
-    .describe("Only when counting stopped at its cap (GRAPH_SEARCH_COUNT_MAX): at least totalEntities entities (read_graph: in the scope; search_nodes: match)."),
+    .describe("search_nodes, only when counting stopped at its cap (GRAPH_SEARCH_COUNT_MAX): at least totalEntities entities match."),
   offset: z.number().int().optional(),
   limit: z.number().int().optional(),
   truncated: z.boolean().optional().describe("True when more entities exist beyond this answer."),

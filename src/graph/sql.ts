@@ -184,17 +184,20 @@ export const DELETE_RELATIONS = `
 export const READ_SNAPSHOT = `set transaction isolation level repeatable read, read only`;
 
 // Export: keyset pages in insertion order. $1 scope, $2 after id, $3 page size.
+// The scope's rows from the cursor on, as a range of (scope, id) in that order,
+// so that only the scope_id index gives the order (am_graph_page.sql says why
+// "scope = …" ordered by id can walk the primary key past other scopes).
 export const EXPORT_ENTITIES = `
   select e.id, e.name, e.entity_type,
     coalesce((select array_agg(o.content order by o.id) from graph_observations o where o.entity_id = e.id), '{}') as observations
   from graph_entities e
-  where e.scope = $1::text and e.id > $2::bigint
-  order by e.id
+  where (e.scope, e.id) > ($1::text, $2::bigint) and e.scope <= $1::text
+  order by e.scope, e.id
   limit $3::int`;
 
 export const EXPORT_RELATIONS = `
   select r.id, r.from_name, r.to_name, r.relation_type
   from graph_relations r
-  where r.scope = $1::text and r.id > $2::bigint
-  order by r.id
+  where (r.scope, r.id) > ($1::text, $2::bigint) and r.scope <= $1::text
+  order by r.scope, r.id
   limit $3::int`;

@@ -107,12 +107,13 @@ describe.each(BACKENDS)("migrating on %s", (backend) => {
        insert into graph_relations (scope, from_name, to_name, relation_type, created_by) select 'shared', 'e1', name, 'knows', created_by from graph_entities;`,
     );
     const report = await migrate(old);
-    expect(report.applied).toEqual(["000002_graph_entity_bounds", "000003_drop_superseded_functions"]);
+    expect(report.applied).toEqual(["000002_graph_entity_bounds", "000003_drop_superseded_functions", "000004_graph_scope_counts"]);
     expect(await schemaOf(old)).toEqual(await schemaOf(fresh));
     expect((await old.query("select id, name from schema_migrations order by id")).rows).toEqual((await loadMigrations()).map((m) => ({ id: m.id, name: m.name })));
     // What the data became: the counts the new bounds keep.
     expect((await old.query("select name, observation_count from graph_entities order by name")).rows).toEqual(["e1", "e2", "e3"].map((name) => ({ name, observation_count: 1 })));
     expect((await old.query<{ n: number }>("select relations as n from graph_relation_ends where name_key = am_graph_key('e1')")).rows[0]!.n).toBe(3);
+    expect((await old.query("select scope, slot, entities from graph_scope_entities")).rows).toEqual([{ scope: "shared", slot: 0, entities: 3 }]);
     expect((await migrate(old)).applied).toEqual([]);
   }, 180_000);
 

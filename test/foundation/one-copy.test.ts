@@ -1,7 +1,8 @@
 // A rule written twice drifts apart. The ledger's action spelling and the scope
 // spelling each have one constant in src/ that every check uses (the handoff
 // prompt and config included); this fails when a copy of either comes back. The
-// database's check constraints keep their own, as a backstop.
+// database keeps its own copy as a backstop (a row written by any path is
+// checked), and the last describe holds each of those to the constant.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,5 +28,21 @@ describe("one copy of each spelling rule in src/", () => {
 
   it("the scope pattern is written once, in scope-name.ts", () => {
     expect(copiesOf(SCOPE_PATTERN)).toEqual(["scope-name.ts"]);
+  });
+});
+
+const sqlDir = fileURLToPath(new URL("../../sql/", import.meta.url));
+const sqlText = (file: string) => readFileSync(join(sqlDir, file), "utf8");
+
+describe("the database's backstops spell each rule as src/ does", () => {
+  it("the ledger action check (am_ledger_valid_action) is ACTION_PATTERN", () => {
+    expect(sqlText("functions/am_ledger_valid_action.sql")).toContain(`'${ACTION_PATTERN.source}'`);
+  });
+
+  it("the scope checks (am_valid_scope, ledger_actions_scope_format) are SCOPE_PATTERN", () => {
+    expect(sqlText("functions/am_valid_scope.sql")).toContain(`'${SCOPE_PATTERN.source}'`);
+    const baseline = readdirSync(join(sqlDir, "migrations")).find((f) => f.includes("baseline"))!;
+    const constraint = sqlText(join("migrations", baseline)).split("\n").find((line) => line.includes("ledger_actions_scope_format"));
+    expect(constraint).toContain(`'${SCOPE_PATTERN.source}'`);
   });
 });

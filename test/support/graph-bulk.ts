@@ -1,4 +1,4 @@
-// Graph data past the per-entity bounds (graph_entities.observation_count, graph_relation_ends), as a database holds it
+// Graph data past the per-entity bounds (graph_entities.observation_count, graph_relation_ends, graph_scope_entities), as a database holds it
 // that was written before the bounds existed: the bulk statements run with the
 // graph's triggers off, then the kept counts are recounted as the migration
 // counted them. Tests of reads over hubs and huge entities keep their data this way.
@@ -11,6 +11,8 @@ export async function loadPastBounds(db: Database, statements: Array<[string, un
     await tx.query(
       "update graph_entities e set observation_count = (select count(*) from graph_observations o where o.entity_id = e.id)",
     );
+    await tx.query("delete from graph_scope_entities");
+    await tx.query("insert into graph_scope_entities (scope, slot, entities) select scope, 0, count(*)::int from graph_entities group by scope");
     await tx.query("delete from graph_relation_ends");
     await tx.query(
       `insert into graph_relation_ends (scope, name_key, relations)

@@ -6,7 +6,7 @@ with ent as (
       sum(char_length(o.content) + am_graph_frame('observation')) over (order by o.id) - (char_length(o.content) + am_graph_frame('observation')) as at
     from (
       select o.* from graph_observations o where o.entity_id = (select id from ent)
-      order by o.id offset $3::int limit least($4::int, $5::int / am_graph_frame('observation') + 1)
+      order by o.entity_id, o.id offset $3::int limit least($4::int, $5::int / am_graph_frame('observation') + 1)
     ) o
   )
   select ent.name, ent.entity_type, ent.observation_count as counted,

@@ -1,10 +1,10 @@
 with from_side as materialized (
     select r.id from graph_relations r
-    where not $3::boolean and r.scope = $1::text and r.from_name = any($2::text[]) and am_graph_key(r.from_name) = any((select am_graph_keys($2::text[]))::bytea[])
+    where not $3::boolean and r.scope = (select $1::text) and r.from_name = any($2::text[]) and am_graph_key(r.from_name) = any((select am_graph_keys($2::text[]))::bytea[])
     limit $8::int + 1
   ), to_side as materialized (
     select r.id from graph_relations r
-    where not $3::boolean and r.scope = $1::text and r.to_name = any($2::text[]) and am_graph_key(r.to_name) = any((select am_graph_keys($2::text[]))::bytea[])
+    where not $3::boolean and r.scope = (select $1::text) and r.to_name = any($2::text[]) and am_graph_key(r.to_name) = any((select am_graph_keys($2::text[]))::bytea[])
     limit $8::int + 1
   ), decided as materialized (
     -- Every match is in the lists when neither reached its limit; unattached
