@@ -108,7 +108,12 @@ export async function benchGraph(ctx: BenchContext): Promise<void> {
   const token = ctx.agents.reviewer.token; // may write every scope
   const results: SizeResult[] = [];
   const corpora = ctx.graphCorpora.map((c) => CORPORA[c] ?? fail(`unknown graph corpus "${c}"; known: ${Object.keys(CORPORA).join(", ")}`));
-  for (const [corpus, n] of corpora.flatMap((c) => ctx.graphSizes.map((size) => [c, size] as const))) {
+  for (const corpus of corpora) {
+    const skipped = ctx.graphSizes.filter((size) => size > (corpus.largestSize ?? Infinity));
+    if (skipped.length > 0) ctx.log(`\nGraph "${corpus.name}" runs at ${corpus.largestSize!.toLocaleString("en-US")} entities at most: not at ${skipped.map((n) => n.toLocaleString("en-US")).join(", ")} (the reference's load alone would take minutes; the scaling section reads ours there).`);
+  }
+  const runs = corpora.flatMap((c) => ctx.graphSizes.filter((size) => size <= (c.largestSize ?? Infinity)).map((size) => [c, size] as const));
+  for (const [corpus, n] of runs) {
     ctx.log(`\nGraph "${corpus.name}" at ${n.toLocaleString("en-US")} entities, ${corpus.batch} a call: loading both servers…`);
     const ours: Side = { label: "agent-memory", client: await connect(ctx.service.mcpUrl, token), args: { scope: `graph-${corpus.name}-${n}` } };
     const ref = referenceFile();
