@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { createAgent, issueToken } from "../src/auth/store.js";
 import { openPostgres } from "../src/db/postgres.js";
+import { printSummary } from "./lib/summary.js";
 import { renderBenchChart } from "./lib/chart.js";
 import type { BenchAgent, BenchContext } from "./lib/context.js";
 import { createDatabase, startBenchService } from "./lib/service.js";
@@ -155,7 +156,8 @@ async function main() {
     // The chart of the same figures, next to the JSON (docs/benchmark.md shows one).
     const chart = out.replace(/\.json$/, "") + ".svg";
     writeFileSync(chart, renderBenchChart(report));
-    console.log(`Figures written to ${out}, chart to ${chart}`);
+    printSummary(results, report.durationSeconds, peak, failures);
+    console.log(`\nFigures written to ${out}, chart to ${chart}`);
     if (failures.length > 0) {
       console.error(`\nFAILED:\n${failures.map((f) => `- ${f}`).join("\n")}`);
       process.exitCode = 1;
