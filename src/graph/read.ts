@@ -86,7 +86,7 @@ export async function readGraph(db: Database, scope: string, request: PageReques
       const r = await relationsPage(tx, scope, request, { after: 0, skip: 0, seen: 0, limit: null, budget: budget.relationChars, fromStart: true }, bounds);
       ({ relations, cut } = graphRelations(r, { scope, ...request }));
     }
-    return page({ entities, relations: relations.map(plainRelation), ...cut }, total, limit, offset, offset + entities.length < total);
+    return page({ entities, relations: relations.map(plainRelation), ...cut }, total, limit, offset);
   });
 }
 
