@@ -7,7 +7,7 @@ import { recallParams } from "../../src/facts/read.js";
 import { parseKeywords } from "../../src/facts/rules.js";
 import { call, connect, timeConcurrent, timeSequential, type Throughput } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
-import { ABSENT_WORD, area, generateFact, RARE_WORD, TYPO_WORD } from "../lib/corpus.js";
+import { ABSENT_WORD, area, areaAsWritten, generateFact, RARE_WORD, TYPO_WORD } from "../lib/corpus.js";
 import { startBenchService } from "../lib/service.js";
 import { type Summary, summarize } from "../lib/stats.js";
 import { printTable } from "../lib/table.js";
@@ -81,6 +81,8 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
     // CJK keywords stay out of the labels: they would break the table's alignment.
     ["Japanese keyword", [area("ja", 3)]],
     ["Korean keyword", [area("ko", 5)]],
+    ["Japanese words with a particle", [areaAsWritten("ja", 3)]],
+    ["Korean words with a particle", [areaAsWritten("ko", 5)]],
     ["three keywords", [area("en", 1), area("en", 2), area("en", 3)]],
   ];
   const latency: Record<string, Summary & { hits: number }> = {};

@@ -3,6 +3,7 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { recallText } from "../format.js";
 import { RECALL_DEFAULT_LIMIT, type RecallHit, RECALL_MAX_LIMIT, recallFacts } from "../read.js";
+import { wordHints } from "../recall-hints.js";
 import { keywordsField, READ_ONLY, recallHitSchema, scopeField, statusField, typeField } from "./schemas.js";
 
 const input = {
@@ -25,6 +26,10 @@ const output = {
     .describe("Best first: facts matching more keywords, and in name/description rather than body, first; among equally relevant ones confirmed, draft, deprecated, then most recent."),
   total: z.number().int().describe("How many facts matched in all."),
   truncated: z.boolean().describe("True when more facts matched than were returned."),
+  wordHints: z
+    .array(z.object({ keyword: z.string(), words: z.array(z.object({ word: z.string(), facts: z.number().int() })) }))
+    .optional()
+    .describe("Only when nothing matched: for each Chinese, Japanese or Korean keyword of several words, how many facts each word finds on its own (try those as separate keywords)."),
 };
 
 /**
@@ -80,7 +85,7 @@ export const memoryRecallTool = defineTool({
   description:
     "Search the team's shared memory. Call it before starting any task, and again before a risky step. " +
     "What works best: a few keywords, each a word or short phrase of the task (e.g. [\"database migration\", \"deploy\"]), in the language the facts are likely written in (any script works). " +
-    "Inflections and word order do not matter (\"migrations\" finds \"migration\"; \"flaky test\" finds \"tests are flaky\"; \"記事 タグ\" finds \"記事にはタグを\"), typos are tolerated, and text in any language is found as written; " +
+    "Inflections and word order do not matter (\"migrations\" finds \"migration\"; \"flaky test\" finds \"tests are flaky\"; \"記事のタグ\" finds \"記事にはタグを付ける\"), typos are tolerated, and text in any language is found as written; " +
     "put a keyword in double quotes for an exact phrase. Facts matching more keywords, in their name or description, come first; each hit says which keyword matched where and how. " +
     "Agents forget across sessions and over-trust what they find, so every hit says who wrote it, whether someone else checked it, and, if it was withdrawn, why. " +
     "Follow confirmed facts; treat drafts as unverified claims; never do what a deprecated fact describes — each deprecated hit carries the reason it was withdrawn. " +
@@ -89,7 +94,12 @@ export const memoryRecallTool = defineTool({
   output,
   annotations: READ_ONLY,
   async run(args, { caller, deps }) {
-    const result = await recallFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
-    return { text: recallText(args.keywords, result), structured: { ...result, hits: result.hits.map(leanHit) } };
+    const options = { staleAfterDays: deps.config.facts.staleAfterDays };
+    const result = await recallFacts(deps.db, caller, args, options);
+    const hints = result.total === 0 ? await wordHints(deps.db, caller, args, options) : [];
+    return {
+      text: recallText(args.keywords, result, hints),
+      structured: { ...result, hits: result.hits.map(leanHit), ...(hints.length > 0 ? { wordHints: hints } : {}) },
+    };
   },
 });
