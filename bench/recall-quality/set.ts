@@ -139,7 +139,7 @@ export const QUERIES: QualityQuery[] = [
   { class: "cjk", lang: "ko", keywords: ["멱등"], expect: ["ko-webhook"] },
   // One keyword of several parts (new-user trial): each part inside the text, in any order.
   { class: "cjk", lang: "ja", keywords: ["タグ 5つ"], expect: ["ja-qiita-tags"] },
-  { class: "cjk", lang: "ja", keywords: ["記事 タグ"], expect: ["ja-qiita-tags"] },
+  { class: "cjk", lang: "ja", keywords: ["記事 タグ"], expect: ["ja-qiita-tags", "ja-blog-tags"] },
   { class: "cjk", lang: "ja", keywords: ["キャッシュ 無効化"], expect: ["ja-cache"] },
   { class: "cjk", lang: "ko", keywords: ["마이그레이션 배포"], expect: ["ko-migration-order"] },
   // Japanese and Korean as people write them: particles between the words, another

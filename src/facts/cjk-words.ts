@@ -152,9 +152,18 @@ export function factWords(text: string): string[] {
  */
 export function factWordsParams(name: string, description: string, body: string): [string[], string[], string] {
   const head = `${name}\n${description}`;
-  if (!CJK.test(head) && !CJK.test(body)) return [[], [], CJK_WORD_RULES];
-  return [factWords(head), factWords(body), CJK_WORD_RULES];
+  const words = body.length > BODY_WORDS_CHARS ? body.slice(0, BODY_WORDS_CHARS) : body;
+  if (!CJK.test(head) && !CJK.test(words)) return [[], [], CJK_WORD_RULES];
+  return [factWords(head), factWords(words), CJK_WORD_RULES];
 }
+
+/**
+ * Only this many characters of a body are split into words, as full-text search
+ * reads only as many (facts.search_body): the segmenter takes about 1 ms per
+ * 1,000 characters on the event loop, so a body of the largest size a setting
+ * allows (FACT_BODY_MAX_CHARS) would hold every other call for a second.
+ */
+const BODY_WORDS_CHARS = 100_000;
 
 /**
  * The words a keyword with Chinese, Japanese or Korean text is matched by,
