@@ -12,6 +12,7 @@ import { countAgents, createAgent, issueToken } from "./auth/store.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
 import { loadMigrations, migrate } from "./db/migrate.js";
+import { type CliSocket, serveCliSocket } from "./db/socket-server.js";
 import { describeDatabase, openDatabase } from "./db/open.js";
 import { DomainError } from "./errors.js";
 import { segmentOlderFacts } from "./facts/cjk-backfill.js";
@@ -55,6 +56,7 @@ export async function startService(config: Config, options: StartOptions): Promi
       onWorkerRestart: (reason) => logger.warn({ reason }, "embedded database worker restarted by the statement watchdog"),
     }));
   let httpServer: Server | undefined;
+  let cliSocket: CliSocket | undefined;
   try {
     const migrations = await loadMigrations();
     const report = await migrate(db);
@@ -66,6 +68,9 @@ export async function startService(config: Config, options: StartOptions): Promi
       { database: describeDatabase(config), applied: report.applied, functionsApplied: report.functions.applied.length, schemaVersion: report.current },
       "database ready",
     );
+
+    // CLI commands run their statements on this database while the service holds it.
+    cliSocket = !options.db && !config.databaseUrl ? await serveCliSocket(db, config.dataDir, config.db.statementTimeoutMs, logger) : undefined;
 
     let shuttingDown = false;
     const deps = await createDeps(config, db, logger, { expectedMigrations: migrations.length, isShuttingDown: () => shuttingDown });
@@ -107,6 +112,7 @@ export async function startService(config: Config, options: StartOptions): Promi
     );
 
     const server = httpServer;
+    const socket = cliSocket;
     return {
       url,
       mcpUrl,
@@ -119,11 +125,13 @@ export async function startService(config: Config, options: StartOptions): Promi
         shuttingDown = true;
         await closeHttpServer(server, config.shutdownTimeoutMs, logger);
         await segmenting;
+        await socket?.close();
         await db.close();
       },
     };
   } catch (error) {
     httpServer?.close();
+    await cliSocket?.close();
     if (!options.db) await db.close();
     throw error;
   }

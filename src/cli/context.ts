@@ -1,5 +1,7 @@
 // Management commands open the database, make sure the schema is current, run,
-// and close it again.
+// and close it again. While a service runs on the embedded database, its
+// statements run on that service's database, through the socket in the data
+// folder (src/db/socket-protocol.ts).
 import { loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";
 import { migrate } from "../db/migrate.js";
@@ -9,7 +11,7 @@ import { restrictFileModes } from "./file-modes.js";
 export async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
   const config = loadConfig();
   restrictFileModes(config);
-  const db = await openDatabase(config);
+  const db = await openDatabase(config, { viaRunningService: true });
   try {
     await migrate(db);
     return await work(db);

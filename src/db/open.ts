@@ -3,14 +3,23 @@
 import type { Config } from "../config.js";
 import type { Database } from "./database.js";
 import { prepareDataDir, restrictDataDirFiles } from "./data-dir-modes.js";
-import { lockDataDir } from "./lock-data-dir.js";
+import { join } from "node:path";
+import { DataDirBusyError, lockDataDir } from "./lock-data-dir.js";
 import { openPglite } from "./pglite.js";
 import { openPostgres } from "./postgres.js";
+import { connectSocketDatabase } from "./socket-client.js";
+import { SOCKET_FILE } from "./socket-protocol.js";
 
 export interface OpenOptions {
   onIdleError?: (error: Error) => void;
   /** The embedded database's watchdog ended its worker (a statement ran too long) and started another. */
   onWorkerRestart?: (reason: string) => void;
+  /**
+   * When a running service holds the embedded database, use it through its CLI
+   * socket (socket-protocol.ts) instead of refusing: for CLI commands, never
+   * for a second service.
+   */
+  viaRunningService?: boolean;
 }
 
 export async function openDatabase(config: Config, options: OpenOptions = {}): Promise<Database> {
@@ -25,7 +34,15 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
     });
   }
   await prepareDataDir(config.dataDir);
-  const unlock = await lockDataDir(config.dataDir, consoleUrlOf(config));
+  let unlock: () => Promise<void>;
+  try {
+    unlock = await lockDataDir(config.dataDir, consoleUrlOf(config));
+  } catch (error) {
+    if (!(error instanceof DataDirBusyError) || !options.viaRunningService) throw error;
+    const lent = await connectSocketDatabase(join(config.dataDir, SOCKET_FILE));
+    if (lent) return lent;
+    throw error;
+  }
   let db: Database;
   try {
     db = await openPglite({ ...timeouts, dataDir: config.dataDir, onWorkerRestart: options.onWorkerRestart });

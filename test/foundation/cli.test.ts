@@ -181,15 +181,14 @@ describe("serve on the embedded database (no DATABASE_URL)", () => {
     expect(filesUnder(dataDir).length).toBeGreaterThan(10);
     expect(loose).toEqual([]);
 
-    // The embedded database belongs to the running server: the CLI says so instead of corrupting it.
-    const busy = await runCli(["agent", "list"], { AGENT_MEMORY_DATA_DIR: dataDir });
+    // The embedded database belongs to the running server: the CLI runs its
+    // statements there (test/foundation/cli-live.test.ts), a second server is refused.
+    const listed = await runCli(["agent", "list", "--json"], { AGENT_MEMORY_DATA_DIR: dataDir });
+    expect(onlyJson<{ agents: Array<{ name: string }> }>(listed).agents.map((a) => a.name)).toEqual(["owner"]);
+    const busy = await runCli(["serve"], { AGENT_MEMORY_DATA_DIR: dataDir, PORT: "0" });
     expect(busy.code).toBe(1);
     expect(busy.stderr).toMatch(/in use by another agent-memory process/);
     expect(busy.stderr).toMatch(/web console: http:\/\/[^ ]+\/console/);
-    const busyJson = await runCli(["agent", "list", "--json"], { AGENT_MEMORY_DATA_DIR: dataDir });
-    expect(busyJson.code).toBe(1);
-    expect(onlyJson(busyJson)).toEqual({ error: { code: "database_in_use", message: expect.stringMatching(/in use by another agent-memory process/) } });
-    expect(busyJson.stderr).toBe("");
 
     serve.child.kill("SIGTERM");
     expect(await serve.exited).toBe(0);

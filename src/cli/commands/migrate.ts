@@ -17,7 +17,8 @@ export function registerMigrateCommand(program: Command): void {
       action(async (out: Output) => {
         const config = loadConfig();
         restrictFileModes(config);
-        const db = await openDatabase(config);
+        // A running embedded service lends its database (it migrated at start: nothing is left to do).
+        const db = await openDatabase(config, { viaRunningService: true });
         try {
           const report = await migrate(db);
           const fns = report.functions;
