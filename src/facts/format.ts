@@ -38,9 +38,10 @@ export function headline(f: FactSummary): string {
 function recallHeadline(f: RecallHit, common: { scope?: string | undefined; type?: string | undefined }): string {
   const reviewed = f.statusBy ? `; ${f.status} by ${f.statusBy} on ${f.statusAt?.slice(0, 10)}` : "";
   const before = f.confirmedBefore ? `; v${f.confirmedBefore.version} was confirmed by ${f.confirmedBefore.by} on ${f.confirmedBefore.at.slice(0, 10)}, memory_get shows it` : "";
+  const copy = f.copyOf ? `; stored as a near-copy of the confirmed ${f.copyOf.name} in ${f.copyOf.scope}: follow that one` : "";
   const scope = common.scope === undefined ? `scope ${f.scope}, ` : "";
   const type = common.type === undefined ? `${f.type}, ` : "";
-  return `[${f.status.toUpperCase()}] ${f.name} (${scope}${type}v${f.version} by ${f.author} on ${f.updatedAt.slice(0, 10)}${reviewed}${before})`;
+  return `[${f.status.toUpperCase()}] ${f.name} (${scope}${type}v${f.version} by ${f.author} on ${f.updatedAt.slice(0, 10)}${reviewed}${before}${copy})`;
 }
 
 /**

@@ -60,6 +60,8 @@ export interface RecallHit extends FactSummary {
   stale: boolean;
   /** A draft of a later version whose earlier version had been confirmed (its last review): which, by whom, when (ISO). */
   confirmedBefore?: { version: number; by: string; at: string };
+  /** A draft that, when stored, looked like this confirmed fact (the duplicate warning): follow that one. */
+  copyOf?: { scope: string; name: string };
 }
 
 export interface ReadOptions {
@@ -126,28 +128,34 @@ export async function recallFacts(db: Queryable, caller: Caller, input: RecallIn
   const rows = (await db.query<{ r: RecallRow & { total: number } }>(RECALL_CALL, params, prepared("recall"))).rows.map((x) => x.r);
   const total = rows[0]?.total ?? 0;
   const hits = rows.map((r) => recallHit(r, keywords, staleAfter));
-  await addConfirmedBefore(db, hits);
+  await addDraftContext(db, hits);
   return { hits, total, truncated: total > rows.length };
 }
 
 /**
- * An update makes a fact a draft again, and recall shows only the current
- * version: without this, an agent saw an unreviewed draft where the team had
- * a confirmed fact a day before (new-user trial). One more query, only when a
- * hit is a draft of a later version.
+ * What a draft's hit says beyond its own row. An update makes a fact a draft
+ * again, and recall shows only the current version: without `confirmedBefore`,
+ * an agent saw an unreviewed draft where the team had a confirmed fact a day
+ * before (new-user trial). And a fresh near-copy of a confirmed fact can rank
+ * beside it (`copyOf`: the duplicate warning tied it to that fact when it was
+ * stored), so the agent follows the reviewed one. One more query, only when a
+ * hit is a draft.
  */
-async function addConfirmedBefore(db: Queryable, hits: RecallHit[]): Promise<void> {
-  const drafts = hits.filter((h) => h.status === "draft" && h.version > 1);
+async function addDraftContext(db: Queryable, hits: RecallHit[]): Promise<void> {
+  const drafts = hits.filter((h) => h.status === "draft");
   if (drafts.length === 0) return;
   const rows = (
-    await db.query<{ scope: string; name: string; version: number; by: string; at: Date | string }>(sql.PREVIOUS_CONFIRMATION, [
-      drafts.map((h) => h.scope),
-      drafts.map((h) => h.name),
-    ])
+    await db.query<{ scope: string; name: string; version: number | null; by: string | null; at: Date | string | null; copy_scope: string | null; copy_name: string | null }>(
+      sql.DRAFT_CONTEXT,
+      [drafts.map((h) => h.scope), drafts.map((h) => h.name)],
+      prepared("draft_context"),
+    )
   ).rows;
   for (const r of rows) {
     const hit = drafts.find((h) => h.scope === r.scope && h.name === r.name);
-    if (hit) hit.confirmedBefore = { version: r.version, by: r.by, at: isoTime(r.at) };
+    if (!hit) continue;
+    if (r.version !== null && r.by !== null && r.at !== null) hit.confirmedBefore = { version: r.version, by: r.by, at: isoTime(r.at) };
+    if (r.copy_scope !== null && r.copy_name !== null) hit.copyOf = { scope: r.copy_scope, name: r.copy_name };
   }
 }
 

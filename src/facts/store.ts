@@ -109,6 +109,14 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
     ).rows[0];
     if (created) {
       const similar = (await lookup) ?? [];
+      // Recall tells a hit of this draft from the reviewed fact it copies (read.ts
+      // addDraftContext). Advice too: a failure here must not read as "not written".
+      const confirmed = similar.filter((f) => f.status === "confirmed");
+      if (confirmed.length > 0) {
+        await db
+          .query(sql.RECORD_COPIES, [created.id, confirmed.map((f) => f.scope), confirmed.map((f) => f.name), confirmed.map((f) => f.similarity)], prepared("record_copies"))
+          .catch(() => undefined);
+      }
       return { outcome: "created", fact: written(created), previousVersion: null, ...(similar.length > 0 ? { similar } : {}) };
     }
     const current = (await db.query<{ version: number; status: string; author: string; updated_at: Date }>(sql.CURRENT_VERSION, [name, scope], prepared("current_version"))).rows[0];

@@ -66,6 +66,7 @@ function leanHit(h: RecallHit) {
   }
   if (h.stale) lean.stale = true;
   if (h.confirmedBefore) lean.confirmedBefore = { version: h.confirmedBefore.version, by: h.confirmedBefore.by, on: h.confirmedBefore.at.slice(0, 10) };
+  if (h.copyOf) lean.copyOf = h.copyOf;
   return lean;
 }
 
@@ -77,6 +78,7 @@ type LeanHit = Pick<RecallHit, "name" | "scope" | "type" | "status" | "descripti
   bodyChars?: number;
   stale?: true;
   confirmedBefore?: { version: number; by: string; on: string };
+  copyOf?: { scope: string; name: string };
 };
 
 export const memoryRecallTool = defineTool({

@@ -98,6 +98,10 @@ export const recallHitSchema = z.object({
     })
     .optional()
     .describe("Only for a draft of a later version: its earlier version had been confirmed (the current text is not reviewed yet)."),
+  copyOf: z
+    .object({ scope: z.string(), name: z.string() })
+    .optional()
+    .describe("Only for a draft that, when stored, looked like this confirmed fact (the duplicate warning): follow the confirmed one."),
 });
 
 export const similarFactSchema = z.object({
