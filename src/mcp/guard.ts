@@ -10,7 +10,8 @@ import type { Logger } from "pino";
 import { type Caller, callerFromAuthInfo, type RequestTrace, traceFromAuthInfo } from "../auth/caller.js";
 import { classifyDatabaseError } from "../db/classify.js";
 import { DomainError, invalid } from "../errors.js";
-import { findUnstorableText } from "../text.js";
+import { findUnstorableText, unstorableTextMessage } from "../text.js";
+import { checkToolArguments } from "./arguments.js";
 import type { CallContext, PromptDefinition, ResourceDefinition, ToolDefinition } from "./tool.js";
 import { ProtocolError } from "./protocol-error.js";
 
@@ -84,7 +85,7 @@ async function guarded<T, A>(
 function refuseUnstorableText(input: unknown): void {
   const unstorable = findUnstorableText(input);
   if (unstorable) {
-    throw invalid(`${unstorable} contains a NUL character or broken Unicode (an unpaired UTF-16 surrogate), which cannot be stored as written. Send plain UTF-8 text; nothing was written.`);
+    throw invalid(unstorableTextMessage(unstorable));
   }
 }
 
@@ -92,9 +93,10 @@ export function toolCallback(deps: AppDeps, tool: ToolDefinition) {
   const { metrics } = deps;
   const what: What = { kind: "tool", name: tool.name };
   const internalMessage = (t: RequestTrace | undefined) => `Internal error while running ${tool.name}; nothing was changed. Reference: ${t?.requestId ?? "n/a"}.`;
-  const run = async (ctx: CallContext, input: Record<string, unknown>) => {
-    refuseUnstorableText(input);
-    return tool.run(input, ctx);
+  const run = async (ctx: CallContext, args: Record<string, unknown>) => {
+    // Unstorable text first: the rules the argument check runs would report it as something else (a NUL as a control character).
+    refuseUnstorableText(args);
+    return tool.run(checkToolArguments(tool.name, tool.inputSchema, args), ctx);
   };
   const durationLabels = { tool: tool.name };
   return async (input: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> => {

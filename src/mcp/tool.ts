@@ -45,7 +45,7 @@ export interface ToolDefinition {
   outputSchema: z.ZodObject<z.ZodRawShape>;
   annotations: ToolAnnotations;
   // Method syntax on purpose: a spec's run takes its own narrower input, and the
-  // SDK has validated the input against inputSchema before run is called.
+  // input has been checked against inputSchema before run is called (guard.ts).
   run(input: Record<string, unknown>, ctx: CallContext): Promise<ToolAnswer<Record<string, unknown>>>;
 }
 

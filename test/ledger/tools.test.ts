@@ -113,12 +113,9 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
 
   it("takes the actor from the token, never from the arguments", async () => {
     await callOk(deployer, "ledger_claim", { action: "deploy_prod", target: "v2.0.0" });
-    const recorded = await callOk<{ record: { actor: string } }>(deployer, "ledger_record", {
-      action: "deploy_prod",
-      target: "v2.0.0",
-      evidence: "https://ci.example/runs/200",
-      actor: "alice",
-    });
+    const key = { action: "deploy_prod", target: "v2.0.0", evidence: "https://ci.example/runs/200" };
+    expect(await callError(deployer, "ledger_record", { ...key, actor: "alice" })).toContain("- unknown argument `actor`");
+    const recorded = await callOk<{ record: { actor: string } }>(deployer, "ledger_record", key);
     expect(recorded.record.actor).toBe("deployer");
   });
 
@@ -135,9 +132,9 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
 
   it("refuses bad keys and ttl naming the field", async () => {
     const before = await countEvents(tdb.db);
-    expect(await callError(writer, "ledger_claim", { action: "publish qiita", target: "x" })).toMatch(/^action "publish qiita" is not a snake_case/);
-    expect(await callError(writer, "ledger_claim", { action: "publish", target: " " })).toMatch(/^target must not be empty/);
-    expect(await callError(writer, "ledger_claim", { action: "publish", target: "x", ttl_seconds: 5 })).toMatch(/expected number to be >=10 at ttl_seconds/);
+    expect(await callError(writer, "ledger_claim", { action: "publish qiita", target: "x" })).toMatch(/^- action "publish qiita" is not a snake_case/m);
+    expect(await callError(writer, "ledger_claim", { action: "publish", target: " " })).toMatch(/^- target must not be empty/m);
+    expect(await callError(writer, "ledger_claim", { action: "publish", target: "x", ttl_seconds: 5 })).toContain("- ttl_seconds: must be at least 10 (got 5)");
     expect(await callError(writer, "ledger_claim", { action: "publish", target: "x", ttl_seconds: 86_401 })).toMatch(/ttl_seconds/);
     expect(await callError(writer, "ledger_check", { action: "publish" })).toMatch(/target/);
     expect(await callError(writer, "ledger_list", { limit: 500 })).toMatch(/limit/);

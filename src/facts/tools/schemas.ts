@@ -1,11 +1,10 @@
 // Zod shapes shared by the facts tools. Built once at module load: the server
 // is created per request (stateless HTTP), so nothing here is rebuilt per call.
 import * as z from "zod/v4";
-import { FACT_EVENT_KINDS, FACT_STATUSES, FACT_TYPES, GET_HISTORY_VERSIONS, MAX_KEYWORDS } from "../rules.js";
+import { withRule } from "../../mcp/arguments.js";
+import { FACT_EVENT_KINDS, FACT_STATUSES, FACT_TYPES, GET_HISTORY_VERSIONS, MAX_KEYWORDS, validateDescription, validateName } from "../rules.js";
 
-export const nameField = z
-  .string()
-  .describe("The fact's exact name: a kebab-case slug such as deploy-needs-migrations (lowercase letters and digits joined by single hyphens, at most 64 characters).");
+export const nameField = withRule(z.string(), validateName).describe("The fact's exact name: a kebab-case slug such as deploy-needs-migrations (lowercase letters and digits joined by single hyphens, at most 64 characters).");
 
 export const scopeField = z
   .string()

@@ -1,16 +1,16 @@
 // memory_store: record a reusable fact, or a new version of one.
 import * as z from "zod/v4";
+import { withRule } from "../../mcp/arguments.js";
 import { defineTool } from "../../mcp/tool.js";
 import { SIMILAR_ADVICE, storeText } from "../format.js";
 import { factUri } from "../model.js";
+import { validateDescription } from "../rules.js";
 import { storeFact } from "../store.js";
 import { nameField, scopeField, similarFactSchema, summarySchema, typeField, uriField, versionField } from "./schemas.js";
 
 const input = {
   name: nameField,
-  description: z
-    .string()
-    .describe("One line, 1-200 characters, stating the fact itself (e.g. \"Run database migrations before deploying the API\"). Recall matches it first."),
+  description: withRule(z.string(), validateDescription).describe("One line, 1-200 characters, stating the fact itself (e.g. \"Run database migrations before deploying the API\"). Recall matches it first."),
   type: typeField,
   body: z
     .string()

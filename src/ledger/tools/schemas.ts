@@ -3,19 +3,16 @@
 import * as z from "zod/v4";
 import type { Claim, ExecutedRecord } from "../chain.js";
 import { EVENT_KINDS, eventJson, type LedgerEvent } from "../event.js";
-import { LIMITS } from "../validate.js";
+import { withRule } from "../../mcp/arguments.js";
+import { LIMITS, normalizeAction, normalizeTarget } from "../validate.js";
 
-// Lengths and formats are checked by the store (validate.ts) so that refusals
-// name the field and say what to fix; the schema only gives the types.
+// Lengths and formats are the store's rules (validate.ts), whose refusals name
+// the field and say what to fix; withRule lists them with the call's other problems.
 export const keyInput = {
-  action: z
-    .string()
-    .describe(
+  action: withRule(z.string(), normalizeAction).describe(
       `The external operation, as a snake_case or kebab-case identifier (e.g. publish_qiita, deploy-prod); at most ${LIMITS.keyMaxChars} characters. Every spelling is folded to lower-case snake_case (deploy-prod is recorded as deploy_prod).`,
     ),
-  target: z
-    .string()
-    .describe(`What the operation applies to (article id, URL, environment…): 1-${LIMITS.keyMaxChars} characters, case-sensitive, trimmed.`),
+  target: withRule(z.string(), normalizeTarget).describe(`What the operation applies to (article id, URL, environment…): 1-${LIMITS.keyMaxChars} characters, case-sensitive, trimmed.`),
 };
 
 const iso = z.string().describe("ISO 8601 time (UTC).");
