@@ -18,9 +18,18 @@ import { DomainError, invalid } from "../errors.js";
 
 /** What the SDK registers: accepts any object, shows the real schema in tools/list. */
 export function advertisedInputSchema(real: z.ZodObject): z.ZodObject {
-  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(real, { target: "draft-7", io: "input" });
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(real, { target: "draft-7", io: "input", override: dropSafeIntegerBounds });
   // Unknown arguments are refused (checkToolArguments), so the schema says so.
   return z.looseObject({}).meta({ ...jsonSchema, additionalProperties: false });
+}
+
+/**
+ * zod writes every integer's safe range (±2^53-1) as its bounds: noise in what
+ * a model reads of each tool, and no limit anyone meets.
+ */
+function dropSafeIntegerBounds(ctx: { jsonSchema: { minimum?: number; maximum?: number } }): void {
+  if (ctx.jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete ctx.jsonSchema.minimum;
+  if (ctx.jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete ctx.jsonSchema.maximum;
 }
 
 /**

@@ -109,8 +109,36 @@ export function toolCallback(deps: AppDeps, tool: ToolDefinition) {
     if (trace) trace.outcome = result.outcome;
     // No structuredContent on errors: clients validate it against the success schema.
     if (!result.ok) return { isError: true, content: [{ type: "text" as const, text: result.error.message }] };
-    return { content: [{ type: "text" as const, text: result.value.text }], structuredContent: result.value.structured };
+    return { content: [{ type: "text" as const, text: result.value.text }], structuredContent: withoutNulls(result.value.structured) as Record<string, unknown> };
   };
+}
+
+/**
+ * The structured answer without null properties, at any depth: "none" is an
+ * absent field (NullAsAbsent in tool.ts says why). Copies only what it changes.
+ */
+export function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const cleaned = withoutNulls(item);
+      if (cleaned !== item) (copy ??= [...value])[i] = cleaned;
+    });
+    return copy ?? value;
+  }
+  if (typeof value !== "object" || value === null || value instanceof Date) return value;
+  const object = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(object)) {
+    if (item === null) {
+      copy ??= { ...object };
+      delete copy[key];
+      continue;
+    }
+    const cleaned = withoutNulls(item);
+    if (cleaned !== item) (copy ??= { ...object })[key] = cleaned;
+  }
+  return copy ?? value;
 }
 
 function throwAsJsonRpc(error: DomainError): never {

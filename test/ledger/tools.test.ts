@@ -59,7 +59,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     const key = { action: "publish_qiita", target: "article-42" };
     const first = await call(writer, "ledger_check", key);
     expect(textOf(first)).toMatch(/^NOT_EXECUTED: publish_qiita for "article-42" has no record\. Call ledger_claim/);
-    expect(first.structuredContent).toEqual({ status: "NOT_EXECUTED", ...key, record: null, claim: null });
+    expect(first.structuredContent).toEqual({ status: "NOT_EXECUTED", ...key });
 
     const claim = await callOk<{ event: string; claim: { holder: string; yours: boolean; expired: boolean } }>(writer, "ledger_claim", { ...key, ttl_seconds: 300 });
     expect(claim.event).toBe("claimed");
@@ -83,7 +83,8 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     expect(textOf(done)).toMatch(
       /^EXECUTED: publish_qiita for "article-42" was executed by blog-writer at \S+ \(ledger #\d+\)\. Evidence: https:\/\/qiita\.com\/blog-writer\/items\/42\. Note: first publish\. Do not execute it again\.$/,
     );
-    expect(done.structuredContent).toMatchObject({ status: "EXECUTED", claim: null, record: { actor: "blog-writer", note: "first publish" } });
+    expect(done.structuredContent).toMatchObject({ status: "EXECUTED", record: { actor: "blog-writer", note: "first publish" } });
+    expect(done.structuredContent).not.toHaveProperty("claim");
 
     expect(await callError(deployer, "ledger_claim", key)).toMatch(/^Refused: publish_qiita for "article-42" was executed by blog-writer .* Do not execute it again\.$/);
     expect(await callError(deployer, "ledger_record", { ...key, evidence: "https://qiita.com/deployer/items/1" })).toMatch(

@@ -13,9 +13,8 @@ export const openNodesTool = defineTool({
   name: "open_nodes",
   title: "Open Nodes",
   description:
-    "Open specific nodes in the knowledge graph by their names. Returns the entities that exist (missing names are skipped) and " +
-    "every relation with at least one endpoint among them. The structured answer also says who created each entity, " +
-    "observation and relation, and when. A very large answer is cut: entities marked observationsTruncated continue with read_observations, relations with read_relations (see nextRelations).",
+    "Open specific nodes in the knowledge graph by their names: the entities that exist, with who created what and when, and every relation touching them. " +
+    "A cut answer continues with read_observations (observationsTruncated) and read_relations (nextRelations).",
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

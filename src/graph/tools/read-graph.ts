@@ -3,7 +3,6 @@ import { readableGraph } from "../access.js";
 import { pageText } from "../format.js";
 import { readGraph } from "../read.js";
 import { pagedGraphOutput, pagingFields, scopeField } from "../schemas.js";
-import { DEFAULT_PAGE_LIMIT } from "../validate.js";
 
 // Built once: the SDK wraps these shapes for every request's server.
 const input = { scope: scopeField, ...pagingFields };
@@ -13,9 +12,8 @@ export const readGraphTool = defineTool({
   name: "read_graph",
   title: "Read Graph",
   description:
-    "Read the entire knowledge graph: entities with their observations, and relations. Prefer search_nodes or open_nodes when " +
-    `you look for something specific. Large graphs come in pages of at most ${DEFAULT_PAGE_LIMIT} entities (see limit); ` +
-    "when the answer says truncated, call again with offset = nextOffset. Relations beyond an answer's size limit come from read_relations (see nextRelations).",
+    "Read the entire knowledge graph: entities with their observations, and relations. For something specific prefer search_nodes or open_nodes. " +
+    "Pages: when truncated, call again with offset = nextOffset; cut relations continue with read_relations (nextRelations).",
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
