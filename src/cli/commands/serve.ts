@@ -4,7 +4,7 @@
 import cluster from "node:cluster";
 import type { Command } from "commander";
 import { loadConfig } from "../../config.js";
-import { createLogger } from "../../logger.js";
+import { createServiceLogger } from "../../logger.js";
 import { restrictFileModes } from "../file-modes.js";
 import type { Output } from "../output.js";
 import { stopOnHangup } from "../hangup.js";
@@ -20,7 +20,8 @@ export function registerServeCommand(program: Command): void {
       action(async (out: Output) => {
         const config = loadConfig();
         restrictFileModes(config);
-        const logger = createLogger(config.logLevel);
+        // --json is for a program reading stdout: its log lines stay JSON unless asked otherwise.
+        const logger = await createServiceLogger(config.logLevel, out.json && config.logFormat === "auto" ? "json" : config.logFormat);
         checkWorkers(config);
         // What a person or a script reads once the service listens: the banner
         // on stderr (never into the JSON log stream on stdout), or one JSON object.
