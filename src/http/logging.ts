@@ -54,7 +54,8 @@ function requestFields(req: AuthedRequest) {
 function isClientProbe(req: IncomingMessage, status: number): boolean {
   const path = (req.url ?? "").split("?")[0]!;
   if (status === 405) return req.method === "GET" && path.endsWith("/mcp");
-  return status === 404 && path.startsWith("/.well-known/");
+  // Discovery tries the document under the root and after the MCP path (/mcp/.well-known/…).
+  return status === 404 && path.includes("/.well-known/");
 }
 
 function levelOf(req: IncomingMessage, res: ServerResponse, error: unknown): Level {
