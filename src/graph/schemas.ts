@@ -70,6 +70,10 @@ export const graphOutput = {
     .optional()
     .describe("Only when counting the relations stopped at its bound (GRAPH_SEARCH_COUNT_MAX, GRAPH_SEARCH_SCAN_MAX): at least totalRelations."),
   nextRelations: nextRelationsSchema.optional(),
+  otherScopes: z
+    .array(z.object({ scope: z.string(), matches: z.number().int(), matchesIsLowerBound: z.literal(true).optional() }))
+    .optional()
+    .describe("Only when the scope asked had nothing: other scopes you may read that do, with how many entities; pass one as scope."),
 };
 
 export const relationPageOutput = {

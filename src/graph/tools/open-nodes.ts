@@ -2,6 +2,7 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { graphText } from "../format.js";
+import { namesElsewhere, elsewhereText } from "../other-scopes.js";
 import { openNodes } from "../read.js";
 import { graphOutput, scopeField } from "../schemas.js";
 
@@ -20,7 +21,10 @@ export const openNodesTool = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
     const { graphAnswerMaxChars, graphSearchCountMax } = deps.config.limits;
-    const graph = await openNodes(deps.db, readableGraph(caller, input.scope), input.names, graphAnswerMaxChars, { countCap: graphSearchCountMax });
+    const scope = readableGraph(caller, input.scope);
+    const graph = await openNodes(deps.db, scope, input.names, graphAnswerMaxChars, { countCap: graphSearchCountMax });
+    const others = graph.entities.length === 0 && input.names.length > 0 ? await namesElsewhere(deps.db, caller, scope, input.names) : [];
+    if (others.length > 0) return { text: elsewhereText("open_nodes", scope, others), structured: { ...graph, otherScopes: others } };
     return { text: graphText(graph), structured: { ...graph } };
   },
 });

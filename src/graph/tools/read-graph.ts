@@ -1,6 +1,7 @@
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { pageText } from "../format.js";
+import { graphsElsewhere, elsewhereText } from "../other-scopes.js";
 import { readGraph } from "../read.js";
 import { pagedGraphOutput, pagingFields, scopeField } from "../schemas.js";
 
@@ -19,7 +20,10 @@ export const readGraphTool = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
     const { graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax } = deps.config.limits;
-    const page = await readGraph(deps.db, readableGraph(caller, input.scope), input, graphAnswerMaxChars, { countCap: graphSearchCountMax, scanMax: graphSearchScanMax });
+    const scope = readableGraph(caller, input.scope);
+    const page = await readGraph(deps.db, scope, input, graphAnswerMaxChars, { countCap: graphSearchCountMax, scanMax: graphSearchScanMax });
+    const others = page.totalEntities === 0 ? await graphsElsewhere(deps.db, caller, scope) : [];
+    if (others.length > 0) return { text: elsewhereText("read_graph", scope, others), structured: { ...page, otherScopes: others } };
     return { text: pageText("read_graph", page), structured: { ...page } };
   },
 });

@@ -3,6 +3,7 @@ import { MAX_CURSOR_CHARS } from "../../limits.js";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { pageText } from "../format.js";
+import { elsewhereText, searchElsewhere } from "../other-scopes.js";
 import { searchNodes } from "../search.js";
 import { pagingFields, scopeField, searchPageOutput } from "../schemas.js";
 
@@ -32,7 +33,12 @@ export const searchNodesTool = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
     const { graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax } = deps.config.limits;
-    const page = await searchNodes(deps.db, readableGraph(caller, input.scope), input.query, input, graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax);
+    const scope = readableGraph(caller, input.scope);
+    const page = await searchNodes(deps.db, scope, input.query, input, graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax);
+    // A first page with nothing (and no walk cut short, which goes on by its cursor): say where the query does match.
+    const nothing = page.entities.length === 0 && page.offset === 0 && input.cursor === undefined && !page.scanCut;
+    const others = nothing ? await searchElsewhere(deps.db, caller, scope, input.query, graphAnswerMaxChars) : [];
+    if (others.length > 0) return { text: elsewhereText("search_nodes", scope, others), structured: { ...page, otherScopes: others } };
     return { text: pageText("search_nodes", page), structured: { ...page } };
   },
 });
