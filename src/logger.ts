@@ -31,8 +31,9 @@ export async function createServiceLogger(level: string, format: LogFormat): Pro
   return createLogger(level, undefined, prettyFactory(READABLE_OPTIONS));
 }
 
-// Fields that readableMessage folds into the message, or that say nothing at a terminal.
-const FOLDED_FIELDS = ["pid", "hostname", "service", "req", "res", "responseTime", "agent", "tools", "outcome"];
+// Fields that readableMessage folds into the message, or that say nothing at a
+// terminal (the start's schema details: its message counts the migrations).
+const FOLDED_FIELDS = ["pid", "hostname", "service", "req", "res", "responseTime", "agent", "tools", "outcome", "migrationsApplied", "functionsApplied", "schemaVersion"];
 
 const READABLE_OPTIONS: PrettyOptions = {
   translateTime: "SYS:HH:MM:ss",
