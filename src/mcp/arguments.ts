@@ -32,6 +32,8 @@ function dropSafeIntegerBounds(ctx: { jsonSchema: { minimum?: number; maximum?: 
   if (ctx.jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete ctx.jsonSchema.maximum;
 }
 
+const MAX_PROBLEMS_SHOWN = 20;
+
 /**
  * The arguments parsed by the tool's schema, or an `invalid` error listing every
  * problem: each failed rule, and each argument the tool does not have.
@@ -45,15 +47,19 @@ export function checkToolArguments(toolName: string, schema: z.ZodObject, args: 
   if (!parsed.success) problems.push(...parsed.error.issues.map(problemText));
   if (problems.length > 0) {
     const heading = problems.length === 1 ? "one problem" : `${problems.length} problems`;
-    throw invalid(`${toolName} was not run (${heading} with its arguments; fix all and call again):\n${problems.map((p) => `- ${p}`).join("\n")}`);
+    // Bounded: a list of a thousand wrong items must not make a thousand-line answer.
+    const shown = problems.slice(0, MAX_PROBLEMS_SHOWN).map((p) => `- ${p}`);
+    if (problems.length > MAX_PROBLEMS_SHOWN) shown.push(`- … and ${problems.length - MAX_PROBLEMS_SHOWN} more`);
+    throw invalid(`${toolName} was not run (${heading} with its arguments; fix all and call again):\n${shown.join("\n")}`);
   }
   return (parsed as { data: Record<string, unknown> }).data;
 }
 
 function unknownArgumentText(key: string, known: readonly string[]): string {
   const closest = closestName(key, known);
-  if (closest) return `unknown argument \`${key}\`; did you mean \`${closest}\`?`;
-  return known.length === 0 ? `unknown argument \`${key}\`; this tool takes no arguments` : `unknown argument \`${key}\`; the arguments are ${known.join(", ")}`;
+  const name = key.length > 40 ? `${key.slice(0, 37)}…` : key;
+  if (closest) return `unknown argument \`${name}\`; did you mean \`${closest}\`?`;
+  return known.length === 0 ? `unknown argument \`${name}\`; this tool takes no arguments` : `unknown argument \`${name}\`; the arguments are ${known.join(", ")}`;
 }
 
 /**

@@ -116,6 +116,14 @@ describe("tools/call with wrong arguments, over a real MCP client", () => {
     );
   });
 
+  it("keeps the list short when a call has many problems", async () => {
+    const entities = Array.from({ length: 50 }, () => ({ name: 1, entityType: 2, observations: "x" }));
+    const text = await callError(client, "create_entities", { entities });
+    expect(text).toMatch(/^create_entities was not run \(150 problems with its arguments/);
+    expect(text.split("\n")).toHaveLength(22);
+    expect(text).toMatch(/- … and 130 more$/);
+  });
+
   it("advertises that unknown arguments are refused", async () => {
     const { tools } = await client.listTools();
     const store = tools.find((t) => t.name === "memory_store")!;
