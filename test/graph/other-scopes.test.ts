@@ -1,12 +1,15 @@
 // A graph read that finds nothing in the scope it asked says which other
 // readable scopes would have answered (with counts and the argument to pass),
-// and never names a scope the caller cannot read. Over a real MCP client.
+// and never names a scope the caller cannot read. Over a real MCP client, and
+// the lookups themselves on both databases.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OTHER_SCOPES_CHECKED } from "../../src/graph/other-scopes.js";
+import { graphsElsewhere, namesElsewhere, OTHER_SCOPES_CHECKED, searchElsewhere } from "../../src/graph/other-scopes.js";
+import { createEntities } from "../../src/graph/store.js";
 import type { RunningService } from "../../src/serve.js";
-import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { addCaller } from "../facts/helpers.js";
+import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callOk, connectClient, startTestService, textOf } from "../support/service.js";
 
 let tdb: TestDatabase;
@@ -107,5 +110,32 @@ describe("graph reads that find nothing in the scope asked", () => {
     const { structured } = await call(admin, "search_nodes", { query: "widget" });
     // In name order, "blog" and "hr" (no widget there) are two of the scopes looked at.
     expect(structured.otherScopes!.map((o) => o.scope)).toEqual(scopes.slice(0, OTHER_SCOPES_CHECKED - 2));
+  });
+});
+
+describe.each(BACKENDS)("the other-scopes lookups on %s", (backend) => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase(backend);
+    const writer = await addCaller(db.db, "w", { scopes: ["shared", "blog", "hr"] });
+    const write = (scope: string, entities: Array<{ name: string; entityType: string; observations: string[] }>) =>
+      createEntities(db.db, { scope, agentId: writer.agentId, maxChars: 4096 }, entities);
+    await write("blog", [
+      { name: "Alice", entityType: "editor", observations: ["edits"] },
+      { name: "Dave", entityType: "reader", observations: [] },
+    ]);
+    await write("hr", [{ name: "Bob", entityType: "editor", observations: [] }]);
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it("finds matches, names and graphs only in the caller's readable scopes", async () => {
+    const reader = await addCaller(db.db, `r-${backend}`, { scopes: ["shared", "blog"] });
+    expect(await searchElsewhere(db.db, reader, "shared", "editor", 100_000)).toEqual([{ scope: "blog", matches: 1 }]);
+    expect(await namesElsewhere(db.db, reader, "shared", ["Alice", "Bob", "Dave"])).toEqual([{ scope: "blog", matches: 2 }]);
+    expect(await graphsElsewhere(db.db, reader, "shared")).toEqual([{ scope: "blog", matches: 2 }]);
+    const everyScope = await addCaller(db.db, `all-${backend}`, { kind: "human", scopes: ["*"] });
+    expect(await searchElsewhere(db.db, everyScope, "blog", "editor", 100_000)).toEqual([{ scope: "hr", matches: 1 }]);
   });
 });
