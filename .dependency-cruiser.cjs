@@ -85,9 +85,9 @@ module.exports = {
     {
       name: "snapshots-use-public-exports",
       severity: "error",
-      comment: "snapshots spans facts and the ledger through their index.ts exports only, never their SQL or internals.",
+      comment: "snapshots spans facts, the ledger and the graph through their index.ts exports only, never their SQL or internals.",
       from: { path: "^src/snapshots/" },
-      to: { path: CAPABILITIES, pathNot: ["^src/snapshots/", "^src/(facts|ledger)/index\\.ts$"] },
+      to: { path: CAPABILITIES, pathNot: ["^src/snapshots/", "^src/(facts|ledger|graph)/index\\.ts$"] },
     },
     {
       name: "prompts-use-public-exports",

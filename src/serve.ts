@@ -14,6 +14,7 @@ import { loadMigrations, migrate } from "./db/migrate.js";
 import { describeDatabase, openDatabase } from "./db/open.js";
 import { DomainError } from "./errors.js";
 import { banner, oauthBanner } from "./banner.js";
+import { segmentOlderFacts } from "./facts/cjk-backfill.js";
 import { createApp } from "./http/app.js";
 import { limitConnections } from "./http/connection-limits.js";
 import { oauthMcpUrl as oauthMcpUrlOf } from "./oauth/routes.js";
@@ -100,6 +101,12 @@ export async function startService(config: Config, options: StartOptions): Promi
     logger.info({ url: mcpUrl, database: describeDatabase(config) }, "agent-memory listening");
     const oauthMcpUrl = oauthMcpUrlOf(config);
     options.print(banner(mcpUrl, config, firstToken, options.interactive ? "shown" : firstTokenFile) + (oauthMcpUrl ? oauthBanner(oauthMcpUrl) : ""));
+    // Facts written before the service split CJK text, or under another
+    // dictionary, get their words in the background (recall finds them by
+    // substring meanwhile); stop() waits for the batch in progress.
+    const segmenting = segmentOlderFacts(db, logger, () => shuttingDown).catch((error: unknown) =>
+      logger.warn({ err: error }, "segmenting earlier facts' CJK text failed; the next start tries again"),
+    );
 
     const server = httpServer;
     return {
@@ -113,6 +120,7 @@ export async function startService(config: Config, options: StartOptions): Promi
       async stop() {
         shuttingDown = true;
         await closeHttpServer(server, config.shutdownTimeoutMs, logger);
+        await segmenting;
         await db.close();
       },
     };

@@ -47,6 +47,16 @@ export function area(lang: "en" | "ja" | "ko", i: number): string {
   return lang === "en" ? `${a[i % 20]} ${b[Math.floor(i / 20) % 10]}` : `${a[i % 20]}${b[Math.floor(i / 20) % 10]}`;
 }
 
+/**
+ * An area as a Japanese or Korean speaker would write it in a keyword, which is
+ * a substring of no fact: the two words joined by a particle (注文のサービス), or
+ * the Korean area with a particle and the verb the facts use (주문서비스의 변경).
+ * Recall finds the area's facts by their words (src/facts/cjk-words.ts).
+ */
+export function areaAsWritten(lang: "ja" | "ko", i: number): string {
+  return lang === "ja" ? `${JA_A[i % 20]}の${JA_B[Math.floor(i / 20) % 10]}` : `${area("ko", i)}의 변경`;
+}
+
 /** The i-th fact of a corpus of `total` facts; writers' scopes rotate shared/team-a/team-b. */
 export function generateFact(i: number, total: number): GeneratedFact {
   const r = rng(i + 1);

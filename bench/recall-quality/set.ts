@@ -14,7 +14,7 @@ export interface QualityFact {
   status?: "confirmed" | "deprecated";
 }
 
-export type QueryClass = "exact" | "inflection" | "multi-word" | "typo" | "cjk" | "ranking" | "synonym";
+export type QueryClass = "exact" | "inflection" | "multi-word" | "typo" | "cjk" | "cjk-natural" | "ranking" | "synonym";
 
 export interface QualityQuery {
   class: QueryClass;
@@ -55,6 +55,11 @@ export const FACTS: QualityFact[] = [
   // From the new-user trial of 1 Dec 2026 (am_recall).
   { name: "pull-request-review", description: "Every pull request needs a reviewer", body: "Someone other than its author reads it before it is merged." },
   { name: "ja-qiita-tags", description: "Qiita の記事にはタグを5つまでしか付けられない", body: "投稿前にタグを選んでおく。" },
+  // Japanese and Korean as people write them (cjk-natural): particles, conjugations, compounds.
+  { name: "ja-blog-tags", description: "ブログ記事には公開前に必ずタグを付ける", body: "タグがない記事は検索に出ない。", status: "confirmed" },
+  { name: "ja-deploy-freeze", description: "金曜日の午後はデプロイを凍結する", body: "週末に障害対応できる人が少ないため。" },
+  { name: "ko-code-review", description: "코드 리뷰는 작성자가 아닌 사람이 한다", body: "리뷰는 병합 전에 끝낸다.", status: "confirmed" },
+  { name: "ko-cache", description: "캐시는 쓰기가 확정된 후에 무효화한다", body: "먼저 무효화하면 오래된 값이 다시 들어온다." },
   // Distractors: they share words with the facts above but do not answer the queries.
   { name: "blog-migration", description: "Moving blog posts to the new CMS", body: "Export the posts, then import them with their images." },
   { name: "deploy-dashboard", description: "The deploy dashboard shows the last 20 releases", body: "It reads from the CI system." },
@@ -66,6 +71,8 @@ export const FACTS: QualityFact[] = [
   { name: "notes-app", description: "Meeting notes go into the team wiki", body: "One page per meeting." },
   { name: "ja-deploy-calendar", description: "デプロイ予定は共有カレンダーに登録する", body: "休日の前日は避ける。" },
   { name: "ko-deploy-calendar", description: "배포 일정은 공유 캘린더에 등록한다", body: "휴일 전날은 피한다." },
+  { name: "ja-git-tags", description: "Gitのタグはvで始まるバージョン番号にする", body: "例: v1.2.0。" },
+  { name: "ko-review-bot", description: "리뷰 봇은 린트 경고만 남긴다", body: "사람의 승인을 대신하지 않는다." },
 ];
 
 export const QUERIES: QualityQuery[] = [
@@ -132,9 +139,35 @@ export const QUERIES: QualityQuery[] = [
   { class: "cjk", lang: "ko", keywords: ["멱등"], expect: ["ko-webhook"] },
   // One keyword of several parts (new-user trial): each part inside the text, in any order.
   { class: "cjk", lang: "ja", keywords: ["タグ 5つ"], expect: ["ja-qiita-tags"] },
-  { class: "cjk", lang: "ja", keywords: ["記事 タグ"], expect: ["ja-qiita-tags"] },
+  { class: "cjk", lang: "ja", keywords: ["記事 タグ"], expect: ["ja-qiita-tags", "ja-blog-tags"] },
   { class: "cjk", lang: "ja", keywords: ["キャッシュ 無効化"], expect: ["ja-cache"] },
   { class: "cjk", lang: "ko", keywords: ["마이그레이션 배포"], expect: ["ko-migration-order"] },
+  // Japanese and Korean as people write them: particles between the words, another
+  // conjugation, a compound written together or apart (the misses of the new-user trial first).
+  { class: "cjk-natural", lang: "ja", keywords: ["記事のタグ"], expect: ["ja-blog-tags", "ja-qiita-tags"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["タグを付けて"], expect: ["ja-blog-tags", "ja-qiita-tags"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["タグ付け"], expect: ["ja-blog-tags", "ja-qiita-tags"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["公開前のタグ付け"], expect: ["ja-blog-tags"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["マイグレーションの実行"], expect: ["ja-migration-order"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["本番デプロイ前のマイグレーション"], expect: ["ja-migration-order"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["APIが起動しない"], expect: ["ja-migration-order"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["キャッシュを無効化して"], expect: ["ja-cache"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["書き込み後のキャッシュ"], expect: ["ja-cache"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["バックアップの復元"], expect: ["ja-backup"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["復元できない"], expect: ["ja-backup"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["デプロイを凍結して"], expect: ["ja-deploy-freeze"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["金曜日のデプロイ"], expect: ["ja-deploy-freeze"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["デプロイ予定の登録"], expect: ["ja-deploy-calendar"] },
+  { class: "cjk-natural", lang: "ko", keywords: ["리뷰를"], expect: ["ko-code-review"] },
+  { class: "cjk-natural", lang: "ko", keywords: ["코드리뷰"], expect: ["ko-code-review"] },
+  { class: "cjk-natural", lang: "ko", keywords: ["데이터베이스를 마이그레이션"], expect: ["ko-migration-order"] },
+  { class: "cjk-natural", lang: "ko", keywords: ["마이그레이션이 실행"], expect: ["ko-migration-order"] },
+  { class: "cjk-natural", lang: "ko", keywords: ["인증서가 갱신"], expect: ["ko-certificate"] },
+  { class: "cjk-natural", lang: "ko", keywords: ["웹훅 처리기가"], expect: ["ko-webhook"] },
+  { class: "cjk-natural", lang: "ko", keywords: ["캐시를 무효화"], expect: ["ko-cache"] },
+  { class: "cjk-natural", lang: "ko", keywords: ["배포 일정을 등록"], expect: ["ko-deploy-calendar"] },
+  { class: "cjk-natural", lang: "ko", keywords: ["작성자가 아닌 사람"], expect: ["ko-code-review"] },
+  { class: "cjk-natural", lang: "ko", keywords: ["중복을 건너뛰기"], expect: ["ko-webhook"] },
   // Meaning only: none of the words occurs in the fact; lexical search cannot be expected to answer these.
   { class: "synonym", lang: "en", keywords: ["schema change", "release"], expect: ["migrate-before-deploy"] },
   { class: "synonym", lang: "en", keywords: ["disaster recovery"], expect: ["backup-restore-drill"] },

@@ -3,14 +3,38 @@
 // show that recall's plan uses the trigram and word indexes.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import pg from "pg";
+import { factWordsParams } from "../../src/facts/cjk-words.js";
 import { recallParams } from "../../src/facts/read.js";
 import { parseKeywords } from "../../src/facts/rules.js";
 import { call, connect, timeConcurrent, timeSequential, type Throughput } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
-import { ABSENT_WORD, area, generateFact, RARE_WORD, TYPO_WORD } from "../lib/corpus.js";
+import { ABSENT_WORD, area, areaAsWritten, generateFact, RARE_WORD, TYPO_WORD } from "../lib/corpus.js";
 import { startBenchService } from "../lib/service.js";
 import { type Summary, summarize } from "../lib/stats.js";
 import { printTable } from "../lib/table.js";
+
+/** What splitting a store's CJK text into words costs in the service's process (cjk-words.ts), per fact. */
+function cjkWordsCost(total: number): string {
+  const per = (make: (i: number) => { name: string; description: string; body: string }, count: number) => {
+    const facts = Array.from({ length: count }, (_, i) => make(i));
+    const t0 = performance.now();
+    for (const f of facts) factWordsParams(f.name, f.description, f.body);
+    return (performance.now() - t0) / count;
+  };
+  const ja = per((i) => generateFact(i * 3 + 1, total), 1000);
+  const ko = per((i) => generateFact(i * 3 + 2, total), 1000);
+  const en = per((i) => generateFact(i * 3, total), 1000);
+  const long = (lang: "ja" | "ko") => {
+    const f = generateFact(lang === "ja" ? 1 : 2, total);
+    return { name: f.name, description: f.description, body: f.body.repeat(Math.ceil(4000 / f.body.length)).slice(0, 4000) };
+  };
+  const jaLong = per(() => long("ja"), 50);
+  const koLong = per(() => long("ko"), 50);
+  return (
+    `CJK words of a stored fact, in the service: Japanese ${ja.toFixed(3)} ms, Korean ${ko.toFixed(3)} ms per corpus fact (${generateFact(1, total).body.length} and ${generateFact(2, total).body.length}-character bodies), ` +
+    `English ${en.toFixed(4)} ms (no CJK text: nothing to split); a 4,000-character body: Japanese ${jaLong.toFixed(2)} ms, Korean ${koLong.toFixed(2)} ms.`
+  );
+}
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
@@ -81,6 +105,8 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
     // CJK keywords stay out of the labels: they would break the table's alignment.
     ["Japanese keyword", [area("ja", 3)]],
     ["Korean keyword", [area("ko", 5)]],
+    ["Japanese words with a particle", [areaAsWritten("ja", 3)]],
+    ["Korean words with a particle", [areaAsWritten("ko", 5)]],
     ["three keywords", [area("en", 1), area("en", 2), area("en", 3)]],
   ];
   const latency: Record<string, Summary & { hits: number }> = {};
@@ -126,14 +152,24 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
     if (series === "with") newSimilar += ((r.structuredContent as { similar?: unknown[] }).similar ?? []).length;
   };
   await timeSequential(readerNoCheck, Math.min(50, n), (i) => newFact(readerNoCheck, i, "warm"));
-  const samples = { with: [] as number[], without: [] as number[] };
+  // A new Japanese fact, worded like the corpus's (a body of about 250
+  // characters): what splitting CJK text into words adds to a store shows here
+  // against the same row of another build (--service-cli).
+  const newJapaneseFact = (i: number) => {
+    const like = generateFact(i * 3 + 1, total);
+    return call(readerNoCheck, "memory_store", { name: `bench-ja-${i}`, description: like.description, type: "project", body: like.body, scope: "team-a" });
+  };
+  const samples = { with: [] as number[], without: [] as number[], japanese: [] as number[] };
   const block = Math.max(10, Math.floor(n / 10));
   for (let done = 0; done < n; done += block) {
     for (let i = done; i < Math.min(n, done + block); i++) samples.with.push(await timed(() => newFact(reader, i, "with")));
     for (let i = done; i < Math.min(n, done + block); i++) samples.without.push(await timed(() => newFact(readerNoCheck, i, "without")));
+    for (let i = done; i < Math.min(n, done + block); i++) samples.japanese.push(await timed(() => newJapaneseFact(i)));
   }
   latency["memory_store (new)"] = { ...summarize(samples.with), hits: 0 };
   latency["memory_store (new), check off"] = { ...summarize(samples.without), hits: 0 };
+  latency["memory_store (new) Japanese, check off"] = { ...summarize(samples.japanese), hits: 0 };
+  ctx.log(cjkWordsCost(total));
   // A new fact much like hundreds of stored ones (the corpus is templated): the
   // check's cost when there is something to warn about.
   let similarFound = 0;

@@ -6,6 +6,7 @@
 -- - `exact` finds the facts that contain a keyword (trigram index over the
 --   name, description and first 1,000 characters of the body, looked up one
 --   readable scope at a time) or its words (tsvector indexes, whole body),
+--   or, for a CJK keyword, its words (facts.search_cjk, made by the service),
 --   with each keyword's level and the score. The trigram index is asked for
 --   $13, each keyword's pattern (for a CJK keyword of several parts, its longest
 --   part's: src/facts/rules.ts); the levels, exact per candidate, drop the
@@ -38,13 +39,14 @@
 -- $12 shortest keyword looked up for near matches, and shortest word corrected,
 -- $13 index patterns (one per keyword), $14 most facts the near lookups read in all,
 -- $15 the parts of each CJK keyword of several parts (rules.ts RecallKeyword.parts),
--- joined by line breaks, or null.
+-- joined by line breaks, or null; $16 the words of each CJK keyword
+-- (RecallKeyword.words, cjk-words.ts), joined by spaces, or null.
 --
 -- Settings: one generic plan per connection (planning cost more than a selective
 -- recall runs); no sequential scan, whatever the statistics of a scope say; no
 -- memoize (it cached each candidate's lowercased text under a key of its whole
 -- text, every one a miss); no JIT (compiling a plan that merely looks expensive).
-create or replace function am_recall(text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, integer, integer, text[], integer, text[])
+create or replace function am_recall(text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, integer, integer, text[], integer, text[], text[])
   returns setof json
   language plpgsql
   set plan_cache_mode = force_generic_plan
@@ -59,8 +61,10 @@ begin
     select k.i::int as i, k.text, k.pattern, lower(k.pattern) as lower_pattern, k.phrase,
            case when k.phrase then phraseto_tsquery('english', k.text) || phraseto_tsquery('simple', k.text)
                 else plainto_tsquery('english', k.text) || plainto_tsquery('simple', k.text) end as q,
-           string_to_array(lower(k.parts), E'\n') as lower_parts
-      from unnest($1::text[], $2::text[], $3::boolean[], $15::text[]) with ordinality as k(pattern, text, phrase, parts, i)
+           string_to_array(lower(k.parts), E'\n') as lower_parts,
+           am_cjk_query(k.words, null) as cjk_q, am_cjk_query(k.words, 'A') as cjk_head_q
+      from unnest($1::text[], $2::text[], $3::boolean[], $15::text[], $16::text[]) with ordinality as k(pattern, text, phrase, parts, words, i)
+
   ), exact as materialized (
     select f.id, case f.status when 'confirmed' then 0 when 'draft' then 1 else 2 end as status_rank, f.updated_at, m.levels, m.score
       from facts f
@@ -73,9 +77,11 @@ begin
   case when t.head like k.lower_pattern then 1
        when f.search_head @@ k.q then 2
        when k.lower_parts is not null and t.head like all(k.lower_parts) then 2
+       when f.search_cjk @@ k.cjk_head_q then 2
        when f.search_body @@ k.q then (case when t.body like k.lower_pattern then 3 else 4 end)
        when t.body like k.lower_pattern then 3
        when k.lower_parts is not null and t.body like all(k.lower_parts) then 4
+       when f.search_cjk @@ k.cjk_q then 4
   end as level from kw0 k) x
       ) m
      where (f.id = any(array(
@@ -100,7 +106,8 @@ begin
                  cross join unnest($13::text[]) as p(pattern)
                  cross join lateral (select f.id from facts f where f.scope = s.scope and (f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) ilike p.pattern offset 0) f
                 where not ($4::boolean and $8::text is null))))
-            or f.search_head @@ (select am_tsquery_or(q) from kw0) or f.search_body @@ (select am_tsquery_or(q) from kw0))
+            or f.search_head @@ (select am_tsquery_or(q) from kw0) or f.search_body @@ (select am_tsquery_or(q) from kw0)
+            or f.search_cjk @@ (select am_tsquery_or(cjk_q) from kw0))
        and 
        ($4::boolean or f.scope = any($5::text[]))
        and ($6::text is null or f.type = $6::text)

@@ -5,7 +5,7 @@
 //   A file is applied when its checksum differs from the one recorded (as
 //   Flyway's and graphile-migrate's repeatable migrations are), before the
 //   pending migrations, so that a migration may use what it defines. A file
-//   that is gone drops its function. A changed signature is a new name.
+//   that is gone drops its function. A file that changes its signature replaces the old one.
 // - sql/migrations/NNNNNN_name.sql: tables, indexes and data, forward-only,
 //   from one baseline.
 import { createHash } from "node:crypto";
@@ -119,7 +119,24 @@ async function execFile(tx: Queryable, f: SqlFunction): Promise<void> {
   }
 }
 
-/** Applies new and changed function files; drops the functions whose file is gone. */
+interface Signature {
+  sig: string;
+  kind: string;
+}
+
+/** The functions (and aggregates) of a name in the current schema. */
+async function signatures(tx: Queryable, name: string): Promise<Signature[]> {
+  return (await tx.query<Signature>(
+    "select p.oid::regprocedure::text as sig, p.prokind as kind from pg_proc p where p.proname = $1 and p.pronamespace = current_schema()::regnamespace",
+    [name],
+  )).rows;
+}
+
+async function dropAll(tx: Queryable, functions: Signature[]): Promise<void> {
+  for (const f of functions) await tx.exec(`drop ${f.kind === "a" ? "aggregate" : "function"} ${f.sig}`);
+}
+
+/** Applies new and changed function files (a changed signature replaces the old); drops the functions whose file is gone. */
 async function applyFunctions(tx: Queryable, functions: SqlFunction[]): Promise<MigrationReport["functions"]> {
   const recorded = new Map((await tx.query<{ name: string; checksum: string }>("select name, checksum from schema_functions")).rows.map((r) => [r.name, r.checksum]));
   // Bodies may name tables a pending migration creates yet: they are checked
@@ -128,7 +145,13 @@ async function applyFunctions(tx: Queryable, functions: SqlFunction[]): Promise<
   const applied: string[] = [];
   for (const f of functions) {
     if (recorded.get(f.name) === f.checksum) continue;
+    const before = await signatures(tx, f.name);
     await execFile(tx, f);
+    // A file that changed its function's signature replaces it: the old
+    // signature goes (or the drop fails, naming what depends on it, such as an
+    // index, which then needs a migration).
+    const after = await signatures(tx, f.name);
+    if (after.some((a) => !before.some((b) => b.sig === a.sig))) await dropAll(tx, before);
     await tx.query(
       "insert into schema_functions (name, checksum) values ($1, $2) on conflict (name) do update set checksum = excluded.checksum, applied_at = now()",
       [f.name, f.checksum],
@@ -139,25 +162,21 @@ async function applyFunctions(tx: Queryable, functions: SqlFunction[]): Promise<
   const present = new Set(functions.map((f) => f.name));
   for (const name of recorded.keys()) {
     if (present.has(name)) continue;
-    const kinds = (await tx.query<{ sig: string; kind: string }>(
-      "select p.oid::regprocedure::text as sig, p.prokind as kind from pg_proc p where p.proname = $1 and p.pronamespace = current_schema()::regnamespace",
-      [name],
-    )).rows;
-    for (const k of kinds) await tx.exec(`drop ${k.kind === "a" ? "aggregate" : "function"} ${k.sig}`);
+    await dropAll(tx, await signatures(tx, name));
     await tx.query("delete from schema_functions where name = $1", [name]);
     dropped.push(name);
   }
   return { applied, dropped };
 }
 
-/** One function per file name: a second signature under one name is a mistake (a changed signature is a new name). */
+/** One function per file name: a file defining two signatures under its name is a mistake. */
 async function checkOneEach(tx: Queryable, functions: SqlFunction[]): Promise<void> {
   const doubled = (await tx.query<{ name: string }>(
     "select proname as name from pg_proc where proname = any($1::text[]) and pronamespace = current_schema()::regnamespace group by proname having count(*) > 1",
     [functions.map((f) => f.name)],
   )).rows;
   if (doubled.length > 0) {
-    throw new Error(`More than one function named ${doubled.map((d) => d.name).join(", ")}: a changed signature needs a new name, and the old one dropped (a migration).`);
+    throw new Error(`More than one function named ${doubled.map((d) => d.name).join(", ")}: a function file defines one function, under its own name.`);
   }
 }
 

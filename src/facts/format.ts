@@ -4,6 +4,7 @@
 import type { FactSummary, FullFact } from "./model.js";
 import type { ListResult } from "./list.js";
 import type { RecallHit, RecallResult } from "./read.js";
+import type { WordHint } from "./recall-hints.js";
 import { GET_HISTORY_VERSIONS, RECALL_BODY_CHARS } from "./rules.js";
 import type { PromoteResult, StoreResult } from "./store.js";
 
@@ -92,10 +93,23 @@ function common<T extends string>(values: T[]): T | undefined {
   return values.length > 1 && values.every((v) => v === values[0]) ? values[0] : undefined;
 }
 
-export function recallText(keywords: string[], r: RecallResult): string {
+/** What an empty answer says of a CJK keyword's words (recall-hints.ts): which find facts alone, and the split to try. */
+function wordHintText(h: WordHint): string {
+  const found = h.words.filter((w) => w.facts > 0);
+  const split = JSON.stringify(h.words.map((w) => w.word));
+  if (found.length === 0) return `None of the words of ${quoteKeyword(h.keyword)} (${h.words.map((w) => w.word).join(", ")}) is found on its own either.`;
+  const said = found.map((w) => `${w.word} is in ${w.facts === 1 ? "1 fact" : `${w.facts} facts`}`).join(", ");
+  return `Of the words of ${quoteKeyword(h.keyword)} on their own, ${said}: try them as separate keywords, ${split}.`;
+}
+
+export function recallText(keywords: string[], r: RecallResult, hints: WordHint[] = []): string {
   const quoted = keywords.map(quoteKeyword).join(", ");
   if (r.total === 0) {
-    return `No facts match ${quoted} in the scopes you can read. If you learn something reusable during this task, store it with memory_store.`;
+    return [
+      `No facts match ${quoted} in the scopes you can read.`,
+      ...hints.map(wordHintText),
+      "If you learn something reusable during this task, store it with memory_store.",
+    ].join(" ");
   }
   // What every hit shares (scope, type, why it matched) is said once here instead of on each hit.
   const shared = { scope: common(r.hits.map((h) => h.scope)), type: common(r.hits.map((h) => h.type)) };

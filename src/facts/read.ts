@@ -111,6 +111,8 @@ export function recallParams(keywords: RecallKeyword[], readable: { all: boolean
     RECALL_NEAR_MAX_FACTS,
     // A CJK keyword's parts, one string per keyword (null for the others): a keyword holds no line break.
     keywords.map((k) => (k.parts === null ? null : k.parts.join("\n"))),
+    // A CJK keyword's words, one string per keyword (null for the others): no word holds a space.
+    keywords.map((k) => (k.words === null ? null : k.words.join(" "))),
   ];
 }
 

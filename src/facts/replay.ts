@@ -2,6 +2,7 @@
 // statements memory_store and memory_promote use, at each event's original time
 // and author. The caller holds the transaction and decides what to append.
 import type { Queryable } from "../db/database.js";
+import { factWordsParams } from "./cjk-words.js";
 import type { FactStatus, FactType, PromotionTarget } from "./rules.js";
 import * as sql from "./sql.js";
 
@@ -19,13 +20,13 @@ export async function lockFactInScope(tx: Queryable, name: string, scope: string
 
 /** Creates version 1 as a draft; null when a fact of that name appeared meanwhile. */
 export async function replayCreate(tx: Queryable, scope: string, name: string, c: FactContent, authorId: number, at: string): Promise<number | null> {
-  const row = (await tx.query<{ id: number }>(sql.CREATE_FACT, [scope, name, c.description, c.type, c.body, authorId, at])).rows[0];
+  const row = (await tx.query<{ id: number }>(sql.CREATE_FACT, [scope, name, c.description, c.type, c.body, authorId, at, ...factWordsParams(name, c.description, c.body)])).rows[0];
   return row ? Number(row.id) : null;
 }
 
 /** Appends the next version; answers the version number written. */
-export async function replayUpdate(tx: Queryable, factId: number, c: FactContent, authorId: number, from: FactStatus | null, at: string): Promise<number | undefined> {
-  const row = (await tx.query<{ version: number }>(sql.UPDATE_FACT, [factId, c.description, c.type, c.body, authorId, from, at])).rows[0];
+export async function replayUpdate(tx: Queryable, factId: number, name: string, c: FactContent, authorId: number, from: FactStatus | null, at: string): Promise<number | undefined> {
+  const row = (await tx.query<{ version: number }>(sql.UPDATE_FACT, [factId, c.description, c.type, c.body, authorId, from, at, ...factWordsParams(name, c.description, c.body)])).rows[0];
   return row?.version;
 }
 

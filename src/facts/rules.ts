@@ -4,6 +4,7 @@
 import { invalid } from "../errors.js";
 import { checkChars, countTrigrams, KEYWORD_MAX_CHARS, MAX_KEYWORDS, MAX_SEARCH_TRIGRAMS } from "../limits.js";
 import { charCount, CONTROL_CHARS, likePattern } from "../text.js";
+import { CJK, keywordWords } from "./cjk-words.js";
 
 export { charCount };
 
@@ -156,10 +157,13 @@ export interface RecallKeyword {
    * when every part is a substring of the field (docs/recall.md). Else null.
    */
   parts: string[] | null;
+  /**
+   * For an unquoted keyword with Chinese, Japanese or Korean text: its words
+   * as the service splits them (cjk-words.ts), all of which a fact's words
+   * must hold (`記事のタグ` → 記事, タグ). Else null.
+   */
+  words: string[] | null;
 }
-
-/** Han, Hiragana, Katakana, Hangul: scripts whose words full-text search cannot split out. */
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 
 /**
@@ -200,7 +204,15 @@ export function parseKeywords(keywords: string[]): RecallKeyword[] {
     seen.add(folded);
     const pattern = likePattern(text);
     const cjk = quoted ? null : cjkParts(text);
-    parsed.push({ keyword, text, pattern, indexPattern: cjk?.indexPattern ?? pattern, phrase: quoted !== null, parts: cjk?.parts ?? null });
+    parsed.push({
+      keyword,
+      text,
+      pattern,
+      indexPattern: cjk?.indexPattern ?? pattern,
+      phrase: quoted !== null,
+      parts: cjk?.parts ?? null,
+      words: quoted ? null : keywordWords(text),
+    });
   });
   // Every keyword is a lookup in the trigram index: bound them together, as search_nodes' query.
   if (countTrigrams(keywords, MAX_SEARCH_TRIGRAMS) > MAX_SEARCH_TRIGRAMS) {

@@ -98,16 +98,23 @@ export const REVIEW_QUEUE = FACT_PAGE(
 export const STALE_QUEUE = FACT_PAGE(", f.body");
 
 /**
+ * A fact's CJK words (cjk-words.ts) as stored in facts.search_cjk: $8 those of
+ * the name and description (weight A), $9 those of the body (weight B).
+ */
+const CJK_WORDS = "am_cjk_words($8::text[], $9::text[])";
+
+/**
  * Inserts a new fact as draft version 1 with its first version and "created"
  * event, in one statement. No row back means the name is taken in that scope.
  * $1 scope, $2 name, $3 description, $4 type, $5 body, $6 author id,
- * $7 when (null: now; an import passes the original time).
+ * $7 when (null: now; an import passes the original time), $8-$10 its CJK
+ * words and their rules (factWordsParams).
  */
 export const CREATE_FACT = `
   with ins as (
-    insert into facts (scope, name, description, type, body, status, version, author_id, created_at, updated_at)
+    insert into facts (scope, name, description, type, body, status, version, author_id, created_at, updated_at, search_cjk, search_cjk_rules)
     values ($1::text, $2::text, $3::text, $4::text, $5::text, 'draft', 1, $6::bigint,
-            coalesce($7::timestamptz, now()), coalesce($7::timestamptz, now()))
+            coalesce($7::timestamptz, now()), coalesce($7::timestamptz, now()), ${CJK_WORDS}, $10::text)
     on conflict (name, scope) do nothing
     returning id, scope, version, description, type, body, author_id, created_at, updated_at
   ), ver as (
@@ -148,12 +155,14 @@ export const CURRENT_VERSION = `
 /**
  * Stores the next version as a draft, with its version row and "updated" event.
  * $1 id, $2 description, $3 type, $4 body, $5 author id, $6 previous status,
- * $7 when (null: now; an import passes the original time).
+ * $7 when (null: now; an import passes the original time), $8-$10 its CJK
+ * words and their rules (factWordsParams).
  */
 export const UPDATE_FACT = `
   with upd as (
     update facts
        set version = version + 1, status = 'draft', description = $2::text, type = $3::text, body = $4::text,
+           search_cjk = ${CJK_WORDS}, search_cjk_rules = $10::text,
            author_id = $5::bigint, updated_at = coalesce($7::timestamptz, now()), change_seq = nextval('fact_change_seq'),
            status_by_id = null, status_at = null, status_reason = null
      where id = $1::bigint

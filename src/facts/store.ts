@@ -6,6 +6,7 @@ import { assertCanWrite, readableScopes, SHARED_SCOPE, validateScope } from "../
 import type { Database } from "../db/database.js";
 import { withDeadlockRetry } from "../db/retry.js";
 import { conflict, forbidden, notFound } from "../errors.js";
+import { factWordsParams } from "./cjk-words.js";
 import { ambiguousFact, missingFact, staleVersion } from "./messages.js";
 import { type FactSummary, isoTime, type SimilarFact, type SummaryRow, toSummary } from "./model.js";
 import {
@@ -104,7 +105,7 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
     // Retried if Postgres broke a deadlock by failing it (an import holding new
     // words of this fact in its transaction; src/db/retry.ts).
     const created = (
-      await withDeadlockRetry(() => db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null], prepared("create")))
+      await withDeadlockRetry(() => db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null, ...factWordsParams(name, description, body)], prepared("create")))
     ).rows[0];
     if (created) {
       const similar = (await lookup) ?? [];
@@ -133,7 +134,7 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
       if (row.description === description && row.type === type && row.body === body) {
         return { outcome: "unchanged" as const, fact: toSummary(row), previousVersion: null };
       }
-      const updated = (await tx.query<WrittenRow>(sql.UPDATE_FACT, [row.id, description, type, body, caller.agentId, row.status, null], prepared("update"))).rows[0]!;
+      const updated = (await tx.query<WrittenRow>(sql.UPDATE_FACT, [row.id, description, type, body, caller.agentId, row.status, null, ...factWordsParams(name, description, body)], prepared("update"))).rows[0]!;
       return { outcome: "updated" as const, fact: written(updated), previousVersion: row.version };
     }),
   );

@@ -31,3 +31,6 @@ export const graph: Capability = {
     readObservationsTool,
   ],
 };
+
+// What a snapshot (export/import of a whole tree) needs of the graph: each scope's graph in and out.
+export { exportGraphIn, graphScopes, importGraph, type ImportReport as GraphImportReport } from "./transfer.js";

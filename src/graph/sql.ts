@@ -183,6 +183,23 @@ export const DELETE_RELATIONS = `
 // relations agree (export, read_graph).
 export const READ_SNAPSHOT = `set transaction isolation level repeatable read, read only`;
 
+// The scopes holding entities or relations (a whole export): each a skip scan
+// of the scope-led indexes, one probe per scope, not a read of every row.
+export const GRAPH_SCOPES = `
+  with recursive entity_scopes(scope) as (
+    (select scope from graph_entities order by scope limit 1)
+    union all
+    select (select e.scope from graph_entities e where e.scope > s.scope order by e.scope limit 1) from entity_scopes s where s.scope is not null
+  ), relation_scopes(scope) as (
+    (select scope from graph_relations order by scope limit 1)
+    union all
+    select (select r.scope from graph_relations r where r.scope > s.scope order by r.scope limit 1) from relation_scopes s where s.scope is not null
+  )
+  select scope from entity_scopes where scope is not null
+  union
+  select scope from relation_scopes where scope is not null
+  order by scope`;
+
 // Export: keyset pages in insertion order. $1 scope, $2 after id, $3 page size.
 // The scope's rows from the cursor on, as a range of (scope, id) in that order,
 // so that only the scope_id index gives the order (am_graph_page.sql says why

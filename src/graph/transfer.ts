@@ -78,9 +78,10 @@ const LINE_TOO_LONG = `${lineTooLongText(IMPORT_FILES.graph)}; split the entity'
 /**
  * Imports the lines of a file (src/import-file.ts: each at most
  * IMPORT_FILES.graph.maxLineBytes; a longer one is listed as invalid, never
- * read); `onProgress` is called after each batch.
+ * read); `onProgress` is called after each batch. Without a database (a
+ * snapshot import's dry run) every line is read and checked, nothing written.
  */
-export async function importGraph(db: Database, writer: GraphWriter, lines: AsyncIterable<ImportLine>, onProgress?: (report: ImportReport) => void): Promise<ImportReport> {
+export async function importGraph(db: Database | null, writer: GraphWriter, lines: AsyncIterable<ImportLine>, onProgress?: (report: ImportReport) => void): Promise<ImportReport> {
   const report: ImportReport = {
     lines: 0,
     entities: { created: 0, existing: 0 },
@@ -93,13 +94,13 @@ export async function importGraph(db: Database, writer: GraphWriter, lines: Asyn
   let texts = 0;
   let relations: RelationInput[] = [];
   const flushEntities = async () => {
-    if (entities.length) await importEntities(db, writer, entities, report);
+    if (entities.length && db) await importEntities(db, writer, entities, report);
     entities = [];
     texts = 0;
     onProgress?.(report);
   };
   const flushRelations = async () => {
-    if (relations.length) await importRelations(db, writer, relations, report);
+    if (relations.length && db) await importRelations(db, writer, relations, report);
     relations = [];
     onProgress?.(report);
   };
@@ -131,7 +132,7 @@ export async function importGraph(db: Database, writer: GraphWriter, lines: Asyn
   // A bulk load into a new graph leaves the planner with no statistics until
   // autovacuum comes by (up to a minute); reads meanwhile ran ~5x slower
   // (measured: search_nodes 29 ms instead of 6 ms at 10,000 entities).
-  if (report.entities.created + report.relations.created > 0) await db.exec("analyze graph_entities, graph_observations, graph_relations");
+  if (db && report.entities.created + report.relations.created > 0) await db.exec("analyze graph_entities, graph_observations, graph_relations");
   return report;
 }
 
@@ -147,27 +148,37 @@ export interface ExportReport {
 export async function exportGraph(db: Database, scope: string, write: (chunk: string) => Promise<void>): Promise<ExportReport> {
   return db.transaction(async (tx) => {
     await tx.query(sql.READ_SNAPSHOT);
-    const report: ExportReport = { entities: 0, relations: 0 };
-    let first = true;
-    const emit = async (lines: string[]) => {
-      if (lines.length === 0) return;
-      await write((first ? "" : "\n") + lines.join("\n"));
-      first = false;
-    };
-    for (let after = 0; ; ) {
-      const page = await tx.query<{ id: number; name: string; entity_type: string; observations: string[] }>(sql.EXPORT_ENTITIES, [scope, after, EXPORT_PAGE]);
-      await emit(page.rows.map((r) => entityLine({ name: r.name, entityType: r.entity_type, observations: r.observations })));
-      report.entities += page.rows.length;
-      if (page.rows.length < EXPORT_PAGE) break;
-      after = page.rows[page.rows.length - 1]!.id;
-    }
-    for (let after = 0; ; ) {
-      const page = await tx.query<{ id: number; from_name: string; to_name: string; relation_type: string }>(sql.EXPORT_RELATIONS, [scope, after, EXPORT_PAGE]);
-      await emit(page.rows.map((r) => relationLine({ from: r.from_name, to: r.to_name, relationType: r.relation_type })));
-      report.relations += page.rows.length;
-      if (page.rows.length < EXPORT_PAGE) break;
-      after = page.rows[page.rows.length - 1]!.id;
-    }
-    return report;
+    return exportGraphIn(tx, scope, write);
   });
+}
+
+/** The scopes that hold a graph (entities or relations), in order: what a whole export writes. */
+export async function graphScopes(tx: Queryable): Promise<string[]> {
+  return (await tx.query<{ scope: string }>(sql.GRAPH_SCOPES)).rows.map((r) => r.scope);
+}
+
+/** exportGraph inside the caller's transaction (a snapshot export writes facts, ledger and graphs from one). */
+export async function exportGraphIn(tx: Queryable, scope: string, write: (chunk: string) => Promise<void>): Promise<ExportReport> {
+  const report: ExportReport = { entities: 0, relations: 0 };
+  let first = true;
+  const emit = async (lines: string[]) => {
+    if (lines.length === 0) return;
+    await write((first ? "" : "\n") + lines.join("\n"));
+    first = false;
+  };
+  for (let after = 0; ; ) {
+    const page = await tx.query<{ id: number; name: string; entity_type: string; observations: string[] }>(sql.EXPORT_ENTITIES, [scope, after, EXPORT_PAGE]);
+    await emit(page.rows.map((r) => entityLine({ name: r.name, entityType: r.entity_type, observations: r.observations })));
+    report.entities += page.rows.length;
+    if (page.rows.length < EXPORT_PAGE) break;
+    after = page.rows[page.rows.length - 1]!.id;
+  }
+  for (let after = 0; ; ) {
+    const page = await tx.query<{ id: number; from_name: string; to_name: string; relation_type: string }>(sql.EXPORT_RELATIONS, [scope, after, EXPORT_PAGE]);
+    await emit(page.rows.map((r) => relationLine({ from: r.from_name, to: r.to_name, relationType: r.relation_type })));
+    report.relations += page.rows.length;
+    if (page.rows.length < EXPORT_PAGE) break;
+    after = page.rows[page.rows.length - 1]!.id;
+  }
+  return report;
 }

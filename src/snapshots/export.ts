@@ -1,5 +1,6 @@
-// `agent-memory export DIR`: the current facts as Markdown files and the ledger
-// as JSON Lines, from one consistent snapshot of the database. Deterministic:
+// `agent-memory export DIR`: the current facts as Markdown files, the ledger
+// as JSON Lines and each scope's knowledge graph as JSON Lines, from one
+// consistent snapshot of the database. Deterministic:
 // the same database state gives the same bytes, so a nightly export committed
 // to git shows exactly what changed.
 import { join } from "node:path";
@@ -9,7 +10,8 @@ import { invalid } from "../errors.js";
 import { countFactsForExport, type ExportFilters, FACT_STATUSES, type FactStatus } from "../facts/index.js";
 import { eventJson, exportLedger } from "../ledger/index.js";
 import { renderFactFile } from "./markdown.js";
-import { factPath, LEDGER_FILE } from "./model.js";
+import { exportGraphs, type GraphExport } from "./graph.js";
+import { factPath, GRAPH_FILE, LEDGER_FILE } from "./model.js";
 import { factsForExport } from "./read.js";
 import { exportedFiles, removeExported, resolveTarget, validateInsideTarget, writeAtomically, writeIfChanged } from "./tree.js";
 
@@ -28,6 +30,8 @@ export interface ExportReport {
   /** Files of facts that no longer exist or no longer match the filters. */
   removedFiles: string[];
   ledger: { file: string; rows: number; lastSeq: number; lastHash: string };
+  /** Each scope's knowledge graph, `<scope>/graph.jsonl`. */
+  graphs: GraphExport[];
 }
 
 // Lines are gathered into chunks of about this size before each write.
@@ -48,8 +52,9 @@ export async function exportSnapshot(db: Database, options: ExportOptions): Prom
   const filters = exportFilters(options.scopes, options.statuses);
   const root = await resolveTarget(options.dir);
   return db.transaction(async (tx) => {
-    // One snapshot for facts and ledger: a fact changed mid-export can never
-    // appear half old, half new, and the ledger matches the facts' moment.
+    // One snapshot for facts, ledger and graphs: a fact changed mid-export can
+    // never appear half old, half new, and the ledger and graphs match the
+    // facts' moment.
     await tx.query("set transaction isolation level repeatable read, read only");
     const total = await countFactsForExport(tx, filters);
     const expected = new Set<string>();
@@ -61,6 +66,7 @@ export async function exportSnapshot(db: Database, options: ExportOptions): Prom
       if (await writeIfChanged(join(root, rel), renderFactFile(fact))) written++;
       options.onProgress?.(expected.size, total);
     }
+    const factCount = expected.size;
 
     const ledgerPath = join(root, LEDGER_FILE);
     await validateInsideTarget(root, ledgerPath);
@@ -77,13 +83,17 @@ export async function exportSnapshot(db: Database, options: ExportOptions): Prom
       await write(chunk);
     });
 
+    const graphs = await exportGraphs(tx, root, filters.scopes);
+    for (const g of graphs) expected.add(g.file);
+
     const removedFiles = (await exportedFiles(root)).filter((rel) => !expected.has(rel));
     for (const rel of removedFiles) await removeExported(root, rel);
     return {
       dir: root,
-      facts: { exported: expected.size, written, unchanged: expected.size - written, removed: removedFiles.length },
+      facts: { exported: factCount, written, unchanged: factCount - written, removed: removedFiles.filter((rel) => !rel.endsWith(`/${GRAPH_FILE}`)).length },
       removedFiles,
       ledger: { file: ledgerPath, ...summary },
+      graphs,
     };
   });
 }

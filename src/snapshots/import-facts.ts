@@ -87,7 +87,7 @@ async function append(tx: Queryable, factId: number | null, id: Identity, target
       current = await replayCreate(tx, id.scope, id.name, c, e.actorId, e.at);
       if (current === null) throw conflict(`"${id.name}" was created in scope "${id.scope}" while this import ran; run the import again.`);
     } else if (e.kind === "updated") {
-      const version = await replayUpdate(tx, current!, c, e.actorId, e.from, e.at);
+      const version = await replayUpdate(tx, current!, id.name, c, e.actorId, e.from, e.at);
       if (version !== e.version) throw new Error(`import of "${id.name}" produced version ${version}, expected ${e.version}`);
     } else {
       await replayPromotion(tx, current!, e.kind, e.actorId, e.reason, e.from, e.at);

@@ -1,6 +1,8 @@
 // `agent-memory import DIR`: reads an exported tree (or a seeds-style flat
 // folder) back. One transaction per fact file and one for ledger.jsonl: a bad
-// file is reported with its reason and skipped, never half-imported. With
+// file is reported with its reason and skipped, never half-imported. Each
+// scope's graph.jsonl is merged as `graph import` does (invalid lines listed,
+// the others imported). With
 // dryRun every transaction is rolled back, so the report is exact and nothing
 // is written.
 import { stat } from "node:fs/promises";
@@ -15,6 +17,7 @@ import { type ImportFile, openImportFile } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";
 import { AgentMap } from "./agents.js";
 import { type FactOutcome, importFactFile } from "./import-facts.js";
+import { type GraphFileResult, importGraphs } from "./graph.js";
 import { appendLedgerFile, type LineProblem, validateLedgerFile } from "./import-ledger.js";
 import { LEDGER_FILE } from "./model.js";
 import { parseFactFile } from "./parse.js";
@@ -26,6 +29,8 @@ export interface ImportOptions {
   dryRun: boolean;
   as?: string | undefined;
   bodyMaxChars: number;
+  /** GRAPH_TEXT_MAX_CHARS: the longest entity name, type or observation a graph file may hold. */
+  graphTextMaxChars: number;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -47,6 +52,8 @@ export interface ImportReport {
   confirmedByImporter: number;
   files: FileResult[];
   ledger: { file: string | null; appended: number; unchanged: number; invalid: LineProblem[] };
+  /** Each `<scope>/graph.jsonl` of the tree, merged into its scope. */
+  graphs: GraphFileResult[];
   warnings: string[];
   /** Owners, authors, history entries' and ledger lines' names that are not agents here (none with --as), with how many files name each. */
   missingAgents: Array<{ name: string; files: number }>;
@@ -157,6 +164,8 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
     }
   }
 
+  const graphs = await importGraphs(db, root, { dryRun: options.dryRun, as: agents.as, maxChars: options.graphTextMaxChars });
+
   let recorded: ImportReport["recorded"] = null;
   if (!options.dryRun) {
     const row = (
@@ -184,6 +193,7 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
     confirmedByImporter,
     files: results,
     ledger,
+    graphs,
     warnings,
     missingAgents: agents.missingAgents(),
     recorded,

@@ -64,6 +64,10 @@ export const factPath = (scope: string, type: string, name: string): string => `
 
 export const LEDGER_FILE = "ledger.jsonl";
 
+/** Each scope's knowledge graph in an exported tree: `<scope>/graph.jsonl`, the reference server's memory.jsonl format. */
+export const GRAPH_FILE = "graph.jsonl";
+export const graphPath = (scope: string): string => `${scope}/${GRAPH_FILE}`;
+
 /** Timestamps in snapshot files: ISO 8601, UTC, exactly three fraction digits. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

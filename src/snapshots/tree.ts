@@ -7,7 +7,7 @@ import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { invalid } from "../errors.js";
 import { FACT_TYPES, NAME_PATTERN } from "../facts/index.js";
 import { SCOPE_PATTERN } from "../scope-name.js";
-import { HISTORY_MARKER } from "./model.js";
+import { GRAPH_FILE, HISTORY_MARKER } from "./model.js";
 
 /**
  * The export target, resolved once (a target that is itself a link is the
@@ -100,13 +100,14 @@ export function isFactFileName(file: string): boolean {
 
 /**
  * Files a previous export wrote: `<scope>/<type>_<name>.md` whose text has the
- * History marker line. Relative paths with "/".
+ * History marker line, and `<scope>/graph.jsonl`. Relative paths with "/".
  */
 export async function exportedFiles(root: string): Promise<string[]> {
   const found: string[] = [];
   for (const dir of await entries(root)) {
     if (!dir.isDirectory() || !SCOPE_PATTERN.test(dir.name)) continue;
     for (const file of await entries(join(root, dir.name))) {
+      if (file.isFile() && file.name === GRAPH_FILE) found.push(`${dir.name}/${file.name}`);
       if (!file.isFile() || !isFactFileName(file.name)) continue;
       const text = await readFile(join(root, dir.name, file.name), "utf8");
       if (text.startsWith("---\n") && text.includes(`\n${HISTORY_MARKER}\n`)) found.push(`${dir.name}/${file.name}`);
@@ -140,6 +141,19 @@ export async function importableFiles(root: string): Promise<Array<{ rel: string
         if (wanted(f)) found.push({ rel: `${e.name}/${f.name}`, folder: e.name });
       }
     }
+  }
+  return found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+/**
+ * The graphs an import reads: `<scope>/graph.jsonl` in each folder named like a
+ * scope (not links: src/import-file.ts refuses those when it opens them). Sorted.
+ */
+export async function graphFiles(root: string): Promise<Array<{ rel: string; scope: string }>> {
+  const found: Array<{ rel: string; scope: string }> = [];
+  for (const dir of await entries(root)) {
+    if (!dir.isDirectory() || !SCOPE_PATTERN.test(dir.name)) continue;
+    if ((await entries(join(root, dir.name))).some((f) => f.name === GRAPH_FILE)) found.push({ rel: `${dir.name}/${GRAPH_FILE}`, scope: dir.name });
   }
   return found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }

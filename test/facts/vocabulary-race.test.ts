@@ -23,6 +23,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { factWordsParams } from "../../src/facts/cjk-words.js";
 import { CREATE_FACT } from "../../src/facts/sql.js";
 import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -76,7 +77,7 @@ describe("recall vocabulary under racing writers (Postgres)", () => {
   }
 
   const store = (client: pg.Client, name: string, body: string) =>
-    client.query(CREATE_FACT, ["shared", name, "racing new words", "reference", body, authorId, null]);
+    client.query(CREATE_FACT, ["shared", name, "racing new words", "reference", body, authorId, null, ...factWordsParams(name, "racing new words", body)]);
 
   // Different held words give different interleavings; each must end with both facts.
   for (const held of [7, 23, 41, 55]) {

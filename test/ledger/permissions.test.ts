@@ -192,7 +192,7 @@ describe.each(BACKENDS)("ledger write permission on %s", (backend) => {
       writeFileSync(join(dir, "ledger.jsonl"), `${lines.join("\n")}\n`);
       for (const name of ["outsider", "writer", "deployer", "claimer"]) await createAgent(target.db, { name, kind: "agent", writeScopes: ["shared"] });
       await createAgent(target.db, { name: "operator", kind: "human", writeScopes: ["*"] });
-      const report = await importSnapshot(target.db, { dir, dryRun: false, bodyMaxChars: 16_000 });
+      const report = await importSnapshot(target.db, { dir, dryRun: false, bodyMaxChars: 16_000, graphTextMaxChars: 2000 });
       expect(report.ledger?.invalid ?? []).toEqual([]);
       const key = { action: "publish_post", target: "article-9" };
       expect((await checkLedger(target.db, key)).executed).toMatchObject({ actor: "deployer", evidence: evidence("real") });

@@ -103,4 +103,4 @@ export const exportTo = (db: Database, dir: string, filters: { scopes?: string[]
   exportSnapshot(db, { dir, scopes: filters.scopes ?? [], statuses: filters.statuses ?? [] });
 
 export const importFrom = (db: Database, dir: string, options: Partial<ImportOptions> = {}) =>
-  importSnapshot(db, { dir, dryRun: false, bodyMaxChars: LIMITS.bodyMaxChars, ...options });
+  importSnapshot(db, { dir, dryRun: false, bodyMaxChars: LIMITS.bodyMaxChars, graphTextMaxChars: 2000, ...options } as ImportOptions);

@@ -37,8 +37,8 @@ function progress(label: string): { update: (done: number, total: number) => voi
 export function registerSnapshotCommands(program: Command): void {
   program
     .command("export")
-    .description("write every current fact as DIR/<scope>/<type>_<name>.md and the ledger as DIR/ledger.jsonl (deterministic: commit it to git)")
-    .argument("<dir>", "the folder to write (created if missing; files of facts that are gone are removed, nothing else is touched)")
+    .description("write every current fact as DIR/<scope>/<type>_<name>.md, the ledger as DIR/ledger.jsonl and each scope's graph as DIR/<scope>/graph.jsonl (deterministic: commit it to git)")
+    .argument("<dir>", "the folder to write (created if missing; files of facts and graphs that are gone are removed, nothing else is touched)")
     .option("--scope <scopes>", "only these scopes (repeatable or comma-separated)", collect, [])
     .option("--status <statuses>", "only facts with these statuses: draft, confirmed, deprecated (repeatable or comma-separated)", collect, [])
     .option("--json", "print one JSON object")
@@ -57,7 +57,7 @@ export function registerSnapshotCommands(program: Command): void {
 
   program
     .command("import")
-    .description("read facts and the ledger back from an exported folder, or from a folder of *.md files in the file-based memory format")
+    .description("read facts, the ledger and each scope's graph back from an exported folder, or from a folder of *.md files in the file-based memory format")
     .argument("<dir>", "the folder to read")
     .option("--dry-run", "check everything and report what would happen, write nothing")
     .option("--as <agent>", "the agent that stands in for authors and actors that are not agents here (and confirms seed facts marked confirmed; without it they are recorded as confirmed before import, by the reserved agent \"importer\")")
@@ -65,15 +65,15 @@ export function registerSnapshotCommands(program: Command): void {
     .action(async (...args: unknown[]) => {
       let failed = false;
       await action(async (out: Output, dir: string, opts: { dryRun?: boolean; as?: string }) => {
-        const bodyMaxChars = loadConfig().limits.factBodyMaxChars;
+        const { factBodyMaxChars: bodyMaxChars, graphTextMaxChars } = loadConfig().limits;
         const bar = progress(opts.dryRun ? "checking files" : "importing files");
         let report: ImportReport;
         try {
-          report = await withDatabase((db) => importSnapshot(db, { dir, dryRun: Boolean(opts.dryRun), as: opts.as, bodyMaxChars, onProgress: bar?.update }));
+          report = await withDatabase((db) => importSnapshot(db, { dir, dryRun: Boolean(opts.dryRun), as: opts.as, bodyMaxChars, graphTextMaxChars, onProgress: bar?.update }));
         } finally {
           bar?.end();
         }
-        failed = report.facts.invalid > 0 || report.ledger.invalid.length > 0;
+        failed = report.facts.invalid > 0 || report.ledger.invalid.length > 0 || report.graphs.some((g) => g.report.invalidCount > 0);
         out.result(report, () => importText(report));
       })(...args);
       // action() sets exit code 0 after a normal run; skipped invalid files are a failure for scripts.
@@ -81,10 +81,13 @@ export function registerSnapshotCommands(program: Command): void {
     });
 }
 
+const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
 function exportText(r: ExportReport): string {
   const lines = [
     `Exported ${r.facts.exported} fact(s) to ${r.dir} (${r.facts.written} written, ${r.facts.unchanged} unchanged, ${r.facts.removed} removed) ` +
       `and ${r.ledger.rows} ledger event(s) to ${r.ledger.file}.`,
+    ...r.graphs.map((g) => `  graph    ${g.file}: ${count(g.entities, "entity", "entities")}, ${count(g.relations, "relation", "relations")}`),
     ...r.removedFiles.map((f) => `  removed  ${f}`),
   ];
   return lines.join("\n");
@@ -120,6 +123,14 @@ function importText(r: ImportReport): string {
     ...r.files.filter((x) => x.outcome !== "unchanged").map((x) => `  ${x.outcome.padEnd(9)} ${x.file}${x.reason ? `: ${x.reason}` : ""}`),
     ...l.invalid.map((p) => `  invalid   ${l.file} line ${p.line}: ${p.reason}`),
     ...(l.invalid.length > 0 ? [`  ${l.file} was not imported: fix the lines above (a ledger is imported whole or not at all).`] : []),
+    ...r.graphs.flatMap((g) => [
+      r.dryRun
+        ? `graph:  ${g.file}: ${g.report.lines} line(s) read, ${g.report.invalidCount} invalid`
+        : `graph:  ${g.file}: ${count(g.report.entities.created, "entity", "entities")} created (${g.report.entities.existing} there already), ` +
+          `${count(g.report.observations.added, "observation", "observations")} added, ${count(g.report.relations.created, "relation", "relations")} created (${g.report.relations.existing} there already), ` +
+          `${g.report.invalidCount} invalid line(s)`,
+      ...g.report.invalid.map((p) => `  invalid   ${g.file} line ${p.line}: ${p.error}`),
+    ]),
     ...r.warnings.map((w) => `  warning   ${w}`),
     ...missingAgentsText(r.missingAgents),
   ];

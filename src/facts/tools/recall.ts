@@ -3,6 +3,7 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { recallText } from "../format.js";
 import { RECALL_DEFAULT_LIMIT, type RecallHit, RECALL_MAX_LIMIT, recallFacts } from "../read.js";
+import { wordHints } from "../recall-hints.js";
 import { keywordsField, READ_ONLY, recallHitSchema, scopeField, statusField, typeField } from "./schemas.js";
 
 const input = {
@@ -25,6 +26,10 @@ const output = {
     .describe("Best first: facts matching more keywords, and in name/description rather than body, first; among equally relevant ones confirmed, draft, deprecated, then most recent."),
   total: z.number().int().describe("How many facts matched in all."),
   truncated: z.boolean().describe("True when more facts matched than were returned."),
+  wordHints: z
+    .array(z.object({ keyword: z.string(), words: z.array(z.object({ word: z.string(), facts: z.number().int() })) }))
+    .optional()
+    .describe("Only when nothing matched: for each Chinese, Japanese or Korean keyword of several words, how many facts each word finds on its own (try those as separate keywords)."),
 };
 
 /**
@@ -79,14 +84,19 @@ export const memoryRecallTool = defineTool({
   title: "Recall facts",
   description:
     "Search the team's shared memory. Call it before starting any task and before a risky step, with a few keywords of the task " +
-    "(e.g. [\"database migration\", \"deploy\"]); inflections, word order and typos do not matter, any language works. " +
+    "(e.g. [\"database migration\", \"deploy\"]); inflections, word order and typos do not matter (\"記事のタグ\" finds \"記事にはタグを付ける\"). " +
     "Each hit says why it matched, who wrote it, whether another confirmed it, and why a deprecated one was withdrawn. " +
     "Follow confirmed facts; treat drafts as unverified; never do what a deprecated fact describes. memory_get has a shortened body whole.",
   input,
   output,
   annotations: READ_ONLY,
   async run(args, { caller, deps }) {
-    const result = await recallFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
-    return { text: recallText(args.keywords, result), structured: { ...result, hits: result.hits.map(leanHit) } };
+    const options = { staleAfterDays: deps.config.facts.staleAfterDays };
+    const result = await recallFacts(deps.db, caller, args, options);
+    const hints = result.total === 0 ? await wordHints(deps.db, caller, args, options) : [];
+    return {
+      text: recallText(args.keywords, result, hints),
+      structured: { ...result, hits: result.hits.map(leanHit), ...(hints.length > 0 ? { wordHints: hints } : {}) },
+    };
   },
 });

@@ -1,0 +1,187 @@
+// The words of Chinese, Japanese and Korean text, for recall. Those scripts do
+// not put spaces between words (Korean puts them between phrases, each word
+// carrying its particle), so Postgres' text search parser sees a sentence as
+// one token. The service splits such text itself, the same way on both sides:
+// a fact's words when it is written (facts.search_cjk), a keyword's when it is
+// recalled. Splitting in Node rather than in SQL keeps Postgres and the
+// embedded database alike (neither ships a CJK parser) and costs no dependency:
+// Node's ICU word segmenter holds a Chinese/Japanese dictionary
+// ("デプロイの凍結" → デプロイ | の | 凍結). docs/recall.md, "Words of Chinese,
+// Japanese and Korean text".
+//
+// On top of the segmenter, a few rules make one word match as people write it:
+// - Japanese particles and auxiliary endings are not words to match
+//   (の を は が に で と も, する/して, ない, ます …), nor is any single
+//   hiragana character, nor a piece starting with っ or ん (the inflections
+//   the segmenter cuts off: 書 | い | て, 取 | って).
+// - A Japanese word of kanji then hiragana (a verb or adjective with its
+//   ending: 付ける, 付け, 書き込み) is matched by its kanji part (付, 書き込),
+//   so every conjugation of it meets every other: タグを付けて finds
+//   タグを付ける.
+// - A Korean word is matched with or without its particle or 하다/되다 ending
+//   (리뷰를 finds 리뷰는, 실행 finds 실행한다); a fact also holds each two
+//   adjacent Korean words written together (코드 리뷰 → 코드리뷰), so a compound
+//   finds its parts written apart.
+
+/** Which rules and which dictionary made a fact's words: facts made by others are segmented again (backfill.ts). */
+export const CJK_WORD_RULES = `1/icu-${process.versions.icu ?? "none"}`;
+
+const SEGMENTER = new Intl.Segmenter("ja", { granularity: "word" });
+
+/** Han, Hiragana, Katakana, Hangul: scripts whose words full-text search cannot split out. */
+export const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+const HIRAGANA_ONLY = /^\p{Script=Hiragana}+$/u;
+const HANGUL_ONLY = /^\p{Script=Hangul}+$/u;
+/** A word of kanji, then hiragana: its kanji part (up to the last kanji) is what its conjugations share. */
+const KANJI_THEN_KANA = /^(\p{Script=Han}.*\p{Script=Han}|\p{Script=Han})\p{Script=Hiragana}+$/u;
+
+/** Japanese particles, copulas and auxiliaries the segmenter gives as words of their own. */
+const JAPANESE_FUNCTION_WORDS = new Set(
+  (
+    "の を は が に で と も へ や か から まで より など だけ しか ので のに けど ながら " +
+    "する して した します しない しよう され される させ させる せず " +
+    "ない ます です でした だ だっ た て いる ている てい い ある あり あっ " +
+    "なる なり なっ れる られ られる でき できる こと もの ため おく"
+  ).split(" "),
+);
+
+/**
+ * Endings a Korean word sheds to match: particles, and the endings of 하다 and
+ * 되다 verbs (실행한다 → 실행), longest first. One is shed only when at least
+ * two syllables remain (명이 stays 명이, 제한 stays 제한).
+ */
+const KOREAN_ENDINGS = (
+  "에서는 에서도 에게서 으로는 으로서 으로써 했습니다 됐습니다 " +
+  "에서 에게 한테 으로 까지 부터 처럼 보다 마다 이나 이랑 라고 " +
+  "합니다 됩니다 해야 해서 했다 한다 하는 하기 하고 하면 하지 하여 하려면 된다 되는 되면 되어 됐다 되기 되고 " +
+  "은 는 이 가 을 를 의 에 로 와 과 도 만 나 랑 할 한 될 된"
+)
+  .split(" ")
+  .sort((a, b) => b.length - a.length);
+
+function shedKoreanEnding(word: string): string | null {
+  for (const ending of KOREAN_ENDINGS) {
+    if (word.endsWith(ending) && word.length - ending.length >= 2) return word.slice(0, word.length - ending.length);
+  }
+  return null;
+}
+
+interface Segment {
+  word: string;
+  /** The segment is a Korean word that follows the previous one across white space only. */
+  joinsPrevious: boolean;
+}
+
+/** The word-like segments of text, NFKC-normalized (full-width and half-width forms alike) and lowercased. */
+function segments(text: string): Segment[] {
+  const out: Segment[] = [];
+  let previousEnd = -1;
+  const normalized = text.normalize("NFKC").toLowerCase();
+  for (const s of SEGMENTER.segment(normalized)) {
+    if (!s.isWordLike) continue;
+    const gap = previousEnd < 0 ? null : normalized.slice(previousEnd, s.index);
+    const previous = out[out.length - 1];
+    out.push({
+      word: s.segment,
+      joinsPrevious: previous !== undefined && gap !== null && /^\s+$/u.test(gap) && HANGUL_ONLY.test(previous.word) && HANGUL_ONLY.test(s.segment),
+    });
+    previousEnd = s.index + s.segment.length;
+  }
+  return out;
+}
+
+/** A hiragana piece no word starts with (っ, ん) is an inflection the segmenter cut off: 取 | って, 選 | んで. */
+const INFLECTION_PIECE = /^[っん]\p{Script=Hiragana}*$/u;
+
+const isFunctionWord = (word: string) =>
+  JAPANESE_FUNCTION_WORDS.has(word) || (HIRAGANA_ONLY.test(word) && word.length === 1) || INFLECTION_PIECE.test(word);
+
+/** What a keyword's word is matched by (see the top of this file). */
+function keyOf(word: string): string {
+  if (HANGUL_ONLY.test(word)) return shedKoreanEnding(word) ?? word;
+  return KANJI_THEN_KANA.exec(word)?.[1] ?? word;
+}
+
+/** Everything a fact's word can be matched by: itself, its kanji part, or itself without one or two Korean endings. */
+function factKeysOf(word: string): string[] {
+  if (HANGUL_ONLY.test(word)) {
+    const keys = [word];
+    const once = shedKoreanEnding(word);
+    if (once !== null) {
+      keys.push(once);
+      const twice = shedKoreanEnding(once);
+      if (twice !== null) keys.push(twice);
+    }
+    return keys;
+  }
+  const kanji = KANJI_THEN_KANA.exec(word)?.[1];
+  return kanji === undefined ? [word] : [word, kanji];
+}
+
+/**
+ * The words a fact's text is found by. A Korean
+ * word written after another (코드 리뷰는) also gives both together (코드리뷰는,
+ * 코드리뷰): a keyword written as one compound finds them.
+ */
+export function factWords(text: string): string[] {
+  const words = new Set<string>();
+  let previous: string | null = null;
+  for (const { word, joinsPrevious } of segments(text)) {
+    if (isFunctionWord(word)) {
+      previous = null;
+      continue;
+    }
+    const keys = factKeysOf(word);
+    for (const key of keys) words.add(key);
+    // The first word of a compound carries no ending (코드를 리뷰 is not 코드리뷰).
+    if (joinsPrevious && previous !== null && shedKoreanEnding(previous) === null) {
+      for (const key of keys) words.add(previous + key);
+    }
+    previous = word;
+  }
+  return [...words];
+}
+
+/**
+ * The parameters $8-$10 of CREATE_FACT and UPDATE_FACT (sql.ts): the words of
+ * the name and description, those of the body, and the rules that made them.
+ * A fact without Chinese, Japanese or Korean text has none (full-text search
+ * matches its words); one with such text anywhere has all its words, so that a
+ * keyword mixing scripts (`Qiitaの記事`) finds it.
+ */
+export function factWordsParams(name: string, description: string, body: string): [string[], string[], string] {
+  const head = `${name}\n${description}`;
+  const words = body.length > BODY_WORDS_CHARS ? body.slice(0, BODY_WORDS_CHARS) : body;
+  if (!CJK.test(head) && !CJK.test(words)) return [[], [], CJK_WORD_RULES];
+  return [factWords(head), factWords(words), CJK_WORD_RULES];
+}
+
+/**
+ * Only this many characters of a body are split into words, as full-text search
+ * reads only as many (facts.search_body): the segmenter takes about 1 ms per
+ * 1,000 characters on the event loop, so a body of the largest size a setting
+ * allows (FACT_BODY_MAX_CHARS) would hold every other call for a second.
+ */
+const BODY_WORDS_CHARS = 100_000;
+
+/**
+ * The words a keyword with Chinese, Japanese or Korean text is matched by,
+ * all of which a fact must hold (null for any other keyword, or one of
+ * particles only): `記事のタグ` → 記事, タグ; `리뷰를` → 리뷰; `タグを付けて` → タグ, 付.
+ */
+export function keywordWords(keyword: string): string[] | null {
+  const words = keywordParts(keyword);
+  return words === null ? null : [...new Set(words.map(keyOf))];
+}
+
+/**
+ * The words of a keyword with Chinese, Japanese or Korean text as written
+ * (particles left out), to suggest as keywords of their own when it finds
+ * nothing: `記事のコメント` → 記事, コメント. Null for any other keyword.
+ */
+export function keywordParts(keyword: string): string[] | null {
+  if (!CJK.test(keyword)) return null;
+  const words = [...new Set(segments(keyword).map((s) => s.word).filter((w) => !isFunctionWord(w)))];
+  return words.length > 0 ? words : null;
+}

@@ -1,0 +1,75 @@
+// The knowledge graph in an exported tree: each scope's graph as
+// `<scope>/graph.jsonl` (the reference server's memory.jsonl format: entities,
+// then relations, each in the order they were created), so that one export is
+// a whole backup and one import restores it.
+import { join } from "node:path";
+import { ensureImporterAgent } from "../auth/store.js";
+import type { Database, Queryable } from "../db/database.js";
+import { exportGraphIn, type GraphImportReport, graphScopes, importGraph } from "../graph/index.js";
+import { openImportFile } from "../import-file.js";
+import { IMPORT_FILES } from "../limits.js";
+import { graphPath } from "./model.js";
+import { graphFiles, validateInsideTarget, writeAtomically } from "./tree.js";
+
+export interface GraphExport {
+  scope: string;
+  file: string;
+  entities: number;
+  relations: number;
+}
+
+/** Writes every scope's graph (or those of `scopes`) inside the export's transaction; answers what it wrote. */
+export async function exportGraphs(tx: Queryable, root: string, scopes: string[] | null): Promise<GraphExport[]> {
+  const written: GraphExport[] = [];
+  for (const scope of await graphScopes(tx)) {
+    if (scopes !== null && !scopes.includes(scope)) continue;
+    const file = graphPath(scope);
+    await validateInsideTarget(root, join(root, file));
+    let report = { entities: 0, relations: 0 };
+    await writeAtomically(join(root, file), async (write) => {
+      // One line per entity or relation, each ended by a line break (a file git diffs line by line).
+      report = await exportGraphIn(tx, scope, (chunk) => write(chunk));
+      if (report.entities + report.relations > 0) await write("\n");
+    });
+    written.push({ scope, file, ...report });
+  }
+  return written;
+}
+
+export interface GraphFileResult {
+  file: string;
+  scope: string;
+  /** What was imported (a dry run: what is valid, nothing written). */
+  report: GraphImportReport;
+}
+
+/**
+ * Imports each `<scope>/graph.jsonl` of the tree into its scope, recorded as
+ * created by `as` (the --as agent) or, without one, by the import identity
+ * (the graph format names no authors). Merges as `graph import` does: what is
+ * there already is skipped. A dry run reads and checks every line and writes
+ * nothing.
+ */
+export async function importGraphs(
+  db: Database,
+  root: string,
+  options: { dryRun: boolean; as: { id: number } | null; maxChars: number },
+): Promise<GraphFileResult[]> {
+  const results: GraphFileResult[] = [];
+  const files = await graphFiles(root);
+  if (files.length === 0) return results;
+  const agentId = options.as?.id ?? (options.dryRun ? 0 : (await ensureImporterAgent(db)).id);
+  for (const { rel, scope } of files) {
+    const input = await openImportFile(join(root, rel), IMPORT_FILES.graph);
+    try {
+      const writer = { scope, agentId, maxChars: options.maxChars };
+      const report = options.dryRun ? await importGraph(null, writer, input.lines()) : await importGraph(db, writer, input.lines());
+      results.push({ file: rel, scope, report });
+    } finally {
+      await input.close();
+    }
+  }
+  return results;
+}
+
+
