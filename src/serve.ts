@@ -2,7 +2,6 @@
 // agent on an empty database, listen, and shut down gracefully.
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, rename, writeFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { createServer, type Server } from "node:http";
@@ -15,6 +14,7 @@ import { loadMigrations, migrate } from "./db/migrate.js";
 import { type CliSocket, serveCliSocket } from "./db/socket-server.js";
 import { describeDatabase, openDatabase } from "./db/open.js";
 import { DomainError } from "./errors.js";
+import { banner, oauthBanner } from "./banner.js";
 import { segmentOlderFacts } from "./facts/cjk-backfill.js";
 import { createApp } from "./http/app.js";
 import { limitConnections } from "./http/connection-limits.js";
@@ -64,9 +64,11 @@ export async function startService(config: Config, options: StartOptions): Promi
     // lists) the planner keeps reading whole tables instead of the trigram
     // indexes. Once per start is cheap at embedded sizes.
     if (db.kind === "pglite") await db.exec("vacuum analyze");
+    // Counts, not names: a first start applies every migration, and the list filled a screen.
+    const applied = report.applied.length;
     logger.info(
-      { database: describeDatabase(config), applied: report.applied, functionsApplied: report.functions.applied.length, schemaVersion: report.current },
-      "database ready",
+      { database: describeDatabase(config), migrationsApplied: applied, functionsApplied: report.functions.applied.length, schemaVersion: report.current },
+      applied > 0 ? `database ready: applied ${applied} migration${applied === 1 ? "" : "s"}` : "database ready",
     );
 
     // CLI commands run their statements on this database while the service holds it.
@@ -187,62 +189,6 @@ async function writeFirstToken(file: string, token: string, logger: Logger): Pro
     logger.warn({ err: error, file }, "first start: could not write the owner's token file; issue a token with: agent-memory token issue owner");
     return undefined;
   }
-}
-
-/** Docker (/.dockerenv) or Podman (/run/.containerenv): only there is "docker compose exec" the way to the CLI. */
-function inContainer(): boolean {
-  return existsSync("/.dockerenv") || existsSync("/run/.containerenv");
-}
-
-/** `tokenFile`: "shown" (a person at a terminal), the file the token went to, or undefined (writing it failed). */
-function banner(mcpUrl: string, config: Config, firstToken: string | undefined, tokenFile: string | undefined): string {
-  const consoleUrl = mcpUrl.replace(/\/mcp$/, "/console");
-  const lines = [``, `agent-memory is serving MCP at ${mcpUrl}`, `web console: ${consoleUrl} (sign in with a human agent's token)`, `database: ${describeDatabase(config)}`];
-  if (firstToken && tokenFile === undefined) {
-    lines.push(``, `First start: created agent "owner" (human, all scopes), but its token could not be written to ${config.firstTokenFile}.`);
-    lines.push(`Issue one with: npx agent-memory token issue owner`, ``);
-    return lines.join("\n");
-  }
-  if (firstToken && tokenFile !== "shown") {
-    lines.push(
-      ``,
-      `First start: created agent "owner" (human, all scopes). Its token is in ${tokenFile} (mode 0600);`,
-      `read it once, store it elsewhere, then delete the file.` +
-        (inContainer() ? ` Or issue another: docker compose exec agent-memory agent-memory token issue owner` : ""),
-      ``,
-    );
-    return lines.join("\n");
-  }
-  if (firstToken) {
-    lines.push(
-      ``,
-      `First start: created agent "owner" (human, all scopes). Its token is shown only now:`,
-      ``,
-      `  ${firstToken}`,
-      ``,
-      `Connect Claude Code:`,
-      `  claude mcp add --transport http agent-memory ${mcpUrl} --header "Authorization: Bearer ${firstToken}"`,
-      `(That is the owner's token: a human who may confirm anyone's drafts. An agent that works on its own`,
-      `should have its own identity, below, so that what it writes is reviewed by someone else.)`,
-      ``,
-      `Any other MCP client: Streamable HTTP at ${mcpUrl} with the header "Authorization: Bearer <token>".`,
-      `Give each agent its own identity:  npx agent-memory agent add blog-writer --scopes shared,blog`,
-      `                                   npx agent-memory token issue blog-writer`,
-    );
-    if (!config.databaseUrl) lines.push(`(With the embedded database, stop the server before running those commands, or use the console.)`);
-  } else {
-    lines.push(
-      config.databaseUrl
-        ? `Manage agents and tokens: npx agent-memory agent list | token issue NAME, or in the console (see README).`
-        : `Manage agents and tokens in the console, or stop the server and run: npx agent-memory agent list | token issue NAME (see README).`,
-    );
-  }
-  lines.push(``);
-  return lines.join("\n");
-}
-
-function oauthBanner(url: string): string {
-  return `OAuth clients (claude.ai / Claude Desktop connectors, ChatGPT, VS Code): add ${url} as the connector URL (docs/oauth.md).\n\n`;
 }
 
 async function closeHttpServer(server: Server, timeoutMs: number, logger: Logger): Promise<void> {

@@ -11,6 +11,11 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 /** Line breaks and other control characters: C0, DEL, C1 and the Unicode line/paragraph separators. */
 export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 
+/** The refusal of such text, naming the field; never the text itself. */
+export function unstorableTextMessage(field: string): string {
+  return `${field} contains a NUL character or broken Unicode (an unpaired UTF-16 surrogate), which cannot be stored as written. Send plain UTF-8 text; nothing was written.`;
+}
+
 export function isStorable(text: string): boolean {
   return !UNSTORABLE.test(text);
 }

@@ -30,6 +30,7 @@ export const coreEnv = z.object({
   DB_STATEMENT_TIMEOUT_MS: intFrom("DB_STATEMENT_TIMEOUT_MS", 10_000, 100, 3_600_000),
   DB_LOCK_TIMEOUT_MS: intFrom("DB_LOCK_TIMEOUT_MS", 3000, 10, 600_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional().default("info"),
+  LOG_FORMAT: z.enum(["auto", "json", "pretty"]).optional().default("auto"),
   FIRST_TOKEN_FILE: z.string().trim().optional().default(""),
   SHUTDOWN_TIMEOUT_MS: intFrom("SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
   FIRST_START_OWNER: boolFrom("FIRST_START_OWNER", true),
@@ -50,6 +51,8 @@ export interface CoreConfig {
     lockTimeoutMs: number;
   };
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** auto: short readable lines when stdout is a terminal, JSON otherwise. */
+  logFormat: "auto" | "json" | "pretty";
   /** Where a non-interactive first start writes the owner's token (mode 0600). */
   firstTokenFile: string;
   shutdownTimeoutMs: number;
@@ -71,6 +74,7 @@ export function coreConfig(e: z.output<typeof coreEnv>): CoreConfig {
       lockTimeoutMs: e.DB_LOCK_TIMEOUT_MS,
     },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     firstTokenFile: e.FIRST_TOKEN_FILE || join(e.AGENT_MEMORY_DATA_DIR, FIRST_TOKEN_FILE_NAME),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     firstStartOwner: e.FIRST_START_OWNER,

@@ -46,3 +46,18 @@ export const ENTITY_OBSERVATIONS = `
     coalesce((select json_agg(json_build_object('createdBy', a.name, 'createdAt', ${ISO("s.created_at")}) order by s.id)
       from sel s join agents a on a.id = s.created_by where s.at < $5::int), '[]'::json) as meta
   from ent`;
+
+/**
+ * Scopes other than $1 that hold entities, with how many: every scope when $2,
+ * else those of $3 (the caller's readable ones); at most $4, in name order. One
+ * walk of graph_scope_entities' primary key that stops at the limit.
+ */
+export const OTHER_SCOPE_COUNTS = `
+  select scope, sum(entities)::int as entities from graph_scope_entities
+  where scope <> $1::text and ($2::boolean or scope = any($3::text[]))
+  group by scope having sum(entities) > 0 order by scope limit $4::int`;
+
+/** How many of the names $2 scope $1 holds: one lookup of graph_entities_scope_name per name. */
+export const NAMES_IN_SCOPE = `
+  select count(*)::int as n from graph_entities
+  where scope = $1::text and am_graph_key(name) = any(am_graph_keys($2::text[]))`;

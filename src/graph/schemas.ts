@@ -18,7 +18,7 @@ export const RelationSchema = z.object({
 export const scopeField = z
   .string()
   .optional()
-  .describe('The graph to use (default "shared"). Each scope holds its own graph; reading needs read access to it, changing it needs write access.');
+  .describe('Whose graph: a scope (default "shared").');
 
 export const pagingFields = {
   limit: z
@@ -27,8 +27,8 @@ export const pagingFields = {
     .min(1)
     .max(MAX_PAGE_LIMIT)
     .optional()
-    .describe(`At most this many entities in the answer (default ${DEFAULT_PAGE_LIMIT}, at most ${MAX_PAGE_LIMIT}); fewer when their text would make the answer too big.`),
-  offset: z.number().int().min(0).max(2_147_483_647).optional().describe("Skip this many entities first (default 0): pass nextOffset from a truncated answer to get the next page."),
+    .describe(`Most entities per answer (default ${DEFAULT_PAGE_LIMIT}); fewer if too big.`),
+  offset: z.number().int().min(0).max(2_147_483_647).optional().describe("Entities to skip: nextOffset of a truncated answer."),
 };
 
 const provenanceFields = {
@@ -70,6 +70,10 @@ export const graphOutput = {
     .optional()
     .describe("Only when counting the relations stopped at its bound (GRAPH_SEARCH_COUNT_MAX, GRAPH_SEARCH_SCAN_MAX): at least totalRelations."),
   nextRelations: nextRelationsSchema.optional(),
+  otherScopes: z
+    .array(z.object({ scope: z.string(), matches: z.number().int(), matchesIsLowerBound: z.literal(true).optional() }))
+    .optional()
+    .describe("Only when the scope asked had nothing: other scopes you may read that do, with how many entities; pass one as scope."),
 };
 
 export const relationPageOutput = {

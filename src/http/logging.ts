@@ -45,9 +45,22 @@ function requestFields(req: AuthedRequest) {
   return { id: req.id, method: req.method, url: req.originalUrl ?? req.url, remoteAddress: req.socket?.remoteAddress };
 }
 
+/**
+ * What MCP clients ask of every server to learn what it offers, answered with a
+ * refusal that is the answer: GET on an MCP path (405: this server opens no
+ * event stream) and the OAuth discovery documents of /.well-known (404: the
+ * static-token path has no OAuth). Normal, and many per session: not warnings.
+ */
+function isClientProbe(req: IncomingMessage, status: number): boolean {
+  const path = (req.url ?? "").split("?")[0]!;
+  if (status === 405) return req.method === "GET" && path.endsWith("/mcp");
+  // Discovery tries the document under the root and after the MCP path (/mcp/.well-known/…).
+  return status === 404 && path.includes("/.well-known/");
+}
+
 function levelOf(req: IncomingMessage, res: ServerResponse, error: unknown): Level {
   if (error || res.statusCode >= 500) return "error";
-  if (QUIET_PATHS.has(req.url ?? "")) return "debug";
+  if (QUIET_PATHS.has(req.url ?? "") || isClientProbe(req, res.statusCode)) return "debug";
   return res.statusCode >= 400 ? "warn" : "info";
 }
 

@@ -3,7 +3,7 @@
 // The migration's check constraints hold the same rules as a backstop.
 import { invalid } from "../errors.js";
 import { checkChars, checkWholeNumber } from "../limits.js";
-import { CONTROL_CHARS, isStorable } from "../text.js";
+import { CONTROL_CHARS, isStorable, unstorableTextMessage } from "../text.js";
 
 export const LIMITS = {
   keyMaxChars: 200,
@@ -28,7 +28,7 @@ export const ACTION_PATTERN = /^[a-z0-9]+([_-][a-z0-9]+)*$/;
 // Postgres cannot hold exactly is refused (the CLI import reaches these rules
 // without the MCP layer's check).
 function assertStorable(field: string, text: string): void {
-  if (!isStorable(text)) throw invalid(`${field} contains a NUL character or a broken Unicode sequence; send plain UTF-8 text.`);
+  if (!isStorable(text)) throw invalid(unstorableTextMessage(field));
 }
 
 export interface LedgerKey {

@@ -10,7 +10,8 @@ import type { Logger } from "pino";
 import { type Caller, callerFromAuthInfo, type RequestTrace, traceFromAuthInfo } from "../auth/caller.js";
 import { classifyDatabaseError } from "../db/classify.js";
 import { DomainError, invalid } from "../errors.js";
-import { findUnstorableText } from "../text.js";
+import { findUnstorableText, unstorableTextMessage } from "../text.js";
+import { checkToolArguments } from "./arguments.js";
 import type { CallContext, PromptDefinition, ResourceDefinition, ToolDefinition } from "./tool.js";
 import { ProtocolError } from "./protocol-error.js";
 
@@ -84,7 +85,7 @@ async function guarded<T, A>(
 function refuseUnstorableText(input: unknown): void {
   const unstorable = findUnstorableText(input);
   if (unstorable) {
-    throw invalid(`${unstorable} contains a NUL character or broken Unicode (an unpaired UTF-16 surrogate), which cannot be stored as written. Send plain UTF-8 text; nothing was written.`);
+    throw invalid(unstorableTextMessage(unstorable));
   }
 }
 
@@ -92,9 +93,10 @@ export function toolCallback(deps: AppDeps, tool: ToolDefinition) {
   const { metrics } = deps;
   const what: What = { kind: "tool", name: tool.name };
   const internalMessage = (t: RequestTrace | undefined) => `Internal error while running ${tool.name}; nothing was changed. Reference: ${t?.requestId ?? "n/a"}.`;
-  const run = async (ctx: CallContext, input: Record<string, unknown>) => {
-    refuseUnstorableText(input);
-    return tool.run(input, ctx);
+  const run = async (ctx: CallContext, args: Record<string, unknown>) => {
+    // Unstorable text first: the rules the argument check runs would report it as something else (a NUL as a control character).
+    refuseUnstorableText(args);
+    return tool.run(checkToolArguments(tool.name, tool.inputSchema, args), ctx);
   };
   const durationLabels = { tool: tool.name };
   return async (input: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> => {
@@ -107,8 +109,36 @@ export function toolCallback(deps: AppDeps, tool: ToolDefinition) {
     if (trace) trace.outcome = result.outcome;
     // No structuredContent on errors: clients validate it against the success schema.
     if (!result.ok) return { isError: true, content: [{ type: "text" as const, text: result.error.message }] };
-    return { content: [{ type: "text" as const, text: result.value.text }], structuredContent: result.value.structured };
+    return { content: [{ type: "text" as const, text: result.value.text }], structuredContent: withoutNulls(result.value.structured) as Record<string, unknown> };
   };
+}
+
+/**
+ * The structured answer without null properties, at any depth: "none" is an
+ * absent field (NullAsAbsent in tool.ts says why). Copies only what it changes.
+ */
+export function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const cleaned = withoutNulls(item);
+      if (cleaned !== item) (copy ??= [...value])[i] = cleaned;
+    });
+    return copy ?? value;
+  }
+  if (typeof value !== "object" || value === null || value instanceof Date) return value;
+  const object = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(object)) {
+    if (item === null) {
+      copy ??= { ...object };
+      delete copy[key];
+      continue;
+    }
+    const cleaned = withoutNulls(item);
+    if (cleaned !== item) (copy ??= { ...object })[key] = cleaned;
+  }
+  return copy ?? value;
 }
 
 function throwAsJsonRpc(error: DomainError): never {

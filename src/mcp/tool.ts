@@ -25,6 +25,18 @@ export interface ToolAnswer<S> {
   structured: S;
 }
 
+/**
+ * A structured answer as a tool may build it: an optional field may also be
+ * null (stores and the other surfaces use null for "none"). The answer is sent
+ * without them (guard.ts): output schemas declare optional fields, not
+ * `type: [..., "null"]` unions, which some clients' strict modes reject.
+ */
+export type NullAsAbsent<T> = T extends readonly (infer U)[]
+  ? NullAsAbsent<U>[]
+  : T extends object
+    ? { [K in keyof T]: undefined extends T[K] ? NullAsAbsent<Exclude<T[K], undefined>> | null | undefined : NullAsAbsent<T[K]> }
+    : T;
+
 export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   name: string;
   title: string;
@@ -33,7 +45,7 @@ export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   input: I;
   output: O;
   annotations: ToolAnnotations;
-  run(input: z.infer<z.ZodObject<I>>, ctx: CallContext): Promise<ToolAnswer<z.infer<z.ZodObject<O>>>>;
+  run(input: z.infer<z.ZodObject<I>>, ctx: CallContext): Promise<ToolAnswer<NullAsAbsent<z.infer<z.ZodObject<O>>>>>;
 }
 
 /** A tool as the MCP layer stores it: its generics are no longer needed once the schemas are built. */
@@ -45,8 +57,8 @@ export interface ToolDefinition {
   outputSchema: z.ZodObject<z.ZodRawShape>;
   annotations: ToolAnnotations;
   // Method syntax on purpose: a spec's run takes its own narrower input, and the
-  // SDK has validated the input against inputSchema before run is called.
-  run(input: Record<string, unknown>, ctx: CallContext): Promise<ToolAnswer<Record<string, unknown>>>;
+  // input has been checked against inputSchema before run is called (guard.ts).
+  run(input: Record<string, unknown>, ctx: CallContext): Promise<ToolAnswer<unknown>>;
 }
 
 export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(spec: ToolSpec<I, O>): ToolDefinition {

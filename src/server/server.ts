@@ -11,6 +11,7 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
+import { advertisedInputSchema } from "../mcp/arguments.js";
 import { type CallExtra, promptCallback, resourceCall, toolCallback } from "../mcp/guard.js";
 import { SERVER_INSTRUCTIONS } from "../mcp/instructions.js";
 import { type PromptEntry, promptGetHandler } from "../mcp/prompt-get.js";
@@ -34,7 +35,8 @@ function buildToolRegistrations(deps: AppDeps, capabilities: readonly Capability
       const config = {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.inputSchema,
+        // The SDK accepts any arguments; toolCallback checks them (src/mcp/arguments.ts says why).
+        inputSchema: advertisedInputSchema(tool.inputSchema),
         outputSchema: tool.outputSchema,
         annotations: tool.annotations,
       };

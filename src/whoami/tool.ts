@@ -7,8 +7,7 @@ export const whoamiTool = defineTool({
   name: "whoami",
   title: "Who am I",
   description:
-    "Returns the agent you are authenticated as (name, kind) and the scopes you may read and write. " +
-    "Call it once at the start of a session if you are unsure which scopes to store facts in.",
+    "Returns the agent you are authenticated as and the scopes you may read and write. Call it at the start of a session if unsure which scope to use.",
   input: {},
   output: {
     name: z.string().describe("Your agent name; you are the author of everything you write."),

@@ -99,7 +99,7 @@ describe.each(BACKENDS)("stale facts on %s", (backend) => {
     expect(done).toMatchObject({ from: "confirmed", to: "confirmed", fact: { statusBy: "blog-writer" } });
     expect(Date.now() - Date.parse(done.fact.statusAt)).toBeLessThan(60_000);
     const full = await callOk<{ fact: { events: Array<{ kind: string; from: string; to: string; actor: string; reason: string }> } }>(reviewer, "memory_get", { name: "old-rule" });
-    expect(full.fact.events.map((e) => [e.kind, e.from, e.to, e.actor])).toEqual([
+    expect(full.fact.events.map((e) => [e.kind, e.from ?? null, e.to, e.actor])).toEqual([
       ["created", null, "draft", "deployer"],
       ["confirmed", "draft", "confirmed", "reviewer"],
       ["confirmed", "confirmed", "confirmed", "blog-writer"],

@@ -20,11 +20,13 @@ afterEach(async () => {
   dir = undefined;
 });
 
-async function firstStart(interactive: boolean, plant: (dir: string) => void = () => undefined) {
+// The service runs on the test database either way; DATABASE_URL in the config
+// makes the banner speak of Postgres, its absence of the embedded database.
+async function firstStart(interactive: boolean, plant: (dir: string) => void = () => undefined, env: Record<string, string> = {}) {
   tdb = await createTestDatabase("postgres");
   dir = mkdtempSync(join(tmpdir(), "am-first-token-"));
   plant(dir);
-  const config = testConfig({ FIRST_START_OWNER: "true", LOG_LEVEL: "info", AGENT_MEMORY_DATA_DIR: dir });
+  const config = testConfig({ FIRST_START_OWNER: "true", LOG_LEVEL: "info", AGENT_MEMORY_DATA_DIR: dir, ...env });
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -45,6 +47,24 @@ describe("the owner's first token", () => {
     expect(banner).toContain(`  ${service.firstToken}`);
     expect(log).not.toContain(service.firstToken);
     expect(() => statSync(file)).toThrow();
+  });
+
+  it("on the embedded database, the banner leads to the console for adding agents and offers no CLI command", async () => {
+    const { banner } = await firstStart(true);
+    const consoleUrl = /web console: (http:\/\/\S+\/console) \(add agents and their tokens, review drafts\)/.exec(banner)?.[1];
+    expect(consoleUrl).toBeDefined();
+    const next = banner.slice(banner.indexOf("shown only now:"));
+    // The first thing after the token is where to add agents: the console, beside the running service.
+    expect(next.split("\n").filter(Boolean)[2]).toBe(`Add your agents: sign in with that token at ${consoleUrl}/agents`);
+    expect(banner.indexOf("/agents")).toBeLessThan(banner.indexOf("claude mcp add"));
+    // Then the CLI, which runs beside the service on either database (cli-live.test.ts).
+    expect(banner.indexOf("/agents")).toBeLessThan(banner.indexOf("Or from a shell: npx agent-memory agent add blog-writer --scopes shared,blog"));
+  });
+
+  it("on Postgres, the banner says the same", async () => {
+    const { banner } = await firstStart(true, undefined, { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/unused" });
+    expect(banner).toContain("Add your agents: sign in with that token at");
+    expect(banner).toContain("Or from a shell: npx agent-memory agent add blog-writer --scopes shared,blog");
   });
 
   it("otherwise goes to a 0600 file; banner and log name the file, never the token", async () => {

@@ -37,7 +37,7 @@ describe("graph tools over HTTP", () => {
   it("refuses bad input with isError and writes nothing", async () => {
     const before = await rowCounts();
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-      ["create_entities", {}, /Input validation error/],
+      ["create_entities", {}, /create_entities was not run .*\n- entities is required/],
       ["create_entities", { entities: [{ name: "x", entityType: "t" }] }, /observations/],
       ["create_entities", { entities: [{ name: 42, entityType: "t", observations: [] }] }, /name/],
       ["create_entities", { entities: "not an array" }, /entities/],

@@ -173,7 +173,7 @@ describe.each(BACKENDS)("ledger store on %s", (backend) => {
     [{ action: "publish", target: "t", evidence: `https://a.example/${"x".repeat(2048)}` }, /^evidence is 2066 characters; the limit is 2048/],
     [{ action: "publish", target: "t", evidence: "https://a.example", note: "n".repeat(2001) }, /^note is 2001 characters/],
     [{ action: "publish", target: "t", evidence: "https://a.example", note: "bad \u0000 byte" }, /^note contains a NUL character/],
-    [{ action: "publish", target: "t\uD800", evidence: "https://a.example" }, /^target contains a NUL character or a broken Unicode sequence/],
+    [{ action: "publish", target: "t\uD800", evidence: "https://a.example" }, /^target contains a NUL character or broken Unicode/],
   ])("refuses bad record input %#, naming the field, writing nothing", async (input, message) => {
     const before = await countEvents(tdb.db);
     const error = await refusal(recordLedger(tdb.db, writer, input));

@@ -59,7 +59,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     const key = { action: "publish_qiita", target: "article-42" };
     const first = await call(writer, "ledger_check", key);
     expect(textOf(first)).toMatch(/^NOT_EXECUTED: publish_qiita for "article-42" has no record\. Call ledger_claim/);
-    expect(first.structuredContent).toEqual({ status: "NOT_EXECUTED", ...key, record: null, claim: null });
+    expect(first.structuredContent).toEqual({ status: "NOT_EXECUTED", ...key });
 
     const claim = await callOk<{ event: string; claim: { holder: string; yours: boolean; expired: boolean } }>(writer, "ledger_claim", { ...key, ttl_seconds: 300 });
     expect(claim.event).toBe("claimed");
@@ -83,7 +83,8 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     expect(textOf(done)).toMatch(
       /^EXECUTED: publish_qiita for "article-42" was executed by blog-writer at \S+ \(ledger #\d+\)\. Evidence: https:\/\/qiita\.com\/blog-writer\/items\/42\. Note: first publish\. Do not execute it again\.$/,
     );
-    expect(done.structuredContent).toMatchObject({ status: "EXECUTED", claim: null, record: { actor: "blog-writer", note: "first publish" } });
+    expect(done.structuredContent).toMatchObject({ status: "EXECUTED", record: { actor: "blog-writer", note: "first publish" } });
+    expect(done.structuredContent).not.toHaveProperty("claim");
 
     expect(await callError(deployer, "ledger_claim", key)).toMatch(/^Refused: publish_qiita for "article-42" was executed by blog-writer .* Do not execute it again\.$/);
     expect(await callError(deployer, "ledger_record", { ...key, evidence: "https://qiita.com/deployer/items/1" })).toMatch(
@@ -113,12 +114,9 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
 
   it("takes the actor from the token, never from the arguments", async () => {
     await callOk(deployer, "ledger_claim", { action: "deploy_prod", target: "v2.0.0" });
-    const recorded = await callOk<{ record: { actor: string } }>(deployer, "ledger_record", {
-      action: "deploy_prod",
-      target: "v2.0.0",
-      evidence: "https://ci.example/runs/200",
-      actor: "alice",
-    });
+    const key = { action: "deploy_prod", target: "v2.0.0", evidence: "https://ci.example/runs/200" };
+    expect(await callError(deployer, "ledger_record", { ...key, actor: "alice" })).toContain("- unknown argument `actor`");
+    const recorded = await callOk<{ record: { actor: string } }>(deployer, "ledger_record", key);
     expect(recorded.record.actor).toBe("deployer");
   });
 
@@ -135,9 +133,9 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
 
   it("refuses bad keys and ttl naming the field", async () => {
     const before = await countEvents(tdb.db);
-    expect(await callError(writer, "ledger_claim", { action: "publish qiita", target: "x" })).toMatch(/^action "publish qiita" is not a snake_case/);
-    expect(await callError(writer, "ledger_claim", { action: "publish", target: " " })).toMatch(/^target must not be empty/);
-    expect(await callError(writer, "ledger_claim", { action: "publish", target: "x", ttl_seconds: 5 })).toMatch(/expected number to be >=10 at ttl_seconds/);
+    expect(await callError(writer, "ledger_claim", { action: "publish qiita", target: "x" })).toMatch(/^- action "publish qiita" is not a snake_case/m);
+    expect(await callError(writer, "ledger_claim", { action: "publish", target: " " })).toMatch(/^- target must not be empty/m);
+    expect(await callError(writer, "ledger_claim", { action: "publish", target: "x", ttl_seconds: 5 })).toContain("- ttl_seconds: must be at least 10 (got 5)");
     expect(await callError(writer, "ledger_claim", { action: "publish", target: "x", ttl_seconds: 86_401 })).toMatch(/ttl_seconds/);
     expect(await callError(writer, "ledger_check", { action: "publish" })).toMatch(/target/);
     expect(await callError(writer, "ledger_list", { limit: 500 })).toMatch(/limit/);

@@ -70,7 +70,7 @@ describe("injection texts are stored and read back verbatim", () => {
       expect(got.fact.description).toBe(description);
       expect(got.fact.body).toBe(s);
       expect(got.fact.versions.map((v) => v.body)).toEqual([s]);
-      expect(got.fact.events.map((e) => e.reason)).toEqual([null, s]);
+      expect(got.fact.events.map((e) => e.reason ?? null)).toEqual([null, s]);
 
       if (singleLine(s)) {
         const recalled = await call<{ hits: Array<{ name: string; body: string }> }>(writer, "memory_recall", { keywords: [s], limit: 50 });
@@ -99,7 +99,7 @@ describe("injection texts are stored and read back verbatim", () => {
       await call(writer, "ledger_claim", { action: "deploy", target: s });
       await call(writer, "ledger_release", { action: "deploy", target: s, reason: s });
       const listed = await call<{ events: Array<{ kind: string; target: string; reason: string | null }> }>(reviewer, "ledger_list", { target: s, limit: 10 });
-      expect(listed.events.map((e) => [e.kind, e.target, e.reason])).toEqual([
+      expect(listed.events.map((e) => [e.kind, e.target, e.reason ?? null])).toEqual([
         ["released", s, s],
         ["claimed", s, null],
         ["executed", s, null],

@@ -4,23 +4,49 @@
 import cluster from "node:cluster";
 import type { Command } from "commander";
 import { loadConfig } from "../../config.js";
-import { createLogger } from "../../logger.js";
+import { createServiceLogger } from "../../logger.js";
 import { restrictFileModes } from "../file-modes.js";
 import type { Output } from "../output.js";
 import { stopOnHangup } from "../hangup.js";
 import { action } from "../run.js";
 import { checkWorkers, runPrimary, STARTED_MESSAGE, type StartedMessage } from "../workers.js";
 
+/**
+ * The settings a first day needs, after `serve --help`'s options: the service is
+ * configured by environment variables, not flags. Defaults come from the config
+ * parser itself (an empty environment), so the help cannot drift from them.
+ */
+function firstDaySettings(): string {
+  const defaults = loadConfig({});
+  const rows: Array<[string, string]> = [
+    [`PORT=${defaults.port}`, "port to listen on, e.g. PORT=3000 npm start"],
+    [`HOST=${defaults.host}`, "interface to bind; 0.0.0.0 to accept other machines"],
+    ["DATABASE_URL=", "Postgres (postgres://user@host:5432/db); unset: the embedded database"],
+    [`AGENT_MEMORY_DATA_DIR=${defaults.dataDir}`, "folder of the embedded database"],
+    ["PUBLIC_URL=", "the URL agents use, when behind a proxy (https://memory.example.com)"],
+    [`LOG_LEVEL=${defaults.logLevel} LOG_FORMAT=${defaults.logFormat}`, "how much to log, and in which form"],
+  ];
+  const width = Math.max(...rows.map(([setting]) => setting.length)) + 2;
+  return [
+    "",
+    "Settings are environment variables; defaults shown:",
+    ...rows.map(([setting, what]) => `  ${setting.padEnd(width)}${what}`),
+    "Every setting: docs/configuration.md (and .env.example) in the repository.",
+  ].join("\n");
+}
+
 export function registerServeCommand(program: Command): void {
   program
     .command("serve")
     .description("start the MCP service (embedded database unless DATABASE_URL is set)")
     .option("--json", "print one JSON object with the URL once listening (logs stay JSON on stdout)")
+    .addHelpText("after", firstDaySettings)
     .action(
       action(async (out: Output) => {
         const config = loadConfig();
         restrictFileModes(config);
-        const logger = createLogger(config.logLevel);
+        // --json is for a program reading stdout: its log lines stay JSON unless asked otherwise.
+        const logger = await createServiceLogger(config.logLevel, out.json && config.logFormat === "auto" ? "json" : config.logFormat);
         checkWorkers(config);
         // What a person or a script reads once the service listens: the banner
         // on stderr (never into the JSON log stream on stdout), or one JSON object.

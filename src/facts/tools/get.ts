@@ -9,13 +9,13 @@ import { fullFactSchema, nameField, READ_ONLY, scopeField, uriField } from "./sc
 
 const input = {
   name: nameField,
-  scope: scopeField.optional().describe("The fact's scope; needed only when the name exists in several scopes you can read."),
+  scope: scopeField.optional().describe("The fact's scope, if the name is in several you can read."),
   versionsBefore: z
     .number()
     .int()
     .min(2)
     .optional()
-    .describe(`Show the ${GET_HISTORY_VERSIONS} versions before this version number (with their events) instead of the newest: pass versions[0].version of an answer that says earlierVersions.`),
+    .describe("Older history: versions[0].version of an answer with earlierVersions."),
 };
 
 const output = { fact: fullFactSchema, uri: uriField };
@@ -24,8 +24,8 @@ export const memoryGetTool = defineTool({
   name: "memory_get",
   title: "Get a fact with its history",
   description:
-    `Read one fact by its exact name: the whole body, its current status and version, and its history — the newest ${GET_HISTORY_VERSIONS} versions (who wrote what, when) and their confirmations and deprecations (who, when, why); older versions with versionsBefore. ` +
-    "Call it when a recalled body was shortened, before updating a fact (you need its current version), and before confirming or deprecating one.",
+    `Read one fact by its exact name: the whole body, status, version, and history (the newest ${GET_HISTORY_VERSIONS} versions, who confirmed or deprecated them, when, why). ` +
+    "Call it when a recalled body was shortened, and before updating, confirming or deprecating a fact.",
   input,
   output,
   annotations: READ_ONLY,

@@ -8,13 +8,13 @@ import { READ_ONLY, scopeField, statusField, summarySchema, typeField } from "./
 const input = {
   status: statusField.optional().describe("Only facts in this status."),
   type: typeField.optional().describe("Only facts of this type."),
-  scope: scopeField.optional().describe("Only facts in this scope (by default every scope you can read)."),
-  author: z.string().optional().describe("Only facts whose current version this agent wrote (agent name, e.g. blog-writer)."),
+  scope: scopeField.optional().describe("Only this scope (default: all you can read)."),
+  author: z.string().optional().describe("Only facts whose current version this agent wrote."),
   reviewable: z
     .boolean()
     .optional()
     .describe(
-      "true: your review queue — drafts written by someone else in scopes you may write (most recently changed first), then confirmed facts nobody has reviewed for a long time (stale, the longest unreviewed first), which you may confirm (again) or deprecate.",
+      "true: your review queue (others' drafts you may confirm, then stale facts).",
     ),
   limit: z
     .number()
@@ -23,12 +23,12 @@ const input = {
     .max(LIST_MAX_LIMIT)
     .optional()
     .describe(`Facts per page, 1-${LIST_MAX_LIMIT}; default ${LIST_DEFAULT_LIMIT}.`),
-  cursor: z.string().optional().describe("nextCursor from the previous page, unchanged, with the same filters; omit for the first page."),
+  cursor: z.string().optional().describe("nextCursor of the previous page, with the same filters."),
 };
 
 const output = {
   facts: z.array(summarySchema).describe("Most recently changed first (the review queue: drafts, then stale facts). Bodies are left out; read one with memory_get."),
-  nextCursor: z.string().nullable().describe("Pass as cursor to get the next page; null on the last page."),
+  nextCursor: z.string().optional().describe("Pass as cursor to get the next page; absent on the last page."),
   scanCut: z
     .boolean()
     .optional()
@@ -40,8 +40,7 @@ export const memoryListTool = defineTool({
   title: "List facts",
   description:
     "List facts page by page, most recently changed first, filtered by status, type, scope or author. " +
-    "Call it with reviewable: true to get your review queue (drafts by others that you may confirm); review them when you have a moment, because unreviewed drafts rank below confirmed facts. " +
-    "To search by topic, use memory_recall instead.",
+    "With reviewable: true, your review queue: review it now and then, since drafts rank below confirmed facts. To search, use memory_recall.",
   input,
   output,
   annotations: READ_ONLY,

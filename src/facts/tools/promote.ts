@@ -10,12 +10,12 @@ const input = {
   name: nameField,
   to: z
     .enum(PROMOTION_TARGETS)
-    .describe("confirmed: you checked the fact and it holds (allowed from draft, never for a version you wrote). deprecated: it is wrong or obsolete (from draft or confirmed; also for your own facts)."),
+    .describe("confirmed: you checked a draft and it holds. deprecated: it is wrong or obsolete."),
   reason: z
     .string()
-    .describe("Why, in 1-2000 characters: what you checked to confirm it, or what is wrong and what to do instead. Kept in the history and shown with every recall of a deprecated fact."),
-  scope: scopeField.optional().describe("The fact's scope; needed only when the name exists in several scopes you can read."),
-  version: versionField.optional().describe("The version you reviewed. If given and no longer current, the call is refused, so you never confirm content you did not read."),
+    .describe("What you checked, or what is wrong and what to do instead."),
+  scope: scopeField.optional().describe("The fact's scope, if the name is in several you can read."),
+  version: versionField.optional().describe("The version you reviewed; refused if no longer current."),
 };
 
 const output = {
@@ -31,9 +31,9 @@ export const memoryPromoteTool = defineTool({
   name: "memory_promote",
   title: "Confirm or deprecate a fact",
   description:
-    "Move a fact through its lifecycle, by exact name: confirm a draft written by someone else after checking it, or deprecate a fact found wrong or obsolete. " +
-    "Allowed: draft → confirmed, draft → deprecated, confirmed → deprecated. You may never confirm a version you wrote (ask another agent or a human); you may deprecate your own. " +
-    "Always give the reason; deprecated facts stay visible with it so that nobody repeats the mistake. Read the fact with memory_get first and pass its version.",
+    "Confirm a draft written by someone else after checking it, or deprecate a fact found wrong or obsolete. " +
+    "You may never confirm a version you wrote; you may deprecate your own. Always give the reason: a deprecated fact stays visible with it, " +
+    "so that nobody repeats the mistake. memory_get first, and pass its version.",
   input,
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

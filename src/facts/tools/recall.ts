@@ -9,8 +9,8 @@ import { keywordsField, READ_ONLY, recallHitSchema, scopeField, statusField, typ
 const input = {
   keywords: keywordsField,
   type: typeField.optional().describe("Only facts of this type."),
-  status: statusField.optional().describe("Only facts in this status (by default all, ranked confirmed → draft → deprecated)."),
-  scope: scopeField.optional().describe("Only facts in this scope (by default every scope you can read)."),
+  status: statusField.optional().describe("Only facts in this status (default: all)."),
+  scope: scopeField.optional().describe("Only this scope (default: all you can read)."),
   limit: z
     .number()
     .int()
@@ -85,13 +85,10 @@ export const memoryRecallTool = defineTool({
   name: "memory_recall",
   title: "Recall facts",
   description:
-    "Search the team's shared memory. Call it before starting any task, and again before a risky step. " +
-    "What works best: a few keywords, each a word or short phrase of the task (e.g. [\"database migration\", \"deploy\"]), in the language the facts are likely written in (any script works). " +
-    "Inflections and word order do not matter (\"migrations\" finds \"migration\"; \"flaky test\" finds \"tests are flaky\"; \"記事のタグ\" finds \"記事にはタグを付ける\"), typos are tolerated, and text in any language is found as written; " +
-    "put a keyword in double quotes for an exact phrase. Facts matching more keywords, in their name or description, come first; each hit says which keyword matched where and how. " +
-    "Agents forget across sessions and over-trust what they find, so every hit says who wrote it, whether someone else checked it, and, if it was withdrawn, why. " +
-    "Follow confirmed facts; treat drafts as unverified claims; never do what a deprecated fact describes — each deprecated hit carries the reason it was withdrawn. " +
-    "Long bodies are shortened; memory_get returns a fact whole with its history.",
+    "Search the team's shared memory. Call it before starting any task and before a risky step, with a few keywords of the task " +
+    "(e.g. [\"database migration\", \"deploy\"]); inflections, word order and typos do not matter (\"記事のタグ\" finds \"記事にはタグを付ける\"). " +
+    "Each hit says why it matched, who wrote it, whether another confirmed it, and why a deprecated one was withdrawn. " +
+    "Follow confirmed facts; treat drafts as unverified; never do what a deprecated fact describes. memory_get has a shortened body whole.",
   input,
   output,
   annotations: READ_ONLY,

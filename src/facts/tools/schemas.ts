@@ -1,43 +1,39 @@
 // Zod shapes shared by the facts tools. Built once at module load: the server
 // is created per request (stateless HTTP), so nothing here is rebuilt per call.
 import * as z from "zod/v4";
-import { FACT_EVENT_KINDS, FACT_STATUSES, FACT_TYPES, GET_HISTORY_VERSIONS, MAX_KEYWORDS } from "../rules.js";
+import { withRule } from "../../mcp/arguments.js";
+import { FACT_EVENT_KINDS, FACT_STATUSES, FACT_TYPES, GET_HISTORY_VERSIONS, MAX_KEYWORDS, validateName } from "../rules.js";
 
-export const nameField = z
-  .string()
-  .describe("The fact's exact name: a kebab-case slug such as deploy-needs-migrations (lowercase letters and digits joined by single hyphens, at most 64 characters).");
+export const nameField = withRule(z.string(), validateName).describe("Exact kebab-case name, e.g. deploy-needs-migrations.");
 
 export const scopeField = z
   .string()
-  .describe('A scope you may use (see whoami), e.g. "shared" or "blog". Facts in scopes you cannot read are invisible to you.');
+  .describe('A scope you may use (see whoami), e.g. "shared" or "blog".');
 
 export const typeField = z
   .enum(FACT_TYPES)
-  .describe("feedback: a correction or preference someone gave; project: a decision or rule about the work; reference: where something is or how to reach it.");
+  .describe("feedback: a correction; project: a decision or rule; reference: where something is.");
 
 export const statusField = z
   .enum(FACT_STATUSES)
-  .describe("draft: stored but not reviewed; confirmed: reviewed by someone other than its author; deprecated: found wrong or obsolete, kept with the reason.");
+  .describe("draft: not reviewed; confirmed: checked by another; deprecated: found wrong.");
 
 export const versionField = z
   .number()
   .int()
-  .describe("The current version number, as shown by memory_get or memory_recall. It must still be current, or the call is refused (someone changed the fact since you read it).");
+  .describe("The current version (memory_get); a stale one is refused.");
 
 export const keywordsField = z
   .array(
     z
       .string()
       .describe(
-        'One word or short phrase, single line, in the language the facts are written in. Matches as written (a substring, case-insensitively, any script), ' +
-          'by its words in any order and any inflection (in Chinese, Japanese or Korean: its space-separated parts, each anywhere in the text), ' +
-          'or nearly (a typo, also of another form of the word, only when nothing matched otherwise). ' +
-          'In double quotes ("flaky test") it matches only as that exact phrase.',
+        'A word or short phrase, in the language of the facts; "in double quotes" for an exact phrase.',
       ),
   )
   .min(1)
   .max(MAX_KEYWORDS)
-  .describe(`1-${MAX_KEYWORDS} keywords; a fact matches if any keyword matches its name, description or body; facts matching more keywords rank higher.`);
+  .describe("A fact matches any keyword in its name, description or body.");
 
 const iso = z.string().describe("ISO 8601 time, UTC.");
 
@@ -51,9 +47,9 @@ export const summaryShape = {
   version: z.number().int(),
   createdAt: iso,
   updatedAt: iso.describe("When the current version was stored."),
-  statusBy: z.string().nullable().describe("Who confirmed or deprecated the current version; null for a draft."),
-  statusAt: iso.nullable(),
-  statusReason: z.string().nullable().describe("Why it was confirmed or deprecated. For a deprecated fact: why it must not be applied."),
+  statusBy: z.string().optional().describe("Who confirmed or deprecated the current version; absent for a draft."),
+  statusAt: iso.optional(),
+  statusReason: z.string().optional().describe("Why it was confirmed or deprecated. For a deprecated fact: why it must not be applied."),
   bodyChars: z.number().int().describe("Length of the whole body in characters."),
   stale: z
     .boolean()
@@ -127,9 +123,9 @@ export const eventSchema = z.object({
   version: z.number().int(),
   actor: z.string(),
   at: iso,
-  from: z.enum(FACT_STATUSES).nullable(),
+  from: z.enum(FACT_STATUSES).optional().describe("Absent for a creation."),
   to: z.enum(FACT_STATUSES),
-  reason: z.string().nullable(),
+  reason: z.string().optional(),
 });
 
 export const fullFactSchema = z.object({

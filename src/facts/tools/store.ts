@@ -1,28 +1,28 @@
 // memory_store: record a reusable fact, or a new version of one.
 import * as z from "zod/v4";
+import { withRule } from "../../mcp/arguments.js";
 import { defineTool } from "../../mcp/tool.js";
 import { SIMILAR_ADVICE, storeText } from "../format.js";
 import { factUri } from "../model.js";
+import { validateDescription } from "../rules.js";
 import { storeFact } from "../store.js";
 import { nameField, scopeField, similarFactSchema, summarySchema, typeField, uriField, versionField } from "./schemas.js";
 
 const input = {
   name: nameField,
-  description: z
-    .string()
-    .describe("One line, 1-200 characters, stating the fact itself (e.g. \"Run database migrations before deploying the API\"). Recall matches it first."),
+  description: withRule(z.string(), validateDescription).describe("The fact itself in one line, 1-200 characters (e.g. \"Run database migrations before deploying the API\")."),
   type: typeField,
   body: z
     .string()
-    .describe("Why the fact holds and how to apply it: the evidence or incident behind it and what to do. Non-empty; at most the server's limit (16,000 characters by default)."),
-  scope: scopeField.optional().describe('Scope to store the fact in; one you may write. Default "shared".'),
-  version: versionField.optional().describe("Omit to create a new fact. To change an existing fact, pass its current version (from memory_get); a stale version is refused."),
+    .describe("Why the fact holds (the evidence or incident) and how to apply it."),
+  scope: scopeField.optional().describe('A scope you may write; default "shared".'),
+  version: versionField.optional().describe("Omit to create; to change a fact, its current version (memory_get)."),
 };
 
 const output = {
   outcome: z.enum(["created", "updated", "unchanged"]).describe("unchanged: the content equals the current version, which was left as it is."),
   fact: summarySchema,
-  previousVersion: z.number().int().nullable().describe("The version this call replaced (null when created)."),
+  previousVersion: z.number().int().optional().describe("The version this call replaced (absent when created)."),
   uri: uriField,
   similar: z
     .array(similarFactSchema)
@@ -35,11 +35,10 @@ export const memoryStoreTool = defineTool({
   name: "memory_store",
   title: "Store a fact",
   description:
-    "Store one reusable fact in the team's shared memory, or a new version of an existing one. " +
-    "Store only what the next agent needs and cannot see elsewhere: corrections you received, settled decisions, prevention rules learned from a failure, where things are. " +
-    "Not chat transcripts, progress notes or what the code already says. One fact per record (never an ever-growing notes file, which nobody reads): a kebab-case name, a one-line description, " +
-    "and a body that says why it holds and how to apply it. Before storing, memory_recall to find an existing fact to update instead of duplicating it. " +
-    "A new or changed fact is a draft until someone other than you confirms it (memory_promote). To change a fact, pass its current version; if someone changed it since, the call is refused: re-read it with memory_get and merge.",
+    "Store one reusable fact in the team's shared memory, or a new version of one: what the next agent needs and cannot see elsewhere " +
+    "(corrections you received, settled decisions, prevention rules from a failure, where things are). Not chat transcripts, progress notes or what the code says. " +
+    "One fact per record; memory_recall first, to update instead of duplicating. A stored fact is a draft until someone other than you confirms it. " +
+    "A stale version is refused: memory_get and merge.",
   input,
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -22,9 +22,8 @@ export const addObservationsTool = defineTool({
   name: "add_observations",
   title: "Add Observations",
   description:
-    "Add new observations to existing entities in the knowledge graph. Call it when you learn a new fact about a known entity. " +
-    "Texts an entity already has are skipped; the answer lists, per entity, the observations actually added. If any named " +
-    "entity does not exist, the whole call fails and nothing is written: create it with create_entities first.",
+    "Add new observations to existing entities in the knowledge graph, when you learn a fact about a known entity. " +
+    "Texts an entity already has are skipped; the answer lists those added. If a named entity does not exist, nothing is written: create_entities first.",
   input,
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

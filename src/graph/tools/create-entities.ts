@@ -14,10 +14,9 @@ export const createEntitiesTool = defineTool({
   name: "create_entities",
   title: "Create Entities",
   description:
-    "Create multiple new entities in the knowledge graph. Call it when you meet a person, organisation, project, tool or concept " +
-    "worth remembering across sessions (search_nodes first, to reuse an existing name). Each entity has a unique name, an entityType " +
-    "and observations (short atomic facts). Names that already exist are skipped (use add_observations to extend them); " +
-    "the answer lists only the entities actually created.",
+    "Create multiple new entities in the knowledge graph: a person, organisation, project, tool or concept worth remembering " +
+    "(search_nodes first, to reuse a name). Observations are short atomic facts. Existing names are skipped (extend them with add_observations); " +
+    "the answer lists the entities created.",
   input,
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -14,10 +14,8 @@ export const createRelationsTool = defineTool({
   name: "create_relations",
   title: "Create Relations",
   description:
-    "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice " +
-    '(from "Alice", relationType "works_at", to "Acme"). Existing relations are skipped; the answer lists only those actually ' +
-    "created. Endpoints are entity names; as in the reference memory server, a relation is accepted even when an endpoint " +
-    "entity does not exist (yet), so create the entities too.",
+    "Create multiple new relations between entities in the knowledge graph, in active voice (from \"Alice\", relationType \"works_at\", to \"Acme\"). " +
+    "Existing relations are skipped; the answer lists those created. As in the reference server, an endpoint need not exist yet: create the entities too.",
   input,
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -14,8 +14,7 @@ export const deleteEntitiesTool = defineTool({
   name: "delete_entities",
   title: "Delete Entities",
   description:
-    "Delete multiple entities and their associated relations from the knowledge graph: their observations go too, and every " +
-    "relation from or to a given name. Names that do not exist are ignored. Call it only for entities that are wrong or obsolete.",
+    "Delete multiple entities and their associated relations (and observations) from the knowledge graph, only when wrong or obsolete. Missing names are ignored.",
   input,
   output,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

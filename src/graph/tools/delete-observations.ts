@@ -22,8 +22,7 @@ export const deleteObservationsTool = defineTool({
   name: "delete_observations",
   title: "Delete Observations",
   description:
-    "Delete specific observations from entities in the knowledge graph (exact text match). Entities or observations that do " +
-    "not exist are ignored. Call it when an observation turned out wrong or outdated.",
+    "Delete specific observations (exact text) from entities in the knowledge graph, when wrong or outdated. Missing ones are ignored.",
   input,
   output,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

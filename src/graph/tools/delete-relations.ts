@@ -14,8 +14,7 @@ export const deleteRelationsTool = defineTool({
   name: "delete_relations",
   title: "Delete Relations",
   description:
-    "Delete multiple relations from the knowledge graph. A relation goes only when from, to and relationType all match " +
-    "exactly; relations that do not exist are ignored.",
+    "Delete multiple relations from the knowledge graph (from, to and relationType match exactly). Missing ones are ignored.",
   input,
   output,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

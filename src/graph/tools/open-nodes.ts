@@ -2,6 +2,7 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { graphText } from "../format.js";
+import { namesElsewhere, elsewhereText } from "../other-scopes.js";
 import { openNodes } from "../read.js";
 import { graphOutput, scopeField } from "../schemas.js";
 
@@ -13,15 +14,17 @@ export const openNodesTool = defineTool({
   name: "open_nodes",
   title: "Open Nodes",
   description:
-    "Open specific nodes in the knowledge graph by their names. Returns the entities that exist (missing names are skipped) and " +
-    "every relation with at least one endpoint among them. The structured answer also says who created each entity, " +
-    "observation and relation, and when. A very large answer is cut: entities marked observationsTruncated continue with read_observations, relations with read_relations (see nextRelations).",
+    "Open specific nodes in the knowledge graph by their names: the entities that exist, with who created what and when, and every relation touching them. " +
+    "A cut answer continues with read_observations (observationsTruncated) and read_relations (nextRelations).",
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
     const { graphAnswerMaxChars, graphSearchCountMax } = deps.config.limits;
-    const graph = await openNodes(deps.db, readableGraph(caller, input.scope), input.names, graphAnswerMaxChars, { countCap: graphSearchCountMax });
+    const scope = readableGraph(caller, input.scope);
+    const graph = await openNodes(deps.db, scope, input.names, graphAnswerMaxChars, { countCap: graphSearchCountMax });
+    const others = graph.entities.length === 0 && input.names.length > 0 ? await namesElsewhere(deps.db, caller, scope, input.names) : [];
+    if (others.length > 0) return { text: elsewhereText("open_nodes", scope, others), structured: { ...graph, otherScopes: others } };
     return { text: graphText(graph), structured: { ...graph } };
   },
 });

@@ -1,9 +1,9 @@
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { pageText } from "../format.js";
+import { graphsElsewhere, elsewhereText } from "../other-scopes.js";
 import { readGraph } from "../read.js";
 import { pagedGraphOutput, pagingFields, scopeField } from "../schemas.js";
-import { DEFAULT_PAGE_LIMIT } from "../validate.js";
 
 // Built once: the SDK wraps these shapes for every request's server.
 const input = { scope: scopeField, ...pagingFields };
@@ -13,15 +13,17 @@ export const readGraphTool = defineTool({
   name: "read_graph",
   title: "Read Graph",
   description:
-    "Read the entire knowledge graph: entities with their observations, and relations. Prefer search_nodes or open_nodes when " +
-    `you look for something specific. Large graphs come in pages of at most ${DEFAULT_PAGE_LIMIT} entities (see limit); ` +
-    "when the answer says truncated, call again with offset = nextOffset. Relations beyond an answer's size limit come from read_relations (see nextRelations).",
+    "Read the entire knowledge graph: entities with their observations, and relations. For something specific prefer search_nodes or open_nodes. " +
+    "Pages: when truncated, call again with offset = nextOffset; cut relations continue with read_relations (nextRelations).",
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
     const { graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax } = deps.config.limits;
-    const page = await readGraph(deps.db, readableGraph(caller, input.scope), input, graphAnswerMaxChars, { countCap: graphSearchCountMax, scanMax: graphSearchScanMax });
+    const scope = readableGraph(caller, input.scope);
+    const page = await readGraph(deps.db, scope, input, graphAnswerMaxChars, { countCap: graphSearchCountMax, scanMax: graphSearchScanMax });
+    const others = page.totalEntities === 0 ? await graphsElsewhere(deps.db, caller, scope) : [];
+    if (others.length > 0) return { text: elsewhereText("read_graph", scope, others), structured: { ...page, otherScopes: others } };
     return { text: pageText("read_graph", page), structured: { ...page } };
   },
 });

@@ -9,8 +9,8 @@ import { observationPageOutput, pagingFields, scopeField } from "../schemas.js";
 const input = {
   name: z.string().describe("The entity's exact name."),
   scope: scopeField,
-  limit: pagingFields.limit.describe("At most this many observations in the answer (default 1000, at most 5000); fewer when their text would make the answer too big."),
-  offset: z.number().int().min(0).max(2_147_483_647).optional().describe("Skip this many observations first (default 0): the number a cut answer showed, or nextOffset."),
+  limit: pagingFields.limit.describe("Most observations per answer (default 1000); fewer if too big."),
+  offset: z.number().int().min(0).max(2_147_483_647).optional().describe("Observations to skip: the number shown, or nextOffset."),
 };
 const output = observationPageOutput;
 
@@ -18,9 +18,8 @@ export const readObservationsTool = defineTool({
   name: "read_observations",
   title: "Read Observations",
   description:
-    "Page through one entity's observations in the order they were added, with who added each and when. Call it when " +
-    "read_graph, search_nodes or open_nodes mark an entity observationsTruncated: pass its name and offset = the number of " +
-    "observations shown. When this answer says truncated, call again with offset = nextOffset.",
+    "Page through one entity's observations in the order added, with who added each and when: for an entity marked observationsTruncated, " +
+    "pass its name and offset = the number shown; then offset = nextOffset.",
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -11,19 +11,19 @@ const input = {
   names: z
     .array(z.string())
     .optional()
-    .describe("Only relations with at least one endpoint among these entity names (exact). Omit for every relation of the graph."),
+    .describe("Only relations touching these entity names (exact); omit for all."),
   unattached: z
     .boolean()
     .optional()
-    .describe("Also (without names: only) the relations neither of whose endpoints is an existing entity."),
+    .describe("Also (without names: only) relations with no existing endpoint."),
   scope: scopeField,
-  limit: pagingFields.limit.describe("At most this many relations in the answer (default 1000, at most 5000); fewer when their text would make the answer too big."),
-  offset: z.number().int().min(0).max(2_147_483_647).optional().describe("Skip this many relations first (default 0): pass nextOffset, or the offset in a cut answer's nextRelations."),
+  limit: pagingFields.limit.describe("Most relations per answer (default 1000); fewer if too big."),
+  offset: z.number().int().min(0).max(2_147_483_647).optional().describe("Relations to skip: nextOffset, or nextRelations.offset."),
   cursor: z
     .string()
     .max(MAX_CURSOR_CHARS)
     .optional()
-    .describe("Start after this point: pass nextCursor of the previous answer (or the cursor in nextRelations), with the same other arguments and no offset."),
+    .describe("nextCursor (or nextRelations.cursor), with the same other arguments and no offset."),
 };
 const output = relationPageOutput;
 
@@ -31,10 +31,8 @@ export const readRelationsTool = defineTool({
   name: "read_relations",
   title: "Read Relations",
   description:
-    "Page through relations of the knowledge graph in creation order, with who created each and when: all of them, or those " +
-    "touching given entity names. Call it when read_graph, search_nodes or open_nodes say relationsTruncated: pass their " +
-    "nextRelations as the arguments. When this answer says truncated, call again with offset = nextOffset, or cursor = nextCursor " +
-    "when there is no nextOffset (finding unattached relations tests a bounded share of the graph per call: scanCut).",
+    "Page through the graph's relations in creation order, with who created each and when: all, or those touching given names. " +
+    "After relationsTruncated, pass nextRelations as the arguments. When truncated, call again with offset = nextOffset, or else cursor = nextCursor.",
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -3,6 +3,7 @@ import { MAX_CURSOR_CHARS } from "../../limits.js";
 import { defineTool } from "../../mcp/tool.js";
 import { readableGraph } from "../access.js";
 import { pageText } from "../format.js";
+import { elsewhereText, searchElsewhere } from "../other-scopes.js";
 import { searchNodes } from "../search.js";
 import { pagingFields, scopeField, searchPageOutput } from "../schemas.js";
 
@@ -15,7 +16,7 @@ const input = {
     .string()
     .max(MAX_CURSOR_CHARS)
     .optional()
-    .describe("Where the next page starts: nextCursor from the previous answer, unchanged, with the same query (instead of offset)."),
+    .describe("nextCursor of the previous answer, with the same query (instead of offset)."),
 };
 const output = searchPageOutput;
 
@@ -23,18 +24,21 @@ export const searchNodesTool = defineTool({
   name: "search_nodes",
   title: "Search Nodes",
   description:
-    "Search for nodes in the knowledge graph based on a query. Matches entity names, types and observation contents as a " +
-    "case-insensitive substring, in any language; returns the matching entities and every relation with at least one endpoint " +
-    "among them. An empty query matches everything. Call it before creating entities, to reuse existing names. Many matches " +
-    "come in pages (see limit; when truncated, call again with the same arguments and cursor = nextCursor instead of offset); totalEntities counts them exactly up to a cap, " +
-    "past which it is the cap with totalEntitiesIsLowerBound: true (\"at least\"). Over a large graph a query may answer " +
-    "a short page (scanCut: true) after testing its share of entities; its nextCursor goes on from there. Relations beyond an answer's size limit come from read_relations (see nextRelations).",
+    "Search for nodes in the knowledge graph based on a query: a case-insensitive substring of entity names, types or observations. " +
+    "Returns the matches and every relation touching them. Call it before creating entities, to reuse names. " +
+    "When truncated or scanCut, call again with cursor = nextCursor; totalEntities counts exactly up to a cap (then totalEntitiesIsLowerBound). " +
+    "Cut relations continue with read_relations (nextRelations).",
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
     const { graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax } = deps.config.limits;
-    const page = await searchNodes(deps.db, readableGraph(caller, input.scope), input.query, input, graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax);
+    const scope = readableGraph(caller, input.scope);
+    const page = await searchNodes(deps.db, scope, input.query, input, graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax);
+    // A first page with nothing (and no walk cut short, which goes on by its cursor): say where the query does match.
+    const nothing = page.entities.length === 0 && page.offset === 0 && input.cursor === undefined && !page.scanCut;
+    const others = nothing ? await searchElsewhere(deps.db, caller, scope, input.query, graphAnswerMaxChars) : [];
+    if (others.length > 0) return { text: elsewhereText("search_nodes", scope, others), structured: { ...page, otherScopes: others } };
     return { text: pageText("search_nodes", page), structured: { ...page } };
   },
 });

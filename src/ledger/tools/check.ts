@@ -9,16 +9,15 @@ export const ledgerCheckTool = defineTool({
   name: "ledger_check",
   title: "Check the ledger",
   description:
-    "Call this before any external operation (publishing, deploying, calling a paid API) to learn whether it already happened. " +
-    "The answer starts with EXECUTED (do not execute again; the record, actor, time and evidence follow), " +
-    "CLAIMED (another agent, or you, holds the right to execute until the time shown) or NOT_EXECUTED (call ledger_claim, then execute).",
+    "Call this before any external operation (publishing, deploying, calling a paid API) to learn whether it already happened: " +
+    "EXECUTED (do not execute again; the record follows), CLAIMED (someone holds the right to execute until the time shown) or NOT_EXECUTED (ledger_claim, then execute).",
   input: keyInput,
   output: {
     status: z.enum(["EXECUTED", "CLAIMED", "NOT_EXECUTED"]),
     action: z.string().describe("The action as stored (lower case)."),
     target: z.string(),
-    record: recordShape.nullable(),
-    claim: claimShape.nullable().describe("The current claim, also when it has expired (then status is NOT_EXECUTED)."),
+    record: recordShape.optional().describe("Only when EXECUTED: the record."),
+    claim: claimShape.optional().describe("The current claim, also when it has expired (then status is NOT_EXECUTED); absent when there is none."),
   },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {

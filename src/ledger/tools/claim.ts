@@ -13,24 +13,20 @@ export const ledgerClaimTool = defineTool({
   name: "ledger_claim",
   title: "Claim an external action",
   description:
-    "Call this after ledger_check says NOT_EXECUTED and before you execute the operation: it atomically reserves the right to execute it " +
-    "for ttlSeconds. Only when it succeeds may you execute; then call ledger_record right away. " +
-    "It is refused (with the record) if the operation was already executed, and (with the holder and expiry) while another agent holds the claim; " +
-    "an expired claim of another agent is taken over. Claiming again while you hold the claim renews it. " +
-    "Claiming, recording and releasing need write access to the action's scope (set by an operator; by default the shared scope).",
+    "Call this after ledger_check says NOT_EXECUTED and before you execute: it atomically reserves the right to execute for ttlSeconds. " +
+    "Execute only when it succeeds, then ledger_record right away. Refused if executed or while another agent holds the claim " +
+    "(an expired one is taken over, yours renewed). Needs write access to the action's scope.",
   input: {
     ...keyInput,
-    ttlSeconds: ttlField.describe(
-      `How long the claim holds, in seconds (${LIMITS.ttlMinSeconds}-${LIMITS.ttlMaxSeconds}, default ${LIMITS.ttlDefaultSeconds}). Cover the whole operation.`,
-    ),
+    ttlSeconds: ttlField.describe(`Seconds the claim holds (default ${LIMITS.ttlDefaultSeconds}); cover the whole operation.`),
     // The first spelling of the argument, kept so that no client breaks.
-    ttl_seconds: ttlField.describe("Old spelling of ttlSeconds, still accepted; use ttlSeconds."),
+    ttl_seconds: ttlField.describe("Old spelling of ttlSeconds."),
   },
   output: {
     event: z.enum(["claimed", "renewed", "taken_over"]).describe("claimed (new), renewed (you held it already) or taken_over (another agent's claim had expired)."),
     seq: z.number().int().describe("Position of the claim event in the ledger."),
     claim: claimShape,
-    previousHolder: z.string().nullable().describe("For taken_over: whose expired claim you took over."),
+    previousHolder: z.string().optional().describe("Only for taken_over: whose expired claim you took over."),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(input, { caller, deps }) {

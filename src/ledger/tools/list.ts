@@ -11,21 +11,20 @@ export const ledgerListTool = defineTool({
   name: "ledger_list",
   title: "List ledger history",
   description:
-    "Lists the team's ledger, newest first: executed operations and the claims around them (claimed, renewed, released, taken_over). " +
-    "Use it to review what was done recently, by whom, with which evidence; to decide about one operation, call ledger_check instead. " +
-    "Pass nextCursor back as cursor for the next page.",
+    "Lists the team's ledger, newest first: executed operations and the claims around them. " +
+    "Use it to review what was done, by whom, with which evidence; to decide about one operation, call ledger_check.",
   input: {
-    action: z.string().optional().describe("Only this action (e.g. publish_qiita)."),
-    target: z.string().optional().describe("Only this target (exact, case-sensitive)."),
-    actor: z.string().optional().describe("Only events by this agent name."),
-    kind: z.enum(EVENT_KINDS).optional().describe("Only this kind of event, e.g. executed."),
-    since: z.string().optional().describe("Only events at or after this ISO 8601 time, e.g. 2025-06-01T00:00:00Z."),
-    limit: z.number().int().min(1).max(LIMITS.listMax).optional().describe(`Events per page (1-${LIMITS.listMax}, default ${LIMITS.listDefault}).`),
-    cursor: z.string().optional().describe("nextCursor of the previous page; omit for the first page."),
+    action: z.string().optional().describe("Only this action."),
+    target: z.string().optional().describe("Only this target (exact)."),
+    actor: z.string().optional().describe("Only events by this agent."),
+    kind: z.enum(EVENT_KINDS).optional().describe("Only this kind of event."),
+    since: z.string().optional().describe("Only events at or after this ISO 8601 time."),
+    limit: z.number().int().min(1).max(LIMITS.listMax).optional().describe(`Events per page (default ${LIMITS.listDefault}).`),
+    cursor: z.string().optional().describe("nextCursor of the previous page."),
   },
   output: {
     events: z.array(eventShape),
-    nextCursor: z.string().nullable().describe("Pass as cursor to get older events; null on the last page."),
+    nextCursor: z.string().optional().describe("Pass as cursor to get older events; absent on the last page."),
     scanCut: z
       .boolean()
       .optional()

@@ -3,23 +3,20 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { executedText } from "../format.js";
 import { recordLedger } from "../store.js";
-import { LIMITS } from "../validate.js";
 import { keyInput, recordJson, recordShape } from "./schemas.js";
 
 export const ledgerRecordTool = defineTool({
   name: "ledger_record",
   title: "Record an executed action",
   description:
-    "Call this immediately after an external operation you claimed (ledger_claim) succeeded, with a URL where its result can be seen. Without the record, " +
-    "other agents (and you, later) will think it never happened and do it again. It closes your claim; without a claim of yours on the action it is refused. " +
-    "A second record of the same action and target is refused and shows the first one; retrying the identical call " +
-    "(same evidence) after a lost answer is safe and returns the existing record. Refused while another agent holds an unexpired claim.",
+    "Call this right after an operation you claimed succeeded, with a URL showing its result; without the record others will do it again. " +
+    "It closes your claim (refused without one). A second record of the same action and target is refused; an identical retry returns the existing record.",
   input: {
     ...keyInput,
     evidence: z
       .string()
-      .describe(`Absolute http:// or https:// URL proving the result (the published article, the deploy log…), at most ${LIMITS.evidenceMaxChars} characters.`),
-    note: z.string().optional().describe(`Optional short note for whoever reads the ledger later (at most ${LIMITS.noteMaxChars} characters).`),
+      .describe("http(s) URL where the result can be seen (the article, the deploy log…)."),
+    note: z.string().optional().describe("A short note for later readers."),
   },
   output: {
     record: recordShape,

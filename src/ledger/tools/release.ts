@@ -3,19 +3,17 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { keyText } from "../format.js";
 import { releaseLedger } from "../store.js";
-import { LIMITS } from "../validate.js";
 import { keyInput } from "./schemas.js";
 
 export const ledgerReleaseTool = defineTool({
   name: "ledger_release",
   title: "Release a claim",
   description:
-    "Call this when you claimed an operation with ledger_claim but will not execute it (it failed before any side effect, or the task changed), " +
-    "so that another agent can claim it at once instead of waiting for the claim to expire. Only your own claim can be released; " +
-    "the reason is written to the ledger. Do not release after executing: call ledger_record instead.",
+    "Call this when you claimed an operation but will not execute it (it failed before any side effect, or the task changed), so that another agent " +
+    "can claim it at once. Only your own claim; the reason goes into the ledger. After executing, call ledger_record instead.",
   input: {
     ...keyInput,
-    reason: z.string().describe(`Why you give up the claim (1-${LIMITS.reasonMaxChars} characters); kept in the ledger.`),
+    reason: z.string().describe("Why you give up the claim; kept in the ledger."),
   },
   output: {
     seq: z.number().int().describe("Position of the release event in the ledger."),

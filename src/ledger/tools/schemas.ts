@@ -3,19 +3,15 @@
 import * as z from "zod/v4";
 import type { Claim, ExecutedRecord } from "../chain.js";
 import { EVENT_KINDS, eventJson, type LedgerEvent } from "../event.js";
-import { LIMITS } from "../validate.js";
+import { withRule } from "../../mcp/arguments.js";
+import type { NullAsAbsent } from "../../mcp/tool.js";
+import { LIMITS, normalizeAction, normalizeTarget } from "../validate.js";
 
-// Lengths and formats are checked by the store (validate.ts) so that refusals
-// name the field and say what to fix; the schema only gives the types.
+// Lengths and formats are the store's rules (validate.ts), whose refusals name
+// the field and say what to fix; withRule lists them with the call's other problems.
 export const keyInput = {
-  action: z
-    .string()
-    .describe(
-      `The external operation, as a snake_case or kebab-case identifier (e.g. publish_qiita, deploy-prod); at most ${LIMITS.keyMaxChars} characters. Every spelling is folded to lower-case snake_case (deploy-prod is recorded as deploy_prod).`,
-    ),
-  target: z
-    .string()
-    .describe(`What the operation applies to (article id, URL, environment…): 1-${LIMITS.keyMaxChars} characters, case-sensitive, trimmed.`),
+  action: withRule(z.string(), normalizeAction).describe("The operation, e.g. publish_qiita or deploy-prod."),
+  target: withRule(z.string(), normalizeTarget).describe("What it applies to (article id, URL…); case-sensitive."),
 };
 
 const iso = z.string().describe("ISO 8601 time (UTC).");
@@ -28,7 +24,7 @@ export const recordShape = z
     actor: z.string().describe("The agent that executed and recorded it."),
     at: iso,
     evidence: z.string().describe("URL where the result can be seen."),
-    note: z.string().nullable(),
+    note: z.string().optional(),
     hash: z.string().describe("This record's link in the tamper-evident hash chain."),
   })
   .describe("The executed record.");
@@ -52,13 +48,13 @@ export const eventShape = z.object({
   target: z.string(),
   actor: z.string(),
   at: iso,
-  evidence: z.string().nullable(),
-  note: z.string().nullable(),
-  reason: z.string().nullable(),
-  claimExpiresAt: z.string().nullable().describe("For claim events: until when the claim holds."),
+  evidence: z.string().optional(),
+  note: z.string().optional(),
+  reason: z.string().optional(),
+  claimExpiresAt: z.string().optional().describe("For claim events: until when the claim holds."),
 });
 
-export const recordJson = (r: ExecutedRecord): z.infer<typeof recordShape> => ({
+export const recordJson = (r: ExecutedRecord): NullAsAbsent<z.infer<typeof recordShape>> => ({
   seq: r.seq,
   action: r.action,
   target: r.target,
@@ -80,7 +76,7 @@ export const claimJson = (c: Claim, now: Date, agentId: number): z.infer<typeof 
 });
 
 /** An event as ledger_list shows it: the export record without the chain hashes. */
-export const listEventJson = (e: LedgerEvent): z.infer<typeof eventShape> => {
+export const listEventJson = (e: LedgerEvent): NullAsAbsent<z.infer<typeof eventShape>> => {
   const { prevHash: _prev, hash: _hash, ...shown } = eventJson(e);
   return shown;
 };
