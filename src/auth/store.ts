@@ -170,7 +170,7 @@ export async function issueToken(
   if (agent.disabledAt) throw conflict(`Agent "${agentName}" is disabled; enable it before issuing tokens.`);
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid("The expiry must be in the future.");
   const token = generateToken();
-  const keyHash = options.issueKey === undefined ? null : createHash("sha256").update(`token-issue\0${options.issueKey}`, "utf8").digest("hex");
+  const keyHash = options.issueKey === undefined ? null : issueKeyHash(options.issueKey);
   const r = await db.query<Omit<TokenRow, "agent">>(sql.INSERT_TOKEN, [agent.id, hashToken(token), tokenHint(token), expiresAt, keyHash]);
   const row = r.rows[0];
   if (!row) {
@@ -181,6 +181,14 @@ export async function issueToken(
     );
   }
   return { token, record: toToken({ ...row, agent: agent.name, oauth_grant_id: null, oauth_client: null }), agent };
+}
+
+const issueKeyHash = (issueKey: string): string => createHash("sha256").update(`token-issue\0${issueKey}`, "utf8").digest("hex");
+
+/** The token a console form (its issueKey) issued, or null: tells a form sent again from a real conflict. */
+export async function tokenIssuedByForm(db: Queryable, issueKey: string): Promise<number | null> {
+  const row = (await db.query<{ id: string | number }>(sql.TOKEN_BY_ISSUE_KEY, [issueKeyHash(issueKey)])).rows[0];
+  return row ? Number(row.id) : null;
 }
 
 export async function listTokens(db: Queryable, agentName?: string): Promise<TokenRecord[]> {

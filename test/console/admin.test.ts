@@ -52,17 +52,31 @@ describe.each(["pglite", "postgres"] as const)("console agents and tokens (%s)",
     expect(bad.status).toBe(400);
     expect(bad.text).toContain("is not valid");
 
-    const created = await postForm(app.base, who, "/console/agents", { name: "blog-writer", kind: "agent", scopes: "shared, blog", readScopes: "" });
-    expect(created.status).toBe(303);
-    expect(created.headers.location).toBe("/console/agents/blog-writer?done=created");
-    expect(await getAgent(t.db, "blog-writer")).toMatchObject({ kind: "agent", writeScopes: ["shared", "blog"] });
-
-    const issued = await postForm(app.base, who, "/console/agents/blog-writer/tokens", { expiresDays: "" });
+    // One step: the agent and its first token, shown at once with each client's settings.
+    const addKey = /name="issueKey" value="([A-Za-z0-9_-]+)"/.exec(list.text)?.[1];
+    expect(addKey).toBeDefined();
+    const issued = await postForm(app.base, who, "/console/agents", { name: "blog-writer", kind: "agent", scopes: "shared, blog", readScopes: "", issueKey: addKey! });
     expect(issued.status).toBe(201);
     expect(issued.headers["cache-control"]).toBe("no-store");
+    expect(await getAgent(t.db, "blog-writer")).toMatchObject({ kind: "agent", writeScopes: ["shared", "blog"] });
     const token = /data-token[^>]*>\s*(amk_[A-Za-z0-9_-]{43})/.exec(issued.text)?.[1];
     expect(token).toBeDefined();
-    expect(issued.text).toContain(`claude mcp add --transport http agent-memory ${app.base}/mcp`);
+    expect(issued.text).toContain(`claude mcp add --transport http agent-memory ${app.base}/mcp --header &quot;Authorization: Bearer ${token}&quot;`);
+    expect(issued.text).toContain(`&quot;mcp-remote&quot;,\n        &quot;${app.base}/mcp&quot;`);
+    expect(issued.text).toContain(`&quot;AGENT_MEMORY_AUTH&quot;: &quot;Bearer ${token}&quot;`);
+    expect(issued.text).toContain(`&quot;type&quot;: &quot;http&quot;`);
+    expect(issued.text).toContain(`Header: Authorization: Bearer ${token}`);
+    // The same form sent again: no second agent or token, and the answer says which token it issued.
+    const resentAdd = await postForm(app.base, who, "/console/agents", { name: "blog-writer", kind: "agent", scopes: "shared, blog", readScopes: "", issueKey: addKey! });
+    expect(resentAdd.status).toBe(409);
+    expect(resentAdd.text).toMatch(/This form was already sent: it created blog-writer and issued token \d+/);
+    expect(resentAdd.text).not.toMatch(/data-token[^>]*>\s*amk_/);
+    expect(await listTokens(t.db, "blog-writer")).toHaveLength(1);
+    // A name that is taken, from a new form: the plain refusal, nothing issued.
+    const taken = await postForm(app.base, who, "/console/agents", { name: "blog-writer", kind: "agent", scopes: "shared", readScopes: "", issueKey: "k".repeat(32) });
+    expect(taken.status).toBe(409);
+    expect(taken.text).toContain("An agent named &quot;blog-writer&quot; already exists.");
+    expect(await listTokens(t.db, "blog-writer")).toHaveLength(1);
     const check = await checkToken(t.db, token!);
     expect(check.ok && check.caller.name).toBe("blog-writer");
     // Shown once: the agent page never shows it again.

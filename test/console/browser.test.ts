@@ -198,13 +198,18 @@ describe("console in a browser", () => {
     await page.goto(url("/console/agents"));
     await page.locator("#agent-name").fill("deployer");
     await page.locator("#agent-scopes").fill("shared, deploy");
+    // One step: adding the agent shows its first token with each client's settings.
     await page.locator("form[action='/console/agents'] button[type=submit]").click();
-    await page.locator("text=Agent created").waitFor();
-    await page.locator("form[action$='/tokens'] button[type=submit]").click();
+    await page.locator("text=Agent deployer created with its first token").waitFor();
     const token = ((await page.locator("[data-token]").textContent()) ?? "").trim();
     expect(token).toMatch(/^amk_/);
-    expect(await text("#issued-command")).toContain(`claude mcp add --transport http agent-memory ${service.mcpUrl}`);
+    expect(await text("#issued-claude-code")).toContain(`claude mcp add --transport http agent-memory ${service.mcpUrl}`);
+    expect(JSON.parse(await text("#issued-vscode"))).toEqual({ servers: { "agent-memory": { type: "http", url: service.mcpUrl, headers: { Authorization: `Bearer ${token}` } } } });
+    expect(JSON.parse(await text("#issued-claude-desktop")).mcpServers["agent-memory"].env).toEqual({ AGENT_MEMORY_AUTH: `Bearer ${token}` });
     await screenshot(page, "token-issued");
+    // Each snippet's copy button is reachable from the keyboard.
+    await page.locator("button[data-copy='issued-cursor']").focus();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-copy"))).toBe("issued-cursor");
 
     const deployer = await connectClient(service.mcpUrl, token, "deployer");
     expect(await callOk(deployer, "whoami")).toMatchObject({ name: "deployer" });
@@ -226,8 +231,7 @@ describe("console in a browser", () => {
     await page.locator("#agent-name").fill("reviewer");
     await page.locator("#agent-kind").selectOption("human");
     await page.locator("form[action='/console/agents'] button[type=submit]").click();
-    await page.locator("text=Agent created").waitFor();
-    await page.locator("form[action$='/tokens'] button[type=submit]").click();
+    await page.locator("text=Agent reviewer created with its first token").waitFor();
     const humanToken = ((await page.locator("[data-token]").textContent()) ?? "").trim();
     const other = await browser.newContext({ viewport: VIEWPORT });
     try {

@@ -1,9 +1,8 @@
-// Agents and tokens in the browser, while the service runs (also on the
-// embedded database, where the CLI cannot open the locked data folder). The
-// same store functions as `agent-memory agent|token …`; admins only.
+// Agents and tokens in the browser, while the service runs. The same store
+// functions as `agent-memory agent|token …`; admins only.
 import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
-import { createAgent, getAgent, issueToken, listAgents, listTokens, revokeToken, setAgentDisabled, setAgentScopes } from "../../auth/store.js";
+import { createAgent, getAgent, issueToken, listAgents, listTokens, revokeToken, setAgentDisabled, setAgentScopes, tokenIssuedByForm } from "../../auth/store.js";
 import { DomainError, invalid } from "../../errors.js";
 import { sendPage, statusOf } from "../render.js";
 import { pageContext, requireAdmin, sessionOf } from "../session-middleware.js";
@@ -18,8 +17,10 @@ const scopeList = (v: unknown) =>
     .split(/[\s,]+/)
     .filter((s) => s.length > 0);
 
+/** A console form's one-time key (views/agents.tsx): what makes sending it twice harmless. */
+const ISSUE_KEY = /^[A-Za-z0-9_-]{16,100}$/;
+
 const DONE: Record<string, string> = {
-  created: "Agent created. Issue it a token below.",
   scopes: "Scopes saved.",
   disabled: "Agent disabled: its tokens are refused from now on.",
   enabled: "Agent enabled.",
@@ -74,14 +75,35 @@ export function registerAgents(router: Router, deps: AppDeps): void {
     await renderList(res, 200, doneNotice(req));
   });
 
+  // One step: the agent and its first token, in one transaction, the token
+  // shown at once with each client's settings (rendered, never redirected: the
+  // secret exists only in this answer).
   router.post("/agents", admin, async (req, res) => {
     const body = req.body as Record<string, unknown>;
     const kind = text(body.kind) === "human" ? "human" : "agent";
+    const name = text(body.name);
+    const key = text(body.issueKey);
+    const issueKey = ISSUE_KEY.test(key) ? key : undefined;
     try {
-      const agent = await createAgent(deps.db, { name: text(body.name), kind, writeScopes: scopeList(body.scopes), readScopes: scopeList(body.readScopes) });
+      const { agent, token, record } = await deps.db.transaction(async (tx) => {
+        const created = await createAgent(tx, { name, kind, writeScopes: scopeList(body.scopes), readScopes: scopeList(body.readScopes) });
+        return { ...(await issueToken(tx, created.name, null, { issueKey })), agent: created };
+      });
       audit(res, "agent-add", { target: agent.name, kind });
-      res.redirect(303, `${BASE}/agents/${agent.name}?done=created`);
+      audit(res, "token-issue", { target: agent.name, tokenId: record.id });
+      await renderAgent(res, agent.name, 201, {
+        issued: { token, mcpUrl: mcpUrlOf(deps, req) },
+        notice: { kind: "ok", text: `Agent ${agent.name} created with its first token (${record.id}).` },
+      });
     } catch (error) {
+      // The same form sent again (a reload, a double click): the first sending did it all.
+      const earlier = error instanceof DomainError && issueKey !== undefined ? await tokenIssuedByForm(deps.db, issueKey) : null;
+      if (earlier !== null) {
+        await renderAgent(res, name, 409, {
+          notice: { kind: "error", text: `This form was already sent: it created ${name} and issued token ${earlier}, whose secret was shown only once. If nobody kept it, revoke that token and issue a new one below.` },
+        });
+        return;
+      }
       const r = refusal(error);
       await renderList(res, r.status, r);
     }
@@ -129,7 +151,7 @@ export function registerAgents(router: Router, deps: AppDeps): void {
   });
   agentAction("tokens", async (name, body, req, res) => {
     const key = text(body.issueKey);
-    const { token, record } = await issueToken(deps.db, name, parseExpiry(text(body.expiresDays)), { issueKey: /^[A-Za-z0-9_-]{16,100}$/.test(key) ? key : undefined });
+    const { token, record } = await issueToken(deps.db, name, parseExpiry(text(body.expiresDays)), { issueKey: ISSUE_KEY.test(key) ? key : undefined });
     audit(res, "token-issue", { target: name, tokenId: record.id });
     // Rendered directly (never redirected): the secret exists only in this answer.
     await renderAgent(res, name, 201, { issued: { token, mcpUrl: mcpUrlOf(deps, req) }, notice: { kind: "ok", text: `Token ${record.id} issued to ${name}.` } });

@@ -1,6 +1,7 @@
 // Agents and tokens, for administrators (people whose agent may write "*").
 import { randomBytes } from "node:crypto";
 import type { Agent, TokenRecord } from "../../auth/store.js";
+import { clientSnippets } from "../client-snippets.js";
 import { age } from "../render.js";
 import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";
 
@@ -67,9 +68,11 @@ export function AgentsPage({ ctx, agents, notice }: { ctx: PageContext; agents: 
               <input id="agent-read-scopes" name="readScopes" type="text" placeholder="deploy" />
             </div>
           </div>
-          <button type="submit">Add agent</button>
+          {/* One submission creates the agent and its first token; sent again (a reload), it is refused, never a second agent or token. */}
+          <input type="hidden" name="issueKey" value={randomBytes(24).toString("base64url")} />
+          <button type="submit">Add agent and issue its token</button>
         </form>
-        <p class="hint">Scopes are comma-separated; "*" means every scope. Everyone reads "shared".</p>
+        <p class="hint">Scopes are comma-separated; "*" means every scope. Everyone reads "shared". The token is shown once, with the settings for Claude Code, Claude Desktop, VS Code, Cursor and any MCP client.</p>
       </section>
     </Layout>
   );
@@ -113,11 +116,16 @@ export function AgentPage({
           <button type="button" class="secondary" data-copy="issued-token">
             Copy token
           </button>
-          <h3>Connect Claude Code</h3>
-          <pre id="issued-command">{`claude mcp add --transport http agent-memory ${issued.mcpUrl} --header "Authorization: Bearer ${issued.token}"`}</pre>
-          <button type="button" class="secondary" data-copy="issued-command">
-            Copy command
-          </button>
+          {clientSnippets(issued.mcpUrl, issued.token).map((s) => (
+            <>
+              <h3>{s.title}</h3>
+              <p class="hint">{s.where}</p>
+              <pre id={`issued-${s.id}`}>{s.text}</pre>
+              <button type="button" class="secondary" data-copy={`issued-${s.id}`}>
+                Copy for {s.title}
+              </button>
+            </>
+          ))}
         </section>
       )}
       <section class="card">
