@@ -40,7 +40,8 @@
 -- $13 index patterns (one per keyword), $14 most facts the near lookups read in all,
 -- $15 the parts of each CJK keyword of several parts (rules.ts RecallKeyword.parts),
 -- joined by line breaks, or null; $16 the words of each CJK keyword
--- (RecallKeyword.words, cjk-words.ts), joined by spaces, or null.
+-- (RecallKeyword.words, cjk-words.ts) as the text of a tsquery of them all
+-- ANDed, each a quoted lexeme, or null.
 --
 -- Settings: one generic plan per connection (planning cost more than a selective
 -- recall runs); no sequential scan, whatever the statistics of a scope say; no
@@ -62,7 +63,7 @@ begin
            case when k.phrase then phraseto_tsquery('english', k.text) || phraseto_tsquery('simple', k.text)
                 else plainto_tsquery('english', k.text) || plainto_tsquery('simple', k.text) end as q,
            string_to_array(lower(k.parts), E'\n') as lower_parts,
-           am_cjk_query(k.words, null) as cjk_q, am_cjk_query(k.words, 'A') as cjk_head_q
+           k.words::tsquery as cjk_q
       from unnest($1::text[], $2::text[], $3::boolean[], $15::text[], $16::text[]) with ordinality as k(pattern, text, phrase, parts, words, i)
 
   ), exact as materialized (
@@ -77,7 +78,7 @@ begin
   case when t.head like k.lower_pattern then 1
        when f.search_head @@ k.q then 2
        when k.lower_parts is not null and t.head like all(k.lower_parts) then 2
-       when f.search_cjk @@ k.cjk_head_q then 2
+       when f.search_cjk_head @@ k.cjk_q then 2
        when f.search_body @@ k.q then (case when t.body like k.lower_pattern then 3 else 4 end)
        when t.body like k.lower_pattern then 3
        when k.lower_parts is not null and t.body like all(k.lower_parts) then 4

@@ -26,7 +26,7 @@ const NEXT_BATCH = `
 // facts reads them and writes nothing.
 const WRITE_WORDS = `
   update facts f
-     set search_cjk = am_cjk_words(w.head, w.body),
+     set search_cjk = array_to_tsvector(w.head || w.body), search_cjk_head = array_to_tsvector(w.head),
          search_cjk_rules = $4::text
     from (select $1::bigint as id, $2::text[] as head, $3::text[] as body) w
    where f.id = w.id and f.version = $5::int`;

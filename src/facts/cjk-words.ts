@@ -185,3 +185,12 @@ export function keywordParts(keyword: string): string[] | null {
   const words = [...new Set(segments(keyword).map((s) => s.word).filter((w) => !isFunctionWord(w)))];
   return words.length > 0 ? words : null;
 }
+
+/**
+ * The text of a tsquery that holds when a fact has every one of `words`
+ * (facts.search_cjk): each a quoted lexeme taken whole, never parsed again
+ * (its backslashes and quotes escaped), ANDed.
+ */
+export function wordsQuery(words: string[]): string {
+  return words.map((w) => `'${w.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`).join(" & ");
+}

@@ -21,6 +21,7 @@ import {
   staleDays,
   validateName,
 } from "./rules.js";
+import { wordsQuery } from "./cjk-words.js";
 import { RECALL_CALL } from "./recall-sql.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
@@ -113,8 +114,8 @@ export function recallParams(keywords: RecallKeyword[], readable: { all: boolean
     RECALL_NEAR_MAX_FACTS,
     // A CJK keyword's parts, one string per keyword (null for the others): a keyword holds no line break.
     keywords.map((k) => (k.parts === null ? null : k.parts.join("\n"))),
-    // A CJK keyword's words, one string per keyword (null for the others): no word holds a space.
-    keywords.map((k) => (k.words === null ? null : k.words.join(" "))),
+    // A CJK keyword's words as a tsquery of them all (null for the others).
+    keywords.map((k) => (k.words === null ? null : wordsQuery(k.words))),
   ];
 }
 

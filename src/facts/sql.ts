@@ -98,10 +98,11 @@ export const REVIEW_QUEUE = FACT_PAGE(
 export const STALE_QUEUE = FACT_PAGE(", f.body");
 
 /**
- * A fact's CJK words (cjk-words.ts) as stored in facts.search_cjk: $8 those of
- * the name and description (weight A), $9 those of the body (weight B).
+ * A fact's CJK words (cjk-words.ts), lexemes taken whole: $8 those of the name
+ * and description, $9 those of the body; all of them in facts.search_cjk, the
+ * first in search_cjk_head.
  */
-const CJK_WORDS = "am_cjk_words($8::text[], $9::text[])";
+const CJK_WORDS = "array_to_tsvector($8::text[] || $9::text[]), array_to_tsvector($8::text[])";
 
 /**
  * Inserts a new fact as draft version 1 with its first version and "created"
@@ -112,7 +113,7 @@ const CJK_WORDS = "am_cjk_words($8::text[], $9::text[])";
  */
 export const CREATE_FACT = `
   with ins as (
-    insert into facts (scope, name, description, type, body, status, version, author_id, created_at, updated_at, search_cjk, search_cjk_rules)
+    insert into facts (scope, name, description, type, body, status, version, author_id, created_at, updated_at, search_cjk, search_cjk_head, search_cjk_rules)
     values ($1::text, $2::text, $3::text, $4::text, $5::text, 'draft', 1, $6::bigint,
             coalesce($7::timestamptz, now()), coalesce($7::timestamptz, now()), ${CJK_WORDS}, $10::text)
     on conflict (name, scope) do nothing
@@ -162,7 +163,7 @@ export const UPDATE_FACT = `
   with upd as (
     update facts
        set version = version + 1, status = 'draft', description = $2::text, type = $3::text, body = $4::text,
-           search_cjk = ${CJK_WORDS}, search_cjk_rules = $10::text,
+           (search_cjk, search_cjk_head) = (${CJK_WORDS}), search_cjk_rules = $10::text,
            author_id = $5::bigint, updated_at = coalesce($7::timestamptz, now()), change_seq = nextval('fact_change_seq'),
            status_by_id = null, status_at = null, status_reason = null
      where id = $1::bigint

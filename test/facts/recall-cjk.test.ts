@@ -10,7 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { segmentOlderFacts } from "../../src/facts/cjk-backfill.js";
-import { CJK_WORD_RULES, factWords, keywordParts, keywordWords } from "../../src/facts/cjk-words.js";
+import { CJK_WORD_RULES, factWords, keywordParts, keywordWords, wordsQuery } from "../../src/facts/cjk-words.js";
 import { replayCreate } from "../../src/facts/index.js";
 import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -34,6 +34,8 @@ describe("the words of CJK text", () => {
     // Full-width and half-width forms are the same word.
     expect(keywordWords("ｱﾌﾟﾘのＡＰＩ")).toEqual(["アプリ", "api"]);
     expect(keywordParts("タグを付けて")).toEqual(["タグ", "付け"]);
+    // Words go to Postgres as quoted lexemes, taken whole.
+    expect(wordsQuery(["it's", "a\\b", "タグ"])).toBe("'it''s' & 'a\\\\b' & 'タグ'");
   });
 
   it("gives a fact every form a keyword can take: the word, its kanji part, without its Korean ending, Korean words joined", () => {
@@ -77,6 +79,7 @@ describe.each(BACKENDS)("recall of Japanese and Korean as written on %s", (backe
     await storeFact("hotfix-review", "핫픽스도 코드리뷰를 거친다", "긴급한 경우에도 한 명은 본다.");
     await storeFact("deploy-freeze", "Deploy freeze", "金曜日の午後はデプロイを凍結する。週末に対応できる人がいない。");
     await storeFact("comment-policy", "コメント欄は承認制にする", "スパムが多いため。");
+    await storeFact("quote-word", "Words we avoid", "can'tという単語は使わない。");
   }, 60_000);
 
   afterAll(async () => {
@@ -91,6 +94,8 @@ describe.each(BACKENDS)("recall of Japanese and Korean as written on %s", (backe
       expect(await names(keyword), keyword).toEqual(["blog-tags"]);
     }
     expect(await names("デプロイの凍結")).toEqual(["deploy-freeze"]);
+    // A word with a quote reaches the database whole.
+    expect(await names("単語のcan't")).toEqual(["quote-word"]);
     expect(await names("金曜日にデプロイ")).toEqual(["deploy-freeze"]);
   });
 
