@@ -22,7 +22,7 @@ import {
   validateName,
 } from "./rules.js";
 import { wordsQuery } from "./cjk-words.js";
-import { RECALL_CALL } from "./recall-sql.js";
+import { DRAFT_CONTEXT, RECALL_CALL } from "./recall-sql.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
 
@@ -147,7 +147,7 @@ async function addDraftContext(db: Queryable, hits: RecallHit[]): Promise<void> 
   if (drafts.length === 0) return;
   const rows = (
     await db.query<{ scope: string; name: string; version: number | null; by: string | null; at: Date | string | null; copy_scope: string | null; copy_name: string | null }>(
-      sql.DRAFT_CONTEXT,
+      DRAFT_CONTEXT,
       [drafts.map((h) => h.scope), drafts.map((h) => h.name)],
       prepared("draft_context"),
     )
@@ -165,8 +165,8 @@ type RecallRow = SummaryRow & { body: string; exact_levels: Array<number | null>
 /**
  * One row of RECALL as a hit. Written out field by field, without object
  * spreads: spreading the summary into a larger object cost about 7 µs a hit
- * in V8 (85 µs for ten, against 17 µs written out; bench/README.md, sixth
- * round), a tenth of a whole recall's service time.
+ * in V8 (85 µs for ten, against 17 µs written out), a tenth of a whole
+ * recall's service time.
  */
 function recallHit(r: RecallRow, keywords: RecallKeyword[], staleAfter: number): RecallHit {
   // A keyword has a level in at most one of the two (near keywords matched nothing exactly).

@@ -1,8 +1,8 @@
 // Fresh planner statistics once the graph has grown by a large share. Until
 // ANALYZE runs, the planner plans reads of new rows from statistics that do not
 // know them: 50,000 entities loaded through create_entities and read at once
-// gave open_nodes 130 ms and search_nodes 80 ms, 6 and 9 ms after ANALYZE
-// (bench/README.md, third round). Autovacuum would come by within about a minute
+// gave open_nodes 130 ms and search_nodes 80 ms, 6 and 9 ms after ANALYZE.
+// Autovacuum would come by within about a minute
 // on Postgres, and never on the embedded database; `graph import` analyzes when
 // it is done, and this does the same for loads through the tools: in the
 // background, one ANALYZE at a time, once the rows written since the last one
