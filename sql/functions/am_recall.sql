@@ -32,7 +32,8 @@
 --   no near level: scores add up), counts every match (window), ranks and
 --   cuts; only the rows kept are joined back for their (shortened) bodies and
 --   names, so long bodies of cut rows are never copied. The caller merges the
---   two level arrays of the rows kept.
+--   two level arrays of the rows kept. A draft kept also names the confirmed
+--   fact it was stored as a near-copy of (fact_copies), if any.
 -- $1 patterns, $2 texts, $3 phrase flags (one per keyword), $4/$5 readable
 -- scopes, $6 type, $7 status, $8 scope, $9 limit, $10 body chars,
 -- $11 vocabulary words read per keyword word (RECALL_NEAR_WORD_CANDIDATES),
@@ -264,12 +265,18 @@ begin
   a.name as author, f.created_at, f.updated_at,
   sb.name as status_by, f.status_at, f.status_reason, char_length(f.body) as body_chars,
          left(f.body, $10::int) as body,
-         h.exact_levels, h.near_levels, h.total
+         h.exact_levels, h.near_levels, h.total, c.scope as copy_scope, c.name as copy_name
     from hits h
     join facts f on f.id = h.id
     
   join agents a on a.id = f.author_id
   left join agents sb on sb.id = f.status_by_id
+  -- A draft kept: the confirmed fact the duplicate warning tied it to when it
+  -- was stored (fact_copies), one probe of its key.
+  left join lateral (
+    select o.scope, o.name from fact_copies d join facts o on o.id = d.copy_of
+     where f.status = 'draft' and d.fact_id = f.id and d.version = f.version and o.status = 'confirmed'
+     order by d.similarity desc, o.id limit 1) c on true
    order by h.score desc, h.status_rank, h.updated_at desc, h.id desc
   ) r;
 end $recall$;

@@ -22,7 +22,7 @@ import {
   validateName,
 } from "./rules.js";
 import { wordsQuery } from "./cjk-words.js";
-import { DRAFT_CONTEXT, RECALL_CALL } from "./recall-sql.js";
+import { PREVIOUS_CONFIRMATION, RECALL_CALL } from "./recall-sql.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
 
@@ -129,38 +129,38 @@ export async function recallFacts(db: Queryable, caller: Caller, input: RecallIn
   const rows = (await db.query<{ r: RecallRow & { total: number } }>(RECALL_CALL, params, prepared("recall"))).rows.map((x) => x.r);
   const total = rows[0]?.total ?? 0;
   const hits = rows.map((r) => recallHit(r, keywords, staleAfter));
-  await addDraftContext(db, hits);
+  await addConfirmedBefore(db, hits);
   return { hits, total, truncated: total > rows.length };
 }
 
 /**
- * What a draft's hit says beyond its own row. An update makes a fact a draft
- * again, and recall shows only the current version: without `confirmedBefore`,
- * an agent saw an unreviewed draft where the team had a confirmed fact a day
- * before (new-user trial). And a fresh near-copy of a confirmed fact can rank
- * beside it (`copyOf`: the duplicate warning tied it to that fact when it was
- * stored), so the agent follows the reviewed one. One more query, only when a
- * hit is a draft.
+ * An update makes a fact a draft again, and recall shows only the current
+ * version: without this, an agent saw an unreviewed draft where the team had
+ * a confirmed fact a day before (new-user trial). One more query, only when a
+ * hit is a draft of a later version.
  */
-async function addDraftContext(db: Queryable, hits: RecallHit[]): Promise<void> {
-  const drafts = hits.filter((h) => h.status === "draft");
+async function addConfirmedBefore(db: Queryable, hits: RecallHit[]): Promise<void> {
+  const drafts = hits.filter((h) => h.status === "draft" && h.version > 1);
   if (drafts.length === 0) return;
   const rows = (
-    await db.query<{ scope: string; name: string; version: number | null; by: string | null; at: Date | string | null; copy_scope: string | null; copy_name: string | null }>(
-      DRAFT_CONTEXT,
-      [drafts.map((h) => h.scope), drafts.map((h) => h.name)],
-      prepared("draft_context"),
-    )
+    await db.query<{ scope: string; name: string; version: number; by: string; at: Date | string }>(PREVIOUS_CONFIRMATION, [
+      drafts.map((h) => h.scope),
+      drafts.map((h) => h.name),
+    ])
   ).rows;
   for (const r of rows) {
     const hit = drafts.find((h) => h.scope === r.scope && h.name === r.name);
-    if (!hit) continue;
-    if (r.version !== null && r.by !== null && r.at !== null) hit.confirmedBefore = { version: r.version, by: r.by, at: isoTime(r.at) };
-    if (r.copy_scope !== null && r.copy_name !== null) hit.copyOf = { scope: r.copy_scope, name: r.copy_name };
+    if (hit) hit.confirmedBefore = { version: r.version, by: r.by, at: isoTime(r.at) };
   }
 }
 
-type RecallRow = SummaryRow & { body: string; exact_levels: Array<number | null> | null; near_levels: Array<number | null> | null };
+type RecallRow = SummaryRow & {
+  body: string;
+  exact_levels: Array<number | null> | null;
+  near_levels: Array<number | null> | null;
+  copy_scope: string | null;
+  copy_name: string | null;
+};
 
 /**
  * One row of RECALL as a hit. Written out field by field, without object
@@ -176,7 +176,7 @@ function recallHit(r: RecallRow, keywords: RecallKeyword[], staleAfter: number):
     if (level !== null) matches.push({ keyword: keywords[i]!.keyword, in: LEVELS[level]!.in, how: LEVELS[level]!.how });
   }
   const statusAt = r.status_at ? isoTime(r.status_at) : null;
-  return {
+  const hit: RecallHit = {
     name: r.name,
     scope: r.scope,
     type: r.type,
@@ -196,6 +196,8 @@ function recallHit(r: RecallRow, keywords: RecallKeyword[], staleAfter: number):
     matches,
     stale: staleDays({ status: r.status, statusAt }, staleAfter) !== null,
   };
+  if (r.copy_scope !== null && r.copy_name !== null) hit.copyOf = { scope: r.copy_scope, name: r.copy_name };
+  return hit;
 }
 
 interface JsonVersion extends Omit<FactVersion, "at"> {
