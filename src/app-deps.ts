@@ -5,12 +5,15 @@ import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
 import { loadMigrations } from "./db/migrate.js";
 import { createMetrics, type Metrics } from "./metrics.js";
+import { createSecretGuard, type SecretGuard } from "./secrets/guard.js";
 
 export interface AppDeps {
   config: Config;
   db: Database;
   logger: Logger;
   metrics: Metrics;
+  /** Scans what agents write for credentials (SECRET_GUARD); counts refusals in metrics. */
+  secrets: SecretGuard;
   /** Number of migration files this build expects to find applied (for /readyz). */
   expectedMigrations: number;
   /** True once SIGTERM arrived: new requests are refused, /readyz reports 503. */
@@ -25,11 +28,13 @@ export interface DepsOptions {
 
 /** The one way AppDeps are assembled: src/serve.ts, test/support/service.ts and bench/ use it. */
 export async function createDeps(config: Config, db: Database, logger: Logger, options: DepsOptions = {}): Promise<AppDeps> {
+  const metrics = createMetrics(() => db.poolStats());
   return {
     config,
     db,
     logger,
-    metrics: createMetrics(() => db.poolStats()),
+    metrics,
+    secrets: createSecretGuard(config.secretGuard, (kind) => metrics.secretsRefused.inc({ kind })),
     expectedMigrations: options.expectedMigrations ?? (await loadMigrations()).length,
     ...(options.isShuttingDown ? { isShuttingDown: options.isShuttingDown } : {}),
   };

@@ -3,6 +3,7 @@
 import cluster from "node:cluster";
 import client from "prom-client";
 import type { PoolStats } from "./db/database.js";
+import { SECRET_KINDS } from "./secrets/kinds.js";
 
 /** A worker's request to the primary for the metrics of all workers added up, and the answer (WORKERS > 1). */
 export const METRICS_MESSAGE = "agent-memory:metrics";
@@ -32,6 +33,8 @@ export interface Metrics {
   httpRequests: client.Counter<"route" | "status">;
   /** MCP requests waiting for their agent's turn (MCP_CONCURRENT_PER_AGENT). */
   mcpWaiting: client.Gauge;
+  /** Writes refused by the secret guard, by kind of credential (src/secrets/kinds.ts). */
+  secretsRefused: client.Counter<"kind">;
   /** The text of GET /metrics: this process's metrics or, in a worker, every worker's added up. */
   render(): Promise<string>;
   /** In a cluster worker: counts one answered request for this worker. */
@@ -80,6 +83,13 @@ export function createMetrics(poolStats: () => PoolStats): Metrics {
     help: "MCP requests waiting for their agent's turn: past MCP_CONCURRENT_PER_AGENT in progress, up to MCP_QUEUE_PER_AGENT each.",
     registers: [registry],
   });
+  const secretsRefused = new client.Counter({
+    name: "agent_memory_secrets_refused_total",
+    help: "Texts refused by the secret guard (SECRET_GUARD), by kind of credential.",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+  });
+  for (const kind of SECRET_KINDS) secretsRefused.labels({ kind }).inc(0);
   const pool = new client.Gauge({
     name: "agent_memory_db_pool_connections",
     help: "Database pool connections by state (total, idle, waiting, max).",
@@ -96,7 +106,7 @@ export function createMetrics(poolStats: () => PoolStats): Metrics {
   void pool;
   const inWorker = cluster.isWorker ? workerMetrics(registry) : undefined;
   const render = inWorker?.render ?? (() => registry.metrics());
-  return { registry, toolCalls, toolDuration, authFailures, rateLimited, httpRequests, mcpWaiting, render, countWorkerRequest: inWorker?.countRequest };
+  return { registry, toolCalls, toolDuration, authFailures, rateLimited, httpRequests, mcpWaiting, secretsRefused, render, countWorkerRequest: inWorker?.countRequest };
 }
 
 /**

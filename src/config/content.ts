@@ -2,6 +2,7 @@
 // budget, and the facts' hygiene (duplicate warning, staleness).
 import * as z from "zod/v4";
 import { LIST_SCAN_MAX_DEFAULT, MAX_CHARS_PER_CALL } from "../limits.js";
+import { SECRET_GUARD_MODES, type SecretGuardMode } from "../secrets/guard.js";
 import { boolFrom, intFrom, optionalBoolFrom, optionalIntFrom } from "./parse.js";
 
 export const contentEnv = z.object({
@@ -28,6 +29,8 @@ export const contentEnv = z.object({
   // connection: a write holds everyone). The most characters one graph write
   // call carries, all its texts together.
   GRAPH_CALL_MAX_CHARS: optionalIntFrom("GRAPH_CALL_MAX_CHARS", 1000, MAX_CHARS_PER_CALL),
+  // refuse: a text an agent writes that holds a credential is refused (docs/secrets.md); off: not scanned.
+  SECRET_GUARD: z.enum(SECRET_GUARD_MODES).optional().default("refuse"),
 });
 
 export interface ContentConfig {
@@ -53,6 +56,8 @@ export interface ContentConfig {
     /** A confirmed fact not reviewed for this many days is stale: marked in recall, back in the review queue. */
     staleAfterDays: number;
   };
+  /** SECRET_GUARD: refuse writes that hold a credential, or scan nothing. */
+  secretGuard: SecretGuardMode;
 }
 
 export function contentConfig(e: z.output<typeof contentEnv>): ContentConfig {
@@ -71,5 +76,6 @@ export function contentConfig(e: z.output<typeof contentEnv>): ContentConfig {
       duplicateTimeoutMs: e.FACT_DUPLICATE_TIMEOUT_MS,
       staleAfterDays: e.STALE_AFTER_DAYS,
     },
+    secretGuard: e.SECRET_GUARD,
   };
 }

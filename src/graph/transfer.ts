@@ -2,6 +2,7 @@
 // a graph of any size moves with bounded memory. Import merges: a new name is
 // created, an existing one keeps its type and gains the observations it lacks,
 // so importing the same file twice changes nothing the second time.
+import { type SecretGuard, stringsIn } from "../secrets/guard.js";
 import type { Database, Queryable } from "../db/database.js";
 import { type ImportLine, lineTooLongText } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";
@@ -81,7 +82,13 @@ const LINE_TOO_LONG = `${lineTooLongText(IMPORT_FILES.graph)}; split the entity'
  * read); `onProgress` is called after each batch. Without a database (a
  * snapshot import's dry run) every line is read and checked, nothing written.
  */
-export async function importGraph(db: Database | null, writer: GraphWriter, lines: AsyncIterable<ImportLine>, onProgress?: (report: ImportReport) => void): Promise<ImportReport> {
+export async function importGraph(
+  db: Database | null,
+  writer: GraphWriter,
+  lines: AsyncIterable<ImportLine>,
+  options: { secrets: SecretGuard; onProgress?: ((report: ImportReport) => void) | undefined },
+): Promise<ImportReport> {
+  const { secrets, onProgress } = options;
   const report: ImportReport = {
     lines: 0,
     entities: { created: 0, existing: 0 },
@@ -113,6 +120,7 @@ export async function importGraph(db: Database | null, writer: GraphWriter, line
       const line = report.lines === 1 ? read.text.replace(/^\uFEFF/, "") : read.text;
       if (line.trim() === "") continue;
       parsed = parseGraphLine(line, writer.maxChars);
+      await secrets.check(stringsIn(parsed.kind === "entity" ? parsed.entity : parsed.relation));
     } catch (error) {
       report.invalidCount++;
       if (report.invalid.length < MAX_INVALID_LISTED) report.invalid.push({ line: report.lines, error: (error as Error).message });

@@ -10,6 +10,7 @@ import type { Logger } from "pino";
 import { type Caller, callerFromAuthInfo, type RequestTrace, traceFromAuthInfo } from "../auth/caller.js";
 import { classifyDatabaseError } from "../db/classify.js";
 import { DomainError, invalid } from "../errors.js";
+import { stringsIn } from "../secrets/guard.js";
 import { findUnstorableText, unstorableTextMessage } from "../text.js";
 import { checkToolArguments } from "./arguments.js";
 import type { CallContext, PromptDefinition, ResourceDefinition, ToolDefinition } from "./tool.js";
@@ -93,10 +94,15 @@ export function toolCallback(deps: AppDeps, tool: ToolDefinition) {
   const { metrics } = deps;
   const what: What = { kind: "tool", name: tool.name };
   const internalMessage = (t: RequestTrace | undefined) => `Internal error while running ${tool.name}; nothing was changed. Reference: ${t?.requestId ?? "n/a"}.`;
+  // Every text a writing tool is given is scanned for credentials. Deletions are
+  // not: they must be able to remove what was stored before the guard existed.
+  const writesText = tool.annotations.readOnlyHint !== true && tool.annotations.destructiveHint !== true;
   const run = async (ctx: CallContext, args: Record<string, unknown>) => {
     // Unstorable text first: the rules the argument check runs would report it as something else (a NUL as a control character).
     refuseUnstorableText(args);
-    return tool.run(checkToolArguments(tool.name, tool.inputSchema, args), ctx);
+    const checked = checkToolArguments(tool.name, tool.inputSchema, args);
+    if (writesText) await ctx.deps.secrets.check(stringsIn(checked));
+    return tool.run(checked, ctx);
   };
   const durationLabels = { tool: tool.name };
   return async (input: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> => {

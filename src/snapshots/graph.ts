@@ -8,6 +8,7 @@ import type { Database, Queryable } from "../db/database.js";
 import { exportGraphIn, type GraphImportReport, graphScopes, importGraph } from "../graph/index.js";
 import { openImportFile } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";
+import type { SecretGuard } from "../secrets/guard.js";
 import { graphPath } from "./model.js";
 import { graphFiles, validateInsideTarget, writeAtomically } from "./tree.js";
 
@@ -53,7 +54,7 @@ export interface GraphFileResult {
 export async function importGraphs(
   db: Database,
   root: string,
-  options: { dryRun: boolean; as: { id: number } | null; maxChars: number },
+  options: { dryRun: boolean; as: { id: number } | null; maxChars: number; secrets: SecretGuard },
 ): Promise<GraphFileResult[]> {
   const results: GraphFileResult[] = [];
   const files = await graphFiles(root);
@@ -63,7 +64,7 @@ export async function importGraphs(
     const input = await openImportFile(join(root, rel), IMPORT_FILES.graph);
     try {
       const writer = { scope, agentId, maxChars: options.maxChars };
-      const report = options.dryRun ? await importGraph(null, writer, input.lines()) : await importGraph(db, writer, input.lines());
+      const report = await importGraph(options.dryRun ? null : db, writer, input.lines(), { secrets: options.secrets });
       results.push({ file: rel, scope, report });
     } finally {
       await input.close();

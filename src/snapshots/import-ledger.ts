@@ -6,6 +6,7 @@ import type { Queryable } from "../db/database.js";
 import { DomainError, invalid } from "../errors.js";
 import { type ImportFile, lineTooLongText } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";
+import { type SecretGuard, stringsIn } from "../secrets/guard.js";
 import { appendImported, claimExpired, eventPresent, GENESIS_HASH, lockChainHead, readKey } from "../ledger/index.js";
 import type { AgentMap } from "./agents.js";
 import { type LedgerLine, parseLedgerLine } from "./ledger-lines.js";
@@ -42,7 +43,7 @@ function actorOf(text: string): string[] {
 }
 
 /** Pass 1: every line parsed and its actor mapped; nothing is written. */
-export async function validateLedgerFile(file: ImportFile, agents: AgentMap): Promise<{ invalid: LineProblem[]; warnings: string[] }> {
+export async function validateLedgerFile(file: ImportFile, agents: AgentMap, secrets: SecretGuard): Promise<{ invalid: LineProblem[]; warnings: string[] }> {
   const problems: LineProblem[] = [];
   const warnings: string[] = [];
   let previous: { seq: number; hash: string } | null = null;
@@ -55,6 +56,7 @@ export async function validateLedgerFile(file: ImportFile, agents: AgentMap): Pr
     agents.note(actorOf(text));
     try {
       const record = parseLedgerLine(text);
+      await secrets.check(stringsIn({ target: record.target, evidence: record.evidence, note: record.note, reason: record.reason }));
       agents.resolve(record.actor, "actor");
       const exported = record.exported;
       if (exported) {

@@ -15,6 +15,7 @@ import { withDeadlockRetry } from "../db/retry.js";
 import { DomainError, invalid } from "../errors.js";
 import { type ImportFile, openImportFile } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";
+import { type SecretGuard, stringsIn } from "../secrets/guard.js";
 import { AgentMap } from "./agents.js";
 import { type FactOutcome, importFactFile } from "./import-facts.js";
 import { type GraphFileResult, importGraphs } from "./graph.js";
@@ -31,6 +32,8 @@ export interface ImportOptions {
   bodyMaxChars: number;
   /** GRAPH_TEXT_MAX_CHARS: the longest entity name, type or observation a graph file may hold. */
   graphTextMaxChars: number;
+  /** Every text of every file is scanned before it is written (SECRET_GUARD). */
+  secrets: SecretGuard;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -132,6 +135,7 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
     agents.reading(rel);
     try {
       const parsed = parseFactFile(await readFactFile(join(root, rel)));
+      await options.secrets.check(stringsIn(parsed));
       agents.note(parsed.format === "snapshot" ? [parsed.fact.author, ...parsed.fact.history.map((e) => e.by)] : parsed.owner === undefined ? [] : [parsed.owner]);
       // A file's versions are separate statements of one transaction, which can
       // close a deadlock with an agent's store (new words, am_fact_words_inserted): the file
@@ -153,7 +157,7 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
   if (ledgerFile) {
     ledger.file = LEDGER_FILE;
     agents.reading(LEDGER_FILE);
-    const checked = await validateLedgerFile(ledgerFile, agents);
+    const checked = await validateLedgerFile(ledgerFile, agents, options.secrets);
     ledger.invalid = checked.invalid;
     warnings.push(...checked.warnings);
     if (checked.invalid.length === 0) {
@@ -164,7 +168,7 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
     }
   }
 
-  const graphs = await importGraphs(db, root, { dryRun: options.dryRun, as: agents.as, maxChars: options.graphTextMaxChars });
+  const graphs = await importGraphs(db, root, { dryRun: options.dryRun, as: agents.as, maxChars: options.graphTextMaxChars, secrets: options.secrets });
 
   let recorded: ImportReport["recorded"] = null;
   if (!options.dryRun) {

@@ -3,6 +3,7 @@
 // the entities there are after every kind of write (create, import, delete)
 // and when writers race on one scope with names in common (on Postgres, where
 // they run at once).
+import { createSecretGuard } from "../../src/secrets/guard.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import type { ImportLine } from "../../src/import-file.js";
@@ -46,7 +47,7 @@ describe.each(BACKENDS)("the kept entity count of a scope (%s)", (backend) => {
       const texts = ["v", "w", "u"].map((name) => JSON.stringify({ type: "entity", name, entityType: "t", observations: ["seen"] }));
       for (const [i, text] of texts.entries()) yield { number: i + 1, text };
     }
-    await importGraph(tdb.db, writer("a"), lines());
+    await importGraph(tdb.db, writer("a"), lines(), { secrets: createSecretGuard("refuse") });
     expect(await totals("a")).toEqual({ read: 6, stored: 6 });
 
     await deleteEntities(tdb.db, writer("a"), ["x", "v", "missing"]);

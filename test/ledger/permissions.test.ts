@@ -1,5 +1,6 @@
 // Who may write the ledger: per-action scopes, the open-claim quota, and the
 // operator's void, on both backends.
+import { createSecretGuard } from "../../src/secrets/guard.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -192,7 +193,7 @@ describe.each(BACKENDS)("ledger write permission on %s", (backend) => {
       writeFileSync(join(dir, "ledger.jsonl"), `${lines.join("\n")}\n`);
       for (const name of ["outsider", "writer", "deployer", "claimer"]) await createAgent(target.db, { name, kind: "agent", writeScopes: ["shared"] });
       await createAgent(target.db, { name: "operator", kind: "human", writeScopes: ["*"] });
-      const report = await importSnapshot(target.db, { dir, dryRun: false, bodyMaxChars: 16_000, graphTextMaxChars: 2000 });
+      const report = await importSnapshot(target.db, { dir, dryRun: false, bodyMaxChars: 16_000, graphTextMaxChars: 2000, secrets: createSecretGuard("refuse") });
       expect(report.ledger?.invalid ?? []).toEqual([]);
       const key = { action: "publish_post", target: "article-9" };
       expect((await checkLedger(target.db, key)).executed).toMatchObject({ actor: "deployer", evidence: evidence("real") });

@@ -1,6 +1,7 @@
 // Shared setup for the snapshot tests: the same agents in every database (in
 // the same order, so their ids match), a memory with every kind of history,
 // and reading a whole folder tree for byte-by-byte comparison.
+import { createSecretGuard } from "../../src/secrets/guard.js";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Caller } from "../../src/auth/caller.js";
@@ -103,4 +104,4 @@ export const exportTo = (db: Database, dir: string, filters: { scopes?: string[]
   exportSnapshot(db, { dir, scopes: filters.scopes ?? [], statuses: filters.statuses ?? [] });
 
 export const importFrom = (db: Database, dir: string, options: Partial<ImportOptions> = {}) =>
-  importSnapshot(db, { dir, dryRun: false, bodyMaxChars: LIMITS.bodyMaxChars, graphTextMaxChars: 2000, ...options } as ImportOptions);
+  importSnapshot(db, { dir, dryRun: false, bodyMaxChars: LIMITS.bodyMaxChars, graphTextMaxChars: 2000, secrets: createSecretGuard("refuse"), ...options } as ImportOptions);

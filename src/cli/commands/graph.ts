@@ -1,5 +1,6 @@
 // graph import FILE | graph export [FILE]: move a knowledge graph in and out in
 // the reference server's memory.jsonl format.
+import { createSecretGuard } from "../../secrets/guard.js";
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
@@ -37,7 +38,9 @@ export function registerGraphCommands(program: Command): void {
       let skipped = false;
       await action(async (out: Output, file: string, opts: { scope: string; as: string }) => {
         const scope = resolveScope(opts.scope);
-        const maxChars = loadConfig().limits.graphTextMaxChars;
+        const config = loadConfig();
+        const maxChars = config.limits.graphTextMaxChars;
+        const secrets = createSecretGuard(config.secretGuard);
         // A regular file within IMPORT_FILES.graph, refused otherwise before a byte is read.
         const input = await openImportFile(file, IMPORT_FILES.graph);
         const progress = process.stderr.isTTY ? progressLine() : undefined;
@@ -47,7 +50,7 @@ export function registerGraphCommands(program: Command): void {
           });
           if (agent.disabledAt) throw conflict(`Agent "${agent.name}" is disabled; enable it or pass another --as AGENT.`);
           assertCanWrite({ agentId: agent.id, name: agent.name, kind: agent.kind, writeScopes: agent.writeScopes, readScopes: agent.readScopes, tokenId: 0 }, scope);
-          return importGraph(db, { scope, agentId: agent.id, maxChars }, input.lines(), progress?.update);
+          return importGraph(db, { scope, agentId: agent.id, maxChars }, input.lines(), { secrets, onProgress: progress?.update });
         }).finally(() => input.close());
         progress?.done();
         skipped = report.invalidCount > 0;

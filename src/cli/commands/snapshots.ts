@@ -1,4 +1,5 @@
 // export DIR | import DIR: memory as a Markdown tree that git can review.
+import { createSecretGuard } from "../../secrets/guard.js";
 import type { Command } from "commander";
 import { AGENT_NAME_PATTERN } from "../../auth/scopes.js";
 import { loadConfig } from "../../config.js";
@@ -65,11 +66,13 @@ export function registerSnapshotCommands(program: Command): void {
     .action(async (...args: unknown[]) => {
       let failed = false;
       await action(async (out: Output, dir: string, opts: { dryRun?: boolean; as?: string }) => {
-        const { factBodyMaxChars: bodyMaxChars, graphTextMaxChars } = loadConfig().limits;
+        const config = loadConfig();
+        const { factBodyMaxChars: bodyMaxChars, graphTextMaxChars } = config.limits;
+        const secrets = createSecretGuard(config.secretGuard);
         const bar = progress(opts.dryRun ? "checking files" : "importing files");
         let report: ImportReport;
         try {
-          report = await withDatabase((db) => importSnapshot(db, { dir, dryRun: Boolean(opts.dryRun), as: opts.as, bodyMaxChars, graphTextMaxChars, onProgress: bar?.update }));
+          report = await withDatabase((db) => importSnapshot(db, { dir, dryRun: Boolean(opts.dryRun), as: opts.as, bodyMaxChars, graphTextMaxChars, secrets, onProgress: bar?.update }));
         } finally {
           bar?.end();
         }

@@ -1,0 +1,101 @@
+// The secret guard: every text an agent writes is scanned for credentials
+// before anything is written (facts, the graph, the ledger, imports). A hit is
+// refused naming the field and the kind of credential, never echoing it: the
+// refusal goes back to the agent, into logs and possibly into a transcript.
+//
+// The scanner is secretlint's recommended preset (maintained, one rule per
+// issuer) plus extra-rules.ts for the issuers it lacks. All the texts of one
+// call are scanned in one pass, joined, and each hit is mapped back to its field.
+import { lintSource } from "@secretlint/core";
+import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
+import type { SecretLintCoreConfig } from "@secretlint/types";
+import { invalid } from "../errors.js";
+import { extraCredentialRules } from "./extra-rules.js";
+import { isAllowed, kindOf, type SecretKind, visiblePrefix } from "./kinds.js";
+
+export type SecretGuardMode = "refuse" | "off";
+export const SECRET_GUARD_MODES = ["refuse", "off"] as const;
+
+/** A text as written: the field it came in (`body`, `entities[0].observations[2]`) and its value. */
+export type FieldText = readonly [field: string, text: string];
+
+export interface SecretHit {
+  field: string;
+  kind: SecretKind;
+  /** The issuer's public prefix of the value (ghp_, AKIA, sk-ant-…), never more of it. */
+  prefix: string | undefined;
+}
+
+export interface SecretGuard {
+  readonly mode: SecretGuardMode;
+  /** Throws `invalid` naming every field that holds a credential (nothing is written); counts each refused hit by kind. */
+  check(texts: Iterable<FieldText>): Promise<void>;
+}
+
+const config: SecretLintCoreConfig = {
+  rules: [
+    // As the preset has it, AWS access key ids and account ids alone are not
+    // reported: they are identifiers (printed in ARNs and logs); the secret access key is.
+    { id: recommended.meta.id, rule: recommended },
+    { id: extraCredentialRules.meta.id, rule: extraCredentialRules },
+  ],
+};
+
+// Between two fields: a blank line, so that no pattern spans fields.
+const SEPARATOR = "\n\n";
+
+/** Every credential in the texts, at most one hit per field and kind, in field order. */
+export async function findSecrets(texts: Iterable<FieldText>): Promise<SecretHit[]> {
+  const fields: { field: string; start: number; end: number }[] = [];
+  let content = "";
+  for (const [field, text] of texts) {
+    if (text.length < 8) continue; // No credential of any issuer is shorter.
+    if (content) content += SEPARATOR;
+    fields.push({ field, start: content.length, end: content.length + text.length });
+    content += text;
+  }
+  if (!content) return [];
+  const result = await lintSource({ source: { filePath: "text", content, contentType: "text" }, options: { config, noPhysicFilePath: true, maskSecrets: true } });
+  const hits: SecretHit[] = [];
+  const seen = new Set<string>();
+  for (const message of result.messages) {
+    const [start, end] = message.range;
+    const value = content.slice(start, end);
+    if (isAllowed(value)) continue;
+    const field = fields.find((f) => start >= f.start && start < f.end)?.field ?? "input";
+    const kind = kindOf(message.messageId);
+    if (seen.has(`${field}\u0000${kind.id}`)) continue;
+    seen.add(`${field}\u0000${kind.id}`);
+    hits.push({ field, kind, prefix: visiblePrefix(value) });
+  }
+  return hits.sort((a, b) => fields.findIndex((f) => f.field === a.field) - fields.findIndex((f) => f.field === b.field));
+}
+
+/** The refusal: each field and kind, the issuer's prefix at most, and what to store instead. */
+export function secretRefusal(hits: SecretHit[]): string {
+  const each = hits.map((h) => `${h.field} holds what looks like ${h.kind.label}${h.prefix ? ` (${h.prefix}…)` : ""}`);
+  return (
+    `Refused: ${each.join("; ")}. Store where to find the secret (a vault path, the name of an environment variable), not the secret itself. ` +
+    `Nothing was written. If this is not a credential, reword it (e.g. shorten the value) or ask an operator.`
+  );
+}
+
+export function createSecretGuard(mode: SecretGuardMode, countRefused: (kind: string) => void = () => undefined): SecretGuard {
+  return {
+    mode,
+    async check(texts) {
+      if (mode === "off") return;
+      const hits = await findSecrets(texts);
+      if (hits.length === 0) return;
+      for (const h of hits) countRefused(h.kind.id);
+      throw invalid(secretRefusal(hits), { secrets: hits.map((h) => ({ field: h.field, kind: h.kind.id })) });
+    },
+  };
+}
+
+/** Every string anywhere in `value`, with its path (`entities[2].observations[0]`). */
+export function* stringsIn(value: unknown, path = ""): Generator<FieldText> {
+  if (typeof value === "string") yield [path || "input", value];
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* stringsIn(value[i], `${path}[${i}]`);
+  else if (value !== null && typeof value === "object") for (const [key, v] of Object.entries(value)) yield* stringsIn(v, path ? `${path}.${key}` : key);
+}
