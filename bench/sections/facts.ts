@@ -9,6 +9,7 @@ import { parseKeywords } from "../../src/facts/rules.js";
 import { call, connect, timeConcurrent, timeSequential, type Throughput } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
 import { ABSENT_WORD, area, areaAsWritten, generateFact, RARE_WORD, TYPO_WORD } from "../lib/corpus.js";
+import { secretGuardCost } from "../lib/secret-cost.js";
 import { startBenchService } from "../lib/service.js";
 import { type Summary, summarize } from "../lib/stats.js";
 import { printTable } from "../lib/table.js";
@@ -170,6 +171,7 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
   latency["memory_store (new), check off"] = { ...summarize(samples.without), hits: 0 };
   latency["memory_store (new) Japanese, check off"] = { ...summarize(samples.japanese), hits: 0 };
   ctx.log(cjkWordsCost(total));
+  ctx.log(await secretGuardCost(total));
   // A new fact much like hundreds of stored ones (the corpus is templated): the
   // check's cost when there is something to warn about.
   let similarFound = 0;

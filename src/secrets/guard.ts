@@ -7,6 +7,7 @@
 // issuer) plus extra-rules.ts for the issuers it lacks. All the texts of one
 // call are scanned in one pass, joined, and each hit is mapped back to its field.
 import { lintSource } from "@secretlint/core";
+import { secretLintProfiler } from "@secretlint/profiler";
 import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
 import type { SecretLintCoreConfig } from "@secretlint/types";
 import { invalid } from "../errors.js";
@@ -31,6 +32,13 @@ export interface SecretGuard {
   /** Throws `invalid` naming every field that holds a credential (nothing is written); counts each refused hit by kind. */
   check(texts: Iterable<FieldText>): Promise<void>;
 }
+
+// secretlint's core marks the global performance timeline twice per rule per
+// scan for its profiler, which keeps every mark: in a service that scans every
+// write, memory and CPU grow without bound (secretlint#1633; fixed upstream by
+// an off switch, secretLintProfiler.setEnabled, in releases that need Node 22).
+// The guard never reads a profile, so marking is turned off.
+secretLintProfiler.mark = () => undefined;
 
 const config: SecretLintCoreConfig = {
   rules: [
