@@ -39,9 +39,10 @@ function recallHeadline(f: RecallHit, common: { scope?: string | undefined; type
   const reviewed = f.statusBy ? `; ${f.status} by ${f.statusBy} on ${f.statusAt?.slice(0, 10)}` : "";
   const before = f.confirmedBefore ? `; v${f.confirmedBefore.version} was confirmed by ${f.confirmedBefore.by} on ${f.confirmedBefore.at.slice(0, 10)}, memory_get shows it` : "";
   const copy = f.copyOf ? `; stored as a near-copy of the confirmed ${f.copyOf.name} in ${f.copyOf.scope}: follow that one` : "";
+  const successor = f.supersededBy ? `; superseded by ${f.supersededBy}: follow that one` : "";
   const scope = common.scope === undefined ? `scope ${f.scope}, ` : "";
   const type = common.type === undefined ? `${f.type}, ` : "";
-  return `[${f.status.toUpperCase()}] ${f.name} (${scope}${type}v${f.version} by ${f.author} on ${f.updatedAt.slice(0, 10)}${reviewed}${before}${copy})`;
+  return `[${f.status.toUpperCase()}] ${f.name} (${scope}${type}v${f.version} by ${f.author} on ${f.updatedAt.slice(0, 10)}${reviewed}${before}${copy}${successor})`;
 }
 
 /**
@@ -144,6 +145,7 @@ export function storeText(r: StoreResult): string {
     case "created":
       return (
         `Stored "${f.name}" in scope ${f.scope} as a draft (version 1, by you). Someone else must review it: another agent or a human confirms it with memory_promote.` +
+        (r.supersedes ? ` Once confirmed, it replaces "${r.supersedes}", which is then deprecated; until then that fact stays as it is.` : "") +
         similarText(r)
       );
     case "updated":
@@ -166,7 +168,8 @@ function similarText(r: StoreResult): string {
 export function promoteText(r: PromoteResult): string {
   const f = r.fact;
   const tail = r.to === "confirmed" ? "It now ranks above drafts in memory_recall." : "It stays visible in memory_recall, marked deprecated with your reason.";
-  return `"${f.name}" (scope ${f.scope}, version ${f.version} by ${f.author}) moved from ${r.from} to ${r.to} by ${r.actor} at ${r.at}. Reason: ${r.reason}\n${tail}`;
+  const replaced = r.superseded ? `\n"${r.superseded.name}" (scope ${r.superseded.scope}, version ${r.superseded.version}), which it replaces, is now deprecated as superseded.` : "";
+  return `"${f.name}" (scope ${f.scope}, version ${f.version} by ${f.author}) moved from ${r.from} to ${r.to} by ${r.actor} at ${r.at}. Reason: ${r.reason}\n${tail}${replaced}`;
 }
 
 export function fullFactText(f: FullFact): string {
@@ -174,6 +177,9 @@ export function fullFactText(f: FullFact): string {
   const note = deprecationNote(f);
   if (note) lines.push(note);
   else if (f.statusReason) lines.push(`Reason for ${f.status}: ${f.statusReason}`);
+  if (f.supersededBy) lines.push(`Superseded by ${f.supersededBy}: read that fact instead.`);
+  if (f.supersedes) lines.push(`Replaces ${f.supersedes}${f.status === "draft" ? " once someone other than its author confirms it" : ""}.`);
+  if (f.replacements) lines.push(`Proposed replacements (drafts): ${f.replacements.join(", ")}.`);
   const first = f.versions[0]?.version ?? 0;
   const last = f.versions[f.versions.length - 1]?.version ?? 0;
   const history =

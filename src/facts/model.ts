@@ -59,6 +59,12 @@ export interface FullFact extends FactSummary {
   events: FactEvent[];
   /** Only when older versions exist than the first one shown: how many. */
   earlierVersions?: number;
+  /** The fact this one replaces (deprecated once this one is confirmed), as "scope/name". */
+  supersedes?: string;
+  /** The confirmed fact that replaced this one. */
+  supersededBy?: string;
+  /** Drafts that would replace this one once confirmed. */
+  replacements?: string[];
 }
 
 export interface SummaryRow {

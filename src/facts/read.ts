@@ -23,6 +23,7 @@ import {
 } from "./rules.js";
 import { wordsQuery } from "./cjk-words.js";
 import { PREVIOUS_CONFIRMATION, RECALL_CALL } from "./recall-sql.js";
+import { addSuccessors } from "./supersession.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
 
@@ -63,6 +64,8 @@ export interface RecallHit extends FactSummary {
   confirmedBefore?: { version: number; by: string; at: string };
   /** A draft that, when stored, looked like this confirmed fact (the duplicate warning): follow that one. */
   copyOf?: { scope: string; name: string };
+  /** A deprecated fact that a confirmed one replaced: that one, as "scope/name". */
+  supersededBy?: string;
 }
 
 export interface ReadOptions {
@@ -130,6 +133,7 @@ export async function recallFacts(db: Queryable, caller: Caller, input: RecallIn
   const total = rows[0]?.total ?? 0;
   const hits = rows.map((r) => recallHit(r, keywords, staleAfter));
   await addConfirmedBefore(db, hits);
+  await addSuccessors(db, readableScopes(caller), hits);
   return { hits, total, truncated: total > rows.length };
 }
 
@@ -228,7 +232,7 @@ export async function getFact(db: Queryable, caller: Caller, input: GetInput): P
   }
   const readable = readableScopes(caller);
   const rows = (
-    await db.query<SummaryRow & { body: string; versions: JsonVersion[]; events: JsonEvent[]; earlier: number }>(sql.GET_FACT, [
+    await db.query<SummaryRow & { body: string; versions: JsonVersion[]; events: JsonEvent[]; earlier: number } & SupersessionLinks>(sql.GET_FACT, [
       name,
       scope ?? null,
       readable.all,
@@ -247,7 +251,16 @@ export async function getFact(db: Queryable, caller: Caller, input: GetInput): P
     versions: row.versions.map((v) => ({ ...v, at: isoTime(v.at) })),
     events: row.events.map((e) => ({ ...e, at: isoTime(e.at) })),
     ...(row.earlier > 0 ? { earlierVersions: row.earlier } : {}),
+    ...(row.supersedes ? { supersedes: row.supersedes } : {}),
+    ...(row.superseded_by ? { supersededBy: row.superseded_by } : {}),
+    ...(row.replacements ? { replacements: row.replacements } : {}),
   };
+}
+
+interface SupersessionLinks {
+  supersedes: string | null;
+  superseded_by: string | null;
+  replacements: string[] | null;
 }
 
 /** An explicit scope filter must be one the caller may read (this says nothing about any fact). */

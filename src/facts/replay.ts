@@ -20,7 +20,7 @@ export async function lockFactInScope(tx: Queryable, name: string, scope: string
 
 /** Creates version 1 as a draft; null when a fact of that name appeared meanwhile. */
 export async function replayCreate(tx: Queryable, scope: string, name: string, c: FactContent, authorId: number, at: string): Promise<number | null> {
-  const row = (await tx.query<{ id: number }>(sql.CREATE_FACT, [scope, name, c.description, c.type, c.body, authorId, at, ...factWordsParams(name, c.description, c.body)])).rows[0];
+  const row = (await tx.query<{ id: number }>(sql.CREATE_FACT, [scope, name, c.description, c.type, c.body, authorId, at, ...factWordsParams(name, c.description, c.body), null])).rows[0];
   return row ? Number(row.id) : null;
 }
 

@@ -15,6 +15,15 @@ export const SUMMARY_JOINS = `
   join agents a on a.id = f.author_id
   left join agents sb on sb.id = f.status_by_id`;
 
+// A fact's supersession links (supersession.ts), each only where the caller may
+// read ($3/$4): the fact it replaces, its successor, and drafts proposing to replace it.
+const READABLE_S = `($3::boolean or s.scope = any($4::text[]))`;
+const SUPERSESSION_LINKS = `
+         (select s.scope || '/' || s.name from facts s where s.id = f.supersedes_id and ${READABLE_S}) as supersedes,
+         (select s.scope || '/' || s.name from facts s where s.id = f.superseded_by_id and ${READABLE_S}) as superseded_by,
+         (select json_agg(s.scope || '/' || s.name order by s.id) from facts s
+           where s.supersedes_id = f.id and s.status = 'draft' and ${READABLE_S}) as replacements`;
+
 /**
  * One fact with a window of its history, in one round trip: the newest $6
  * versions before version $5 (null: the newest $6), oldest first, and the
@@ -35,7 +44,8 @@ export const GET_FACT = `
                    'from', e.from_status, 'to', e.to_status, 'reason', e.reason) order by e.id), '[]'::json)
             from fact_events e join agents ea on ea.id = e.actor_id
            where e.fact_id = f.id and e.version between w.first and w.last) as events,
-         (select count(*) from fact_versions v where v.fact_id = f.id and v.version < w.first)::int as earlier
+         (select count(*) from fact_versions v where v.fact_id = f.id and v.version < w.first)::int as earlier,
+         ${SUPERSESSION_LINKS}
     from facts f
     ${SUMMARY_JOINS}
     cross join lateral (select least(f.version, coalesce($5::int - 1, f.version)) as last) l
@@ -113,9 +123,9 @@ const CJK_WORDS = "array_to_tsvector($8::text[] || $9::text[]), array_to_tsvecto
  */
 export const CREATE_FACT = `
   with ins as (
-    insert into facts (scope, name, description, type, body, status, version, author_id, created_at, updated_at, search_cjk, search_cjk_head, search_cjk_rules)
+    insert into facts (scope, name, description, type, body, status, version, author_id, created_at, updated_at, search_cjk, search_cjk_head, search_cjk_rules, supersedes_id)
     values ($1::text, $2::text, $3::text, $4::text, $5::text, 'draft', 1, $6::bigint,
-            coalesce($7::timestamptz, now()), coalesce($7::timestamptz, now()), ${CJK_WORDS}, $10::text)
+            coalesce($7::timestamptz, now()), coalesce($7::timestamptz, now()), ${CJK_WORDS}, $10::text, $11::bigint)
     on conflict (name, scope) do nothing
     returning id, scope, version, description, type, body, author_id, created_at, updated_at
   ), ver as (
@@ -139,7 +149,7 @@ const lockedFact = (where: string) => `
      order by f.scope
        for update
   )
-  select ${SUMMARY_COLUMNS}, f.body, f.author_id
+  select ${SUMMARY_COLUMNS}, f.body, f.author_id, f.supersedes_id, f.superseded_by_id
     from f
     ${SUMMARY_JOINS}
    order by f.scope`;

@@ -5,7 +5,7 @@ import type { Caller } from "../auth/caller.js";
 import { assertCanWrite, readableScopes, SHARED_SCOPE, validateScope } from "../auth/scopes.js";
 import type { Database } from "../db/database.js";
 import { withDeadlockRetry } from "../db/retry.js";
-import { conflict, forbidden, notFound } from "../errors.js";
+import { conflict, forbidden, invalid, notFound } from "../errors.js";
 import { factWordsParams } from "./cjk-words.js";
 import { ambiguousFact, missingFact, staleVersion } from "./messages.js";
 import { type FactSummary, isoTime, type SimilarFact, type SummaryRow, toSummary } from "./model.js";
@@ -31,6 +31,7 @@ import {
 import * as reviewSql from "./review-sql.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
+import { completeSupersession, resolveSuperseded, type Superseded } from "./supersession.js";
 
 export interface StoreInput {
   name: string;
@@ -39,6 +40,8 @@ export interface StoreInput {
   body: string;
   scope?: string | undefined;
   version?: number | undefined;
+  /** The fact this new one replaces ("name" in its scope, or "scope/name"); only when creating. */
+  supersedes?: string | undefined;
 }
 
 export interface StoreResult {
@@ -46,6 +49,8 @@ export interface StoreResult {
   outcome: "created" | "updated" | "unchanged";
   fact: FactSummary;
   previousVersion: number | null;
+  /** Only for a created fact that replaces another: that fact, as "scope/name". */
+  supersedes?: string;
   /** Only for a created fact: readable facts that may say the same (best first, at most SIMILAR_MAX). */
   similar?: SimilarFact[];
 }
@@ -65,7 +70,7 @@ interface WrittenRow {
   updated_at: Date;
 }
 
-type LockedRow = SummaryRow & { body: string; author_id: number };
+type LockedRow = SummaryRow & { body: string; author_id: number; supersedes_id: number | null };
 
 export async function storeFact(db: Database, caller: Caller, input: StoreInput, limits: FactLimits): Promise<StoreResult> {
   const name = validateName(input.name);
@@ -75,6 +80,10 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
   const body = validateBody(input.body, limits.bodyMaxChars);
   const version = validateVersion(input.version);
   assertCanWrite(caller, scope);
+  if (input.supersedes !== undefined && version !== undefined) {
+    throw invalid(`supersedes is given when a fact is created, not with version: store a new fact that replaces "${input.supersedes}".`);
+  }
+  const superseded = input.supersedes === undefined ? undefined : await resolveSuperseded(db, caller, scope, name, input.supersedes);
 
   // The answer for a version just written: a draft by the caller.
   const written = (row: WrittenRow): FactSummary => ({
@@ -105,7 +114,7 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
     // Retried if Postgres broke a deadlock by failing it (an import holding new
     // words of this fact in its transaction; src/db/retry.ts).
     const created = (
-      await withDeadlockRetry(() => db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null, ...factWordsParams(name, description, body)], prepared("create")))
+      await withDeadlockRetry(() => db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null, ...factWordsParams(name, description, body), superseded?.id ?? null], prepared("create")))
     ).rows[0];
     if (created) {
       const similar = (await lookup) ?? [];
@@ -117,7 +126,13 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
           .query(sql.RECORD_COPIES, [created.id, confirmed.map((f) => f.scope), confirmed.map((f) => f.name), confirmed.map((f) => f.similarity)], prepared("record_copies"))
           .catch(() => undefined);
       }
-      return { outcome: "created", fact: written(created), previousVersion: null, ...(similar.length > 0 ? { similar } : {}) };
+      return {
+        outcome: "created",
+        fact: written(created),
+        previousVersion: null,
+        ...(superseded ? { supersedes: `${superseded.scope}/${superseded.name}` } : {}),
+        ...(similar.length > 0 ? { similar } : {}),
+      };
     }
     const current = (await db.query<{ version: number; status: string; author: string; updated_at: Date }>(sql.CURRENT_VERSION, [name, scope], prepared("current_version"))).rows[0];
     throw conflict(
@@ -184,6 +199,8 @@ export interface PromoteResult {
   reason: string;
   actor: string;
   at: string;
+  /** The fact this confirmation deprecated as replaced by this one. */
+  superseded?: Superseded;
 }
 
 export async function promoteFact(
@@ -228,7 +245,9 @@ export async function promoteFact(
     }
     const done = (await tx.query<{ version: number; status_at: Date }>(sql.PROMOTE_FACT, [row.id, input.to, caller.agentId, reason, row.status, null], prepared("promote"))).rows[0]!;
     const at = isoTime(done.status_at);
+    const superseded = input.to === "confirmed" && row.supersedes_id !== null ? await completeSupersession(tx, { id: row.id, scope: row.scope, name: row.name, version: row.version }, row.supersedes_id, caller) : undefined;
     return {
+      ...(superseded ? { superseded } : {}),
       fact: { ...toSummary(row), status: input.to, statusBy: caller.name, statusAt: at, statusReason: reason },
       from: row.status,
       to: input.to,

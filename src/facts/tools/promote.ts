@@ -25,6 +25,7 @@ const output = {
   reason: z.string(),
   actor: z.string().describe("You."),
   at: z.string().describe("ISO 8601 time, UTC."),
+  superseded: z.object({ scope: z.string(), name: z.string(), version: z.number().int() }).optional().describe("The fact this one replaced, now deprecated."),
 };
 
 export const memoryPromoteTool = defineTool({

@@ -67,6 +67,7 @@ function leanHit(h: RecallHit) {
   if (h.stale) lean.stale = true;
   if (h.confirmedBefore) lean.confirmedBefore = { version: h.confirmedBefore.version, by: h.confirmedBefore.by, on: h.confirmedBefore.at.slice(0, 10) };
   if (h.copyOf) lean.copyOf = h.copyOf;
+  if (h.supersededBy) lean.supersededBy = h.supersededBy;
   return lean;
 }
 
@@ -79,6 +80,7 @@ type LeanHit = Pick<RecallHit, "name" | "scope" | "type" | "status" | "descripti
   stale?: true;
   confirmedBefore?: { version: number; by: string; on: string };
   copyOf?: { scope: string; name: string };
+  supersededBy?: string;
 };
 
 export const memoryRecallTool = defineTool({

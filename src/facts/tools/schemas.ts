@@ -98,6 +98,7 @@ export const recallHitSchema = z.object({
     .object({ scope: z.string(), name: z.string() })
     .optional()
     .describe("Only for a draft that, when stored, looked like this confirmed fact (the duplicate warning): follow the confirmed one."),
+  supersededBy: z.string().optional().describe('Only for a deprecated fact a confirmed one replaced: that one ("scope/name"); follow it.'),
 });
 
 export const similarFactSchema = z.object({
@@ -140,6 +141,9 @@ export const fullFactSchema = z.object({
     .int()
     .optional()
     .describe("Only when older versions exist than the first one shown: how many. memory_get with versionsBefore = versions[0].version shows them."),
+  supersedes: z.string().optional().describe('The fact this one replaces ("scope/name"), deprecated when this one is confirmed.'),
+  supersededBy: z.string().optional().describe("The confirmed fact that replaced this one."),
+  replacements: z.array(z.string()).optional().describe("Drafts that replace this one once someone confirms them."),
 });
 
 export const uriField = z.string().describe("The fact's MCP resource URI (memory://facts/{scope}/{name}).");

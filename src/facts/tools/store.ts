@@ -17,6 +17,7 @@ const input = {
     .describe("Why the fact holds (the evidence or incident) and how to apply it."),
   scope: scopeField.optional().describe('A scope you may write; default "shared".'),
   version: versionField.optional().describe("Omit to create; to change a fact, its current version (memory_get)."),
+  supersedes: z.string().optional().describe('When creating: the fact this replaces ("name" or "scope/name"), deprecated once another confirms this.'),
 };
 
 const output = {
@@ -28,6 +29,7 @@ const output = {
     .array(similarFactSchema)
     .optional()
     .describe("Only when a fact was created: up to 3 facts you can read whose name and description are much alike, or whose description is the same (then with any similarity), most similar first. If one is the same fact, update it instead."),
+  supersedes: z.string().optional().describe("The fact this one will replace."),
   similarAdvice: z.string().optional().describe("With `similar`: what to do if one of them is the same fact."),
 };
 

@@ -1,0 +1,106 @@
+// Supersession: a new fact names the fact it replaces (memory_store's
+// `supersedes`). Nothing happens to the old fact until someone other than the
+// new fact's author confirms it; then, in the confirmation's transaction, the
+// old fact is deprecated ("superseded by …") and points at its successor. The
+// old row is locked first, so of two replacements confirmed at once exactly one
+// becomes the successor and the other confirmation is refused.
+import type { Caller } from "../auth/caller.js";
+import { assertCanWrite, validateScope } from "../auth/scopes.js";
+import type { Queryable } from "../db/database.js";
+import { conflict, invalid, notFound } from "../errors.js";
+import { prepared } from "./prepared.js";
+import { validateName } from "./rules.js";
+import * as sql from "./sql.js";
+
+interface SupersededRow {
+  id: number;
+  scope: string;
+  name: string;
+  version: number;
+  status: string;
+  successor: string | null;
+}
+
+const FACT_BY_NAME = `
+  select f.id, f.scope, f.name, f.version, f.status, s.scope || '/' || s.name as successor
+    from facts f left join facts s on s.id = f.superseded_by_id
+   where f.name = $1::text and f.scope = $2::text`;
+
+const LOCK_SUPERSEDED = `
+  with f as (select * from facts where id = $1::bigint for update)
+  select f.id, f.scope, f.name, f.version, f.status, s.scope || '/' || s.name as successor
+    from f left join facts s on s.id = f.superseded_by_id`;
+
+const LINK_SUCCESSOR = `update facts set superseded_by_id = $2::bigint where id = $1::bigint`;
+
+/** "name" (in the new fact's scope) or "scope/name". */
+function parseTarget(supersedes: string, scope: string): { scope: string; name: string } {
+  const slash = supersedes.indexOf("/");
+  if (slash < 0) return { scope, name: validateName(supersedes) };
+  return { scope: validateScope(supersedes.slice(0, slash)), name: validateName(supersedes.slice(slash + 1)) };
+}
+
+/** The fact a new one will replace: it must exist in a scope the caller may write, and not be replaced already. */
+export async function resolveSuperseded(db: Queryable, caller: Caller, scope: string, name: string, supersedes: string): Promise<{ id: number; scope: string; name: string }> {
+  const target = parseTarget(supersedes.trim(), scope);
+  if (target.scope === scope && target.name === name) throw invalid(`supersedes names the fact being stored ("${name}"): name the fact this one replaces.`);
+  assertCanWrite(caller, target.scope);
+  const row = (await db.query<SupersededRow>(FACT_BY_NAME, [target.name, target.scope], prepared("superseded_by_name"))).rows[0];
+  if (!row) throw notFound(`supersedes: no fact named "${target.name}" in scope "${target.scope}" to replace. Check the name with memory_recall or memory_list; nothing was written.`);
+  if (row.successor) throw conflict(`supersedes: "${target.scope}/${target.name}" was already replaced by "${row.successor}". Update that fact instead; nothing was written.`);
+  return { id: row.id, scope: row.scope, name: row.name };
+}
+
+export interface Superseded {
+  scope: string;
+  name: string;
+  version: number;
+}
+
+/**
+ * Inside the confirmation of `successor`: deprecates the fact it replaces
+ * (unless already deprecated) and links the two. Refused if another successor
+ * was confirmed first; the caller's transaction then rolls back.
+ */
+export async function completeSupersession(
+  tx: Queryable,
+  successor: { id: number; scope: string; name: string; version: number },
+  supersededId: number,
+  reviewer: Caller,
+): Promise<Superseded> {
+  const old = (await tx.query<SupersededRow>(LOCK_SUPERSEDED, [supersededId], prepared("lock_superseded"))).rows[0]!;
+  if (old.successor && old.successor !== `${successor.scope}/${successor.name}`) {
+    throw conflict(
+      `"${successor.name}" replaces "${old.scope}/${old.name}", which "${old.successor}" replaced first (confirmed meanwhile). Nothing was changed: ` +
+        `merge what "${successor.name}" adds into "${old.successor}" with memory_store, or confirm it as a separate fact after removing supersedes.`,
+      { supersededBy: old.successor },
+    );
+  }
+  if (old.status !== "deprecated") {
+    const reason = `superseded by ${successor.name} (version ${successor.version}), confirmed by ${reviewer.name}`;
+    await tx.query(sql.PROMOTE_FACT, [old.id, "deprecated", reviewer.agentId, reason, old.status, null], prepared("promote"));
+  }
+  await tx.query(LINK_SUCCESSOR, [old.id, successor.id], prepared("link_successor"));
+  return { scope: old.scope, name: old.name, version: old.version };
+}
+
+const SUCCESSORS = `
+  select f.scope, f.name, s.scope || '/' || s.name as successor
+    from unnest($1::text[], $2::text[]) as k (scope, name)
+    join facts f on f.scope = k.scope and f.name = k.name
+    join facts s on s.id = f.superseded_by_id
+   where ($3::boolean or s.scope = any($4::text[]))`;
+
+/**
+ * Recall shows a superseded fact's replacement next to it: one more query,
+ * only when a hit is deprecated, and only successors the caller may read.
+ */
+export async function addSuccessors(db: Queryable, readable: { all: boolean; scopes: string[] }, hits: Array<{ scope: string; name: string; status: string; supersededBy?: string }>): Promise<void> {
+  const deprecated = hits.filter((h) => h.status === "deprecated");
+  if (deprecated.length === 0) return;
+  const rows = (await db.query<{ scope: string; name: string; successor: string }>(SUCCESSORS, [deprecated.map((h) => h.scope), deprecated.map((h) => h.name), readable.all, readable.scopes], prepared("successors"))).rows;
+  for (const r of rows) {
+    const hit = deprecated.find((h) => h.scope === r.scope && h.name === r.name);
+    if (hit) hit.supersededBy = r.successor;
+  }
+}

@@ -1,0 +1,95 @@
+// Supersession over real MCP calls: a new fact names the one it replaces; the
+// old one changes only when someone else confirms the new one, then both link
+// to each other (memory_get, recall); racing confirmations of two replacements
+// leave exactly one successor.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningService } from "../../src/serve.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { addAgent, callError, callOk, connectClient, startTestService } from "../support/service.js";
+
+type Fact = { status: string; statusReason?: string; supersedes?: string; supersededBy?: string; replacements?: string[]; version: number };
+
+describe.each(["postgres", "pglite"] as const)("supersession (%s)", (kind) => {
+  let tdb: TestDatabase;
+  let service: RunningService;
+  let writer: Client;
+  let reviewer: Client;
+  let reviewer2: Client;
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase(kind);
+    service = await startTestService(tdb.db);
+    writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "writer", { scopes: ["shared", "ops"] })).token);
+    reviewer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "reviewer", { kind: "human", scopes: ["shared", "ops"] })).token);
+    reviewer2 = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "reviewer2", { scopes: ["shared", "ops"] })).token);
+  });
+  afterAll(async () => {
+    for (const c of [writer, reviewer, reviewer2]) await c?.close();
+    await service?.stop();
+    await tdb?.drop();
+  });
+
+  const store = (client: Client, name: string, extra: Record<string, unknown> = {}) =>
+    callOk<{ outcome: string; supersedes?: string }>(client, "memory_store", { name, description: `Deploy window rule (${name})`, type: "project", body: "Deploys run Tuesday to Thursday.", ...extra });
+  const get = (name: string, scope = "shared") => callOk<{ fact: Fact }>(reviewer, "memory_get", { name, scope }).then((r) => r.fact);
+
+  it("deprecates the old fact only when someone else confirms the new one, and links both ways", async () => {
+    await store(writer, "deploy-window");
+    await callOk(reviewer, "memory_promote", { name: "deploy-window", to: "confirmed", reason: "checked the calendar" });
+
+    const created = await store(writer, "deploy-window-v2", { supersedes: "deploy-window" });
+    expect(created).toMatchObject({ outcome: "created", supersedes: "shared/deploy-window" });
+    expect(await get("deploy-window")).toMatchObject({ status: "confirmed", replacements: ["shared/deploy-window-v2"] });
+    expect(await get("deploy-window-v2")).toMatchObject({ status: "draft", supersedes: "shared/deploy-window" });
+
+    expect(await callError(writer, "memory_promote", { name: "deploy-window-v2", to: "confirmed", reason: "mine" })).toMatch(/may not confirm it/);
+    expect((await get("deploy-window")).status).toBe("confirmed");
+
+    const promoted = await callOk<{ superseded?: { name: string; version: number } }>(reviewer, "memory_promote", { name: "deploy-window-v2", to: "confirmed", reason: "new calendar" });
+    expect(promoted.superseded).toEqual({ scope: "shared", name: "deploy-window", version: 1 });
+    const old = await get("deploy-window");
+    expect(old).toMatchObject({ status: "deprecated", statusReason: "superseded by deploy-window-v2 (version 1), confirmed by reviewer", supersededBy: "shared/deploy-window-v2" });
+    expect(old.replacements).toBeUndefined();
+    expect(await get("deploy-window-v2")).toMatchObject({ status: "confirmed", supersedes: "shared/deploy-window" });
+
+    const recall = await callOk<{ hits: { name: string; supersededBy?: string }[] }>(reviewer, "memory_recall", { keywords: ["deploy window"] });
+    expect(recall.hits.find((h) => h.name === "deploy-window")?.supersededBy).toBe("shared/deploy-window-v2");
+    const text = (await reviewer.callTool({ name: "memory_recall", arguments: { keywords: ["deploy window"] } })).content as { text: string }[];
+    expect(text[0]!.text).toContain("superseded by shared/deploy-window-v2: follow that one");
+  });
+
+  it("refuses a replacement of a missing, unwritable or already replaced fact, and with version; nothing is written", async () => {
+    expect(await callError(writer, "memory_store", { name: "x-one", description: "d", type: "project", body: "b", supersedes: "no-such-fact" })).toMatch(/no fact named "no-such-fact" in scope "shared"/);
+    expect(await callError(writer, "memory_store", { name: "x-two", description: "d", type: "project", body: "b", supersedes: "secret/thing" })).toMatch(/scope "secret"/);
+    expect(await callError(writer, "memory_store", { name: "x-three", description: "d", type: "project", body: "b", supersedes: "deploy-window" })).toMatch(/already replaced by "shared\/deploy-window-v2"/);
+    expect(await callError(writer, "memory_store", { name: "deploy-window-v2", description: "d", type: "project", body: "b", version: 1, supersedes: "deploy-window" })).toMatch(/supersedes is given when a fact is created/);
+    for (const name of ["x-one", "x-two", "x-three"]) expect(await callError(reviewer, "memory_get", { name })).toMatch(/No fact named/);
+  });
+
+  it("replaces a fact in another writable scope with scope/name", async () => {
+    await store(writer, "ops-window", { scope: "ops" });
+    await store(writer, "ops-window-shared", { supersedes: "ops/ops-window" });
+    await callOk(reviewer, "memory_promote", { name: "ops-window-shared", to: "confirmed", reason: "moved to shared" });
+    expect(await get("ops-window", "ops")).toMatchObject({ status: "deprecated", supersededBy: "shared/ops-window-shared" });
+  });
+
+  it("leaves exactly one successor when two replacements are confirmed at once", async () => {
+    await store(writer, "on-call");
+    await store(writer, "on-call-a", { supersedes: "on-call" });
+    await store(writer, "on-call-b", { supersedes: "on-call" });
+    const results = await Promise.allSettled([
+      callOk(reviewer, "memory_promote", { name: "on-call-a", to: "confirmed", reason: "a" }),
+      callOk(reviewer2, "memory_promote", { name: "on-call-b", to: "confirmed", reason: "b" }),
+    ]);
+    const won = results.filter((r) => r.status === "fulfilled");
+    const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(String(lost[0]!.reason)).toMatch(/replaced first \(confirmed meanwhile\)/);
+    const winner = results[0]!.status === "fulfilled" ? "on-call-a" : "on-call-b";
+    const loser = winner === "on-call-a" ? "on-call-b" : "on-call-a";
+    expect(await get("on-call")).toMatchObject({ status: "deprecated", supersededBy: `shared/${winner}` });
+    expect((await get(loser)).status).toBe("draft");
+  });
+});
