@@ -82,3 +82,17 @@ export function assertCanRead(caller: Caller, scope: string): void {
     throw forbidden(`You (${caller.name}) may not read scope "${scope}". Scopes you may read: ${describeScopes(readableScopes(caller))}.`);
   }
 }
+
+/**
+ * Redaction (removing stored text for good) is for humans with write access to
+ * the scope, administrators included; never an agent, which could erase the
+ * evidence of its own mistakes.
+ */
+export function assertMayRedact(caller: Caller, scope: string): void {
+  if (caller.kind === "human" && canWrite(caller, scope)) return;
+  throw forbidden(
+    caller.kind === "human"
+      ? `${caller.name} may not write scope "${scope}", so may not redact in it. An administrator can grant it: agent-memory agent scopes ${caller.name} --scopes ${scope}.`
+      : `Only a human with write access to scope "${scope}" (or an administrator) redacts; ${caller.name} is an agent. Deprecate the fact instead, or ask a person to redact it.`,
+  );
+}

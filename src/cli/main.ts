@@ -5,6 +5,7 @@ import { SERVICE_VERSION } from "../version.js";
 import { registerAgentCommands } from "./commands/agent.js";
 import { registerGrantCommands } from "./commands/grant.js";
 import { registerGraphCommands } from "./commands/graph.js";
+import { registerRedactCommands } from "./commands/redact.js";
 import { registerLedgerCommands } from "./commands/ledger.js";
 import { registerMigrateCommand } from "./commands/migrate.js";
 import { registerServeCommand } from "./commands/serve.js";
@@ -27,7 +28,7 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
   registerTokenCommands(program);
   registerGrantCommands(program);
   registerLedgerCommands(program);
-  registerGraphCommands(program);
+  registerRedactCommands(program, registerGraphCommands(program));
   registerSnapshotCommands(program);
   // Subcommands inherit exitOverride only when set before they are added.
   for (const c of allCommands(program)) c.exitOverride();

@@ -180,6 +180,7 @@ export function fullFactText(f: FullFact): string {
   if (f.supersededBy) lines.push(`Superseded by ${f.supersededBy}: read that fact instead.`);
   if (f.supersedes) lines.push(`Replaces ${f.supersedes}${f.status === "draft" ? " once someone other than its author confirms it" : ""}.`);
   if (f.replacements) lines.push(`Proposed replacements (drafts): ${f.replacements.join(", ")}.`);
+  for (const r of f.redactions ?? []) lines.push(`Version ${r.version} was redacted by ${r.by} at ${r.at}: ${r.reason}`);
   const first = f.versions[0]?.version ?? 0;
   const last = f.versions[f.versions.length - 1]?.version ?? 0;
   const history =

@@ -21,6 +21,15 @@ export interface StoredFactVersion extends FactContent {
 export interface FactHistory {
   versions: StoredFactVersion[];
   events: StoredFactEvent[];
+  /** Tombstones of redacted versions (their text reads "[redacted]"); null when none. */
+  redactions: FactRedaction[] | null;
+}
+
+export interface FactRedaction {
+  version: number;
+  by: string;
+  at: string;
+  reason: string;
 }
 
 /** A fact as an export writes it: the current version and its whole history; times ISO 8601 UTC with milliseconds. */
@@ -68,5 +77,5 @@ export async function* exportFacts(db: Queryable, filters: ExportFilters, batch 
 export async function factHistory(tx: Queryable, factId: number): Promise<FactHistory> {
   const row = (await tx.query<FactHistory>(sql.FACT_HISTORY, [factId])).rows[0];
   if (!row) throw new Error(`fact ${factId} vanished while locked`);
-  return { versions: row.versions ?? [], events: (row.events ?? []).map((e) => ({ ...e, actorId: Number(e.actorId) })) };
+  return { versions: row.versions ?? [], events: (row.events ?? []).map((e) => ({ ...e, actorId: Number(e.actorId) })), redactions: row.redactions };
 }

@@ -27,6 +27,7 @@ export {
   type StoredFactVersion,
 } from "./history.js";
 export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./replay.js";
+export { restoreRedactions } from "./redaction.js";
 export {
   DESCRIPTION_MAX_CHARS,
   FACT_EVENT_KINDS,

@@ -65,6 +65,8 @@ export interface FullFact extends FactSummary {
   supersededBy?: string;
   /** Drafts that would replace this one once confirmed. */
   replacements?: string[];
+  /** Tombstones: versions whose text a human removed (it reads "[redacted]"), by whom, when and why. */
+  redactions?: Array<{ version: number; by: string; at: string; reason: string }>;
 }
 
 export interface SummaryRow {

@@ -254,6 +254,7 @@ export async function getFact(db: Queryable, caller: Caller, input: GetInput): P
     ...(row.supersedes ? { supersedes: row.supersedes } : {}),
     ...(row.superseded_by ? { supersededBy: row.superseded_by } : {}),
     ...(row.replacements ? { replacements: row.replacements } : {}),
+    ...(row.redactions ? { redactions: row.redactions.map((r) => ({ ...r, at: isoTime(r.at) })) } : {}),
   };
 }
 
@@ -261,6 +262,7 @@ interface SupersessionLinks {
   supersedes: string | null;
   superseded_by: string | null;
   replacements: string[] | null;
+  redactions: Array<{ version: number; by: string; at: string; reason: string }> | null;
 }
 
 /** An explicit scope filter must be one the caller may read (this says nothing about any fact). */

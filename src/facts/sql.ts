@@ -22,7 +22,9 @@ const SUPERSESSION_LINKS = `
          (select s.scope || '/' || s.name from facts s where s.id = f.supersedes_id and ${READABLE_S}) as supersedes,
          (select s.scope || '/' || s.name from facts s where s.id = f.superseded_by_id and ${READABLE_S}) as superseded_by,
          (select json_agg(s.scope || '/' || s.name order by s.id) from facts s
-           where s.supersedes_id = f.id and s.status = 'draft' and ${READABLE_S}) as replacements`;
+           where s.supersedes_id = f.id and s.status = 'draft' and ${READABLE_S}) as replacements,
+         (select json_agg(json_build_object('version', r.version, 'by', ra.name, 'at', r.redacted_at, 'reason', r.reason) order by r.version)
+            from fact_redactions r join agents ra on ra.id = r.redacted_by where r.fact_id = f.id) as redactions`;
 
 /**
  * One fact with a window of its history, in one round trip: the newest $6
@@ -258,7 +260,10 @@ const HISTORY_COLUMNS = `
             'kind', e.kind, 'version', e.version, 'actorId', e.actor_id, 'actor', ea.name, 'at', ${TS("e.at")},
             'from', e.from_status, 'to', e.to_status, 'reason', e.reason) order by e.id)
      from fact_events e join agents ea on ea.id = e.actor_id
-    where e.fact_id = f.id) as events`;
+    where e.fact_id = f.id) as events,
+  (select json_agg(json_build_object('version', r.version, 'by', ra.name, 'at', ${TS("r.redacted_at")}, 'reason', r.reason) order by r.version)
+     from fact_redactions r join agents ra on ra.id = r.redacted_by
+    where r.fact_id = f.id) as redactions`;
 
 /**
  * A batch of facts for export, keyset on id (file order does not matter: each

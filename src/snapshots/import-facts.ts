@@ -5,7 +5,7 @@
 import { ensureImporterAgent } from "../auth/store.js";
 import type { Queryable } from "../db/database.js";
 import { conflict, invalid } from "../errors.js";
-import { factHistory, lockFactInScope, replayCreate, replayPromotion, replayUpdate } from "../facts/index.js";
+import { factHistory, lockFactInScope, replayCreate, replayPromotion, replayUpdate, restoreRedactions } from "../facts/index.js";
 import { checkLifecycle, eventText, sameContent, sameEvent, type TargetHistory } from "./history.js";
 import type { ParsedFile, SnapshotFile } from "./parse.js";
 import type { StoredHistory } from "./model.js";
@@ -32,8 +32,12 @@ export async function importFactFile(tx: Queryable, parsed: ParsedFile, fileCtx:
   if (parsed.format === "snapshot") assertFrontMatterAgrees(parsed, final, ctx, target);
 
   const from = stored ? missingFrom(stored, target, identity) : 0;
+  if (from < target.events.length) await append(tx, factId, identity, target, from);
+  if (parsed.format === "snapshot" && parsed.fact.redactions.length > 0) {
+    const id = factId ?? (await lockFactInScope(tx, identity.name, identity.scope))!;
+    await restoreRedactions(tx, id, parsed.fact.redactions.map((r) => ({ version: r.version, byId: ctx.agents.resolve(r.by, "redacted by").id, at: r.at, reason: r.reason })));
+  }
   if (from >= target.events.length) return { ...identity, outcome: "unchanged" };
-  await append(tx, factId, identity, target, from);
   const byImporter = importer !== null && target.events.slice(from).some((e) => e.kind === "confirmed" && e.actorId === importer.id);
   return { ...identity, outcome: factId !== null ? "updated" : "created", ...(byImporter ? { confirmedByImporter: true as const } : {}) };
 }

@@ -22,10 +22,18 @@
 //   - version: 1 …
 //   ```
 //
+//   <!-- agent-memory:redactions -->            (only when a version was redacted)
+//   ## Redactions
+//
+//   ```yaml
+//   - version: 1
+//     redacted by: …
+//   ```
+//
 // Everything after the body is YAML inside fences; parse.ts reads it back with
 // the same library. The same fact always renders to the same bytes.
 import type { SnapshotEvent, SnapshotFact, SnapshotVersion } from "./model.js";
-import { EARLIER_HEADING, EARLIER_MARKER, FENCE_CLOSE, FENCE_OPEN, HISTORY_HEADING, HISTORY_MARKER, MARKER_PREFIX } from "./model.js";
+import { EARLIER_HEADING, EARLIER_MARKER, FENCE_CLOSE, FENCE_OPEN, HISTORY_HEADING, HISTORY_MARKER, MARKER_PREFIX, REDACTIONS_HEADING, REDACTIONS_MARKER } from "./model.js";
 import { toYaml } from "./yaml.js";
 
 /**
@@ -102,6 +110,9 @@ export function renderFactFile(f: SnapshotFact): string {
   text += `${HISTORY_MARKER}\n${HISTORY_HEADING}\n\n${fenced(f.history.map(historyEntry))}`;
   if (f.earlier.length > 0) {
     text += `\n${EARLIER_MARKER}\n${EARLIER_HEADING}\n\n${fenced(f.earlier.map(versionEntry))}`;
+  }
+  if (f.redactions.length > 0) {
+    text += `\n${REDACTIONS_MARKER}\n${REDACTIONS_HEADING}\n\n${fenced(f.redactions.map((r) => ({ version: r.version, "redacted by": r.by, at: r.at, reason: r.reason })))}`;
   }
   return text;
 }

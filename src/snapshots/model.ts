@@ -44,6 +44,8 @@ export interface SnapshotFact {
   history: SnapshotEvent[];
   /** Versions 1 … version-1, in order. */
   earlier: SnapshotVersion[];
+  /** Redacted versions' tombstones (their text reads "[redacted]"), by version. */
+  redactions: Array<{ version: number; by: string; at: string; reason: string }>;
 }
 
 /**
@@ -56,6 +58,8 @@ export const HISTORY_MARKER = `${MARKER_PREFIX}history -->`;
 export const EARLIER_MARKER = `${MARKER_PREFIX}earlier-versions -->`;
 export const HISTORY_HEADING = "## History";
 export const EARLIER_HEADING = "## Earlier versions";
+export const REDACTIONS_MARKER = `${MARKER_PREFIX}redactions -->`;
+export const REDACTIONS_HEADING = "## Redactions";
 export const FENCE_OPEN = "```yaml";
 export const FENCE_CLOSE = "```";
 

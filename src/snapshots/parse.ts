@@ -12,6 +12,8 @@ import { unescapeBody } from "./markdown.js";
 import {
   EARLIER_HEADING,
   EARLIER_MARKER,
+  REDACTIONS_HEADING,
+  REDACTIONS_MARKER,
   FACT_EVENT_KINDS,
   FENCE_CLOSE,
   FENCE_OPEN,
@@ -79,6 +81,13 @@ const HistoryEntry = z.strictObject({
   reason: z.string().optional(),
 });
 
+const RedactionEntry = z.strictObject({
+  version: z.number().int().min(1),
+  "redacted by": z.string(),
+  at: z.string(),
+  reason: z.string(),
+});
+
 const EarlierEntry = z.strictObject({
   version: z.number().int().min(1),
   type: z.string(),
@@ -110,6 +119,10 @@ function parseSnapshot(fields: Record<string, unknown>, rest: string): SnapshotF
       body,
       history: entries(sections.history, HistoryEntry, "History").map((e) => ({ ...e, from: e.from ?? null, reason: e.reason ?? null })),
       earlier: sections.earlier === undefined ? [] : entries(sections.earlier, EarlierEntry, "Earlier versions"),
+      redactions:
+        sections.redactions === undefined
+          ? []
+          : entries(sections.redactions, RedactionEntry, "Redactions").map((r) => ({ version: r.version, by: r["redacted by"], at: r.at, reason: r.reason })),
     },
   };
 }
@@ -130,7 +143,7 @@ function splitBody(rest: string): { body: string; tail: string } {
 }
 
 /** The generated part of the file, line by line, in the exact layout markdown.ts writes. */
-function readSections(tail: string): { history: string; earlier: string | undefined } {
+function readSections(tail: string): { history: string; earlier: string | undefined; redactions: string | undefined } {
   const lines = tail.split("\n");
   let i = 0;
   const expect = (line: string) => {
@@ -152,16 +165,24 @@ function readSections(tail: string): { history: string; earlier: string | undefi
   expect("");
   const history = block();
   let earlier: string | undefined;
-  if (i < lines.length - 1) {
+  if (i < lines.length - 1 && lines[i + 1] === EARLIER_MARKER) {
     expect("");
     expect(EARLIER_MARKER);
     expect(EARLIER_HEADING);
     expect("");
     earlier = block();
   }
+  let redactions: string | undefined;
+  if (i < lines.length - 1 && lines[i + 1] === REDACTIONS_MARKER) {
+    expect("");
+    expect(REDACTIONS_MARKER);
+    expect(REDACTIONS_HEADING);
+    expect("");
+    redactions = block();
+  }
   // The file ends with exactly one newline after the last block.
   if (i !== lines.length - 1 || lines[i] !== "") throw invalid("the file has text after its generated sections; re-export it instead of editing them.");
-  return { history, earlier };
+  return { history, earlier, redactions };
 }
 
 function entries<T>(yaml: string, schema: z.ZodType<T>, section: string): T[] {

@@ -22,5 +22,6 @@ function toSnapshot(r: ExportedFact): SnapshotFact {
     body: r.body,
     history: r.events.map((e) => ({ version: e.version, event: e.kind, by: e.actor, at: e.at, from: e.from, to: e.to, reason: e.reason })),
     earlier: r.versions.filter((v) => v.version < r.version),
+    redactions: r.redactions ?? [],
   };
 }

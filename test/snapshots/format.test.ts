@@ -25,9 +25,18 @@ function sample(overrides: Partial<SnapshotFact> = {}): SnapshotFact {
       { version: 2, event: "confirmed", by: "reviewer", at: "2026-01-12T08:00:00.000Z", from: "draft", to: "confirmed", reason: "CI の手順と一致することを確認" },
     ],
     earlier: [{ version: 1, type: "reference", description: "migrations first", body: "v1 body\n" }],
+    redactions: [],
     ...overrides,
   };
 }
+
+it("round-trips the tombstones of redacted versions, with and without earlier versions", () => {
+  const redactions = [{ version: 1, by: "alice", at: "2026-01-13T08:00:00.000Z", reason: "personal data" }];
+  expect(roundTrip(sample({ redactions }))).toEqual(sample({ redactions }));
+  expect(renderFactFile(sample({ redactions }))).toContain("## Redactions");
+  const single = sample({ version: 1, earlier: [], redactions, history: sample().history.slice(0, 1) });
+  expect(roundTrip(single)).toEqual(single);
+});
 
 const roundTrip = (f: SnapshotFact) => {
   const parsed = parseFactFile(renderFactFile(f));

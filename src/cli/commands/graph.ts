@@ -23,8 +23,8 @@ import { action } from "../run.js";
 const DEFAULT_IMPORT_AGENT = "owner";
 const PROGRESS_EVERY_MS = 250;
 
-export function registerGraphCommands(program: Command): void {
-  const graph = program.command("graph").description("import or export the knowledge graph (the memory.jsonl format of @modelcontextprotocol/server-memory)");
+export function registerGraphCommands(program: Command): Command {
+  const graph = program.command("graph").description("import, export or redact the knowledge graph (import and export: the memory.jsonl format of @modelcontextprotocol/server-memory)");
 
   graph
     .command("import")
@@ -98,6 +98,7 @@ export function registerGraphCommands(program: Command): void {
         out.result({ file, scope, ...report }, () => `Exported ${report.entities} entities and ${report.relations} relations from scope "${scope}" to ${file}.`);
       }),
     );
+  return graph;
 }
 
 async function writeChunk(stream: Writable, chunk: string): Promise<void> {

@@ -144,6 +144,10 @@ export const fullFactSchema = z.object({
   supersedes: z.string().optional().describe('The fact this one replaces ("scope/name"), deprecated when this one is confirmed.'),
   supersededBy: z.string().optional().describe("The confirmed fact that replaced this one."),
   replacements: z.array(z.string()).optional().describe("Drafts that replace this one once someone confirms them."),
+  redactions: z
+    .array(z.object({ version: z.number().int(), by: z.string(), at: z.string(), reason: z.string() }))
+    .optional()
+    .describe('Versions whose text a human removed (it reads "[redacted]"): who, when (ISO 8601) and why.'),
 });
 
 export const uriField = z.string().describe("The fact's MCP resource URI (memory://facts/{scope}/{name}).");
