@@ -147,7 +147,7 @@ function throwAsJsonRpc(error: DomainError): never {
 }
 
 /** Wraps a resource's list or read callback; failures become JSON-RPC errors. */
-export function resourceCall<T>(deps: AppDeps, resource: ResourceDefinition, extra: CallExtra, work: (ctx: CallContext) => Promise<T>): Promise<T> {
+export function resourceCall<T>(deps: AppDeps, resource: Pick<ResourceDefinition, "name">, extra: CallExtra, work: (ctx: CallContext) => Promise<T>): Promise<T> {
   return guarded(deps, { kind: "resource", name: resource.name }, extra, () => `Internal error while reading ${resource.name} resources; nothing was changed.`, work, undefined).then(
     (result) => (result.ok ? result.value : throwAsJsonRpc(result.error)),
   );

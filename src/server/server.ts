@@ -39,6 +39,7 @@ function buildToolRegistrations(deps: AppDeps, capabilities: readonly Capability
         inputSchema: advertisedInputSchema(tool.inputSchema),
         outputSchema: tool.outputSchema,
         annotations: tool.annotations,
+        ...(tool.meta ? { _meta: tool.meta } : {}),
       };
       const callback = toolCallback(deps, tool);
       registrations.set(tool.name, (server) => void server.registerTool(tool.name, config, callback));
@@ -61,6 +62,11 @@ function buildOtherRegistrations(deps: AppDeps, capabilities: readonly Capabilit
       const read = (uri: URL, variables: Record<string, string | string[]>, extra: CallExtra) =>
         resourceCall(deps, resource, extra, (ctx) => resource.read(uri, variables, ctx));
       registrations.push((server) => void server.registerResource(resource.name, template, metadata, read));
+    }
+    for (const resource of capability.fixedResources ?? []) {
+      const metadata = { title: resource.title, description: resource.description, mimeType: resource.mimeType, ...(resource.meta ? { _meta: resource.meta } : {}) };
+      const read = (uri: URL, extra: CallExtra) => resourceCall(deps, resource, extra, (ctx) => resource.read(uri, ctx));
+      registrations.push((server) => void server.registerResource(resource.name, resource.uri, metadata, read));
     }
     for (const prompt of capability.prompts ?? []) {
       const config = { title: prompt.title, description: prompt.description, argsSchema: prompt.args };
@@ -90,7 +96,7 @@ export function createMcpServerFactory(deps: AppDeps, capabilities: readonly Cap
   const registrations = [...tools.values(), ...buildOtherRegistrations(deps, capabilities)];
   const serverCapabilities = {
     tools: {},
-    ...(capabilities.some((c) => c.resources?.length) ? { resources: {} } : {}),
+    ...(capabilities.some((c) => c.resources?.length || c.fixedResources?.length) ? { resources: {} } : {}),
     ...(capabilities.some((c) => c.prompts?.length) ? { prompts: {} } : {}),
   };
   // Only used to validate elicitation answers; stateless and safe to share.
