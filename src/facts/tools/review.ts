@@ -9,7 +9,7 @@ import { FACT_TYPES } from "../rules.js";
 import { READ_ONLY, summaryShape } from "./schemas.js";
 
 const input = {
-  cursor: z.string().optional().describe("nextCursor of the previous page."),
+  cursor: z.string().optional().describe("The last answer's nextCursor."),
 };
 
 const diffLine = z.object({ kind: z.enum(["same", "added", "removed"]), text: z.string() });
@@ -37,7 +37,7 @@ const output = {
 export const memoryReviewTool = defineTool({
   name: "memory_review",
   title: "Review queue",
-  description: "Your review queue with each draft's diff; in hosts with MCP Apps, a review app. Act with memory_promote.",
+  description: "Your review queue with diffs (an app where hosts run MCP Apps); act with memory_promote.",
   input,
   output,
   annotations: READ_ONLY,
