@@ -32,7 +32,8 @@ let built: string | undefined;
 
 export function reviewAppPage(): string {
   if (built !== undefined) return built;
-  const script = `${extAppsBundle()}\n${APP_SCRIPT}`;
+  // In a block of its own: the bundle's minified top-level names (el, app, …) would clash with the app's.
+  const script = `${extAppsBundle()}\n{${APP_SCRIPT}}\n`;
   const csp = [
     "default-src 'none'",
     `script-src ${sha256(script)}`,
