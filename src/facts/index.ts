@@ -29,6 +29,7 @@ export {
   type StoredFactEvent,
   type StoredFactVersion,
 } from "./history.js";
+export { completeFactName, completeFactType, completeReadableScope, completeWritableScope } from "./complete.js";
 export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./replay.js";
 export {
   DESCRIPTION_MAX_CHARS,

@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
 import type { Caller } from "../auth/caller.js";
+import type { Completer } from "./complete.js";
 
 /** What every tool, resource and prompt callback receives besides its input. */
 export interface CallContext {
@@ -87,6 +88,8 @@ export interface ResourceDefinition {
   title: string;
   description: string;
   mimeType: string;
+  /** Completers of the template's variables (completion/complete), by variable name. */
+  complete?: Readonly<Record<string, Completer>>;
   list?(ctx: CallContext): Promise<ListResourcesResult>;
   read(uri: URL, variables: Record<string, string | string[]>, ctx: CallContext): Promise<ReadResourceResult>;
 }
