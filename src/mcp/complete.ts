@@ -12,13 +12,12 @@ import type * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
 import { type CallExtra, completionCall } from "./guard.js";
 import { ProtocolError } from "./protocol-error.js";
-import type { CallContext } from "./tool.js";
+import type { Completer } from "./tool.js";
 
 /** Values one answer holds at most (MCP's limit); a completer may return one more to say that more exist. */
 export const COMPLETION_MAX_VALUES = 100;
 
-/** Completes one argument: the typed prefix, the caller, and the other arguments already given. */
-export type Completer = (prefix: string, ctx: CallContext, args: Record<string, string>) => Promise<string[]>;
+export type { Completer };
 
 /** A prompt argument with completions, marked the SDK's way. Only this service's handler calls the completer. */
 export function completableArg<T extends z.ZodType>(schema: T, complete: Completer): T {

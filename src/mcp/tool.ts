@@ -9,7 +9,6 @@ import type { Logger } from "pino";
 import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
 import type { Caller } from "../auth/caller.js";
-import type { Completer } from "./complete.js";
 
 /** What every tool, resource and prompt callback receives besides its input. */
 export interface CallContext {
@@ -79,6 +78,9 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(spe
     run: spec.run,
   };
 }
+
+/** Completes one argument (completion/complete, src/mcp/complete.ts): the typed prefix, the caller, and the other arguments already given. */
+export type Completer = (prefix: string, ctx: CallContext, args: Record<string, string>) => Promise<string[]>;
 
 /** A resource template (uri with {variables}) that can list its resources and read one. */
 export interface ResourceDefinition {
