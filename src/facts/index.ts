@@ -6,12 +6,15 @@ import { memoryGetTool } from "./tools/get.js";
 import { memoryListTool } from "./tools/list.js";
 import { memoryPromoteTool } from "./tools/promote.js";
 import { memoryRecallTool } from "./tools/recall.js";
+import { memoryReviewTool } from "./tools/review.js";
+import { reviewAppResource } from "./review-app/resource.js";
 import { memoryStoreTool } from "./tools/store.js";
 
 export const facts: Capability = {
   name: "facts",
-  tools: [memoryRecallTool, memoryStoreTool, memoryGetTool, memoryListTool, memoryPromoteTool],
+  tools: [memoryRecallTool, memoryStoreTool, memoryGetTool, memoryListTool, memoryPromoteTool, memoryReviewTool],
   resources: [factResource],
+  fixedResources: [reviewAppResource],
 };
 
 // The public surface other capabilities (snapshots, prompts) build on: the rules of a
@@ -26,6 +29,7 @@ export {
   type StoredFactEvent,
   type StoredFactVersion,
 } from "./history.js";
+export { completeFactName, completeFactType, completeReadableScope, completeWritableScope } from "./complete.js";
 export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./replay.js";
 export { restoreRedactions } from "./redaction.js";
 export {

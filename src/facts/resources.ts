@@ -7,6 +7,7 @@ import { fullFactText } from "./format.js";
 import { factUri } from "./model.js";
 import { listFacts } from "./list.js";
 import { getFact } from "./read.js";
+import { completeFactName, completeReadableScope } from "./complete.js";
 
 // resources/list has no paging through McpServer's template callback, so the
 // listing is bounded: the most recently changed facts. memory_list pages through all.
@@ -18,6 +19,11 @@ export const factResource = defineResource({
   title: "Fact",
   description: `A fact of the shared memory with its status and history. Listing shows the ${RESOURCE_LIST_LIMIT} most recently changed facts you can read; use memory_list to page through all.`,
   mimeType: "text/plain",
+  // Only scopes the caller may read, and names in the scope already given (none in a scope it may not read).
+  complete: {
+    scope: (prefix, { deps, caller }) => completeReadableScope(deps.db, caller, prefix),
+    name: (prefix, { deps, caller }, args) => completeFactName(deps.db, caller, args.scope, prefix),
+  },
   async list({ caller, deps }) {
     const { facts } = await listFacts(deps.db, caller, { limit: RESOURCE_LIST_LIMIT }, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.limits.listScanMax });
     return {

@@ -25,7 +25,7 @@ export interface CallExtra {
 const RESOURCE_NOT_FOUND = -32002;
 
 type Outcome<T> = ({ ok: true; value: T } | { ok: false; error: DomainError }) & { outcome: string };
-type What = { kind: "tool" | "resource" | "prompt"; name: string };
+type What = { kind: "tool" | "resource" | "prompt" | "completion"; name: string };
 
 /**
  * What a callback receives. Its logger (a pino child naming the call, the agent
@@ -153,9 +153,16 @@ function throwAsJsonRpc(error: DomainError): never {
 }
 
 /** Wraps a resource's list or read callback; failures become JSON-RPC errors. */
-export function resourceCall<T>(deps: AppDeps, resource: ResourceDefinition, extra: CallExtra, work: (ctx: CallContext) => Promise<T>): Promise<T> {
+export function resourceCall<T>(deps: AppDeps, resource: Pick<ResourceDefinition, "name">, extra: CallExtra, work: (ctx: CallContext) => Promise<T>): Promise<T> {
   return guarded(deps, { kind: "resource", name: resource.name }, extra, () => `Internal error while reading ${resource.name} resources; nothing was changed.`, work, undefined).then(
     (result) => (result.ok ? result.value : throwAsJsonRpc(result.error)),
+  );
+}
+
+/** Wraps one completion lookup; failures become JSON-RPC errors. */
+export function completionCall<T>(deps: AppDeps, name: string, extra: CallExtra, work: (ctx: CallContext) => Promise<T>): Promise<T> {
+  return guarded(deps, { kind: "completion", name }, extra, () => `Internal error while completing ${name}.`, work, undefined).then((result) =>
+    result.ok ? result.value : throwAsJsonRpc(result.error),
   );
 }
 

@@ -45,6 +45,8 @@ export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   input: I;
   output: O;
   annotations: ToolAnnotations;
+  /** The tool's _meta in tools/list, e.g. an MCP App's `ui.resourceUri`. */
+  meta?: Record<string, unknown>;
   run(input: z.infer<z.ZodObject<I>>, ctx: CallContext): Promise<ToolAnswer<NullAsAbsent<z.infer<z.ZodObject<O>>>>>;
 }
 
@@ -56,6 +58,7 @@ export interface ToolDefinition {
   inputSchema: z.ZodObject<z.ZodRawShape>;
   outputSchema: z.ZodObject<z.ZodRawShape>;
   annotations: ToolAnnotations;
+  meta?: Record<string, unknown> | undefined;
   // Method syntax on purpose: a spec's run takes its own narrower input, and the
   // input has been checked against inputSchema before run is called (guard.ts).
   run(input: Record<string, unknown>, ctx: CallContext): Promise<ToolAnswer<unknown>>;
@@ -71,9 +74,13 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(spe
     inputSchema: z.object(spec.input),
     outputSchema: z.object(spec.output),
     annotations: { title: spec.title, ...spec.annotations },
+    meta: spec.meta,
     run: spec.run,
   };
 }
+
+/** Completes one argument (completion/complete, src/mcp/complete.ts): the typed prefix, the caller, and the other arguments already given. */
+export type Completer = (prefix: string, ctx: CallContext, args: Record<string, string>) => Promise<string[]>;
 
 /** A resource template (uri with {variables}) that can list its resources and read one. */
 export interface ResourceDefinition {
@@ -83,12 +90,26 @@ export interface ResourceDefinition {
   title: string;
   description: string;
   mimeType: string;
+  /** Completers of the template's variables (completion/complete), by variable name. */
+  complete?: Readonly<Record<string, Completer>>;
   list?(ctx: CallContext): Promise<ListResourcesResult>;
   read(uri: URL, variables: Record<string, string | string[]>, ctx: CallContext): Promise<ReadResourceResult>;
 }
 
 export function defineResource(spec: ResourceDefinition): ResourceDefinition {
   return spec;
+}
+
+/** A resource at one fixed URI (listed by resources/list), e.g. an MCP App's ui:// page. */
+export interface FixedResourceDefinition {
+  name: string;
+  uri: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  /** The listing's _meta (hosts read an App's csp from the content item first, then from here). */
+  meta?: Record<string, unknown>;
+  read(uri: URL, ctx: CallContext): Promise<ReadResourceResult>;
 }
 
 export interface PromptSpec<A extends z.ZodRawShape> {
@@ -118,5 +139,6 @@ export interface Capability {
   name: string;
   tools: ToolDefinition[];
   resources?: ResourceDefinition[];
+  fixedResources?: FixedResourceDefinition[];
   prompts?: PromptDefinition[];
 }

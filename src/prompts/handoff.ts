@@ -1,7 +1,8 @@
 // handoff: execute an external side effect exactly once, with the ledger's
 // check → claim → act → record, and leave evidence the next agent can verify.
 import * as z from "zod/v4";
-import { ACTION_PATTERN, LIMITS } from "../ledger/index.js";
+import { ACTION_PATTERN, completeAction, completeTarget, LIMITS } from "../ledger/index.js";
+import { completableArg } from "../mcp/complete.js";
 import { lineArg } from "./args.js";
 import { json, protocolPrompt } from "./prompt.js";
 
@@ -25,8 +26,11 @@ export const handoffPrompt = protocolPrompt({
   title: "Execute an action exactly once",
   description: "Before an external side effect (publish, deploy, send, call a paid API): check the ledger, claim, act, then record with evidence, so that no two agents do it twice.",
   args: {
-    action: actionArg.describe("The operation, snake_case or kebab-case (e.g. publish_qiita, deploy-prod)."),
-    target: lineArg("target", LIMITS.keyMaxChars).describe("What the action applies to, exact and case-sensitive (e.g. an article id, an environment, a URL)."),
+    action: completableArg(actionArg.describe("The operation, snake_case or kebab-case (e.g. publish_qiita, deploy-prod)."), (prefix, { deps }) => completeAction(deps.db, prefix)),
+    target: completableArg(
+      lineArg("target", LIMITS.keyMaxChars).describe("What the action applies to, exact and case-sensitive (e.g. an article id, an environment, a URL)."),
+      (prefix, { deps }, args) => completeTarget(deps.db, args.action, prefix),
+    ),
     evidence: evidenceArg.optional().describe("Optional: the URL where the result will be visible, if you know it already."),
   },
   text: ({ action, target, evidence }) => {

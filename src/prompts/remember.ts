@@ -1,7 +1,8 @@
 // remember: turn what was just learned into one well-formed fact. The seeds'
 // second worst habit was a second copy of a fact instead of a new version of
 // the first, so the protocol looks for the existing fact before storing.
-import { DESCRIPTION_MAX_CHARS, NAME_MAX_CHARS } from "../facts/index.js";
+import { completeFactType, completeWritableScope, DESCRIPTION_MAX_CHARS, NAME_MAX_CHARS } from "../facts/index.js";
+import { completableArg } from "../mcp/complete.js";
 import { scopeArg, textArg, typeArg } from "./args.js";
 import { json, protocolPrompt } from "./prompt.js";
 
@@ -11,8 +12,13 @@ export const rememberPrompt = protocolPrompt({
   description: "Turn a correction, decision or lesson you just learned into one well-formed fact in the shared memory, updating the existing fact instead of writing a duplicate.",
   args: {
     learned: textArg("learned", 4000).describe("What you learned, in your own words (a correction, a settled decision, a prevention rule, where something is)."),
-    scope: scopeArg.optional().describe('Optional: the scope to store it in (one you may write, see whoami). Default "shared".'),
-    type: typeArg.optional().describe("Optional: feedback (a correction someone gave), project (a decision or rule about the work) or reference (where something is)."),
+    scope: completableArg(scopeArg.optional().describe('Optional: the scope to store it in (one you may write, see whoami). Default "shared".'), (prefix, { deps, caller }) =>
+      completeWritableScope(deps.db, caller, prefix),
+    ),
+    type: completableArg(
+      typeArg.optional().describe("Optional: feedback (a correction someone gave), project (a decision or rule about the work) or reference (where something is)."),
+      async (prefix) => completeFactType(prefix),
+    ),
   },
   text: ({ learned, scope, type }) =>
     [

@@ -2,6 +2,8 @@
 // claim until someone other than its author confirms it; a fact nobody has
 // looked at for a long time (stale) comes back to the queue for the same reason.
 import * as z from "zod/v4";
+import { completeWritableScope } from "../facts/index.js";
+import { completableArg } from "../mcp/complete.js";
 import { scopeArg } from "./args.js";
 import { json, protocolPrompt } from "./prompt.js";
 
@@ -17,7 +19,7 @@ export const reviewPrompt = protocolPrompt({
   title: "Review drafts",
   description: "Walk your review queue: read each draft (or stale fact) written by someone else, then confirm or deprecate it with a reason.",
   args: {
-    scope: scopeArg.optional().describe("Optional: only review facts in this scope."),
+    scope: completableArg(scopeArg.optional().describe("Optional: only review facts in this scope."), (prefix, { deps, caller }) => completeWritableScope(deps.db, caller, prefix)),
     limit: limitArg.optional().describe("Optional: how many facts to review in this pass, 1-100 (default 20)."),
   },
   text: ({ scope, limit }) => {

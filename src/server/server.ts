@@ -12,6 +12,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
 import { advertisedInputSchema } from "../mcp/arguments.js";
+import { type Completer, completionHandler, templateCompleter } from "../mcp/complete.js";
 import { type CallExtra, promptCallback, resourceCall, toolCallback } from "../mcp/guard.js";
 import { SERVER_INSTRUCTIONS } from "../mcp/instructions.js";
 import { type PromptEntry, promptGetHandler } from "../mcp/prompt-get.js";
@@ -39,6 +40,7 @@ function buildToolRegistrations(deps: AppDeps, capabilities: readonly Capability
         inputSchema: advertisedInputSchema(tool.inputSchema),
         outputSchema: tool.outputSchema,
         annotations: tool.annotations,
+        ...(tool.meta ? { _meta: tool.meta } : {}),
       };
       const callback = toolCallback(deps, tool);
       registrations.set(tool.name, (server) => void server.registerTool(tool.name, config, callback));
@@ -51,26 +53,37 @@ function buildToolRegistrations(deps: AppDeps, capabilities: readonly Capability
 function buildOtherRegistrations(deps: AppDeps, capabilities: readonly Capability[]): Registration[] {
   const registrations: Registration[] = [];
   const prompts = new Map<string, PromptEntry>();
+  const completions = { prompts: new Map<string, z.ZodRawShape>(), templates: new Map<string, Readonly<Record<string, Completer>>>() };
   for (const capability of capabilities) {
     for (const resource of capability.resources ?? []) {
       const { list } = resource;
+      const completers = resource.complete ?? {};
+      completions.templates.set(resource.uriTemplate, completers);
       const template = new ResourceTemplate(resource.uriTemplate, {
         list: list ? (extra: CallExtra) => resourceCall(deps, resource, extra, (ctx) => list(ctx)) : undefined,
+        complete: Object.fromEntries(Object.entries(completers).map(([variable, complete]) => [variable, templateCompleter(complete)])),
       });
       const metadata = { title: resource.title, description: resource.description, mimeType: resource.mimeType };
       const read = (uri: URL, variables: Record<string, string | string[]>, extra: CallExtra) =>
         resourceCall(deps, resource, extra, (ctx) => resource.read(uri, variables, ctx));
       registrations.push((server) => void server.registerResource(resource.name, template, metadata, read));
     }
+    for (const resource of capability.fixedResources ?? []) {
+      const metadata = { title: resource.title, description: resource.description, mimeType: resource.mimeType, ...(resource.meta ? { _meta: resource.meta } : {}) };
+      const read = (uri: URL, extra: CallExtra) => resourceCall(deps, resource, extra, (ctx) => resource.read(uri, ctx));
+      registrations.push((server) => void server.registerResource(resource.name, resource.uri, metadata, read));
+    }
     for (const prompt of capability.prompts ?? []) {
       const config = { title: prompt.title, description: prompt.description, argsSchema: prompt.args };
       const callback = promptCallback(deps, prompt);
       prompts.set(prompt.name, { schema: z.object(prompt.args), callback });
+      completions.prompts.set(prompt.name, prompt.args);
       registrations.push((server) => void server.registerPrompt(prompt.name, config, callback));
     }
   }
   // After the SDK's registrations, which set its own prompts/get handler.
   if (prompts.size > 0) registrations.push(promptGetHandler(prompts));
+  if (completions.prompts.size > 0 || completions.templates.size > 0) registrations.push(completionHandler(deps, completions));
   return registrations;
 }
 
@@ -90,7 +103,7 @@ export function createMcpServerFactory(deps: AppDeps, capabilities: readonly Cap
   const registrations = [...tools.values(), ...buildOtherRegistrations(deps, capabilities)];
   const serverCapabilities = {
     tools: {},
-    ...(capabilities.some((c) => c.resources?.length) ? { resources: {} } : {}),
+    ...(capabilities.some((c) => c.resources?.length || c.fixedResources?.length) ? { resources: {} } : {}),
     ...(capabilities.some((c) => c.prompts?.length) ? { prompts: {} } : {}),
   };
   // Only used to validate elicitation answers; stateless and safe to share.

@@ -3,7 +3,8 @@
 // rendered as one line, "…09:00 UTC.Why: …").
 import { renderToString } from "preact-render-to-string";
 import { describe, expect, it } from "vitest";
-import { DIFF_MAX_EDITS, DIFF_MAX_LINES, diffRows, TextDiff } from "../../src/console/views/diff.js";
+import { TextDiff } from "../../src/console/views/diff.js";
+import { DIFF_MAX_EDITS, DIFF_MAX_LINES, diffRows } from "../../src/facts/diff.js";
 
 const before = "Deploys run at 09:00 UTC.";
 const after = "Deploys run at 10:00 UTC.\nWhy: the on-call shift starts at 10.\n";

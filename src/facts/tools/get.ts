@@ -9,7 +9,7 @@ import { fullFactSchema, nameField, READ_ONLY, scopeField, uriField } from "./sc
 
 const input = {
   name: nameField,
-  scope: scopeField.optional().describe("The fact's scope, if the name is in several you can read."),
+  scope: scopeField.optional().describe("Needed if the name is in several scopes."),
   versionsBefore: z
     .number()
     .int()
@@ -25,7 +25,7 @@ export const memoryGetTool = defineTool({
   title: "Get a fact with its history",
   description:
     `Read one fact by its exact name: the whole body, status, version, and history (the newest ${GET_HISTORY_VERSIONS} versions, who confirmed or deprecated them, when, why). ` +
-    "Call it when a recalled body was shortened, and before updating, confirming or deprecating a fact.",
+    "Call it for a shortened recalled body, and before updating, confirming or deprecating a fact.",
   input,
   output,
   annotations: READ_ONLY,

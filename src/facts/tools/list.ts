@@ -8,13 +8,13 @@ import { READ_ONLY, scopeField, statusField, summarySchema, typeField } from "./
 const input = {
   status: statusField.optional().describe("Only facts in this status."),
   type: typeField.optional().describe("Only facts of this type."),
-  scope: scopeField.optional().describe("Only this scope (default: all you can read)."),
+  scope: scopeField.optional().describe("Only this scope (default: all yours)."),
   author: z.string().optional().describe("Only facts whose current version this agent wrote."),
   reviewable: z
     .boolean()
     .optional()
     .describe(
-      "true: your review queue (others' drafts you may confirm, then stale facts).",
+      "true: others' drafts you may confirm, then stale facts.",
     ),
   limit: z
     .number()
@@ -23,7 +23,7 @@ const input = {
     .max(LIST_MAX_LIMIT)
     .optional()
     .describe(`Facts per page, 1-${LIST_MAX_LIMIT}; default ${LIST_DEFAULT_LIMIT}.`),
-  cursor: z.string().optional().describe("nextCursor of the previous page, with the same filters."),
+  cursor: z.string().optional().describe("The last page's nextCursor, same filters."),
 };
 
 const output = {
@@ -39,8 +39,8 @@ export const memoryListTool = defineTool({
   name: "memory_list",
   title: "List facts",
   description:
-    "List facts page by page, most recently changed first, filtered by status, type, scope or author. " +
-    "With reviewable: true, your review queue: review it now and then, since drafts rank below confirmed facts. To search, use memory_recall.",
+    "List facts page by page, newest change first, by status, type, scope or author. " +
+    "reviewable: true is your review queue: review it now and then, since drafts rank below confirmed facts. To search: memory_recall.",
   input,
   output,
   annotations: READ_ONLY,

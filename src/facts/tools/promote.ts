@@ -10,12 +10,12 @@ const input = {
   name: nameField,
   to: z
     .enum(PROMOTION_TARGETS)
-    .describe("confirmed: you checked a draft and it holds. deprecated: it is wrong or obsolete."),
+    .describe("confirmed: you checked it and it holds; deprecated: wrong or obsolete."),
   reason: z
     .string()
     .describe("What you checked, or what is wrong and what to do instead."),
-  scope: scopeField.optional().describe("The fact's scope, if the name is in several you can read."),
-  version: versionField.optional().describe("The version you reviewed; refused if no longer current."),
+  scope: scopeField.optional().describe("Needed if the name is in several scopes."),
+  version: versionField.optional().describe("The version you reviewed (refused if replaced)."),
 };
 
 const output = {
@@ -32,9 +32,9 @@ export const memoryPromoteTool = defineTool({
   name: "memory_promote",
   title: "Confirm or deprecate a fact",
   description:
-    "Confirm a draft written by someone else after checking it, or deprecate a fact found wrong or obsolete. " +
-    "You may never confirm a version you wrote; you may deprecate your own. Always give the reason: a deprecated fact stays visible with it, " +
-    "so that nobody repeats the mistake. memory_get first, and pass its version.",
+    "Confirm someone else's draft after checking it, or deprecate a fact found wrong or obsolete. " +
+    "Never confirm a version you wrote; you may deprecate your own. Always give the reason: a deprecated fact stays visible with it, " +
+    "so nobody repeats the mistake. Pass the version you read (memory_get).",
   input,
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -10,7 +10,7 @@ const input = {
   keywords: keywordsField,
   type: typeField.optional().describe("Only facts of this type."),
   status: statusField.optional().describe("Only facts in this status (default: all)."),
-  scope: scopeField.optional().describe("Only this scope (default: all you can read)."),
+  scope: scopeField.optional().describe("Only this scope (default: all yours)."),
   limit: z
     .number()
     .int()

@@ -38,8 +38,8 @@ export const memoryStoreTool = defineTool({
   title: "Store a fact",
   description:
     "Store one reusable fact in the team's shared memory, or a new version of one: what the next agent needs and cannot see elsewhere " +
-    "(corrections you received, settled decisions, prevention rules from a failure, where things are). Not chat transcripts, progress notes or what the code says. " +
-    "One fact per record; memory_recall first, to update instead of duplicating. A stored fact is a draft until someone other than you confirms it. " +
+    "(corrections received, settled decisions, prevention rules from a failure, where things are). Not chat, progress notes or what the code says. " +
+    "One fact per record; memory_recall first, to update instead of duplicating. A stored fact is a draft until someone else confirms it. " +
     "A stale version is refused: memory_get and merge.",
   input,
   output,
