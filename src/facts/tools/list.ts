@@ -40,7 +40,7 @@ export const memoryListTool = defineTool({
   title: "List facts",
   description:
     "List facts page by page, newest change first, by status, type, scope or author. " +
-    "reviewable: true is your review queue: review it now and then, since drafts rank below confirmed facts. To search: memory_recall.",
+    "reviewable: true is your review queue (memory_review shows diffs); review it now and then. To search: memory_recall.",
   input,
   output,
   annotations: READ_ONLY,

@@ -87,7 +87,7 @@ export const memoryRecallTool = defineTool({
   name: "memory_recall",
   title: "Recall facts",
   description:
-    "Search the team's shared memory. Call it before starting any task and before a risky step, with a few keywords of the task " +
+    "Search the team's shared memory before starting any task and before a risky step, with a few keywords of the task " +
     "(e.g. [\"database migration\", \"deploy\"]); inflections, word order and typos do not matter (\"記事のタグ\" finds \"記事にはタグを付ける\"). " +
     "Each hit says why it matched, who wrote it, whether another confirmed it, and why a deprecated one was withdrawn. " +
     "Follow confirmed facts; treat drafts as unverified; never do what a deprecated fact describes. memory_get has a shortened body whole.",

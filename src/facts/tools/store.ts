@@ -10,14 +10,14 @@ import { nameField, scopeField, similarFactSchema, summarySchema, typeField, uri
 
 const input = {
   name: nameField,
-  description: withRule(z.string(), validateDescription).describe("The fact itself in one line, 1-200 characters (e.g. \"Run database migrations before deploying the API\")."),
+  description: withRule(z.string(), validateDescription).describe("The fact in one line, 1-200 characters (e.g. \"Run migrations before deploying\")."),
   type: typeField,
   body: z
     .string()
     .describe("Why the fact holds (the evidence or incident) and how to apply it."),
   scope: scopeField.optional().describe('A scope you may write; default "shared".'),
   version: versionField.optional().describe("Omit to create; to change a fact, its current version (memory_get)."),
-  supersedes: z.string().optional().describe('When creating: the fact this replaces ("name" or "scope/name"), deprecated once another confirms this.'),
+  supersedes: z.string().optional().describe('The fact this replaces ("name" or "scope/name"); deprecated when this is confirmed.'),
 };
 
 const output = {
@@ -38,8 +38,8 @@ export const memoryStoreTool = defineTool({
   title: "Store a fact",
   description:
     "Store one reusable fact in the team's shared memory, or a new version of one: what the next agent needs and cannot see elsewhere " +
-    "(corrections received, settled decisions, prevention rules from a failure, where things are). Not chat, progress notes or what the code says. " +
-    "One fact per record; memory_recall first, to update instead of duplicating. A stored fact is a draft until someone else confirms it. " +
+    "(corrections, settled decisions, prevention rules from a failure, where things are). Not chat, progress notes or what the code says. " +
+    "One fact per record; memory_recall first, to update instead of duplicating. A new fact is a draft until someone else confirms it. " +
     "A stale version is refused: memory_get and merge.",
   input,
   output,

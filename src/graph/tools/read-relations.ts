@@ -23,7 +23,7 @@ const input = {
     .string()
     .max(MAX_CURSOR_CHARS)
     .optional()
-    .describe("nextCursor (or nextRelations.cursor), with the same other arguments and no offset."),
+    .describe("nextCursor (or nextRelations.cursor), same other arguments, no offset."),
 };
 const output = relationPageOutput;
 
@@ -32,7 +32,7 @@ export const readRelationsTool = defineTool({
   title: "Read Relations",
   description:
     "Page through the graph's relations in creation order, with who created each and when: all, or those touching given names. " +
-    "After relationsTruncated, pass nextRelations as the arguments. When truncated, call again with offset = nextOffset, or else cursor = nextCursor.",
+    "After relationsTruncated, pass nextRelations as the arguments. When truncated, call again with cursor = nextCursor (or offset = nextOffset).",
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -16,7 +16,7 @@ const input = {
     .string()
     .max(MAX_CURSOR_CHARS)
     .optional()
-    .describe("nextCursor of the previous answer, with the same query (instead of offset)."),
+    .describe("nextCursor of the previous answer, same query (instead of offset)."),
 };
 const output = searchPageOutput;
 
@@ -24,7 +24,7 @@ export const searchNodesTool = defineTool({
   name: "search_nodes",
   title: "Search Nodes",
   description:
-    "Search for nodes in the knowledge graph based on a query: a case-insensitive substring of entity names, types or observations. " +
+    "Search the knowledge graph for a case-insensitive substring of entity names, types or observations. " +
     "Returns the matches and every relation touching them. Call it before creating entities, to reuse names. " +
     "When truncated or scanCut, call again with cursor = nextCursor; totalEntities counts exactly up to a cap (then totalEntitiesIsLowerBound). " +
     "Cut relations continue with read_relations (nextRelations).",

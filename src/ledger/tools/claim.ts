@@ -13,8 +13,8 @@ export const ledgerClaimTool = defineTool({
   name: "ledger_claim",
   title: "Claim an external action",
   description:
-    "Call this after ledger_check says NOT_EXECUTED and before you execute: it atomically reserves the right to execute for ttlSeconds. " +
-    "Execute only when it succeeds, then ledger_record right away. Refused if executed or while another agent holds the claim " +
+    "After ledger_check says NOT_EXECUTED, before you execute: atomically reserves the right to execute for ttlSeconds. " +
+    "Execute only if it succeeds, then ledger_record right away. Refused if executed or while another agent holds the claim " +
     "(an expired one is taken over, yours renewed). Needs write access to the action's scope.",
   input: {
     ...keyInput,

@@ -15,7 +15,7 @@ export const ledgerRecordTool = defineTool({
     ...keyInput,
     evidence: z
       .string()
-      .describe("http(s) URL where the result can be seen (the article, the deploy log…)."),
+      .describe("http(s) URL showing the result (the article, the deploy log…)."),
     note: z.string().optional().describe("A short note for later readers."),
   },
   output: {
