@@ -23,6 +23,14 @@ export interface MetricsReply {
 export const AUTH_FAILURE_REASONS = ["missing", "invalid"] as const;
 export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
 
+/** One scope's memory health (src/facts/health.ts), read at each scrape. */
+export interface HealthFigures {
+  scope: string;
+  drafts: number;
+  oldestDraftSeconds: number;
+  stale: number;
+}
+
 export interface Metrics {
   registry: client.Registry;
   toolCalls: client.Counter<"tool" | "outcome">;
@@ -35,6 +43,14 @@ export interface Metrics {
   mcpWaiting: client.Gauge;
   /** Writes refused by the secret guard, by kind of credential (src/secrets/kinds.ts). */
   secretsRefused: client.Counter<"kind">;
+  /** Reviews by outcome: confirmed, deprecated, reconfirmed (a stale fact confirmed again). */
+  reviews: client.Counter<"outcome">;
+  /** memory_store answers that listed similar facts (the duplicate warning). */
+  duplicateWarnings: client.Counter;
+  /** memory_recall calls by result: hits or empty. */
+  recalls: client.Counter<"result">;
+  /** Where the health gauges read their figures (set once by the app: src/facts/health.ts). */
+  health: { source: (() => Promise<HealthFigures[]>) | undefined };
   /** The text of GET /metrics: this process's metrics or, in a worker, every worker's added up. */
   render(): Promise<string>;
   /** In a cluster worker: counts one answered request for this worker. */
@@ -90,6 +106,37 @@ export function createMetrics(poolStats: () => PoolStats): Metrics {
     registers: [registry],
   });
   for (const kind of SECRET_KINDS) secretsRefused.labels({ kind }).inc(0);
+  const reviews = new client.Counter({
+    name: "agent_memory_reviews_total",
+    help: "Fact reviews by outcome: confirmed, deprecated, reconfirmed (a stale fact confirmed again).",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  for (const outcome of ["confirmed", "deprecated", "reconfirmed"]) reviews.labels({ outcome }).inc(0);
+  const duplicateWarnings = new client.Counter({ name: "agent_memory_duplicate_warnings_total", help: "memory_store answers that listed similar facts (the duplicate warning).", registers: [registry] });
+  const recalls = new client.Counter({ name: "agent_memory_recalls_total", help: "memory_recall calls by result: hits or empty.", labelNames: ["result"] as const, registers: [registry] });
+  for (const result of ["hits", "empty"]) recalls.labels({ result }).inc(0);
+  const health: Metrics["health"] = { source: undefined };
+  // Read from the database once per scrape for all three gauges; every worker
+  // (WORKERS > 1) reads the same figures, so the aggregate keeps one ("max"), not the sum.
+  let pending: Promise<HealthFigures[]> | undefined;
+  // A scrape asks every metric at once (prom-client's Promise.all): the three gauges share one read.
+  const figures = () => (pending ??= (health.source?.() ?? Promise.resolve([])).finally(() => (pending = undefined)));
+  const healthGauge = (name: string, help: string, value: (f: HealthFigures) => number) =>
+    new client.Gauge({
+      name,
+      help,
+      labelNames: ["scope"] as const,
+      registers: [registry],
+      aggregator: "max",
+      async collect() {
+        this.reset();
+        for (const f of await figures()) this.set({ scope: f.scope }, value(f));
+      },
+    });
+  healthGauge("agent_memory_review_backlog", "Drafts waiting for review, by scope.", (f) => f.drafts);
+  healthGauge("agent_memory_review_backlog_oldest_seconds", "How long the oldest draft of the scope has waited for review, in seconds.", (f) => f.oldestDraftSeconds);
+  healthGauge("agent_memory_stale_facts", "Confirmed facts nobody has reviewed for STALE_AFTER_DAYS, by scope.", (f) => f.stale);
   const pool = new client.Gauge({
     name: "agent_memory_db_pool_connections",
     help: "Database pool connections by state (total, idle, waiting, max).",
@@ -106,7 +153,7 @@ export function createMetrics(poolStats: () => PoolStats): Metrics {
   void pool;
   const inWorker = cluster.isWorker ? workerMetrics(registry) : undefined;
   const render = inWorker?.render ?? (() => registry.metrics());
-  return { registry, toolCalls, toolDuration, authFailures, rateLimited, httpRequests, mcpWaiting, secretsRefused, render, countWorkerRequest: inWorker?.countRequest };
+  return { registry, toolCalls, toolDuration, authFailures, rateLimited, httpRequests, mcpWaiting, secretsRefused, reviews, duplicateWarnings, recalls, health, render, countWorkerRequest: inWorker?.countRequest };
 }
 
 /**

@@ -40,3 +40,7 @@ create table graph_redactions (
 );
 create index graph_redactions_scope_id on graph_redactions (scope, id);
 create trigger graph_redactions_append_only before delete or update on graph_redactions for each row execute function am_reject_history_change();
+
+-- /metrics' review backlog by scope (src/facts/health.ts): the drafts alone,
+-- so a scrape reads the backlog, not the table.
+create index facts_drafts on facts (scope, updated_at) where status = 'draft';

@@ -258,6 +258,9 @@ export async function promoteFact(
   });
 }
 
+/** How /metrics counts a review (agent_memory_reviews_total). */
+export const reviewOutcome = (r: PromoteResult): "confirmed" | "deprecated" | "reconfirmed" => (r.to === "deprecated" ? "deprecated" : r.from === "confirmed" ? "reconfirmed" : "confirmed");
+
 async function selfApprovalMessage(tx: Pick<Database, "query">, row: LockedRow): Promise<string> {
   const reviewers = (await tx.query<{ name: string; kind: string }>(reviewSql.POSSIBLE_REVIEWERS, [row.author_id, row.scope], prepared("possible_reviewers"))).rows;
   const who =

@@ -14,6 +14,7 @@ import { errorHandler } from "./error-handler.js";
 import { allowedHostnames, hostCheck } from "./host-check.js";
 import { requestLogging } from "./logging.js";
 import { healthz, metricsEndpoint, metricsTokenCheck, readyz } from "./ops.js";
+import { memoryHealth } from "../facts/index.js";
 import { originCheck } from "./origin.js";
 
 export interface AppOptions {
@@ -23,6 +24,7 @@ export interface AppOptions {
 
 export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   const { config, metrics } = deps;
+  metrics.health.source ??= () => memoryHealth(deps.db, config.facts.staleAfterDays);
   const app = express();
   app.disable("x-powered-by");
   // Only a hop count or proxy addresses (config refuses `true`): req.ip, which

@@ -7,7 +7,7 @@ import type { AppDeps } from "../../app-deps.js";
 import { DomainError } from "../../errors.js";
 import { reviewQueue, staleQueue } from "../../facts/review.js";
 import { NAME_PATTERN, PROMOTION_TARGETS, type PromotionTarget } from "../../facts/rules.js";
-import { promoteFact } from "../../facts/store.js";
+import { promoteFact, reviewOutcome } from "../../facts/store.js";
 import { SCOPE_PATTERN } from "../../scope-name.js";
 import { sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
@@ -95,7 +95,8 @@ export async function promoteFromForm(deps: AppDeps, res: Response, form: Promot
   const reason = form.reason || `Checked version ${form.version} in the review console.`;
   try {
     // Re-confirming a stale fact is memory_promote's confirmed → confirmed, with the service's own staleness age.
-    await promoteFact(deps.db, sessionOf(res).caller, { name: form.name, scope: form.scope, to: form.to, reason, version: form.version }, { staleAfterDays: deps.config.facts.staleAfterDays });
+    const done = await promoteFact(deps.db, sessionOf(res).caller, { name: form.name, scope: form.scope, to: form.to, reason, version: form.version }, { staleAfterDays: deps.config.facts.staleAfterDays });
+    deps.metrics.reviews.inc({ outcome: reviewOutcome(done) });
     return undefined;
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

@@ -97,6 +97,7 @@ export const memoryRecallTool = defineTool({
   async run(args, { caller, deps }) {
     const options = { staleAfterDays: deps.config.facts.staleAfterDays };
     const result = await recallFacts(deps.db, caller, args, options);
+    deps.metrics.recalls.inc({ result: result.total > 0 ? "hits" : "empty" });
     const hints = result.total === 0 ? await wordHints(deps.db, caller, args, options) : [];
     return {
       text: recallText(args.keywords, result, hints),

@@ -52,6 +52,7 @@ export const memoryStoreTool = defineTool({
     });
     // Some clients (Claude Code among them) show their model the structured answer and not the text: the advice goes there too.
     const advice = result.similar?.length ? { similarAdvice: SIMILAR_ADVICE } : {};
+    if (result.similar?.length) deps.metrics.duplicateWarnings.inc();
     return { text: storeText(result), structured: { ...result, uri: factUri(result.fact.scope, result.fact.name), ...advice } };
   },
 });
