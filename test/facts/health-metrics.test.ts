@@ -1,6 +1,7 @@
 // Memory health in /metrics, read back after real MCP calls: the review
 // backlog and its oldest draft by scope, stale facts, reviews by outcome,
 // duplicate warnings, and recalls with and without hits.
+import { readFile } from "node:fs/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "../../src/serve.js";
@@ -66,5 +67,11 @@ describe.each(["postgres", "pglite"] as const)("memory health in /metrics (%s)",
     expect(value(text, 'agent_memory_recalls_total{result="hits"}')).toBe(1);
     expect(value(text, 'agent_memory_recalls_total{result="empty"}')).toBe(1);
     expect(value(text, 'agent_memory_secrets_refused_total{kind="github"}')).toBe(0);
+
+    // The Grafana dashboard in docs/ asks only for metrics the service exports.
+    const dashboard = JSON.parse(await readFile(new URL("../../docs/grafana-dashboard.json", import.meta.url), "utf8")) as { panels: { targets: { expr: string }[] }[] };
+    const asked = new Set(dashboard.panels.flatMap((p) => p.targets.flatMap((t) => t.expr.match(/agent_memory_[a-z_]+/g) ?? [])));
+    expect(asked.size).toBeGreaterThanOrEqual(7);
+    for (const name of asked) expect(text, name).toMatch(new RegExp(`^# TYPE ${name} `, "m"));
   });
 });
