@@ -4,7 +4,9 @@
 import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { DomainError } from "../../errors.js";
+import { canWrite } from "../../auth/scopes.js";
 import { listFacts } from "../../facts/list.js";
+import { redactFactVersion } from "../../facts/redaction.js";
 import { getFact, recallFacts } from "../../facts/read.js";
 import type { FactStatus, FactType } from "../../facts/rules.js";
 import { FACT_STATUSES, FACT_TYPES, MAX_KEYWORDS } from "../../facts/rules.js";
@@ -28,7 +30,7 @@ function pageHref(filters: FactFilters, cursor: string): string {
   return `/console/facts?${params.toString()}`;
 }
 
-const DONE: Record<string, string> = { confirmed: "Confirmed.", deprecated: "Deprecated." };
+const DONE: Record<string, string> = { confirmed: "Confirmed.", deprecated: "Deprecated.", redacted: "Redacted: the version's text is gone; the tombstone is listed under Redactions." };
 
 export function registerFacts(router: Router, deps: AppDeps): void {
   router.get("/facts", async (req, res) => {
@@ -58,7 +60,9 @@ export function registerFacts(router: Router, deps: AppDeps): void {
   const renderFact = async (req: Request, res: Response, status: number, notice?: { kind: "ok" | "error"; text: string }) => {
     const before = /^\d{1,9}$/.test(str(req.query.before)) ? Number(req.query.before) : undefined;
     const fact = await getFact(deps.db, sessionOf(res).caller, { name: String(req.params.name), scope: String(req.params.scope), versionsBefore: before });
-    sendPage(res, status, <FactPage ctx={pageContext(res, "facts")} fact={fact} notice={notice} />);
+    const caller = sessionOf(res).caller;
+    const mayRedact = caller.kind === "human" && canWrite(caller, fact.scope);
+    sendPage(res, status, <FactPage ctx={pageContext(res, "facts")} fact={fact} notice={notice} mayRedact={mayRedact} />);
   };
 
   const showRefusal = (req: Request, res: Response, error: unknown) => {
@@ -78,6 +82,24 @@ export function registerFacts(router: Router, deps: AppDeps): void {
       await renderFact(req, res, 200, done ? { kind: "ok", text: done } : undefined);
     } catch (error) {
       showRefusal(req, res, error);
+    }
+  });
+
+  router.post("/facts/:scope/:name/redact", async (req, res) => {
+    const scope = String(req.params.scope);
+    const name = String(req.params.name);
+    const body = req.body as Record<string, unknown>;
+    const version = typeof body.version === "string" && /^\d{1,9}$/.test(body.version) ? Number(body.version) : 0;
+    try {
+      await redactFactVersion(deps.db, sessionOf(res).caller, { scope, name, version, reason: typeof body.reason === "string" ? body.reason : "" });
+      return res.redirect(303, `${factHref({ scope, name })}?done=redacted`);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      try {
+        await renderFact(req, res, statusOf(error), { kind: "error", text: error.message });
+      } catch (again) {
+        showRefusal(req, res, again);
+      }
     }
   });
 

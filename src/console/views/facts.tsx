@@ -5,6 +5,7 @@ import type { RecallHit } from "../../facts/read.js";
 import { FACT_STATUSES, FACT_TYPES } from "../../facts/rules.js";
 import { age } from "../render.js";
 import { TextDiff } from "./diff.js";
+import { FactLinks, RedactForm, Redactions } from "./fact-trust.js";
 import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";
 import { ReviewButtons } from "./queue.js";
 
@@ -149,7 +150,7 @@ export function FactsPage({
   );
 }
 
-export function FactPage({ ctx, fact, notice }: { ctx: PageContext; fact: FullFact; notice?: PageNotice | undefined }) {
+export function FactPage({ ctx, fact, notice, mayRedact }: { ctx: PageContext; fact: FullFact; notice?: PageNotice | undefined; mayRedact: boolean }) {
   const newestFirst = [...fact.versions].reverse();
   return (
     <Layout ctx={ctx} title={fact.name}>
@@ -173,6 +174,7 @@ export function FactPage({ ctx, fact, notice }: { ctx: PageContext; fact: FullFa
           Reason: <span data-status-reason>{fact.statusReason}</span>
         </p>
       )}
+      <FactLinks fact={fact} />
       <p class="description">{fact.description}</p>
       <pre class="body">{fact.body}</pre>
       {fact.status !== "deprecated" && (
@@ -214,6 +216,8 @@ export function FactPage({ ctx, fact, notice }: { ctx: PageContext; fact: FullFa
           ))}
         </tbody>
       </table>
+      <Redactions fact={fact} />
+      {mayRedact && <RedactForm ctx={ctx} fact={fact} action={`${factHref(fact)}/redact`} />}
       <h2>Versions</h2>
       {newestFirst.map((v) => {
         const before = fact.versions.find((o) => o.version === v.version - 1);

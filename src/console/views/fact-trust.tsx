@@ -1,0 +1,89 @@
+// The fact page's trust parts: the supersession links, the redaction
+// tombstones, and the redact form (for people who may redact: a human with
+// write access to the scope).
+import type { FullFact } from "../../facts/model.js";
+import { CsrfField, type PageContext } from "./layout.js";
+
+const refHref = (ref: string) => {
+  const slash = ref.indexOf("/");
+  return `/console/facts/${encodeURIComponent(ref.slice(0, slash))}/${encodeURIComponent(ref.slice(slash + 1))}`;
+};
+
+export function FactLinks({ fact }: { fact: FullFact }) {
+  if (!fact.supersedes && !fact.supersededBy && !fact.replacements) return null;
+  return (
+    <ul class="links" data-links>
+      {fact.supersededBy && (
+        <li>
+          Superseded by <a href={refHref(fact.supersededBy)}>{fact.supersededBy}</a>: follow that fact.
+        </li>
+      )}
+      {fact.supersedes && (
+        <li>
+          Replaces <a href={refHref(fact.supersedes)}>{fact.supersedes}</a>
+          {fact.status === "draft" ? ", once someone other than its author confirms it." : "."}
+        </li>
+      )}
+      {fact.replacements && (
+        <li>
+          Proposed replacements (drafts):{" "}
+          {fact.replacements.map((r, i) => (
+            <>
+              {i > 0 && ", "}
+              <a href={refHref(r)}>{r}</a>
+            </>
+          ))}
+        </li>
+      )}
+    </ul>
+  );
+}
+
+export function Redactions({ fact }: { fact: FullFact }) {
+  if (!fact.redactions) return null;
+  return (
+    <>
+      <h2>Redactions</h2>
+      <ul data-redactions>
+        {fact.redactions.map((r) => (
+          <li>
+            Version {r.version} redacted by <strong>{r.by}</strong> at{" "}
+            <time dateTime={r.at} title={r.at}>
+              {`${r.at.replace("T", " ").slice(0, 19)} UTC`}
+            </time>
+            : {r.reason}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+export function RedactForm({ ctx, fact, action }: { ctx: PageContext; fact: FullFact; action: string }) {
+  const done = new Set((fact.redactions ?? []).map((r) => r.version));
+  const open = [...fact.versions].reverse().filter((v) => !done.has(v.version));
+  if (open.length === 0) return null;
+  return (
+    <details class="card" data-redact>
+      <summary>Redact a version…</summary>
+      <p>
+        Removes the version's description and body for good, from every table and from later exports; a tombstone keeps who, when and why.
+        Use it for a credential or personal data, not for a wrong fact (deprecate that).
+      </p>
+      <form method="post" action={action}>
+        <CsrfField csrf={ctx.csrf} />
+        <label for="redact-version">Version</label>
+        <select id="redact-version" name="version">
+          {open.map((v) => (
+            <option value={String(v.version)}>{`Version ${v.version} by ${v.author}`}</option>
+          ))}
+        </select>
+        <label for="redact-reason">Reason (required)</label>
+        <textarea id="redact-reason" name="reason" rows={2} maxLength={2000} required placeholder="Why this text must go" />
+        <button type="submit" class="danger">
+          Redact
+        </button>
+      </form>
+    </details>
+  );
+}
