@@ -129,6 +129,24 @@ describe("console in a browser", () => {
     await screenshot(page, "fact");
   }, SLOW);
 
+  it("redacts a version from the keyboard: the form opens with Enter, needs a reason, and the page then lists the tombstone", async () => {
+    await store(writer, { name: "vendor-phone", description: "Vendor contact", body: "Call Mrs. Example at 555-0100 for the dock." });
+    await store(writer, { name: "vendor-desk", description: "The vendor's desk", body: "Ask at the front desk.", supersedes: "vendor-phone" });
+    await page.goto(url("/console/facts/shared/vendor-phone"));
+    expect(await text("[data-links]")).toContain("Proposed replacements (drafts): shared/vendor-desk");
+    await page.locator("[data-redact] summary").focus();
+    await page.keyboard.press("Enter");
+    await page.locator("#redact-reason").focus();
+    await page.keyboard.type("A person's phone number.");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.locator(".notice-ok").waitFor();
+    expect(await text("pre.body")).toBe("[redacted]");
+    expect(await text("[data-redactions]")).toContain("Version 1 redacted by owner");
+    expect(await page.content()).not.toContain("555-0100");
+    await screenshot(page, "redaction");
+  }, SLOW);
+
   it("re-confirms a stale fact: marked with its age in the queue, recorded as a new review by the human", async () => {
     await store(writer, { name: "rollback-keeps-data", description: "Rollbacks need --keep-data", body: "Without --keep-data a rollback wipes the job queue." });
     // Confirmed by the owner 240 days ago, with memory_promote's statement (as test/facts/stale.test.ts makes a fact stale).
