@@ -44,3 +44,17 @@ create trigger graph_redactions_append_only before delete or update on graph_red
 -- /metrics' review backlog by scope (src/facts/health.ts): the drafts alone,
 -- so a scrape reads the backlog, not the table.
 create index facts_drafts on facts (scope, updated_at) where status = 'draft';
+
+-- The console's Health page: one sample of each scope's health per day (the
+-- day's last reading of /metrics or of the page), kept 400 days.
+create table memory_health_days (
+  day date not null,
+  scope text not null,
+  drafts integer not null,
+  oldest_draft_seconds integer not null,
+  stale integer not null,
+  primary key (day, scope)
+);
+
+-- Reviews per agent over the last days (the Health page), without reading older events.
+create index fact_events_reviews_at on fact_events (at) where kind in ('confirmed', 'deprecated');

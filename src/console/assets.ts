@@ -124,6 +124,12 @@ input[type=text], input[type=password], input[type=search], select { height: 2.5
 button, .button { margin-top: .6rem; padding: .4rem .9rem; border: 1px solid var(--accent); border-radius: 4px; background: var(--accent); color: #fff; font: inherit; cursor: pointer; text-decoration: none; display: inline-block; }
 button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
+.chart { display: block; width: 100%; max-width: 720px; height: auto; }
+.chart-bar { fill: var(--accent); }
+.chart-bar-alt { fill: var(--bad); }
+.chart-missing { fill: var(--line); }
+.chart-label { font-size: 12px; fill: var(--muted); }
+figcaption { color: var(--muted); font-size: 0.9em; }
 .actions { display: flex; gap: .6rem; }
 table { width: 100%; border-collapse: collapse; background: #fff; }
 th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }

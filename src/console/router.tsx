@@ -11,6 +11,7 @@ import { registerActivity } from "./routes/activity.js";
 import { registerAgents } from "./routes/agents.js";
 import { registerFacts } from "./routes/facts.js";
 import { registerGraph } from "./routes/graph.js";
+import { registerHealth } from "./routes/health.js";
 import { registerLedger } from "./routes/ledger.js";
 import { registerReview } from "./routes/review.js";
 import { registerSignIn } from "./routes/sign-in.js";
@@ -59,6 +60,7 @@ export function consoleRouter(deps: AppDeps, options: ConsoleOptions = {}): Rout
   registerLedger(router, deps);
   registerActivity(router, deps);
   registerGraph(router, deps);
+  registerHealth(router, deps);
   registerAgents(router, deps);
 
   router.use((_req, res) => {

@@ -54,4 +54,4 @@ export {
 } from "./rules.js";
 // The row shapes of a fact's history, so that snapshots derives its own from them.
 export type { FactEvent, FactVersion } from "./model.js";
-export { memoryHealth } from "./health.js";
+export { healthHistory, memoryHealth, reviewsByAgent } from "./health.js";

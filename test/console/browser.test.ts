@@ -308,6 +308,14 @@ describe("console in a browser", () => {
     await screenshot(page, "activity");
   }, SLOW);
 
+  it("shows memory health: the figures by scope and the charts, drawn without script", async () => {
+    await page.goto(url("/console/health"));
+    expect(await text("[data-health]")).toContain("shared");
+    expect(await page.locator("svg.chart rect.chart-bar").count()).toBeGreaterThan(0);
+    expect(await page.locator("svg script").count()).toBe(0);
+    await screenshot(page, "health");
+  }, SLOW);
+
   it("starts every page with a skip link (Tab, Enter: focus in main), aligns filter fields, and meets no 404", async () => {
     await page.goto(url("/console/facts"));
     await page.keyboard.press("Tab");

@@ -8,7 +8,7 @@ export interface PageContext {
   csrf?: string;
   admin?: boolean;
   /** Which navigation entry is current. */
-  section?: "review" | "facts" | "ledger" | "activity" | "graph" | "agents";
+  section?: "review" | "facts" | "ledger" | "activity" | "graph" | "health" | "agents";
 }
 
 export const BASE = "/console";
@@ -19,6 +19,7 @@ const NAV: Array<{ id: NonNullable<PageContext["section"]>; label: string; href:
   { id: "ledger", label: "Ledger", href: `${BASE}/ledger` },
   { id: "activity", label: "Activity", href: `${BASE}/activity` },
   { id: "graph", label: "Graph", href: `${BASE}/graph` },
+  { id: "health", label: "Health", href: `${BASE}/health` },
   { id: "agents", label: "Agents", href: `${BASE}/agents`, admin: true },
 ];
 

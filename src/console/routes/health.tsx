@@ -1,0 +1,19 @@
+// The Health page (GET /console/health): memory health for the scopes the
+// signed-in person may read; the same figures as /metrics (src/facts/health.ts).
+import type { Router } from "express";
+import type { AppDeps } from "../../app-deps.js";
+import { canRead, readableScopes } from "../../auth/scopes.js";
+import { healthHistory, memoryHealth, reviewsByAgent } from "../../facts/index.js";
+import { sendPage } from "../render.js";
+import { pageContext, sessionOf } from "../session-middleware.js";
+import { HEALTH_DAYS, HealthPage } from "../views/health.js";
+
+export function registerHealth(router: Router, deps: AppDeps): void {
+  router.get("/health", async (_req, res) => {
+    const caller = sessionOf(res).caller;
+    const readable = readableScopes(caller);
+    const scopes = (await memoryHealth(deps.db, deps.config.facts.staleAfterDays)).filter((s) => canRead(caller, s.scope));
+    const [days, reviews] = await Promise.all([healthHistory(deps.db, readable, HEALTH_DAYS), reviewsByAgent(deps.db, readable, HEALTH_DAYS)]);
+    sendPage(res, 200, <HealthPage ctx={pageContext(res, "health")} scopes={scopes} days={days} reviews={reviews} />);
+  });
+}
