@@ -57,8 +57,8 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
     for (const name of ["memory_recall", "memory_get", "memory_list"]) expect(byName.get(name)?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
     for (const name of ["memory_store", "memory_promote"]) expect(byName.get(name)?.annotations?.readOnlyHint).toBe(false);
     expect(byName.get("memory_recall")?.description).toContain("before starting any task");
-    expect(byName.get("memory_store")?.description).toContain("Not chat transcripts");
-    expect(byName.get("memory_promote")?.description).toContain("never confirm a version you wrote");
+    expect(byName.get("memory_store")?.description).toContain("Not chat, progress notes");
+    expect(byName.get("memory_promote")?.description).toContain("Never confirm a version you wrote");
   });
 
   it("runs the working loop: recall, store a draft, another agent confirms, a human deprecates", async () => {

@@ -172,7 +172,9 @@ async function runOp(actor: Actor, o: Op): Promise<void> {
     }
     case "resources": {
       const answer = await rpc(actor, "resources/list", {});
-      for (const r of (answer.result?.resources ?? []) as Array<{ uri: string }>) expect(canRead(r.uri.split("/")[3]!), `${label}: ${r.uri}`).toBe(true);
+      // Facts are listed per scope; the review app's page (ui://) belongs to no scope.
+      const facts = ((answer.result?.resources ?? []) as Array<{ uri: string }>).filter((r) => r.uri.startsWith("memory://facts/"));
+      for (const r of facts) expect(canRead(r.uri.split("/")[3]!), `${label}: ${r.uri}`).toBe(true);
       return;
     }
     case "create_entities":
