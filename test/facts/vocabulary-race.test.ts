@@ -77,7 +77,7 @@ describe("recall vocabulary under racing writers (Postgres)", () => {
   }
 
   const store = (client: pg.Client, name: string, body: string) =>
-    client.query(CREATE_FACT, ["shared", name, "racing new words", "reference", body, authorId, null, ...factWordsParams(name, "racing new words", body)]);
+    client.query(CREATE_FACT, ["shared", name, "racing new words", "reference", body, authorId, null, ...factWordsParams(name, "racing new words", body), null]);
 
   // Different held words give different interleavings; each must end with both facts.
   for (const held of [7, 23, 41, 55]) {
