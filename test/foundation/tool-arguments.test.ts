@@ -128,6 +128,6 @@ describe("tools/call with wrong arguments, over a real MCP client", () => {
     const { tools } = await client.listTools();
     const store = tools.find((t) => t.name === "memory_store")!;
     expect(store.inputSchema).toMatchObject({ type: "object", additionalProperties: false, required: ["name", "description", "type", "body"] });
-    expect(Object.keys(store.inputSchema.properties ?? {})).toEqual(["name", "description", "type", "body", "scope", "version"]);
+    expect(Object.keys(store.inputSchema.properties ?? {})).toEqual(["name", "description", "type", "body", "scope", "version", "supersedes"]);
   });
 });
