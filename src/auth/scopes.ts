@@ -88,8 +88,10 @@ export function assertCanRead(caller: Caller, scope: string): void {
  * the scope, administrators included; never an agent, which could erase the
  * evidence of its own mistakes.
  */
+export const mayRedact = (caller: Caller, scope: string): boolean => caller.kind === "human" && canWrite(caller, scope);
+
 export function assertMayRedact(caller: Caller, scope: string): void {
-  if (caller.kind === "human" && canWrite(caller, scope)) return;
+  if (mayRedact(caller, scope)) return;
   throw forbidden(
     caller.kind === "human"
       ? `${caller.name} may not write scope "${scope}", so may not redact in it. An administrator can grant it: agent-memory agent scopes ${caller.name} --scopes ${scope}.`

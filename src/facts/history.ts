@@ -48,6 +48,9 @@ export interface ExportedFact extends FactHistory {
   created: string;
   /** When the current version was stored. */
   updated: string;
+  /** Supersession links, as "scope/name" (supersession.ts). */
+  supersedes: string | null;
+  superseded_by: string | null;
 }
 
 /** Which facts an export takes: null means every scope, or every status. */

@@ -32,6 +32,7 @@ export {
 export { completeFactName, completeFactType, completeReadableScope, completeWritableScope } from "./complete.js";
 export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./replay.js";
 export { restoreRedactions } from "./redaction.js";
+export { restoreSupersessions } from "./supersession.js";
 export {
   DESCRIPTION_MAX_CHARS,
   FACT_EVENT_KINDS,

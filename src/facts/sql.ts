@@ -272,6 +272,8 @@ const HISTORY_COLUMNS = `
 export const EXPORT_FACTS = `
   select f.id, f.scope, f.name, f.description, f.type, f.status, f.version, a.name as author, f.body,
          ${TS("f.created_at")} as created, ${TS("f.updated_at")} as updated,
+         (select s.scope || '/' || s.name from facts s where s.id = f.supersedes_id) as supersedes,
+         (select s.scope || '/' || s.name from facts s where s.id = f.superseded_by_id) as superseded_by,
          ${HISTORY_COLUMNS}
     from facts f
     join agents a on a.id = f.author_id

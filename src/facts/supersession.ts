@@ -104,3 +104,20 @@ export async function addSuccessors(db: Queryable, readable: { all: boolean; sco
     if (hit) hit.supersededBy = r.successor;
   }
 }
+
+// An import's links (an export's front matter `supersedes` / `superseded-by`),
+// set once both facts exist. $1 the fact's scope, $2 its name, $3 the other's scope, $4 its name.
+const LINK_BY_NAME = (column: "supersedes_id" | "superseded_by_id") => `
+  update facts f set ${column} = o.id
+    from facts o
+   where f.scope = $1::text and f.name = $2::text and o.scope = $3::text and o.name = $4::text
+     and f.${column} is distinct from o.id`;
+
+/** Restores an imported tree's supersession links; a link to a fact the tree and the database lack is left out. */
+export async function restoreSupersessions(db: Queryable, links: Array<{ scope: string; name: string; supersedes?: string | undefined; supersededBy?: string | undefined }>): Promise<void> {
+  const split = (ref: string) => [ref.slice(0, ref.indexOf("/")), ref.slice(ref.indexOf("/") + 1)];
+  for (const l of links) {
+    if (l.supersedes?.includes("/")) await db.query(LINK_BY_NAME("supersedes_id"), [l.scope, l.name, ...split(l.supersedes)]);
+    if (l.supersededBy?.includes("/")) await db.query(LINK_BY_NAME("superseded_by_id"), [l.scope, l.name, ...split(l.supersededBy)]);
+  }
+}

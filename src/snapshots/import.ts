@@ -17,6 +17,7 @@ import { type ImportFile, openImportFile } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";
 import { type SecretGuard, stringsIn } from "../secrets/guard.js";
 import { AgentMap } from "./agents.js";
+import { restoreSupersessions } from "../facts/index.js";
 import { type FactOutcome, importFactFile } from "./import-facts.js";
 import { type GraphFileResult, importGraphs } from "./graph.js";
 import { appendLedgerFile, type LineProblem, validateLedgerFile } from "./import-ledger.js";
@@ -129,6 +130,8 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
 
   const facts: ImportReport["facts"] = { created: 0, updated: 0, unchanged: 0, invalid: 0 };
   const results: FileResult[] = [];
+  // Supersession links name other facts: set once every file is in.
+  const links: Array<{ scope: string; name: string; supersedes?: string | undefined; supersededBy?: string | undefined }> = [];
   const files = await importableFiles(root);
   for (const [index, { rel, folder }] of files.entries()) {
     let result: FileResult;
@@ -144,6 +147,9 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
         inTransaction(db, options.dryRun, (tx) => importFactFile(tx, parsed, { agents, bodyMaxChars: options.bodyMaxChars, importAt, file: rel, folder })),
       );
       result = { file: rel, ...done };
+      if (parsed.format === "snapshot" && (parsed.fact.supersedes || parsed.fact.supersededBy)) {
+        links.push({ scope: done.scope, name: done.name, supersedes: parsed.fact.supersedes, supersededBy: parsed.fact.supersededBy });
+      }
     } catch (error) {
       result = { file: rel, outcome: "invalid", reason: reasonOf(error) };
     }
@@ -151,6 +157,8 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
     results.push(result);
     options.onProgress?.(index + 1, files.length);
   }
+
+  if (!options.dryRun && links.length > 0) await restoreSupersessions(db, links);
 
   const ledger: ImportReport["ledger"] = { file: null, appended: 0, unchanged: 0, invalid: [] };
   const warnings: string[] = [];

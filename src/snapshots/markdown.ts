@@ -72,6 +72,8 @@ export function frontMatterOf(f: SnapshotFact) {
     version: f.version,
     created: f.created,
     updated: f.updated,
+    ...(f.supersedes ? { supersedes: f.supersedes } : {}),
+    ...(f.supersededBy ? { "superseded-by": f.supersededBy } : {}),
   };
 }
 

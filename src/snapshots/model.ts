@@ -44,6 +44,9 @@ export interface SnapshotFact {
   history: SnapshotEvent[];
   /** Versions 1 … version-1, in order. */
   earlier: SnapshotVersion[];
+  /** The fact this one replaces, and the one that replaced it ("scope/name"), when there are. */
+  supersedes?: string;
+  supersededBy?: string;
   /** Redacted versions' tombstones (their text reads "[redacted]"), by version. */
   redactions: Array<{ version: number; by: string; at: string; reason: string }>;
 }

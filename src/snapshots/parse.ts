@@ -26,7 +26,7 @@ import {
 } from "./model.js";
 import { fromYaml } from "./yaml.js";
 
-export const SNAPSHOT_FIELDS = ["name", "description", "type", "status", "scope", "author", "version", "created", "updated"] as const;
+export const SNAPSHOT_FIELDS = ["name", "description", "type", "status", "scope", "author", "version", "created", "updated", "supersedes", "superseded-by"] as const;
 export const SEED_FIELDS = ["name", "description", "type", "status", "owner", "created", "scope"] as const;
 
 /** A promotion line the seeds' memory_promote appends: `> [confirmed] by reviewer: reason`. */
@@ -104,6 +104,8 @@ function parseSnapshot(fields: Record<string, unknown>, rest: string): SnapshotF
   }
   const { body, tail } = splitBody(rest);
   const sections = readSections(tail);
+  const supersedes = optionalText(fields, "supersedes");
+  const supersededBy = optionalText(fields, "superseded-by");
   return {
     format: "snapshot",
     fact: {
@@ -123,6 +125,8 @@ function parseSnapshot(fields: Record<string, unknown>, rest: string): SnapshotF
         sections.redactions === undefined
           ? []
           : entries(sections.redactions, RedactionEntry, "Redactions").map((r) => ({ version: r.version, by: r["redacted by"], at: r.at, reason: r.reason })),
+      ...(supersedes === undefined ? {} : { supersedes }),
+      ...(supersededBy === undefined ? {} : { supersededBy }),
     },
   };
 }

@@ -23,5 +23,7 @@ function toSnapshot(r: ExportedFact): SnapshotFact {
     history: r.events.map((e) => ({ version: e.version, event: e.kind, by: e.actor, at: e.at, from: e.from, to: e.to, reason: e.reason })),
     earlier: r.versions.filter((v) => v.version < r.version),
     redactions: r.redactions ?? [],
+    ...(r.supersedes ? { supersedes: r.supersedes } : {}),
+    ...(r.superseded_by ? { supersededBy: r.superseded_by } : {}),
   };
 }

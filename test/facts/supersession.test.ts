@@ -2,11 +2,17 @@
 // old one changes only when someone else confirms the new one, then both link
 // to each other (memory_get, recall); racing confirmations of two replacements
 // leave exactly one successor.
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getFact } from "../../src/facts/read.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callError, callOk, connectClient, startTestService } from "../support/service.js";
+import { callerOf } from "../console/support.js";
+import { exportTo, importFrom } from "../snapshots/helpers.js";
 
 type Fact = { status: string; statusReason?: string; supersedes?: string; supersededBy?: string; replacements?: string[]; version: number };
 
@@ -57,6 +63,25 @@ describe.each(["postgres", "pglite"] as const)("supersession (%s)", (kind) => {
     expect(recall.hits.find((h) => h.name === "deploy-window")?.supersededBy).toBe("shared/deploy-window-v2");
     const text = (await reviewer.callTool({ name: "memory_recall", arguments: { keywords: ["deploy window"] } })).content as { text: string }[];
     expect(text[0]!.text).toContain("superseded by shared/deploy-window-v2: follow that one");
+  });
+
+  it("carries the links in an export and restores them on import", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "am-supersede-"));
+    const copy = await createTestDatabase(kind);
+    try {
+      await exportTo(tdb.db, dir, { scopes: ["shared"] });
+      expect(await readFile(join(dir, "shared/project_deploy-window.md"), "utf8")).toContain("superseded-by: shared/deploy-window-v2\n");
+      expect(await readFile(join(dir, "shared/project_deploy-window-v2.md"), "utf8")).toContain("supersedes: shared/deploy-window\n");
+      for (const name of ["writer", "reviewer"]) await addAgent(copy.db, name, { kind: name === "reviewer" ? "human" : "agent", scopes: ["shared", "ops"] });
+      const report = await importFrom(copy.db, dir);
+      expect(report.facts.invalid).toBe(0);
+      const reader = await callerOf(copy.db, (await addAgent(copy.db, "reader", { scopes: ["shared"] })).token);
+      expect(await getFact(copy.db, reader, { name: "deploy-window", scope: "shared" })).toMatchObject({ status: "deprecated", supersededBy: "shared/deploy-window-v2" });
+      expect(await getFact(copy.db, reader, { name: "deploy-window-v2", scope: "shared" })).toMatchObject({ supersedes: "shared/deploy-window" });
+    } finally {
+      await copy.drop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses a replacement of a missing, unwritable or already replaced fact, and with version; nothing is written", async () => {

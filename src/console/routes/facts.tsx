@@ -4,7 +4,7 @@
 import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { DomainError } from "../../errors.js";
-import { canWrite } from "../../auth/scopes.js";
+import { mayRedact } from "../../auth/scopes.js";
 import { listFacts } from "../../facts/list.js";
 import { redactFactVersion } from "../../facts/redaction.js";
 import { getFact, recallFacts } from "../../facts/read.js";
@@ -61,8 +61,7 @@ export function registerFacts(router: Router, deps: AppDeps): void {
     const before = /^\d{1,9}$/.test(str(req.query.before)) ? Number(req.query.before) : undefined;
     const fact = await getFact(deps.db, sessionOf(res).caller, { name: String(req.params.name), scope: String(req.params.scope), versionsBefore: before });
     const caller = sessionOf(res).caller;
-    const mayRedact = caller.kind === "human" && canWrite(caller, fact.scope);
-    sendPage(res, status, <FactPage ctx={pageContext(res, "facts")} fact={fact} notice={notice} mayRedact={mayRedact} />);
+    sendPage(res, status, <FactPage ctx={pageContext(res, "facts")} fact={fact} notice={notice} mayRedact={mayRedact(caller, fact.scope)} />);
   };
 
   const showRefusal = (req: Request, res: Response, error: unknown) => {

@@ -3,7 +3,8 @@
 // the person may read.
 import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
-import { SHARED_SCOPE } from "../../auth/scopes.js";
+import { mayRedact, SHARED_SCOPE } from "../../auth/scopes.js";
+import { redactGraph } from "../../graph/redaction.js";
 import { DomainError } from "../../errors.js";
 import { readableGraph } from "../../graph/access.js";
 import { openNodes, readGraph, readObservations } from "../../graph/read.js";
@@ -12,6 +13,7 @@ import { searchNodes } from "../../graph/search.js";
 import { sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
 import { EntityPage, entityHref, GraphSearchPage } from "../views/graph.js";
+import { BASE } from "../views/layout.js";
 import { MAX_FIRST_HOP } from "../views/neighbourhood.js";
 
 export const GRAPH_PAGE_SIZE = 50;
@@ -52,6 +54,23 @@ export function registerGraph(router: Router, deps: AppDeps): void {
   router.get("/graph/entity", (req: Request, res: Response) => showEntity(req, res, str(req.query.scope), typeof req.query.name === "string" ? req.query.name : ""));
   router.get("/graph/:scope/:name", (req: Request, res: Response) => showEntity(req, res, String(req.params.scope), String(req.params.name)));
 
+  // One fixed path, the entity in the form: names may be anything, "." and ".." included.
+  router.post("/graph/redact", async (req: Request, res: Response) => {
+    const body = req.body as Record<string, unknown>;
+    const scope = typeof body.scope === "string" ? body.scope : "";
+    const name = typeof body.name === "string" ? body.name : "";
+    const what = typeof body.what === "string" ? body.what : "";
+    const observation = /^\d{1,9}$/.test(what) ? Number(what) : undefined;
+    try {
+      await redactGraph(deps.db, sessionOf(res).caller, { scope, entity: name, observation, reason: typeof body.reason === "string" ? body.reason : "" });
+      if (observation === undefined) return res.redirect(303, `${BASE}/graph?scope=${encodeURIComponent(scope)}`);
+      return res.redirect(303, entityHref(scope, name));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      sendPage(res, statusOf(error), <GraphSearchPage ctx={pageContext(res, "graph")} scope={scope} q="" entities={[]} total={0} notice={error.message} />);
+    }
+  });
+
   async function showEntity(req: Request, res: Response, scopeInput: string, name: string): Promise<void> {
     const offset = offsetOf(req.query.offset);
     try {
@@ -80,6 +99,7 @@ export function registerGraph(router: Router, deps: AppDeps): void {
           totalRelations={relations.totalRelations}
           secondHop={secondHop}
           nextObservationsHref={observations.nextOffset !== undefined ? entityHref(scope, observations.name, observations.nextOffset) : undefined}
+          redact={mayRedact(sessionOf(res).caller, scope) ? { action: `${BASE}/graph/redact`, offset } : undefined}
         />,
       );
     } catch (error) {

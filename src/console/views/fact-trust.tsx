@@ -87,3 +87,34 @@ export function RedactForm({ ctx, fact, action }: { ctx: PageContext; fact: Full
     </details>
   );
 }
+
+/** The entity page's redact form: the whole entity, or one of the observations shown (by position, as open_nodes counts them). */
+export function GraphRedactForm(props: { ctx: PageContext; action: string; scope: string; name: string; observations: string[]; offset: number }) {
+  const { ctx, action, scope, name, observations, offset } = props;
+  return (
+    <details class="card" data-redact>
+      <summary>Redact…</summary>
+      <p>
+        Removes the text for good: the entity with its type, observations and relations, or one observation. Deletion records keep none of it; a
+        tombstone keeps who, when and why.
+      </p>
+      <form method="post" action={action}>
+        <CsrfField csrf={ctx.csrf} />
+        <input type="hidden" name="scope" value={scope} />
+        <input type="hidden" name="name" value={name} />
+        <label for="redact-what">What</label>
+        <select id="redact-what" name="what">
+          <option value="entity">The whole entity</option>
+          {observations.map((o, i) => (
+            <option value={String(offset + i + 1)}>{`Observation ${offset + i + 1}: ${o.length > 60 ? `${o.slice(0, 60)}…` : o}`}</option>
+          ))}
+        </select>
+        <label for="redact-reason">Reason (required)</label>
+        <textarea id="redact-reason" name="reason" rows={2} maxLength={2000} required placeholder="Why this text must go" />
+        <button type="submit" class="danger">
+          Redact
+        </button>
+      </form>
+    </details>
+  );
+}

@@ -1,5 +1,6 @@
 // The knowledge graph: search entities in a scope; one entity with its
 // observations (paged), relations both ways, provenance, and a picture.
+import { GraphRedactForm } from "./fact-trust.js";
 import type { GraphEntity, GraphRelation, ObservationPage } from "../../graph/types.js";
 import { age } from "../render.js";
 import { BASE, Layout, Notice, type PageContext } from "./layout.js";
@@ -95,6 +96,7 @@ export function EntityPage({
   totalRelations,
   secondHop,
   nextObservationsHref,
+  redact,
 }: {
   ctx: PageContext;
   scope: string;
@@ -105,6 +107,8 @@ export function EntityPage({
   totalRelations: number;
   secondHop: GraphRelation[];
   nextObservationsHref?: string | undefined;
+  /** For a person who may redact in the scope: where the form posts, and the position of the first observation shown. */
+  redact?: { action: string; offset: number } | undefined;
 }) {
   const key = entity.name.toLowerCase();
   const outgoing = relations.filter((r) => r.from.toLowerCase() === key);
@@ -184,6 +188,7 @@ export function EntityPage({
       <h2>Relations to {entity.name}</h2>
       <Relations rows={incoming} far="from" />
       {totalRelations > relations.length && <p class="hint">Showing {relations.length} of {totalRelations} relations.</p>}
+      {redact && <GraphRedactForm ctx={ctx} action={redact.action} scope={scope} name={entity.name} observations={observations.observations} offset={redact.offset} />}
     </Layout>
   );
 }
