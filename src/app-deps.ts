@@ -28,7 +28,7 @@ export interface DepsOptions {
 
 /** The one way AppDeps are assembled: src/serve.ts, test/support/service.ts and bench/ use it. */
 export async function createDeps(config: Config, db: Database, logger: Logger, options: DepsOptions = {}): Promise<AppDeps> {
-  const metrics = createMetrics(() => db.poolStats());
+  const metrics = createMetrics(() => db.poolStats(), { scopeLabels: config.metricsToken !== undefined });
   return {
     config,
     db,

@@ -23,7 +23,7 @@ export interface MetricsReply {
 export const AUTH_FAILURE_REASONS = ["missing", "invalid"] as const;
 export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
 
-/** One scope's memory health (src/facts/health.ts), read at each scrape. */
+/** One scope's memory health (src/facts/health.ts). */
 export interface HealthFigures {
   scope: string;
   drafts: number;
@@ -49,15 +49,54 @@ export interface Metrics {
   duplicateWarnings: client.Counter;
   /** memory_recall calls by result: hits or empty. */
   recalls: client.Counter<"result">;
-  /** Where the health gauges read their figures (set once by the app: src/facts/health.ts). */
-  health: { source: (() => Promise<HealthFigures[]>) | undefined };
+  /**
+   * Where the health gauges read their figures (set once by the app:
+   * src/facts/health.ts); undefined when they could not be read (the database
+   * is down), and the gauges are then left out of the scrape.
+   */
+  health: { source: (() => Promise<HealthFigures[] | undefined>) | undefined };
   /** The text of GET /metrics: this process's metrics or, in a worker, every worker's added up. */
   render(): Promise<string>;
   /** In a cluster worker: counts one answered request for this worker. */
   countWorkerRequest: (() => void) | undefined;
 }
 
-export function createMetrics(poolStats: () => PoolStats): Metrics {
+/** Scopes the health gauges name one by one; the rest are added up as scope="other". */
+export const HEALTH_SCOPES_NAMED = 20;
+/**
+ * A health reading serves every scrape for this long: a flood of scrapes
+ * (unauthenticated, where METRICS_TOKEN is unset) costs the database one
+ * reading per interval, not one per request.
+ */
+const HEALTH_READING_REUSED_MS = 10_000;
+
+export interface MetricsOptions {
+  /**
+   * Whether the health gauges name scopes (METRICS_TOKEN is set, so only an
+   * authenticated scraper reads them); without it they are one series, scope="all".
+   */
+  scopeLabels: boolean;
+}
+
+/**
+ * The health figures as the gauges label them: every scope added up into "all"
+ * (no scope names), or the HEALTH_SCOPES_NAMED with the largest backlog and the
+ * rest as "other", so the series stay bounded whatever the number of scopes.
+ */
+export function healthSeries(figures: HealthFigures[], scopeLabels: boolean): HealthFigures[] {
+  const add = (scope: string, rows: HealthFigures[]): HealthFigures => ({
+    scope,
+    drafts: rows.reduce((n, r) => n + r.drafts, 0),
+    oldestDraftSeconds: rows.reduce((n, r) => Math.max(n, r.oldestDraftSeconds), 0),
+    stale: rows.reduce((n, r) => n + r.stale, 0),
+  });
+  if (!scopeLabels) return [add("all", figures)];
+  const ranked = [...figures].sort((a, b) => b.drafts - a.drafts || b.stale - a.stale || a.scope.localeCompare(b.scope));
+  const named = ranked.slice(0, HEALTH_SCOPES_NAMED);
+  return ranked.length > HEALTH_SCOPES_NAMED ? [...named, add("other", ranked.slice(HEALTH_SCOPES_NAMED))] : named;
+}
+
+export function createMetrics(poolStats: () => PoolStats, options: MetricsOptions = { scopeLabels: true }): Metrics {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry, prefix: "agent_memory_" });
 
@@ -117,11 +156,22 @@ export function createMetrics(poolStats: () => PoolStats): Metrics {
   const recalls = new client.Counter({ name: "agent_memory_recalls_total", help: "memory_recall calls by result: hits or empty.", labelNames: ["result"] as const, registers: [registry] });
   for (const result of ["hits", "empty"]) recalls.labels({ result }).inc(0);
   const health: Metrics["health"] = { source: undefined };
-  // Read from the database once per scrape for all three gauges; every worker
+  // One reading serves the three gauges of a scrape (prom-client asks them at
+  // once) and the scrapes of the next HEALTH_READING_REUSED_MS; every worker
   // (WORKERS > 1) reads the same figures, so the aggregate keeps one ("max"), not the sum.
-  let pending: Promise<HealthFigures[]> | undefined;
-  // A scrape asks every metric at once (prom-client's Promise.all): the three gauges share one read.
-  const figures = () => (pending ??= (health.source?.() ?? Promise.resolve([])).finally(() => (pending = undefined)));
+  let reading: { at: number; series: Promise<HealthFigures[] | undefined> } | undefined;
+  const figures = () => {
+    if (!reading || performance.now() - reading.at > HEALTH_READING_REUSED_MS) {
+      const series = (health.source?.() ?? Promise.resolve([])).then(
+        (f) => f && healthSeries(f, options.scopeLabels),
+        () => undefined,
+      );
+      reading = { at: performance.now(), series };
+      // A failed reading is not kept: the next scrape tries again.
+      series.then((f) => f === undefined && reading?.series === series && (reading = undefined));
+    }
+    return reading.series;
+  };
   const healthGauge = (name: string, help: string, value: (f: HealthFigures) => number) =>
     new client.Gauge({
       name,
@@ -131,7 +181,7 @@ export function createMetrics(poolStats: () => PoolStats): Metrics {
       aggregator: "max",
       async collect() {
         this.reset();
-        for (const f of await figures()) this.set({ scope: f.scope }, value(f));
+        for (const f of (await figures()) ?? []) this.set({ scope: f.scope }, value(f));
       },
     });
   healthGauge("agent_memory_review_backlog", "Drafts waiting for review, by scope.", (f) => f.drafts);

@@ -16,6 +16,7 @@ import { describeDatabase, openDatabase } from "./db/open.js";
 import { DomainError } from "./errors.js";
 import { banner, oauthBanner } from "./banner.js";
 import { segmentOlderFacts } from "./facts/cjk-backfill.js";
+import { startHealthSamples } from "./facts/health.js";
 import { createApp } from "./http/app.js";
 import { limitConnections } from "./http/connection-limits.js";
 import { oauthMcpUrl as oauthMcpUrlOf } from "./oauth/routes.js";
@@ -113,6 +114,8 @@ export async function startService(config: Config, options: StartOptions): Promi
       logger.warn({ err: error }, "segmenting earlier facts' CJK text failed; the next start tries again"),
     );
 
+    const healthSamples = startHealthSamples(db, config.facts.staleAfterDays, logger);
+
     const server = httpServer;
     const socket = cliSocket;
     return {
@@ -127,6 +130,7 @@ export async function startService(config: Config, options: StartOptions): Promi
         shuttingDown = true;
         await closeHttpServer(server, config.shutdownTimeoutMs, logger);
         await segmenting;
+        await healthSamples.stop();
         await socket?.close();
         await db.close();
       },

@@ -3,8 +3,8 @@
 -- starts as a draft; status goes draft → confirmed or deprecated, confirmed →
 -- deprecated; and the review fields of an unchanged status change only when a
 -- confirmed fact is confirmed again, with a later status_at. A redaction of
--- the current version (src/facts/redaction.ts) replaces its description and
--- body with '[redacted]' once its tombstone is recorded.
+-- the current version (src/facts/redaction.ts) replaces its description,
+-- body and review reason with '[redacted]' once its tombstone is recorded.
 create or replace function am_check_fact_change() returns trigger
   language plpgsql as $$
 begin
@@ -20,7 +20,8 @@ begin
             or (old.status = 'confirmed' and new.status = 'deprecated')) then
       raise exception 'a fact cannot go from % to %', old.status, new.status using errcode = 'P0001';
     end if;
-  elsif new.description = '[redacted]' and new.body = '[redacted]' and row(new.type, new.author_id, new.status) = row(old.type, old.author_id, old.status)
+  elsif new.description = '[redacted]' and new.body = '[redacted]' and row(new.type, new.author_id, new.status, new.status_by_id, new.status_at) is not distinct from row(old.type, old.author_id, old.status, old.status_by_id, old.status_at)
+        and (new.status_reason is not distinct from old.status_reason or new.status_reason = '[redacted]')
         and exists (select 1 from fact_redactions r where r.fact_id = old.id and r.version = old.version) then
     return new;
   elsif row(new.description, new.type, new.body, new.author_id) is distinct from row(old.description, old.type, old.body, old.author_id) then

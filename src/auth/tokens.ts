@@ -3,9 +3,9 @@
 // secret is high-entropy, so a fast hash is enough and lookup by hash needs no
 // timing-sensitive comparison.
 import { createHash, randomBytes } from "node:crypto";
+import { AGENT_TOKEN_PREFIX as TOKEN_PREFIX, OWN_SECRET_BODY_CHARS } from "../secrets/own-tokens.js";
 
-export const TOKEN_PREFIX = "amk_";
-const TOKEN_PATTERN = /^amk_[A-Za-z0-9_-]{43}$/;
+const TOKEN_PATTERN = new RegExp(`^${TOKEN_PREFIX}[A-Za-z0-9_-]{${OWN_SECRET_BODY_CHARS}}$`);
 
 export function generateToken(): string {
   return TOKEN_PREFIX + randomBytes(32).toString("base64url");

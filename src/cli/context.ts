@@ -2,19 +2,26 @@
 // and close it again. While a service runs on the embedded database, its
 // statements run on that service's database, through the socket in the data
 // folder (src/db/socket-protocol.ts).
-import { loadConfig } from "../config.js";
+import { type Config, loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";
 import { migrate } from "../db/migrate.js";
 import { openDatabase } from "../db/open.js";
+import { createSecretGuard, type SecretGuard } from "../secrets/guard.js";
 import { restrictFileModes } from "./file-modes.js";
 
-export async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
+/** What a command's work receives besides the database: the settings, and the secret guard every text it stores passes. */
+export interface CommandContext {
+  config: Config;
+  secrets: SecretGuard;
+}
+
+export async function withDatabase<T>(work: (db: Database, ctx: CommandContext) => Promise<T>): Promise<T> {
   const config = loadConfig();
   restrictFileModes(config);
   const db = await openDatabase(config, { viaRunningService: true });
   try {
     await migrate(db);
-    return await work(db);
+    return await work(db, { config, secrets: createSecretGuard(config.secretGuard) });
   } finally {
     await db.close();
   }

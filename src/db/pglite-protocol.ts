@@ -43,7 +43,19 @@ export function toWorkerError(error: unknown): WorkerError {
       if (typeof value === "string" || typeof value === "number") fields[key] = value;
     }
   }
-  return { message: error instanceof Error ? error.message : String(error), fields };
+  return { message: errorMessage(error), fields };
+}
+
+/** What went wrong, in words: PGlite's initialisation may throw plain objects (an Emscripten status), which String() would print as "[object Object]". */
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "object" && error !== null) {
+    const { message, status } = error as { message?: unknown; status?: unknown };
+    if (typeof message === "string") return message;
+    const text = JSON.stringify(error);
+    return `the embedded database failed${status !== undefined ? ` (status ${String(status)})` : ""}: ${text.length > 200 ? `${text.slice(0, 200)}…` : text}`;
+  }
+  return String(error);
 }
 
 /** An Error carrying the same fields as the driver's, so classify.ts reads it unchanged. */

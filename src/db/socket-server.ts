@@ -1,9 +1,12 @@
 // The service's side of the CLI socket (socket-protocol.ts): each connection
 // is one CLI process; its statements run on the service's embedded database,
 // in the order the service's other statements wait in (one at a time), its
-// transaction as one of them. A transaction left idle longer than the
-// statement timeout, or by a CLI that went away, is rolled back, so a stuck
-// command cannot hold the one connection every request needs.
+// transaction as one of them. While a connection holds a transaction open, its
+// statements must run inside it (one outside would wait for the transaction
+// that waits for it); and a transaction that sees no answered request for
+// longer than the statement timeout, a request still waiting included, or
+// whose CLI went away, is rolled back, so a stuck command cannot hold the one
+// connection every request needs.
 import { chmod, rm } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
@@ -55,7 +58,10 @@ function serveConnection(db: Database, socket: Socket, idleMs: number): void {
 
   async function handle(request: SocketRequest) {
     const target = (inTx: boolean): Queryable => {
-      if (!inTx) return db;
+      if (!inTx) {
+        if (open) throw new Error("a transaction is open on this connection: run the statement inside it, or commit or roll back first");
+        return db;
+      }
       if (!open) throw new Error("no transaction is open");
       return open.tx;
     };
@@ -83,7 +89,9 @@ function serveConnection(db: Database, socket: Socket, idleMs: number): void {
 
   readMessages<SocketRequest>(socket, (request) => {
     chain = chain.then(async () => {
-      clearTimeout(idle);
+      // The bound runs on while the request waits: a request that never ends
+      // must not keep the transaction open past it.
+      armIdle();
       try {
         sendMessage(socket, { id: request.id, ok: true, ...(await handle(request)) });
       } catch (error) {

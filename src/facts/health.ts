@@ -2,16 +2,15 @@
 // waited, and stale facts (confirmed, not reviewed for STALE_AFTER_DAYS). Read
 // from partial indexes that hold only drafts (facts_drafts) and only confirmed
 // facts (facts_confirmed_status_at), so a reading costs the backlog and the
-// stale facts, never the whole table. Each reading (a /metrics scrape, the
-// console's Health page) also keeps the day's sample for the page's chart.
+// stale facts, never the whole table. Reading writes nothing: the day's sample
+// for the console's chart is written by the service itself, at most once a day
+// per database (startHealthSamples), whatever scrapes or page views do.
+import type { Logger } from "pino";
 import type { Queryable } from "../db/database.js";
+import type { HealthFigures } from "../metrics.js";
 
-export interface ScopeHealth {
-  scope: string;
-  drafts: number;
-  oldestDraftSeconds: number;
-  stale: number;
-}
+/** One scope's health: what /metrics reports and the Health page shows. */
+export type ScopeHealth = HealthFigures;
 
 const HEALTH = `
   with drafts as (
@@ -25,23 +24,53 @@ const HEALTH = `
     from drafts d full join stale s on s.scope = d.scope
    order by 1`;
 
-// Today's sample replaces the one taken earlier today; samples older than 400 days go.
-const SAMPLE = `
-  with kept as (
-    insert into memory_health_days (day, scope, drafts, oldest_draft_seconds, stale)
-    select current_date, s.scope, s.drafts, s.oldest, s.stale
-      from unnest($1::text[], $2::int[], $3::int[], $4::int[]) as s (scope, drafts, oldest, stale)
-    on conflict (day, scope) do update set drafts = excluded.drafts, oldest_draft_seconds = excluded.oldest_draft_seconds, stale = excluded.stale
-  ), emptied as (
-    update memory_health_days set drafts = 0, oldest_draft_seconds = 0, stale = 0
-     where day = current_date and scope <> all($1::text[])
-  )
-  delete from memory_health_days where day < current_date - 400`;
-
 export async function memoryHealth(db: Queryable, staleAfterDays: number): Promise<ScopeHealth[]> {
   const rows = (await db.query<{ scope: string; drafts: number; oldest: number; stale: number }>(HEALTH, [staleAfterDays])).rows;
-  await db.query(SAMPLE, [rows.map((r) => r.scope), rows.map((r) => r.drafts), rows.map((r) => r.oldest), rows.map((r) => r.stale)]);
   return rows.map((r) => ({ scope: r.scope, drafts: r.drafts, oldestDraftSeconds: r.oldest, stale: r.stale }));
+}
+
+// Today's sample, unless the day has one (the primary key makes a race between
+// service replicas harmless); a day on which no scope had drafts or stale facts
+// keeps one row of zeros, so the chart tells "all clear" from "no sample".
+// Samples older than 400 days go.
+const SAMPLE_TODAY = `
+  with today as (
+    insert into memory_health_days (day, scope, drafts, oldest_draft_seconds, stale)
+    select current_date, h.scope, h.drafts, h.oldest, h.stale
+      from (${HEALTH}) h
+     where not exists (select 1 from memory_health_days where day = current_date)
+    union all
+    select current_date, '', 0, 0, 0
+     where not exists (select 1 from memory_health_days where day = current_date)
+       and not exists (${HEALTH})
+    on conflict (day, scope) do nothing
+    returning 1
+  )
+  delete from memory_health_days where day < current_date - 400 and exists (select 1 from today)`;
+
+/** Writes today's health sample if the database has none yet. */
+export async function sampleHealthToday(db: Queryable, staleAfterDays: number): Promise<void> {
+  await db.query(SAMPLE_TODAY, [staleAfterDays]);
+}
+
+/** How often a service looks whether today's sample is written (the write itself happens once a day). */
+const SAMPLE_CHECK_MS = 60 * 60 * 1000;
+
+/** Writes the day's sample now and then hourly (each a no-op once written); stop() ends it, once a write in progress is done. */
+export function startHealthSamples(db: Queryable, staleAfterDays: number, logger: Logger): { stop(): Promise<void> } {
+  let running = Promise.resolve();
+  const sample = () => {
+    running = sampleHealthToday(db, staleAfterDays).catch((error: unknown) => logger.warn({ err: error }, "writing the day's health sample failed; it is tried again within the hour"));
+  };
+  sample();
+  const timer = setInterval(sample, SAMPLE_CHECK_MS);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return running;
+    },
+  };
 }
 
 export interface DaySample {
@@ -50,16 +79,19 @@ export interface DaySample {
   stale: number;
 }
 
+// A day was sampled when it has any row (the sample of a day without drafts or
+// stale facts is one row of zeros); the figures are the readable scopes' sums.
 const HISTORY = `
-  select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(sum(h.drafts), 0)::int as drafts, coalesce(sum(h.stale), 0)::int as stale, count(h.day)::int as samples
+  select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(sum(h.drafts), 0)::int as drafts, coalesce(sum(h.stale), 0)::int as stale,
+         exists (select 1 from memory_health_days x where x.day = d.day) as sampled
     from generate_series(current_date - ($1::int - 1), current_date, interval '1 day') as d (day)
     left join memory_health_days h on h.day = d.day and ($2::boolean or h.scope = any($3::text[]))
    group by d.day order by d.day`;
 
 /** The backlog and stale facts of the readable scopes, one sample a day over the last `days`; a day without a reading has none. */
 export async function healthHistory(db: Queryable, readable: { all: boolean; scopes: string[] }, days: number): Promise<Array<DaySample | { day: string; missing: true }>> {
-  const rows = (await db.query<DaySample & { samples: number }>(HISTORY, [days, readable.all, readable.scopes])).rows;
-  return rows.map((r) => (r.samples === 0 ? { day: r.day, missing: true as const } : { day: r.day, drafts: r.drafts, stale: r.stale }));
+  const rows = (await db.query<DaySample & { sampled: boolean }>(HISTORY, [days, readable.all, readable.scopes])).rows;
+  return rows.map((r) => (r.sampled ? { day: r.day, drafts: r.drafts, stale: r.stale } : { day: r.day, missing: true as const }));
 }
 
 const REVIEWS = `

@@ -2,13 +2,15 @@
 // removes the text of one version for good. The version's description and
 // body become REDACTED_TEXT in every table that held them (the version, the
 // fact's current row with its search and duplicate-check columns, the recall
-// vocabulary), and a tombstone says who redacted which version, when and why.
+// vocabulary), and so do the reasons its reviews gave (which may quote it);
+// a tombstone says who redacted which version, when and why.
 // The database allows the overwrite only once the tombstone exists
 // (am_fact_version_change, am_check_fact_change).
 import type { Caller } from "../auth/caller.js";
 import { assertMayRedact, validateScope } from "../auth/scopes.js";
 import type { Database, Queryable } from "../db/database.js";
 import { conflict, invalid, notFound } from "../errors.js";
+import { REFUSING_GUARD, type SecretGuard } from "../secrets/guard.js";
 import { isoTime } from "./model.js";
 import { validateName, validateReason } from "./rules.js";
 
@@ -42,9 +44,12 @@ const WORDS = `
   select am_near_words(f.name || E'\\n' || v.description || E'\\n' || left(v.body, 1000)) as words
     from fact_versions v join facts f on f.id = v.fact_id where v.fact_id = $1::bigint and v.version = $2::int`;
 const OVERWRITE_VERSION = `update fact_versions set description = $3::text, body = $3::text where fact_id = $1::bigint and version = $2::int`;
+// The current version's review reason goes with it: a reviewer may have quoted the text.
 const OVERWRITE_CURRENT = `
-  update facts set description = $2::text, body = $2::text, search_cjk = ''::tsvector, search_cjk_head = ''::tsvector
+  update facts set description = $2::text, body = $2::text, search_cjk = ''::tsvector, search_cjk_head = ''::tsvector,
+                   status_reason = case when status_reason is null then null else $2::text end
    where id = $1::bigint`;
+const OVERWRITE_REASONS = `update fact_events set reason = $3::text where fact_id = $1::bigint and version = $2::int and reason is not null`;
 // Words no fact of the scope holds any more leave the vocabulary (an index
 // lookup per word on facts_exact_trgm, the same expression).
 const FORGET_WORDS = `
@@ -65,11 +70,18 @@ export async function restoreRedactions(tx: Queryable, factId: number, redaction
   await tx.query(RESTORE, [factId, redactions.map((r) => r.version), redactions.map((r) => r.byId), redactions.map((r) => r.at), redactions.map((r) => r.reason)]);
 }
 
-export async function redactFactVersion(db: Database, caller: Caller, input: { scope: string; name: string; version: number; reason: string }): Promise<Redaction> {
+export async function redactFactVersion(
+  db: Database,
+  caller: Caller,
+  input: { scope: string; name: string; version: number; reason: string },
+  options: { secrets?: SecretGuard } = {},
+): Promise<Redaction> {
   const scope = validateScope(input.scope);
   const name = validateName(input.name);
   const reason = validateReason(input.reason);
   assertMayRedact(caller, scope);
+  // The tombstone's reason is kept for good: it must not hold what is being removed.
+  await (options.secrets ?? REFUSING_GUARD).check([["reason", reason]]);
   return db.transaction(async (tx) => {
     const fact = (await tx.query<{ id: number; version: number }>(LOCK_FACT, [scope, name])).rows[0];
     if (!fact) throw notFound(`No fact named "${name}" in scope "${scope}" to redact.`);
@@ -83,6 +95,7 @@ export async function redactFactVersion(db: Database, caller: Caller, input: { s
     }
     const words = (await tx.query<{ words: string[] | null }>(WORDS, [fact.id, input.version])).rows[0]?.words ?? [];
     await tx.query(OVERWRITE_VERSION, [fact.id, input.version, REDACTED_TEXT]);
+    await tx.query(OVERWRITE_REASONS, [fact.id, input.version, REDACTED_TEXT]);
     if (input.version === fact.version) await tx.query(OVERWRITE_CURRENT, [fact.id, REDACTED_TEXT]);
     if (words.length > 0) await tx.query(FORGET_WORDS, [scope, words]);
     return { scope, name, version: input.version, by: caller.name, at: isoTime(recorded.redacted_at), reason };

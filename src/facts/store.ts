@@ -6,6 +6,7 @@ import { assertCanWrite, readableScopes, SHARED_SCOPE, validateScope } from "../
 import type { Database } from "../db/database.js";
 import { withDeadlockRetry } from "../db/retry.js";
 import { conflict, forbidden, invalid, notFound } from "../errors.js";
+import { REFUSING_GUARD, type SecretGuard } from "../secrets/guard.js";
 import { factWordsParams } from "./cjk-words.js";
 import { ambiguousFact, missingFact, staleVersion } from "./messages.js";
 import { type FactSummary, isoTime, type SimilarFact, type SummaryRow, toSummary } from "./model.js";
@@ -61,6 +62,8 @@ export interface FactLimits {
   duplicateWarning?: boolean;
   /** Longest the duplicate lookup may run on Postgres (FACT_DUPLICATE_TIMEOUT_MS); unset: the database's statement timeout. */
   duplicateTimeoutMs?: number;
+  /** The secret guard the texts pass (default: refusing, uncounted). */
+  secrets?: SecretGuard;
 }
 
 interface WrittenRow {
@@ -83,6 +86,12 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
   if (input.supersedes !== undefined && version !== undefined) {
     throw invalid(`supersedes is given when a fact is created, not with version: store a new fact that replaces "${input.supersedes}".`);
   }
+  // After the checks that cost nothing (lengths, permission): the scan reads every character.
+  await (limits.secrets ?? REFUSING_GUARD).check([
+    ["name", name],
+    ["description", description],
+    ["body", body],
+  ]);
   const superseded = input.supersedes === undefined ? undefined : await resolveSuperseded(db, caller, scope, name, input.supersedes);
 
   // The answer for a version just written: a draft by the caller.
@@ -207,13 +216,14 @@ export async function promoteFact(
   db: Database,
   caller: Caller,
   input: PromoteInput,
-  options: { staleAfterDays?: number } = {},
+  options: { staleAfterDays?: number; secrets?: SecretGuard } = {},
 ): Promise<PromoteResult> {
   const staleAfterDays = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
   const name = validateName(input.name);
   const scope = input.scope === undefined ? undefined : validateScope(input.scope);
   const reason = validateReason(input.reason);
   const version = validateVersion(input.version);
+  await (options.secrets ?? REFUSING_GUARD).check([["reason", reason]]);
   const readable = readableScopes(caller);
 
   return db.transaction(async (tx) => {

@@ -5,9 +5,9 @@
 // old row is locked first, so of two replacements confirmed at once exactly one
 // becomes the successor and the other confirmation is refused.
 import type { Caller } from "../auth/caller.js";
-import { assertCanWrite, validateScope } from "../auth/scopes.js";
+import { assertCanWrite, canRead, canWrite, validateScope } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
-import { conflict, invalid, notFound } from "../errors.js";
+import { conflict, forbidden, invalid, notFound } from "../errors.js";
 import { prepared } from "./prepared.js";
 import { validateName } from "./rules.js";
 import * as sql from "./sql.js";
@@ -47,8 +47,13 @@ export async function resolveSuperseded(db: Queryable, caller: Caller, scope: st
   assertCanWrite(caller, target.scope);
   const row = (await db.query<SupersededRow>(FACT_BY_NAME, [target.name, target.scope], prepared("superseded_by_name"))).rows[0];
   if (!row) throw notFound(`supersedes: no fact named "${target.name}" in scope "${target.scope}" to replace. Check the name with memory_recall or memory_list; nothing was written.`);
-  if (row.successor) throw conflict(`supersedes: "${target.scope}/${target.name}" was already replaced by "${row.successor}". Update that fact instead; nothing was written.`);
+  if (row.successor) throw conflict(`supersedes: "${target.scope}/${target.name}" was already replaced by ${named(caller, row.successor)}. Update that fact instead; nothing was written.`);
   return { id: row.id, scope: row.scope, name: row.name };
+}
+
+/** "scope/name" in quotes for a reader of that scope; for anyone else, only that there is one. */
+function named(reader: Caller, ref: string): string {
+  return canRead(reader, ref.slice(0, ref.indexOf("/"))) ? `"${ref}"` : "a fact in a scope you cannot read";
 }
 
 export interface Superseded {
@@ -69,15 +74,28 @@ export async function completeSupersession(
   reviewer: Caller,
 ): Promise<Superseded> {
   const old = (await tx.query<SupersededRow>(LOCK_SUPERSEDED, [supersededId], prepared("lock_superseded"))).rows[0]!;
+  // Confirming the successor deprecates the old fact in the reviewer's name: a
+  // change to the old fact's scope, which the reviewer must be able to make.
+  if (!canWrite(reviewer, old.scope)) {
+    throw forbidden(
+      `Confirming "${successor.name}" would deprecate the fact it replaces, ${named(reviewer, `${old.scope}/${old.name}`)}, in a scope you (${reviewer.name}) may not write. ` +
+        `Nothing was changed: ask someone who may write both scopes to confirm it.`,
+    );
+  }
   if (old.successor && old.successor !== `${successor.scope}/${successor.name}`) {
+    const first = named(reviewer, old.successor);
     throw conflict(
-      `"${successor.name}" replaces "${old.scope}/${old.name}", which "${old.successor}" replaced first (confirmed meanwhile). Nothing was changed: ` +
-        `merge what "${successor.name}" adds into "${old.successor}" with memory_store, or confirm it as a separate fact after removing supersedes.`,
-      { supersededBy: old.successor },
+      `"${successor.name}" replaces "${old.scope}/${old.name}", which ${first} replaced first (confirmed meanwhile). Nothing was changed: ` +
+        `merge what "${successor.name}" adds into that fact with memory_store, or confirm it as a separate fact after removing supersedes.`,
+      canRead(reviewer, old.successor.slice(0, old.successor.indexOf("/"))) ? { supersededBy: old.successor } : {},
     );
   }
   if (old.status !== "deprecated") {
-    const reason = `superseded by ${successor.name} (version ${successor.version}), confirmed by ${reviewer.name}`;
+    // The reason is read by everyone who reads the old fact: it names the
+    // successor only where they can read it too (the same scope); readers of
+    // both see the link itself in memory_get.
+    const by = successor.scope === old.scope ? `${successor.name} (version ${successor.version})` : "a fact in another scope";
+    const reason = `superseded by ${by}, confirmed by ${reviewer.name}`;
     await tx.query(sql.PROMOTE_FACT, [old.id, "deprecated", reviewer.agentId, reason, old.status, null], prepared("promote"));
   }
   await tx.query(LINK_SUCCESSOR, [old.id, successor.id], prepared("link_successor"));
@@ -113,11 +131,22 @@ const LINK_BY_NAME = (column: "supersedes_id" | "superseded_by_id") => `
    where f.scope = $1::text and f.name = $2::text and o.scope = $3::text and o.name = $4::text
      and f.${column} is distinct from o.id`;
 
-/** Restores an imported tree's supersession links; a link to a fact the tree and the database lack is left out. */
-export async function restoreSupersessions(db: Queryable, links: Array<{ scope: string; name: string; supersedes?: string | undefined; supersededBy?: string | undefined }>): Promise<void> {
+/**
+ * Restores an imported tree's supersession links. A link is restored only
+ * between two facts of the tree (`imported`, "scope/name"), never from a fact
+ * to itself: front matter is text anyone can edit, and a link deprecates and
+ * redirects readers of a fact.
+ */
+export async function restoreSupersessions(
+  db: Queryable,
+  links: Array<{ scope: string; name: string; supersedes?: string | undefined; supersededBy?: string | undefined }>,
+  imported: ReadonlySet<string>,
+): Promise<void> {
   const split = (ref: string) => [ref.slice(0, ref.indexOf("/")), ref.slice(ref.indexOf("/") + 1)];
+  const restorable = (self: string, other: string | undefined): other is string => other !== undefined && other !== self && imported.has(other);
   for (const l of links) {
-    if (l.supersedes?.includes("/")) await db.query(LINK_BY_NAME("supersedes_id"), [l.scope, l.name, ...split(l.supersedes)]);
-    if (l.supersededBy?.includes("/")) await db.query(LINK_BY_NAME("superseded_by_id"), [l.scope, l.name, ...split(l.supersededBy)]);
+    const self = `${l.scope}/${l.name}`;
+    if (restorable(self, l.supersedes)) await db.query(LINK_BY_NAME("supersedes_id"), [l.scope, l.name, ...split(l.supersedes)]);
+    if (restorable(self, l.supersededBy)) await db.query(LINK_BY_NAME("superseded_by_id"), [l.scope, l.name, ...split(l.supersededBy)]);
   }
 }

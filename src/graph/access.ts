@@ -25,6 +25,7 @@ export function graphWriter(deps: AppDeps, caller: Caller, scope: string | undef
     maxChars: deps.config.limits.graphTextMaxChars,
     maxCallChars: graphCallMaxChars(deps),
     maxCallTexts: deps.db.kind === "pglite" ? EMBEDDED_TEXTS_PER_CALL : MAX_TEXTS_PER_CALL,
+    secrets: deps.secrets,
   };
 }
 

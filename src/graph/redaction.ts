@@ -7,7 +7,8 @@
 import type { Caller } from "../auth/caller.js";
 import { assertMayRedact } from "../auth/scopes.js";
 import type { Database } from "../db/database.js";
-import { invalid, notFound } from "../errors.js";
+import { conflict, invalid, notFound } from "../errors.js";
+import { REFUSING_GUARD, type SecretGuard } from "../secrets/guard.js";
 import { resolveScope } from "./validate.js";
 
 const REDACTED_TEXT = "[redacted]";
@@ -24,55 +25,58 @@ export interface GraphRedaction {
   reason: string;
 }
 
-const LOCK_ENTITY = `select id, name from graph_entities where scope = $1::text and am_graph_key(name) = am_graph_key($2::text) for update`;
-const NTH_OBSERVATION = `select id, content from graph_observations where entity_id = $1::bigint order by id offset $2::int limit 1`;
-const ALL_OBSERVATIONS = `select content from graph_observations where entity_id = $1::bigint`;
-const DELETE_OBSERVATION = `delete from graph_observations where id = $1::bigint`;
+const LOCK_ENTITY = `select id, name, observation_count from graph_entities where scope = $1::text and am_graph_key(name) = am_graph_key($2::text) for update`;
+const DELETE_OBSERVATION = `delete from graph_observations where entity_id = $1::bigint and am_graph_key(content) = am_graph_key($2::text) returning id`;
 const DELETE_RELATIONS = `
   delete from graph_relations where scope = $1::text
      and (am_graph_key(from_name) = am_graph_key($2::text) or am_graph_key(to_name) = am_graph_key($2::text))`;
 const DELETE_ENTITY = `delete from graph_entities where id = $1::bigint`;
-// Earlier delete_* records that hold the text: the name as subject, an
-// observation or a relation's "type → name" as detail.
+// The delete_* records about the entity: its own (the name as subject, its type
+// in the detail), its observations' and its relations' (the name as subject, or
+// as the far end at the end of the detail, "type → name"). An observation's
+// deletion record never holds its text, so redacting one blanks none.
 const BLANK_DELETIONS = `
-  update graph_deletions set subject = case when subject = any($2::text[]) then $3::text else subject end,
-                             detail = $3::text
-   where scope = $1::text and (subject = any($2::text[]) or detail = any($2::text[]) or ($4::text is not null and right(detail, char_length($4::text) + 3) = ' → ' || $4::text))`;
+  update graph_deletions set subject = case when subject = $2::text then $3::text else subject end, detail = $3::text
+   where scope = $1::text and (subject = $2::text or (kind = 'relation' and right(detail, char_length($2::text) + 3) = ' → ' || $2::text))`;
 const TOMBSTONE = `
   insert into graph_redactions (scope, entity_id, kind, redacted_by, reason) values ($1::text, $2::bigint, $3::text, $4::bigint, $5::text)
   returning redacted_at`;
 
+/**
+ * Removes an entity, or one of its observations named by its exact text (an
+ * observation's identity: an entity holds each text once). A text that is no
+ * longer there is refused, never replaced by another: what a person chose is
+ * what goes, or nothing.
+ */
 export async function redactGraph(
   db: Database,
   caller: Caller,
-  input: { scope?: string; entity: string; observation?: number | undefined; reason: string },
+  input: { scope?: string; entity: string; observation?: string | undefined; reason: string },
+  options: { secrets?: SecretGuard } = {},
 ): Promise<GraphRedaction> {
   const scope = resolveScope(input.scope);
   const reason = input.reason.trim();
   if (reason === "" || [...reason].length > REASON_MAX_CHARS) throw invalid(`reason must be 1 to ${REASON_MAX_CHARS} characters: say why the text must go (the tombstone keeps it).`);
   assertMayRedact(caller, scope);
-  if (input.observation !== undefined && (!Number.isInteger(input.observation) || input.observation < 1)) {
-    throw invalid(`observation must be a position of 1 or more (the first observation open_nodes lists is 1), got ${input.observation}.`);
-  }
+  if (input.observation !== undefined && input.observation === "") throw invalid("observation is empty: give the exact text of the observation to redact, as open_nodes shows it.");
+  // The tombstone's reason is kept for good: it must not hold what is being removed.
+  await (options.secrets ?? REFUSING_GUARD).check([["reason", reason]]);
   return db.transaction(async (tx) => {
-    const entity = (await tx.query<{ id: number; name: string }>(LOCK_ENTITY, [scope, input.entity])).rows[0];
-    if (!entity) throw notFound(`No entity named "${input.entity}" in scope "${scope}" to redact.`);
+    const entity = (await tx.query<{ id: number; name: string; observation_count: number }>(LOCK_ENTITY, [scope, input.entity])).rows[0];
+    if (!entity) throw notFound(`No entity named "${input.entity}" in scope "${scope}" to redact. It may have been deleted or renamed since you looked; nothing was changed.`);
     let removed = { observations: 0, relations: 0 };
-    let texts: string[];
     if (input.observation !== undefined) {
-      const obs = (await tx.query<{ id: number; content: string }>(NTH_OBSERVATION, [entity.id, input.observation - 1])).rows[0];
-      if (!obs) throw notFound(`"${entity.name}" in scope "${scope}" has fewer than ${input.observation} observations.`);
-      await tx.query(DELETE_OBSERVATION, [obs.id]);
+      const deleted = (await tx.query(DELETE_OBSERVATION, [entity.id, input.observation])).rowCount ?? 0;
+      if (deleted === 0) {
+        throw conflict(`"${entity.name}" in scope "${scope}" has no such observation any more: it changed since you opened it (deleted or redacted meanwhile). Nothing was changed; look again and choose what to redact.`);
+      }
       removed = { observations: 1, relations: 0 };
-      texts = [obs.content];
     } else {
-      const observations = (await tx.query<{ content: string }>(ALL_OBSERVATIONS, [entity.id])).rows.map((r) => r.content);
       const relations = (await tx.query(DELETE_RELATIONS, [scope, entity.name])).rowCount ?? 0;
       await tx.query(DELETE_ENTITY, [entity.id]);
-      removed = { observations: observations.length, relations };
-      texts = [entity.name, ...observations];
+      await tx.query(BLANK_DELETIONS, [scope, entity.name, REDACTED_TEXT]);
+      removed = { observations: entity.observation_count, relations };
     }
-    await tx.query(BLANK_DELETIONS, [scope, texts, REDACTED_TEXT, input.observation === undefined ? entity.name : null]);
     const kind = input.observation === undefined ? "entity" : "observation";
     const at = (await tx.query<{ redacted_at: Date }>(TOMBSTONE, [scope, entity.id, kind, caller.agentId, reason])).rows[0]!.redacted_at;
     return { scope, entityId: entity.id, kind, removed, by: caller.name, at: at.toISOString(), reason };

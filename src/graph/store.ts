@@ -6,6 +6,7 @@ import type { Queryable } from "../db/database.js";
 import { withDeadlockRetry } from "../db/retry.js";
 import { invalid, notFound } from "../errors.js";
 import { MAX_DELETED_ROWS_PER_CALL } from "../limits.js";
+import { REFUSING_GUARD, stringsIn } from "../secrets/guard.js";
 import { withinEntityBounds } from "./entity-bounds.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
@@ -28,6 +29,7 @@ const relationKey = (r: RelationInput) => JSON.stringify([r.from, r.to, r.relati
 /** Entities whose names are new in the scope, with their observations; existing names are skipped. */
 export async function createEntities(db: Queryable, writer: GraphWriter, entities: EntityInput[]): Promise<EntityInput[]> {
   validateEntities(entities, writer.maxChars, writer.maxCallChars, writer.maxCallTexts);
+  await (writer.secrets ?? REFUSING_GUARD).check(stringsIn(entities, "entities"));
   const unique = uniqueBy(entities, (e) => e.name).map((e) => ({
     name: e.name,
     entityType: e.entityType,
@@ -59,6 +61,7 @@ export async function createEntities(db: Queryable, writer: GraphWriter, entitie
 /** Relations new in the scope; duplicates are skipped. Endpoints need not exist (as in the reference). */
 export async function createRelations(db: Queryable, writer: GraphWriter, relations: RelationInput[]): Promise<RelationInput[]> {
   validateRelations(relations, writer.maxChars, "relations", writer.maxCallChars);
+  await (writer.secrets ?? REFUSING_GUARD).check(stringsIn(relations, "relations"));
   const unique = uniqueBy(relations, relationKey).map((r) => ({ from: r.from, to: r.to, relationType: r.relationType }));
   if (unique.length === 0) return [];
   const r = await withinEntityBounds(() =>
@@ -81,6 +84,7 @@ export async function createRelations(db: Queryable, writer: GraphWriter, relati
  */
 export async function addObservations(db: Queryable, writer: GraphWriter, items: ObservationInput[]): Promise<AddedObservations[]> {
   validateObservations(items, writer.maxChars, writer.maxCallChars, writer.maxCallTexts);
+  await (writer.secrets ?? REFUSING_GUARD).check(stringsIn(items, "observations"));
   if (items.length === 0) return [];
   const names = [...new Set(items.map((o) => o.entityName))];
   const pairNames: string[] = [];

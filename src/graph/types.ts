@@ -2,6 +2,8 @@
 // reference server (@modelcontextprotocol/server-memory); the optional fields
 // are ours (provenance, paging) and old clients ignore them.
 
+import type { SecretGuard } from "../secrets/guard.js";
+
 export interface EntityInput {
   name: string;
   entityType: string;
@@ -102,6 +104,8 @@ export interface GraphWriter {
   maxCallChars?: number;
   /** The most texts (observations) one write call carries (default MAX_TEXTS_PER_CALL). */
   maxCallTexts?: number;
+  /** The secret guard every text written passes (default: refusing, uncounted). */
+  secrets?: SecretGuard;
 }
 
 export interface PageRequest {

@@ -24,7 +24,12 @@ export interface AppOptions {
 
 export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   const { config, metrics } = deps;
-  metrics.health.source ??= () => memoryHealth(deps.db, config.facts.staleAfterDays);
+  // While the database is down the health gauges are left out; the rest of /metrics is served.
+  metrics.health.source ??= () =>
+    memoryHealth(deps.db, config.facts.staleAfterDays).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, "reading memory health for /metrics failed; its gauges are left out of this scrape");
+      return undefined;
+    });
   const app = express();
   app.disable("x-powered-by");
   // Only a hop count or proxy addresses (config refuses `true`): req.ip, which

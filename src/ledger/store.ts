@@ -9,6 +9,7 @@ import type { Database, Queryable } from "../db/database.js";
 import { pgCode, PgCode } from "../db/errors.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import { LIST_SCAN_MAX_DEFAULT } from "../limits.js";
+import { REFUSING_GUARD, type SecretGuard } from "../secrets/guard.js";
 import { encodeCursor, decodeCursor } from "../paging.js";
 import { type Claim, claimExpired, type KeyState, readKey } from "./chain.js";
 import { type EventKind, type EventRow, type LedgerEvent, toEvent } from "./event.js";
@@ -68,9 +69,12 @@ export async function claimLedger(
   actor: Actor,
   input: { action: string; target: string; ttlSeconds?: number },
   policy: LedgerPolicy = DEFAULT_LEDGER_POLICY,
+  /** The guard every stored text passes, in the form stored (normalised). */
+  secrets: SecretGuard = REFUSING_GUARD,
 ): Promise<ClaimResult> {
   const key = normalizeKey(input);
   const ttl = normalizeTtl(input.ttlSeconds);
+  await secrets.check([["target", key.target]]);
   return writeLedger(db, key, actor, policy, (state): Decision<ClaimResult> => {
     const { now, executed, claim } = state;
     if (executed) throw conflict(refusals.alreadyExecuted(executed), { status: "EXECUTED" });
@@ -118,10 +122,14 @@ export async function recordLedger(
   actor: Actor,
   input: { action: string; target: string; evidence: string; note?: string },
   policy: LedgerPolicy = DEFAULT_LEDGER_POLICY,
+  /** The guard every stored text passes, in the form stored (normalised). */
+  secrets: SecretGuard = REFUSING_GUARD,
 ): Promise<RecordResult> {
   const key = normalizeKey(input);
   const evidence = normalizeEvidence(input.evidence);
   const note = normalizeNote(input.note);
+  // What is stored, not what was sent: the URL parser drops tabs and line breaks, NFC joins characters.
+  await secrets.check([["target", key.target], ["evidence", evidence], ["note", note ?? ""]]);
   try {
     return await writeLedger(db, key, actor, policy, (state): Decision<RecordResult> => {
       const { now, executed, claim } = state;
@@ -168,9 +176,12 @@ export async function releaseLedger(
   actor: Actor,
   input: { action: string; target: string; reason: string },
   policy: LedgerPolicy = DEFAULT_LEDGER_POLICY,
+  /** The guard every stored text passes, in the form stored (normalised). */
+  secrets: SecretGuard = REFUSING_GUARD,
 ): Promise<ReleaseResult> {
   const key = normalizeKey(input);
   const reason = normalizeReason(input.reason);
+  await secrets.check([["target", key.target], ["reason", reason]]);
   return writeLedger(db, key, actor, policy, (state): Decision<ReleaseResult> => {
     const { now, executed, claim } = state;
     if (!claim || claim.holderId !== actor.agentId) {
@@ -207,9 +218,12 @@ export async function voidLedger(
   /** `recordSeq`: void only that record; refused when the key's record is another one (or none) by now. */
   input: { action: string; target: string; reason: string; recordSeq?: number },
   policy: LedgerPolicy = DEFAULT_LEDGER_POLICY,
+  /** The guard every stored text passes, in the form stored (normalised). */
+  secrets: SecretGuard = REFUSING_GUARD,
 ): Promise<VoidResult> {
   const key = normalizeKey(input);
   const reason = normalizeReason(input.reason);
+  await secrets.check([["target", key.target], ["reason", reason]]);
   return writeLedger(db, key, operator, policy, (state): Decision<VoidResult> => {
     if (state.agent!.kind !== "human") throw forbidden(refusals.voidNotHuman(operator.name));
     const { executed, claim } = state;

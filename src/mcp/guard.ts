@@ -10,7 +10,6 @@ import type { Logger } from "pino";
 import { type Caller, callerFromAuthInfo, type RequestTrace, traceFromAuthInfo } from "../auth/caller.js";
 import { classifyDatabaseError } from "../db/classify.js";
 import { DomainError, invalid } from "../errors.js";
-import { stringsIn } from "../secrets/guard.js";
 import { findUnstorableText, unstorableTextMessage } from "../text.js";
 import { checkToolArguments } from "./arguments.js";
 import type { CallContext, PromptDefinition, ResourceDefinition, ToolDefinition } from "./tool.js";
@@ -72,13 +71,23 @@ async function guarded<T, A>(
       // A database error turned into an answer is still worth a log line: the
       // service's own checks should have caught it first.
       if (!(error instanceof DomainError)) ctx.log.warn({ err: error, outcome: known.code }, `${what.kind} call refused by the database`);
-      return { ok: false, error: known, outcome: known.code };
+      return { ok: false, error: await withoutSecrets(deps, known), outcome: known.code };
     }
     ctx.log.error({ err: error }, `${what.kind} call failed`);
     return { ok: false, error: new DomainError("unavailable", internalMessage(trace)), outcome: "error" };
   } finally {
     trace?.running?.delete(pending);
   }
+}
+
+/**
+ * A refusal may quote what was sent (an invalid name, a value out of range); a
+ * credential in it is cut to its issuer's prefix, so that the answer, and the
+ * transcript it lands in, never carries more of it than the guard's own refusal.
+ */
+async function withoutSecrets(deps: AppDeps, error: DomainError): Promise<DomainError> {
+  const message = await deps.secrets.mask(error.message);
+  return message === error.message ? error : new DomainError(error.code, message, error.details, error.retryable);
 }
 
 // Every tool and prompt, one rule: text the database cannot store exactly is
@@ -94,15 +103,13 @@ export function toolCallback(deps: AppDeps, tool: ToolDefinition) {
   const { metrics } = deps;
   const what: What = { kind: "tool", name: tool.name };
   const internalMessage = (t: RequestTrace | undefined) => `Internal error while running ${tool.name}; nothing was changed. Reference: ${t?.requestId ?? "n/a"}.`;
-  // Every text a writing tool is given is scanned for credentials. Deletions are
-  // not: they must be able to remove what was stored before the guard existed.
-  const writesText = tool.annotations.readOnlyHint !== true && tool.annotations.destructiveHint !== true;
+  // The secret guard is not here: every store scans what it stores, in the
+  // form it stores it, after its own cheap checks (lengths, permission), so the
+  // console, the CLI and imports pass it as tools do.
   const run = async (ctx: CallContext, args: Record<string, unknown>) => {
     // Unstorable text first: the rules the argument check runs would report it as something else (a NUL as a control character).
     refuseUnstorableText(args);
-    const checked = checkToolArguments(tool.name, tool.inputSchema, args);
-    if (writesText) await ctx.deps.secrets.check(stringsIn(checked));
-    return tool.run(checked, ctx);
+    return tool.run(checkToolArguments(tool.name, tool.inputSchema, args), ctx);
   };
   const durationLabels = { tool: tool.name };
   return async (input: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> => {

@@ -8,7 +8,8 @@ import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { generateToken, tokenHint } from "../auth/tokens.js";
 import type { Database, Queryable } from "../db/database.js";
 import { notFound } from "../errors.js";
-import { CODE_PREFIX, hashSecret, newSecret, REFRESH_PREFIX } from "./secrets.js";
+import { CODE_PREFIX, REFRESH_PREFIX } from "../secrets/own-tokens.js";
+import { hashSecret, newSecret } from "./secrets.js";
 import * as sql from "./sql.js";
 
 /** Authorization codes live one minute: the client exchanges them right away. */

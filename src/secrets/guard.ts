@@ -1,7 +1,10 @@
-// The secret guard: every text an agent writes is scanned for credentials
-// before anything is written (facts, the graph, the ledger, imports). A hit is
-// refused naming the field and the kind of credential, never echoing it: the
-// refusal goes back to the agent, into logs and possibly into a transcript.
+// The secret guard: every text the service stores is scanned for credentials
+// before anything is written, whoever writes it (agents, people in the
+// console, the CLI, imports). The stores call it (facts, reviews, the ledger,
+// the graph, redactions), after their own cheap checks and on the text as it
+// will be stored, so no surface can store text around it. A hit is refused
+// naming the field and the kind of credential, never echoing it: the refusal
+// goes back to the caller, into logs and possibly into a transcript.
 //
 // The scanner is secretlint's recommended preset (maintained, one rule per
 // issuer) plus extra-rules.ts for the issuers it lacks. All the texts of one
@@ -28,9 +31,13 @@ export interface SecretHit {
 }
 
 export interface SecretGuard {
-  readonly mode: SecretGuardMode;
   /** Throws `invalid` naming every field that holds a credential (nothing is written); counts each refused hit by kind. */
   check(texts: Iterable<FieldText>): Promise<void>;
+  /**
+   * `text` with every credential in it cut to its issuer's prefix ("ghp_…"):
+   * for refusals that quote what was sent (an invalid name, a wrong value).
+   */
+  mask(text: string): Promise<string>;
 }
 
 // secretlint's core marks the global performance timeline twice per rule per
@@ -52,31 +59,79 @@ const config: SecretLintCoreConfig = {
 // Between two fields: a blank line, so that no pattern spans fields.
 const SEPARATOR = "\n\n";
 
+// Invisible characters (zero-width spaces and joiners, soft hyphens, BOMs)
+// inside a token hide it from every pattern while a reader, or a copy and
+// paste, still gets the token; NFKC folds full-width and other compatibility
+// forms (ｇｈｐ＿…) and NFC's singletons (the Kelvin sign for K) to the letters
+// the patterns know. The stored text is not changed: this is only the form scanned.
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/** The form of a text that the rules read. */
+export function scannedForm(text: string): string {
+  return text.normalize("NFKC").replace(INVISIBLE, "");
+}
+
+/** No credential of any issuer is shorter. */
+const MIN_SECRET_CHARS = 8;
+
+interface RawHit {
+  start: number;
+  end: number;
+  value: string;
+  kind: SecretKind;
+}
+
+/** Every hit of every rule in `content` (already in its scanned form), the allow-listed ones left out. */
+async function scan(content: string): Promise<RawHit[]> {
+  const result = await lintSource({ source: { filePath: "text", content, contentType: "text" }, options: { config, noPhysicFilePath: true, maskSecrets: true } });
+  const hits: RawHit[] = [];
+  for (const message of result.messages) {
+    const [start, end] = message.range;
+    const value = content.slice(start, end);
+    if (isAllowed(value)) continue;
+    hits.push({ start, end, value, kind: kindOf(message.messageId) });
+  }
+  return hits;
+}
+
 /** Every credential in the texts, at most one hit per field and kind, in field order. */
 export async function findSecrets(texts: Iterable<FieldText>): Promise<SecretHit[]> {
   const fields: { field: string; start: number; end: number }[] = [];
   let content = "";
-  for (const [field, text] of texts) {
-    if (text.length < 8) continue; // No credential of any issuer is shorter.
+  for (const [field, raw] of texts) {
+    if (raw.length < MIN_SECRET_CHARS) continue;
+    const text = scannedForm(raw);
+    if (text.length < MIN_SECRET_CHARS) continue;
     if (content) content += SEPARATOR;
     fields.push({ field, start: content.length, end: content.length + text.length });
     content += text;
   }
   if (!content) return [];
-  const result = await lintSource({ source: { filePath: "text", content, contentType: "text" }, options: { config, noPhysicFilePath: true, maskSecrets: true } });
   const hits: SecretHit[] = [];
   const seen = new Set<string>();
-  for (const message of result.messages) {
-    const [start, end] = message.range;
-    const value = content.slice(start, end);
-    if (isAllowed(value)) continue;
-    const field = fields.find((f) => start >= f.start && start < f.end)?.field ?? "input";
-    const kind = kindOf(message.messageId);
-    if (seen.has(`${field}\u0000${kind.id}`)) continue;
-    seen.add(`${field}\u0000${kind.id}`);
-    hits.push({ field, kind, prefix: visiblePrefix(value) });
+  for (const hit of await scan(content)) {
+    const field = fields.find((f) => hit.start >= f.start && hit.start < f.end)?.field ?? "input";
+    if (seen.has(`${field}\u0000${hit.kind.id}`)) continue;
+    seen.add(`${field}\u0000${hit.kind.id}`);
+    hits.push({ field, kind: hit.kind, prefix: visiblePrefix(hit.value) });
   }
   return hits.sort((a, b) => fields.findIndex((f) => f.field === a.field) - fields.findIndex((f) => f.field === b.field));
+}
+
+/** `text` in its scanned form with each credential replaced by its visible prefix and "…"; `text` itself when it holds none. */
+export async function maskSecrets(text: string): Promise<string> {
+  if (text.length < MIN_SECRET_CHARS) return text;
+  const content = scannedForm(text);
+  const hits = (await scan(content)).sort((a, b) => a.start - b.start);
+  if (hits.length === 0) return text;
+  let masked = "";
+  let at = 0;
+  for (const hit of hits) {
+    if (hit.start < at) continue;
+    masked += `${content.slice(at, hit.start)}${visiblePrefix(hit.value) ?? ""}…`;
+    at = hit.end;
+  }
+  return masked + content.slice(at);
 }
 
 /** The refusal: each field and kind, the issuer's prefix at most, and what to store instead. */
@@ -90,7 +145,6 @@ export function secretRefusal(hits: SecretHit[]): string {
 
 export function createSecretGuard(mode: SecretGuardMode, countRefused: (kind: string) => void = () => undefined): SecretGuard {
   return {
-    mode,
     async check(texts) {
       if (mode === "off") return;
       const hits = await findSecrets(texts);
@@ -98,8 +152,15 @@ export function createSecretGuard(mode: SecretGuardMode, countRefused: (kind: st
       for (const h of hits) countRefused(h.kind.id);
       throw invalid(secretRefusal(hits), { secrets: hits.map((h) => ({ field: h.field, kind: h.kind.id })) });
     },
+    mask: (text) => (mode === "off" ? Promise.resolve(text) : maskSecrets(text)),
   };
 }
+
+/**
+ * The guard of every store that is given none: refusing, counting nothing.
+ * Services pass their own (SECRET_GUARD, with the refusals counted in /metrics).
+ */
+export const REFUSING_GUARD: SecretGuard = createSecretGuard("refuse");
 
 /** Every string anywhere in `value`, with its path (`entities[2].observations[0]`). */
 export function* stringsIn(value: unknown, path = ""): Generator<FieldText> {

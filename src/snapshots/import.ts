@@ -158,7 +158,10 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
     options.onProgress?.(index + 1, files.length);
   }
 
-  if (!options.dryRun && links.length > 0) await restoreSupersessions(db, links);
+  if (!options.dryRun && links.length > 0) {
+    const imported = new Set(results.flatMap((r) => ("scope" in r ? [`${r.scope}/${r.name}`] : [])));
+    await restoreSupersessions(db, links, imported);
+  }
 
   const ledger: ImportReport["ledger"] = { file: null, appended: 0, unchanged: 0, invalid: [] };
   const warnings: string[] = [];

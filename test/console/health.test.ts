@@ -3,6 +3,7 @@
 // backlog chart with today's sample, and reviews per agent.
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleHealthToday } from "../../src/facts/health.js";
 import { promoteFact } from "../../src/facts/store.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -22,6 +23,8 @@ describe.each(["postgres", "pglite"] as const)("console Health page (%s)", (back
     await draft(t.db, writer, "hidden-plan", "secret-team");
     await promoteFact(t.db, await callerOf(t.db, alice.token), { name: "fact-one", to: "confirmed", reason: "checked" });
     await promoteFact(t.db, await callerOf(t.db, alice.token), { name: "fact-two", to: "deprecated", reason: "wrong" });
+    // What a running service writes once a day (the page itself writes nothing).
+    await sampleHealthToday(t.db, 180);
   });
   afterAll(async () => {
     await app?.close();
@@ -34,7 +37,8 @@ describe.each(["postgres", "pglite"] as const)("console Health page (%s)", (back
     expect(page.status).toBe(200);
     expect(page.text).toMatch(/<td>shared<\/td><td>1<\/td>/);
     expect(page.text).not.toContain("secret-team");
-    const today = new Date().toISOString().slice(0, 10);
+    // The database's day, not this process's: the sample is keyed by current_date.
+    const today = (await t.db.query<{ today: string }>("select to_char(current_date, 'YYYY-MM-DD') as today")).rows[0]!.today;
     expect(page.text).toContain(`<title>${today}: 1 drafts waiting, 0 stale facts</title>`);
     expect(page.text).toContain("1 confirmed, 1 deprecated");
     expect(page.text).toMatch(/aria-current="page"[^>]*>Health|href="\/console\/health" aria-current="page"/);

@@ -13,6 +13,7 @@ import type { RunningService } from "../../src/serve.js";
 import { onlyJson, runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callOk, connectClient, startTestService } from "../support/service.js";
+import { SAMPLES } from "../secrets/samples.js";
 
 const SECRETS = ["Zebraquokka7731", "Marmosetfalcon42", "Ocelottapir99", "Ibexnarwhal55", "Wombatheron"];
 
@@ -39,6 +40,9 @@ describe("redaction (postgres)", () => {
 
     await callOk(writer, "memory_store", { name: "vendor-contact", description: `Vendor contact ${SECRETS[0]}`, type: "reference", body: `Call ${SECRETS[0]} at the front desk.` });
     await callOk(writer, "memory_store", { name: "vendor-contact", version: 1, description: "Vendor contact", type: "reference", body: `Ask for ${SECRETS[1]} on the phone.` });
+    // A reviewer's reason may quote the text: it goes with the redacted version.
+    const reviewer = await addAgent(tdb.db, "carol", { kind: "human", scopes: ["shared"] });
+    await callOk(await connectClient(service.mcpUrl, reviewer.token), "memory_promote", { name: "vendor-contact", to: "confirmed", reason: `Checked: ${SECRETS[1]} is the right person.` });
     await callOk(writer, "create_entities", { entities: [{ name: `box-${SECRETS[2]}`, entityType: "host", observations: ["in rack 4", `hint ${SECRETS[3]}`] }] });
     await callOk(writer, "create_relations", { relations: [{ from: "rack-4", to: `box-${SECRETS[2]}`, relationType: "holds" }] });
     await callOk(writer, "create_entities", { entities: [{ name: "printer", entityType: "device", observations: ["floor 2", `owner ${SECRETS[4]}`] }] });
@@ -57,6 +61,10 @@ describe("redaction (postgres)", () => {
     expect((await runCli(["fact", "redact", "shared/vendor-contact@1", "--reason", "x", "--as", "bob"], env())).stderr).toMatch(/bob may not write scope "shared"/);
     expect((await runCli(["fact", "redact", "shared/vendor-contact@3", "--reason", "x", "--as", "alice"], env())).stderr).toMatch(/has versions 1 to 2/);
     expect((await runCli(["fact", "redact", "shared/vendor-contact", "--reason", "x", "--as", "alice"], env())).stderr).toMatch(/is not SCOPE\/NAME@VERSION/);
+    // The tombstone's reason is kept for good: the secret guard reads it too.
+    const leaked = await runCli(["fact", "redact", "shared/vendor-contact@1", "--reason", `the key was ${SAMPLES.github}`, "--as", "alice"], env());
+    expect(leaked.stderr).toMatch(/Refused: reason holds what looks like a GitHub token \(ghp_…\)/);
+    expect(leaked.stderr).not.toContain(SAMPLES.github.slice(4));
   });
 
   it("removes the text of every version, the entity and the observation from every table; a data-only dump holds none of it", async () => {
@@ -71,7 +79,7 @@ describe("redaction (postgres)", () => {
     const entity = await runCli(["graph", "redact", `shared/box-${SECRETS[2]}`, "--reason", "host names are confidential", "--as", "alice", "--json"], env());
     expect(entity.code, entity.stderr).toBe(0);
     expect(onlyJson(entity)).toMatchObject({ kind: "entity", removed: { observations: 2, relations: 1 } });
-    const observation = await runCli(["graph", "redact", "shared/printer", "--observation", "2", "--reason", "personal data", "--as", "alice", "--json"], env());
+    const observation = await runCli(["graph", "redact", "shared/printer", "--observation", `owner ${SECRETS[4]}`, "--reason", "personal data", "--as", "alice", "--json"], env());
     expect(observation.code, observation.stderr).toBe(0);
     expect(await callOk<{ entities: { observations: string[] }[] }>(writer, "open_nodes", { names: ["printer"] })).toMatchObject({ entities: [{ observations: ["floor 2"] }] });
 
@@ -81,6 +89,10 @@ describe("redaction (postgres)", () => {
       expect(dump.stdout.toLowerCase()).not.toContain(secret.toLowerCase());
     }
     expect(dump.stdout).toContain("personal data of a vendor");
+    const reasons = await tdb.db.query<{ reason: string | null; status_reason: string | null }>(
+      "select e.reason, f.status_reason from fact_events e join facts f on f.id = e.fact_id where f.name = 'vendor-contact' and e.kind = 'confirmed'",
+    );
+    expect(reasons.rows).toEqual([{ reason: "[redacted]", status_reason: "[redacted]" }]);
   });
 
   it("memory_get shows the tombstones, recall finds none of the text, and an export holds none of it", async () => {
@@ -102,7 +114,7 @@ describe("redaction (postgres)", () => {
     // The tombstones come back with an import into another database.
     const copy = await createTestDatabase("postgres");
     try {
-      for (const name of ["writer", "alice"]) await addAgent(copy.db, name, { kind: name === "alice" ? "human" : "agent", scopes: ["shared"] });
+      for (const name of ["writer", "alice", "carol"]) await addAgent(copy.db, name, { kind: name === "writer" ? "agent" : "human", scopes: ["shared"] });
       const imported = await runCli(["import", join(dir, "tree"), "--json"], { DATABASE_URL: copy.url! });
       expect(imported.code, imported.stderr).toBe(0);
       const rows = await copy.db.query<{ version: number; reason: string }>("select version, reason from fact_redactions order by version");

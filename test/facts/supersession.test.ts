@@ -2,7 +2,7 @@
 // old one changes only when someone else confirms the new one, then both link
 // to each other (memory_get, recall); racing confirmations of two replacements
 // leave exactly one successor.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -116,5 +116,59 @@ describe.each(["postgres", "pglite"] as const)("supersession (%s)", (kind) => {
     const loser = winner === "on-call-a" ? "on-call-b" : "on-call-a";
     expect(await get("on-call")).toMatchObject({ status: "deprecated", supersededBy: `shared/${winner}` });
     expect((await get(loser)).status).toBe("draft");
+  });
+
+  it("confirms a replacement only by a reviewer who may write the replaced fact's scope, and names facts only to readers of their scope", async () => {
+    const mover = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "mover", { scopes: ["alpha", "vault"] })).token);
+    const alphaOnly = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "alpha-reviewer", { scopes: ["alpha"] })).token);
+    const both = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "both-reviewer", { kind: "human", scopes: ["alpha", "vault"] })).token);
+    const vaultOnly = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "vault-writer", { scopes: ["vault"] })).token);
+    try {
+      await store(mover, "launch-plan", { scope: "vault" });
+      await store(mover, "new-plan", { scope: "alpha", supersedes: "vault/launch-plan" });
+      const refused = await callError(alphaOnly, "memory_promote", { name: "new-plan", scope: "alpha", to: "confirmed", reason: "looks right" });
+      expect(refused).toMatch(/would deprecate the fact it replaces, a fact in a scope you cannot read, in a scope you \(alpha-reviewer\) may not write/);
+      expect(refused).not.toContain("launch-plan");
+      expect(await callOk<{ fact: Fact }>(both, "memory_get", { name: "launch-plan", scope: "vault" })).toMatchObject({ fact: { status: "draft" } });
+      expect(await callOk<{ fact: Fact }>(both, "memory_get", { name: "new-plan", scope: "alpha" })).toMatchObject({ fact: { status: "draft" } });
+
+      await callOk(both, "memory_promote", { name: "new-plan", scope: "alpha", to: "confirmed", reason: "replaces the vault plan" });
+      const old = (await callOk<{ fact: Fact }>(both, "memory_get", { name: "launch-plan", scope: "vault" })).fact;
+      expect(old).toMatchObject({ status: "deprecated", supersededBy: "alpha/new-plan" });
+      // The reason is read by every reader of the vault fact: it does not name the alpha fact.
+      expect(old.statusReason).toBe("superseded by a fact in another scope, confirmed by both-reviewer");
+      const fromVault = (await callOk<{ fact: Fact }>(vaultOnly, "memory_get", { name: "launch-plan", scope: "vault" })).fact;
+      expect(JSON.stringify(fromVault)).not.toContain("new-plan");
+
+      const again = await callError(vaultOnly, "memory_store", { name: "plan-c", description: "d", type: "project", body: "b", scope: "vault", supersedes: "launch-plan" });
+      expect(again).toMatch(/already replaced by a fact in a scope you cannot read/);
+      expect(again).not.toContain("new-plan");
+    } finally {
+      for (const c of [mover, alphaOnly, both, vaultOnly]) await c.close();
+    }
+  });
+
+  it("restores from an import's front matter only links between facts of the tree, never a fact to itself", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "am-supersede-links-"));
+    const copy = await createTestDatabase(kind);
+    try {
+      await store(writer, "lone-rule");
+      await exportTo(tdb.db, dir, { scopes: ["shared"] });
+      const file = join(dir, "shared/project_lone-rule.md");
+      // Edited by hand: a link to itself, and one to a fact the tree does not hold (it exists in the target database).
+      await writeFile(file, (await readFile(file, "utf8")).replace("\nname: lone-rule\n", "\nname: lone-rule\nsupersedes: shared/lone-rule\nsuperseded-by: ops/ops-window\n"));
+      expect(await readFile(file, "utf8")).toContain("supersedes: shared/lone-rule\nsuperseded-by: ops/ops-window\n");
+      for (const name of ["writer", "reviewer"]) await addAgent(copy.db, name, { kind: name === "reviewer" ? "human" : "agent", scopes: ["shared", "ops"] });
+      const owner = await callerOf(copy.db, (await addAgent(copy.db, "owner2", { scopes: ["ops"] })).token);
+      const { storeFact } = await import("../../src/facts/store.js");
+      await storeFact(copy.db, owner, { name: "ops-window", scope: "ops", description: "Ops window", type: "project", body: "b" }, { bodyMaxChars: 16_000 });
+      const report = await importFrom(copy.db, dir);
+      expect(report.facts.invalid).toBe(0);
+      const row = (await copy.db.query<{ supersedes_id: number | null; superseded_by_id: number | null }>("select supersedes_id, superseded_by_id from facts where name = 'lone-rule'")).rows[0];
+      expect(row).toEqual({ supersedes_id: null, superseded_by_id: null });
+    } finally {
+      await copy.drop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -112,13 +112,16 @@ describe("recall vocabulary under racing writers (Postgres)", () => {
   /**
    * Closes a cycle on the words `${tag}a1` and `${tag}b1`: another transaction
    * holds b; `work` (given "a b") takes a, then waits for b; the other then asks
-   * for a. Postgres fails `work`'s statement, which waited first (its
-   * deadlock_timeout ends first), and the other goes on and commits. Returns
-   * what `work` answered in the end.
+   * for a. Postgres fails `work`'s statement, and the other goes on and
+   * commits: the other waits with a deadlock_timeout far longer than the
+   * service's, so the service's connection is always the one that checks for
+   * the cycle (and is its victim), however loaded the machine. Returns what
+   * `work` answered in the end.
    */
   async function closeCycle<T>(tag: string, work: (words: string) => Promise<T>): Promise<T> {
     const [a, b] = [`${tag}aaaa1`, `${tag}bbbb1`];
     const other = await open();
+    await other.client.query("set deadlock_timeout = '15s'");
     await other.client.query("begin");
     await store(other.client, `${tag}-hold-b`, b);
     const done = work(`${a} ${b}`);

@@ -43,6 +43,12 @@ describe.each(["postgres", "pglite"] as const)("secret guard over MCP (%s)", (ki
     expect(error).toContain("body holds what looks like a Slack token or webhook URL (xoxb-…)");
   });
 
+  it("quotes at most the issuer's prefix of a credential it refuses for another reason (an invalid name)", async () => {
+    const error = await callError(writer, "memory_store", fact({ name: GITHUB }));
+    expect(error).toMatch(/name "ghp_…" is not valid/);
+    expect(error).not.toContain(GITHUB.slice(4, 20));
+  });
+
   it("lets prose about tokens and keys through", async () => {
     const body =
       "GitHub tokens start with ghp_ and AWS access keys with AKIA; never paste either. Set password = <from the vault> in .env, " +
@@ -67,9 +73,10 @@ describe.each(["postgres", "pglite"] as const)("secret guard over MCP (%s)", (ki
 
   it("guards the ledger: evidence URLs with a password or a token in the query, and notes", async () => {
     await callOk(writer, "ledger_claim", { action: "deploy_prod", target: "api" });
-    expect(await callError(writer, "ledger_record", { action: "deploy_prod", target: "api", evidence: "https://deploy:S3cr3t-Pa55w0rd@ci.example.com/run/7" })).toMatch(
-      /^Refused: evidence holds what looks like a URL with a user name and password \(https:\/\/…\)/,
-    );
+    // A URL with a user name and password is refused by the ledger's own rule, before any scan, and not echoed.
+    const userInfo = await callError(writer, "ledger_record", { action: "deploy_prod", target: "api", evidence: "https://deploy:S3cr3t-Pa55w0rd@ci.example.com/run/7" });
+    expect(userInfo).toMatch(/^evidence must not contain a user name or password/);
+    expect(userInfo).not.toContain("S3cr3t");
     expect(await callError(writer, "ledger_record", { action: "deploy_prod", target: "api", evidence: "https://ci.example.com/run/7?access_token=Zq8wX3kL9mN2pR5tV7yB4c" })).toMatch(
       /evidence holds what looks like a password or key assigned a generated value/,
     );
@@ -82,7 +89,7 @@ describe.each(["postgres", "pglite"] as const)("secret guard over MCP (%s)", (ki
   it("counts refusals by kind in /metrics, every kind present from the start", async () => {
     const text = await (await fetch(`${service.url}/metrics`)).text();
     expect(text).toMatch(/agent_memory_secrets_refused_total\{kind="github"\} [2-9]/);
-    expect(text).toMatch(/agent_memory_secrets_refused_total\{kind="basic_auth_url"\} 1/);
+    expect(text).toMatch(/agent_memory_secrets_refused_total\{kind="password"\} [1-9]/);
     expect(text).toMatch(/agent_memory_secrets_refused_total\{kind="azure"\} 0/);
   });
 });

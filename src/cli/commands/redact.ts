@@ -34,7 +34,7 @@ export function registerRedactCommands(program: Command, graph: Command): void {
     .action(
       action(async (out: Output, ref: string, opts: { reason: string; as: string }) => {
         const target = parseVersionRef(ref);
-        const done = await withDatabase(async (db) => redactFactVersion(db, await human(db, opts.as), { ...target, reason: opts.reason }));
+        const done = await withDatabase(async (db, { secrets }) => redactFactVersion(db, await human(db, opts.as), { ...target, reason: opts.reason }, { secrets }));
         out.result(done, () => `Redacted version ${done.version} of "${done.name}" (scope ${done.scope}): its description and body now read [redacted]. Tombstone: ${done.by} at ${done.at}: ${done.reason}`);
       }),
     );
@@ -43,7 +43,7 @@ export function registerRedactCommands(program: Command, graph: Command): void {
     .command("redact")
     .description("remove an entity (its name, type, observations and relations) or one observation for good; a tombstone keeps who, when and why")
     .argument("<ref>", "SCOPE/ENTITY, e.g. shared/billing-service")
-    .option("--observation <n>", "only the n-th observation (1 = the first open_nodes lists)")
+    .option("--observation <text>", "only this observation, by its exact text (as open_nodes shows it)")
     .requiredOption("--reason <text>", "why the text must go (kept in the tombstone)")
     .requiredOption("--as <human>", "the human agent redacting (write access to the scope)")
     .option("--json", "print one JSON object")
@@ -51,9 +51,8 @@ export function registerRedactCommands(program: Command, graph: Command): void {
       action(async (out: Output, ref: string, opts: { reason: string; as: string; observation?: string }) => {
         const slash = ref.indexOf("/");
         if (slash < 1 || slash === ref.length - 1) throw new UsageError(`"${ref}" is not SCOPE/ENTITY (e.g. shared/billing-service).`);
-        const observation = opts.observation === undefined ? undefined : Number(opts.observation);
-        const done = await withDatabase(async (db) =>
-          redactGraph(db, await human(db, opts.as), { scope: ref.slice(0, slash), entity: ref.slice(slash + 1), observation, reason: opts.reason }),
+        const done = await withDatabase(async (db, { secrets }) =>
+          redactGraph(db, await human(db, opts.as), { scope: ref.slice(0, slash), entity: ref.slice(slash + 1), observation: opts.observation, reason: opts.reason }, { secrets }),
         );
         out.result(done, () =>
           done.kind === "observation"

@@ -90,7 +90,7 @@ export function registerFacts(router: Router, deps: AppDeps): void {
     const body = req.body as Record<string, unknown>;
     const version = typeof body.version === "string" && /^\d{1,9}$/.test(body.version) ? Number(body.version) : 0;
     try {
-      await redactFactVersion(deps.db, sessionOf(res).caller, { scope, name, version, reason: typeof body.reason === "string" ? body.reason : "" });
+      await redactFactVersion(deps.db, sessionOf(res).caller, { scope, name, version, reason: typeof body.reason === "string" ? body.reason : "" }, { secrets: deps.secrets });
       return res.redirect(303, `${factHref({ scope, name })}?done=redacted`);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

@@ -12,6 +12,7 @@ import { readRelations } from "../../graph/relations.js";
 import { searchNodes } from "../../graph/search.js";
 import { sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
+import { OBSERVATION_CHOICE } from "../views/fact-trust.js";
 import { EntityPage, entityHref, GraphSearchPage } from "../views/graph.js";
 import { BASE } from "../views/layout.js";
 import { MAX_FIRST_HOP } from "../views/neighbourhood.js";
@@ -60,9 +61,10 @@ export function registerGraph(router: Router, deps: AppDeps): void {
     const scope = typeof body.scope === "string" ? body.scope : "";
     const name = typeof body.name === "string" ? body.name : "";
     const what = typeof body.what === "string" ? body.what : "";
-    const observation = /^\d{1,9}$/.test(what) ? Number(what) : undefined;
+    // "entity", or the chosen observation's exact text (its identity): never a position, which another agent's delete would shift.
+    const observation = what.startsWith(OBSERVATION_CHOICE) ? what.slice(OBSERVATION_CHOICE.length) : undefined;
     try {
-      await redactGraph(deps.db, sessionOf(res).caller, { scope, entity: name, observation, reason: typeof body.reason === "string" ? body.reason : "" });
+      await redactGraph(deps.db, sessionOf(res).caller, { scope, entity: name, observation, reason: typeof body.reason === "string" ? body.reason : "" }, { secrets: deps.secrets });
       if (observation === undefined) return res.redirect(303, `${BASE}/graph?scope=${encodeURIComponent(scope)}`);
       return res.redirect(303, entityHref(scope, name));
     } catch (error) {

@@ -97,7 +97,7 @@ export function registerLedger(router: Router, deps: AppDeps): void {
     let voided = 0;
     for (const r of form.records) {
       try {
-        await voidLedger(deps.db, operator, { action: r.action, target: r.target, reason: form.reason, recordSeq: r.seq }, deps.config.ledger);
+        await voidLedger(deps.db, operator, { action: r.action, target: r.target, reason: form.reason, recordSeq: r.seq }, deps.config.ledger, deps.secrets);
         voided++;
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;

@@ -95,7 +95,7 @@ export async function promoteFromForm(deps: AppDeps, res: Response, form: Promot
   const reason = form.reason || `Checked version ${form.version} in the review console.`;
   try {
     // Re-confirming a stale fact is memory_promote's confirmed → confirmed, with the service's own staleness age.
-    const done = await promoteFact(deps.db, sessionOf(res).caller, { name: form.name, scope: form.scope, to: form.to, reason, version: form.version }, { staleAfterDays: deps.config.facts.staleAfterDays });
+    const done = await promoteFact(deps.db, sessionOf(res).caller, { name: form.name, scope: form.scope, to: form.to, reason, version: form.version }, { staleAfterDays: deps.config.facts.staleAfterDays, secrets: deps.secrets });
     deps.metrics.reviews.inc({ outcome: reviewOutcome(done) });
     return undefined;
   } catch (error) {

@@ -89,6 +89,9 @@ export function RedactForm({ ctx, fact, action }: { ctx: PageContext; fact: Full
 }
 
 /** The entity page's redact form: the whole entity, or one of the observations shown (by position, as open_nodes counts them). */
+/** The redact form's value for one observation: this prefix and the observation's exact text. */
+export const OBSERVATION_CHOICE = "observation:";
+
 export function GraphRedactForm(props: { ctx: PageContext; action: string; scope: string; name: string; observations: string[]; offset: number }) {
   const { ctx, action, scope, name, observations, offset } = props;
   return (
@@ -106,7 +109,7 @@ export function GraphRedactForm(props: { ctx: PageContext; action: string; scope
         <select id="redact-what" name="what">
           <option value="entity">The whole entity</option>
           {observations.map((o, i) => (
-            <option value={String(offset + i + 1)}>{`Observation ${offset + i + 1}: ${o.length > 60 ? `${o.slice(0, 60)}…` : o}`}</option>
+            <option value={OBSERVATION_CHOICE + o}>{`Observation ${offset + i + 1}: ${o.length > 60 ? `${o.slice(0, 60)}…` : o}`}</option>
           ))}
         </select>
         <label for="redact-reason">Reason (required)</label>

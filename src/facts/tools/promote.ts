@@ -39,7 +39,7 @@ export const memoryPromoteTool = defineTool({
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(args, { caller, deps }) {
-    const result = await promoteFact(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays });
+    const result = await promoteFact(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays, secrets: deps.secrets });
     deps.metrics.reviews.inc({ outcome: reviewOutcome(result) });
     return { text: promoteText(result), structured: { ...result } };
   },

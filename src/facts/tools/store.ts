@@ -49,6 +49,7 @@ export const memoryStoreTool = defineTool({
       bodyMaxChars: deps.config.limits.factBodyMaxChars,
       duplicateWarning: deps.config.facts.duplicateWarning,
       duplicateTimeoutMs: deps.config.facts.duplicateTimeoutMs,
+      secrets: deps.secrets,
     });
     // Some clients (Claude Code among them) show their model the structured answer and not the text: the advice goes there too.
     const advice = result.similar?.length ? { similarAdvice: SIMILAR_ADVICE } : {};

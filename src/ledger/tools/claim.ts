@@ -34,7 +34,7 @@ export const ledgerClaimTool = defineTool({
       throw invalid(`ttlSeconds (${input.ttlSeconds}) and its old spelling ttl_seconds (${input.ttl_seconds}) disagree: send only ttlSeconds. Nothing was claimed.`);
     }
     const ttlSeconds = input.ttlSeconds ?? input.ttl_seconds;
-    const result = await claimLedger(deps.db, caller, { action: input.action, target: input.target, ttlSeconds }, deps.config.ledger);
+    const result = await claimLedger(deps.db, caller, { action: input.action, target: input.target, ttlSeconds }, deps.config.ledger, deps.secrets);
     return {
       text: claimGrantedText(result.kind, result.claim, result.seq, result.previous),
       structured: {

@@ -25,7 +25,7 @@ export const ledgerRecordTool = defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(input, { caller, deps }) {
-    const result = await recordLedger(deps.db, caller, input, deps.config.ledger);
+    const result = await recordLedger(deps.db, caller, input, deps.config.ledger, deps.secrets);
     const text = result.idempotent
       ? `Already recorded with the same evidence; nothing new was written. ${executedText(result.record)}.`
       : `Recorded: ${executedText(result.record)}.${result.closedClaim ? " Your claim is closed." : ""}`;

@@ -24,7 +24,7 @@ export const ledgerReleaseTool = defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(input, { caller, deps }) {
-    const result = await releaseLedger(deps.db, caller, input, deps.config.ledger);
+    const result = await releaseLedger(deps.db, caller, input, deps.config.ledger, deps.secrets);
     const { action, target } = result.released;
     return {
       text: `Released your claim on ${keyText(result.released)} (ledger #${result.seq}). Reason: ${result.reason}`,
