@@ -5,6 +5,8 @@ import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/serv
 import { InvalidClientMetadataError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Database } from "../db/database.js";
+import { DomainError } from "../errors.js";
+import { type SecretGuard, stringsIn } from "../secrets/guard.js";
 import { fetchClientMetadataDocument, isMetadataDocumentClientId } from "./metadata-document.js";
 import { hashSecret } from "./secrets.js";
 import * as sql from "./sql.js";
@@ -56,7 +58,17 @@ export function validateRedirectUris(uris: string[]): void {
   }
 }
 
-export function createClientsStore(db: Database, options: { allowLoopbackMetadataDocuments: boolean }): OAuthRegisteredClientsStore {
+/** A client's metadata (its name, URIs, contacts: text anyone may register) passes the secret guard as every stored text does. */
+async function checkMetadataText(secrets: SecretGuard, metadata: object): Promise<void> {
+  try {
+    await secrets.check(stringsIn(metadata));
+  } catch (error) {
+    if (error instanceof DomainError) throw new InvalidClientMetadataError(error.message);
+    throw error;
+  }
+}
+
+export function createClientsStore(db: Database, options: { allowLoopbackMetadataDocuments: boolean; secrets: SecretGuard }): OAuthRegisteredClientsStore {
   return {
     async getClient(clientId) {
       const row = (await db.query<ClientRow>(sql.SELECT_CLIENT, [clientId, DOCUMENT_FRESH_SECONDS])).rows[0];
@@ -68,6 +80,7 @@ export function createClientsStore(db: Database, options: { allowLoopbackMetadat
       if (!isMetadataDocumentClientId(clientId)) return undefined;
       const client = await fetchClientMetadataDocument(clientId, { allowLoopback: options.allowLoopbackMetadataDocuments });
       validateRedirectUris(client.redirect_uris);
+      await checkMetadataText(options.secrets, client);
       await db.query(sql.UPSERT_DOCUMENT_CLIENT, [clientId, JSON.stringify(client)]);
       return client;
     },
@@ -76,6 +89,7 @@ export function createClientsStore(db: Database, options: { allowLoopbackMetadat
       validateRedirectUris(client.redirect_uris);
       const clientId = (client as OAuthClientInformationFull).client_id;
       const { client_secret: secret, ...metadata } = client as OAuthClientInformationFull;
+      await checkMetadataText(options.secrets, metadata);
       await db.query(sql.INSERT_CLIENT, [clientId, secret ? hashSecret(secret) : null, JSON.stringify(metadata)]);
       // The secret goes back to the client once, in this answer; we keep only its hash.
       return client as OAuthClientInformationFull;

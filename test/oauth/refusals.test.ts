@@ -39,7 +39,7 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
-const countRows = async (table: "oauth_grants" | "oauth_requests" | "oauth_codes") =>
+const countRows = async (table: "oauth_grants" | "oauth_requests" | "oauth_codes" | "oauth_clients") =>
   (await tdb.db.query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0]!.n;
 
 describe("the flow without a browser", () => {
@@ -71,6 +71,21 @@ describe("refusals", () => {
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: "invalid_client_metadata", error_description: expect.stringContaining("must use https") });
+  });
+
+  it("refuses client metadata holding a credential (the secret guard reads every stored text)", async () => {
+    const leaked = ["ghp", "Zq8wX3kL9mN2pR5tV7yB4cA1b2C3d4E5f6G7"].join("_");
+    const before = await countRows("oauth_clients");
+    const response = await fetch(`${service.base}/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [CALLBACK], token_endpoint_auth_method: "none", client_name: `my app ${leaked}` }),
+    });
+    expect(response.status).toBe(400);
+    const answer = (await response.json()) as { error: string; error_description: string };
+    expect(answer).toMatchObject({ error: "invalid_client_metadata", error_description: expect.stringContaining("client_name holds what looks like a GitHub token (ghp_…)") });
+    expect(answer.error_description).not.toContain(leaked.slice(4));
+    expect(await countRows("oauth_clients")).toBe(before);
   });
 
   it("refuses client metadata without redirect_uris with a description a developer can read", async () => {
