@@ -99,6 +99,8 @@ export interface OAuthConfig {
    * http. No setting turns it on: only the tests do, to serve documents locally.
    */
   allowLoopbackMetadataDocuments: boolean;
+  /** How long a metadata document may take to arrive; unset, the fetch's own bound. No setting: only the tests shorten it. */
+  metadataDocumentTimeoutMs?: number | undefined;
 }
 
 export function oauthConfig(e: OAuthEnv): { oauth: OAuthConfig } {

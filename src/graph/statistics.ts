@@ -31,7 +31,8 @@ interface Count {
 interface Growth {
   total: Count;
   byScope: Map<string, Count>;
-  running: boolean;
+  /** The refresh in progress, if any (one at a time). */
+  running: Promise<void> | undefined;
   /** After a failed refresh, not before this time (ms): each write would otherwise start it again. */
   retryAt: number;
 }
@@ -46,22 +47,26 @@ const due = (c: Count) => c.since >= MIN_ROWS && (c.base === undefined || c.sinc
 export function noteGraphGrowth(db: Database, logger: Logger, scope: string, rows: number): void {
   if (rows <= 0) return;
   let g = growthByDb.get(db);
-  if (!g) growthByDb.set(db, (g = { total: { since: 0, base: undefined }, byScope: new Map(), running: false, retryAt: 0 }));
+  if (!g) growthByDb.set(db, (g = { total: { since: 0, base: undefined }, byScope: new Map(), running: undefined, retryAt: 0 }));
   g.total.since += rows;
   let s = g.byScope.get(scope);
   if (!s) g.byScope.set(scope, (s = { since: 0, base: undefined }));
   s.since += rows;
   if (g.running || !(due(g.total) || due(s)) || Date.now() < g.retryAt) return;
-  g.running = true;
   const state = g;
-  refreshIfGrown(db, state)
+  state.running = refreshIfGrown(db, state)
     .catch((error: unknown) => {
       state.retryAt = Date.now() + RETRY_AFTER_MS;
       logger.warn({ err: error }, "refreshing the graph's planner statistics failed; trying again in a minute (autovacuum may do it first)");
     })
     .finally(() => {
-      state.running = false;
+      state.running = undefined;
     });
+}
+
+/** Resolves once no refresh started by noteGraphGrowth is in progress on `db`: a write that did not start one leaves nothing to wait for. */
+export async function graphStatisticsSettled(db: Database): Promise<void> {
+  await growthByDb.get(db)?.running;
 }
 
 async function refreshIfGrown(db: Database, g: Growth): Promise<void> {

@@ -4,15 +4,13 @@
 // index entry per distinct value found and ends at the prefix's range.
 import type { Queryable } from "../db/database.js";
 import { distinctByPrefix } from "../db/prefix-sql.js";
+import { actionSpelling } from "./validate.js";
 
 /** Distinct actions from a prefix on. $1 prefix. */
 export const ACTIONS_BY_PREFIX = distinctByPrefix("ledger_events", "action");
 
 /** Distinct targets of one action from a prefix on. $1 prefix, $2 action. */
 export const TARGETS_BY_PREFIX = distinctByPrefix("ledger_events", "target", `t.action collate "C" = $2`);
-
-/** As normalizeAction spells it ("deploy-prod" is stored as deploy_prod), without its refusals: a half-typed value is no error. */
-const actionSpelling = (raw: string) => raw.trim().toLowerCase().replace(/-/g, "_");
 
 export async function completeAction(db: Queryable, prefix: string): Promise<string[]> {
   return (await db.query<{ action: string }>(ACTIONS_BY_PREFIX, [actionSpelling(prefix)])).rows.map((r) => r.action);

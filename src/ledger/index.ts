@@ -17,4 +17,4 @@ export { exportLedger } from "./audit.js";
 export { completeAction, completeTarget } from "./complete.js";
 export { appendImported, claimExpired, eventPresent, lockChainHead, readKey } from "./chain.js";
 export { EVENT_KINDS, eventHash, eventJson, GENESIS_HASH, type EventKind } from "./event.js";
-export { ACTION_PATTERN, LIMITS, normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "./validate.js";
+export { ACTION_PATTERN, actionSpelling, LIMITS, normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "./validate.js";

@@ -36,13 +36,18 @@ export interface LedgerKey {
   target: string;
 }
 
+/** The one spelling of an action (lower case, "-" as "_"), without normalizeAction's refusals. */
+export function actionSpelling(raw: string): string {
+  return raw.trim().toLowerCase().replace(/-/g, "_");
+}
+
 /**
  * Actions are folded to one spelling, lower-case snake_case: `Deploy-Prod`,
  * `deploy-prod` and `deploy_prod` are the same action, so a change of spelling
  * can never make an executed action look new.
  */
 export function normalizeAction(raw: string): string {
-  const action = raw.trim().toLowerCase().replace(/-/g, "_");
+  const action = actionSpelling(raw);
   if (action === "") throw invalid("action must not be empty: name the operation, e.g. publish_qiita or deploy-prod.");
   checkChars("action", action, LIMITS.keyMaxChars);
   if (!ACTION_PATTERN.test(action)) {

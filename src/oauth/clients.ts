@@ -68,7 +68,10 @@ async function checkMetadataText(secrets: SecretGuard, metadata: object): Promis
   }
 }
 
-export function createClientsStore(db: Database, options: { allowLoopbackMetadataDocuments: boolean; secrets: SecretGuard }): OAuthRegisteredClientsStore {
+export function createClientsStore(
+  db: Database,
+  options: { allowLoopbackMetadataDocuments: boolean; metadataDocumentTimeoutMs?: number | undefined; secrets: SecretGuard },
+): OAuthRegisteredClientsStore {
   return {
     async getClient(clientId) {
       const row = (await db.query<ClientRow>(sql.SELECT_CLIENT, [clientId, DOCUMENT_FRESH_SECONDS])).rows[0];
@@ -78,7 +81,7 @@ export function createClientsStore(db: Database, options: { allowLoopbackMetadat
         return { ...row.metadata, client_id: row.client_id, ...(row.secret_hash ? { client_secret: row.secret_hash } : {}) };
       }
       if (!isMetadataDocumentClientId(clientId)) return undefined;
-      const client = await fetchClientMetadataDocument(clientId, { allowLoopback: options.allowLoopbackMetadataDocuments });
+      const client = await fetchClientMetadataDocument(clientId, { allowLoopback: options.allowLoopbackMetadataDocuments, timeoutMs: options.metadataDocumentTimeoutMs });
       validateRedirectUris(client.redirect_uris);
       await checkMetadataText(options.secrets, client);
       await db.query(sql.UPSERT_DOCUMENT_CLIENT, [clientId, JSON.stringify(client)]);

@@ -18,7 +18,7 @@ export interface FetchOptions {
   /** TEST ONLY: accept http and loopback addresses (127.0.0.0/8, ::1). */
   allowLoopback: boolean;
   maxBytes?: number;
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 const PRIVATE = new BlockList();

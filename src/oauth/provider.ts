@@ -22,7 +22,11 @@ export function createOAuthProvider(deps: AppDeps, options: ProviderOptions): OA
     accessTokenTtlSeconds: config.oauth.accessTokenTtlSeconds,
     refreshTokenTtlSeconds: config.oauth.refreshTokenTtlSeconds,
   };
-  const clientsStore = createClientsStore(db, { allowLoopbackMetadataDocuments: config.oauth.allowLoopbackMetadataDocuments, secrets: deps.secrets });
+  const clientsStore = createClientsStore(db, {
+    allowLoopbackMetadataDocuments: config.oauth.allowLoopbackMetadataDocuments,
+    metadataDocumentTimeoutMs: config.oauth.metadataDocumentTimeoutMs,
+    secrets: deps.secrets,
+  });
   const getClient = async (clientId: string) => (await clientsStore.getClient(clientId)) ?? undefined;
   return {
     clientsStore,

@@ -1,7 +1,7 @@
 // handoff: execute an external side effect exactly once, with the ledger's
 // check → claim → act → record, and leave evidence the next agent can verify.
 import * as z from "zod/v4";
-import { ACTION_PATTERN, completeAction, completeTarget, LIMITS } from "../ledger/index.js";
+import { ACTION_PATTERN, actionSpelling, completeAction, completeTarget, LIMITS } from "../ledger/index.js";
 import { completableArg } from "../mcp/complete.js";
 import { lineArg } from "./args.js";
 import { json, protocolPrompt } from "./prompt.js";
@@ -13,7 +13,7 @@ const actionArg = z
   .toLowerCase()
   .regex(ACTION_PATTERN, "action is not valid: use a snake_case or kebab-case identifier such as publish_qiita or deploy-prod.")
   .max(LIMITS.keyMaxChars, `action is longer than ${LIMITS.keyMaxChars} characters.`)
-  .transform((a) => a.replace(/-/g, "_"));
+  .transform(actionSpelling);
 
 const evidenceArg = z
   .string()

@@ -26,6 +26,11 @@ describe("one copy of each spelling rule in src/", () => {
     expect(copiesOf(ACTION_PATTERN)).toEqual([join("ledger", "validate.ts")]);
   });
 
+  it("the ledger action's one spelling (lower case, '-' as '_') is written once, in ledger/validate.ts", () => {
+    const fold = 'replace(/-/g, "_")';
+    expect(sources.flatMap(({ file, text }) => text.split(fold).slice(1).map(() => file))).toEqual([join("ledger", "validate.ts")]);
+  });
+
   it("the scope pattern is written once, in scope-name.ts", () => {
     expect(copiesOf(SCOPE_PATTERN)).toEqual(["scope-name.ts"]);
   });

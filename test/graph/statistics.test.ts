@@ -6,6 +6,7 @@
 // a scope that grew by a quarter does, though the whole graph grew by less.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { graphStatisticsSettled } from "../../src/graph/statistics.js";
 import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callOk, connectClient, startTestService } from "../support/service.js";
@@ -28,8 +29,10 @@ describe("planner statistics after a load through the graph tools (postgres)", (
 
   const manualAnalyzes = async () =>
     (await tdb.db.query<{ n: number }>("select analyze_count::int as n from pg_stat_user_tables where relname = 'graph_entities'")).rows[0]?.n ?? 0;
-  const waitForAnalyzes = async (atLeast: number) => {
-    for (let i = 0; i < 100 && (await manualAnalyzes()) < atLeast; i++) await new Promise((r) => setTimeout(r, 100));
+  // A write starts its ANALYZE before it answers, and the count is the server's
+  // (pg_stat_user_tables, read by another connection): wait for the refresh, then read it.
+  const waitForAnalyzes = async (db = tdb.db) => {
+    await graphStatisticsSettled(db);
     return manualAnalyzes();
   };
   const load = async (from: number, count: number, client = writer, scope = "shared") => {
@@ -41,16 +44,14 @@ describe("planner statistics after a load through the graph tools (postgres)", (
 
   it("analyzes once 1,000 rows were written, and not after a few more", async () => {
     await load(0, 400); // 800 rows: entities and their observations
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await manualAnalyzes()).toBe(0);
+    expect(await waitForAnalyzes()).toBe(0);
     await load(400, 200); // 1,200 rows in all
-    expect(await waitForAnalyzes(1)).toBe(1);
+    expect(await waitForAnalyzes()).toBe(1);
     const reltuples = (await tdb.db.query<{ n: number }>("select reltuples::int as n from pg_class where relname = 'graph_entities'")).rows[0]!.n;
     expect(reltuples).toBeGreaterThanOrEqual(500);
     // Growth below a quarter of what is stored (and below 1,000 rows) waits.
     await load(600, 100);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await manualAnalyzes()).toBe(1);
+    expect(await waitForAnalyzes()).toBe(1);
   });
 
   it("analyzes when one scope grew by a quarter, though the whole graph grew by less", async () => {
@@ -61,22 +62,15 @@ describe("planner statistics after a load through the graph tools (postgres)", (
     const second = await startTestService(pool);
     const client = await connectClient(second.mcpUrl, (await addAgent(tdb.db, "loader-2", { scopes: ["shared", "new-project"] })).token);
     try {
-      // The first service's background ANALYZEs of the load above are over once the count holds still.
-      let before = await manualAnalyzes();
-      for (let stable = 0; stable < 5; ) {
-        await new Promise((r) => setTimeout(r, 100));
-        const now = await manualAnalyzes();
-        stable = now === before ? stable + 1 : 0;
-        before = now;
-      }
+      // The first service's background ANALYZEs of the load above are over.
+      const before = await waitForAnalyzes();
       // 1,000 rows more in the big scope: a tenth of it, and of the graph. Nothing to do.
       await load(5000, 500, client);
-      await new Promise((r) => setTimeout(r, 500));
-      expect(await manualAnalyzes()).toBe(before);
+      expect(await waitForAnalyzes(pool)).toBe(before);
       // 1,000 rows into a new scope: the graph grew by a fifth in all (2,000 of
       // 10,000, under the quarter), but the new scope's rows were unknown to the planner.
       await load(0, 500, client, "new-project");
-      expect(await waitForAnalyzes(before + 1)).toBe(before + 1);
+      expect(await waitForAnalyzes(pool)).toBe(before + 1);
     } finally {
       await client.close();
       await second.stop(); // closes its pool too

@@ -32,6 +32,8 @@ export interface OAuthService extends RunningService {
 export interface ServiceOptions {
   /** Fetch client ID metadata documents from loopback addresses (served by the test itself). */
   allowLoopbackMetadataDocuments?: boolean;
+  /** A short bound for a metadata document to arrive, instead of waiting out the service's. */
+  metadataDocumentTimeoutMs?: number;
 }
 
 /** A service with OAUTH_MODE=builtin (unless overridden) on 127.0.0.1; its log lines are kept. */
@@ -59,6 +61,7 @@ async function startOAuthServiceOn(port: number, db: Database, env: Record<strin
     ...env,
   });
   config.oauth.allowLoopbackMetadataDocuments = options.allowLoopbackMetadataDocuments ?? false;
+  config.oauth.metadataDocumentTimeoutMs = options.metadataDocumentTimeoutMs;
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {

@@ -6,6 +6,7 @@
 // the writer's scopes (checked in the answers and, after each scenario, over
 // every row in the database).
 import fc from "fast-check";
+import { REVIEW_APP_URI } from "../../src/facts/review-app/resource.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent } from "../support/service.js";
@@ -172,8 +173,10 @@ async function runOp(actor: Actor, o: Op): Promise<void> {
     }
     case "resources": {
       const answer = await rpc(actor, "resources/list", {});
-      // Facts are listed per scope; the review app's page (ui://) belongs to no scope.
-      const facts = ((answer.result?.resources ?? []) as Array<{ uri: string }>).filter((r) => r.uri.startsWith("memory://facts/"));
+      // Facts are listed per scope; the review app's page (ui://) belongs to no scope, and is the only other resource.
+      const resources = (answer.result?.resources ?? []) as Array<{ uri: string }>;
+      const facts = resources.filter((r) => r.uri.startsWith("memory://facts/"));
+      expect(resources.filter((r) => !facts.includes(r)).map((r) => r.uri), label).toEqual([REVIEW_APP_URI]);
       for (const r of facts) expect(canRead(r.uri.split("/")[3]!), `${label}: ${r.uri}`).toBe(true);
       return;
     }
