@@ -1,7 +1,9 @@
 // What a database's schema is, as lines to compare: tables and columns,
 // constraints, indexes, triggers, sequences and functions (their bodies by
 // hash), read from the catalog, so it works on Postgres and PGlite alike.
-import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Queryable } from "../../src/db/database.js";
 import type { Migration } from "../../src/db/migrate.js";
 
@@ -38,19 +40,21 @@ export async function schemaOf(db: Queryable): Promise<string[]> {
 
 /**
  * The schema as it was before the baseline: the 44 numbered migrations of that
- * time, read from the repository's history (the last commit before the
- * baseline), in the shape the migrator took then.
+ * time (as the last commit before the baseline, a94910b, had them in sql/),
+ * kept in test/fixtures/pre-baseline/ so that the upgrade path is tested on any
+ * clone, a shallow one included. Read once per process.
  */
-export const BEFORE_BASELINE = "a94910b";
+const PRE_BASELINE_DIR = fileURLToPath(new URL("../fixtures/pre-baseline/", import.meta.url));
+let preBaseline: Migration[] | undefined;
 export function preBaselineMigrations(): Migration[] {
-  const files = execFileSync("git", ["ls-tree", "--name-only", BEFORE_BASELINE, "sql/"], { encoding: "utf8" })
-    .split("\n")
-    .filter((f) => /^sql\/\d{6}_[a-z0-9_]+\.sql$/.test(f))
-    .sort();
-  return files.map((file) => {
-    const m = /^sql\/(\d{6})_([a-z0-9_]+)\.sql$/.exec(file)!;
-    return { id: Number(m[1]), name: m[2]!, sql: execFileSync("git", ["show", `${BEFORE_BASELINE}:${file}`], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 }) };
-  });
+  preBaseline ??= readdirSync(PRE_BASELINE_DIR)
+    .filter((f) => /^\d{6}_[a-z0-9_]+\.sql$/.test(f))
+    .sort()
+    .map((file) => {
+      const m = /^(\d{6})_([a-z0-9_]+)\.sql$/.exec(file)!;
+      return { id: Number(m[1]), name: m[2]!, sql: readFileSync(join(PRE_BASELINE_DIR, file), "utf8") };
+    });
+  return preBaseline;
 }
 
 /** Applies `migrations` as the migrator before the baseline did: in order, each recorded by number and name. */
