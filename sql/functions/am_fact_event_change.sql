@@ -4,7 +4,9 @@
 -- version's tombstone is in fact_redactions (src/facts/redaction.ts), and
 -- nothing else of the row changes.
 create or replace function am_fact_event_change() returns trigger
-  language plpgsql as $$
+  language plpgsql
+  set search_path from current
+  as $$
 begin
   if tg_op = 'UPDATE'
      and new.reason = '[redacted]'
