@@ -7,11 +7,12 @@ import { dirname } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { Logger } from "pino";
 import { type AppDeps, createDeps } from "./app-deps.js";
-import { countAgents, createAgent, issueToken } from "./auth/store.js";
+import { createAgent, issueToken } from "./auth/store.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
 import { loadMigrations, migrate } from "./db/migrate.js";
 import { type CliSocket, serveCliSocket } from "./db/socket-server.js";
+import { dataWithoutAgents, readHoldings, type Holdings } from "./db/holdings.js";
 import { describeDatabase, openDatabase } from "./db/open.js";
 import { DomainError } from "./errors.js";
 import { banner, oauthBanner } from "./banner.js";
@@ -60,6 +61,9 @@ export async function startService(config: Config, options: StartOptions): Promi
   try {
     const migrations = await loadMigrations();
     const report = await migrate(db);
+    const holdings = await readHoldings(db);
+    const halfRestored = dataWithoutAgents(holdings);
+    if (halfRestored) throw new Error(halfRestored);
     // PGlite has no autovacuum: without fresh statistics (and flushed GIN pending
     // lists) the planner keeps reading whole tables instead of the trigram
     // indexes. Once per start is cheap at embedded sizes.
@@ -97,7 +101,7 @@ export async function startService(config: Config, options: StartOptions): Promi
     // The owner is created only once the port is ours: created before a failed
     // listen (port in use), its token was shown to nobody and every later start
     // found an owner already there (new-user trial).
-    const firstToken = config.firstStartOwner ? await createOwnerIfEmpty(db, logger) : undefined;
+    const firstToken = config.firstStartOwner ? await createOwnerIfNobody(db, holdings, logger) : undefined;
     const firstTokenFile = firstToken && !options.interactive ? await writeFirstToken(config.firstTokenFile, firstToken, logger) : undefined;
     const address = httpServer.address() as AddressInfo;
     const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -154,8 +158,13 @@ function listenError(error: NodeJS.ErrnoException, config: Config): Error {
   return error;
 }
 
-async function createOwnerIfEmpty(db: Database, logger: Logger): Promise<string | undefined> {
-  if ((await countAgents(db)) > 0) return undefined;
+/**
+ * The owner, on a database where nobody can sign in to the console (no human
+ * agent) and nothing is stored yet: a first start, also after agents were
+ * added with the CLI before it.
+ */
+async function createOwnerIfNobody(db: Database, holdings: Holdings, logger: Logger): Promise<string | undefined> {
+  if (holdings.humans || holdings.stored.some((s) => s !== "tokens")) return undefined;
   try {
     await createAgent(db, { name: "owner", kind: "human", writeScopes: ["*"] });
   } catch (error) {

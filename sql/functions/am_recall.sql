@@ -51,6 +51,7 @@
 create or replace function am_recall(text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, integer, integer, text[], integer, text[], text[])
   returns setof json
   language plpgsql
+  set search_path from current
   set plan_cache_mode = force_generic_plan
   set enable_seqscan = off
   set enable_memoize = off

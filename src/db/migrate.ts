@@ -6,6 +6,8 @@
 //   Flyway's and graphile-migrate's repeatable migrations are), before the
 //   pending migrations, so that a migration may use what it defines. A file
 //   that is gone drops its function. A file that changes its signature replaces the old one.
+//   Files are applied after the files of the functions they name: a standard
+//   SQL body (`return …`) binds the functions it calls when it is created.
 // - sql/migrations/NNNNNN_name.sql: tables, indexes and data, forward-only,
 //   from one baseline.
 import { createHash } from "node:crypto";
@@ -63,7 +65,31 @@ export async function loadFunctions(dir = FUNCTIONS_DIR): Promise<SqlFunction[]>
     const sql = await readFile(`${dir}${file}`, "utf8");
     functions.push({ name: match[1]!, sql, checksum: createHash("sha256").update(sql).digest("hex") });
   }
-  return functions;
+  return inDependencyOrder(functions);
+}
+
+/**
+ * The files in name order, except that a file comes after the files of the
+ * functions it names (outside comments). A cycle (PL/pgSQL functions calling
+ * each other, which bind nothing at creation) keeps name order.
+ */
+function inDependencyOrder(functions: SqlFunction[]): SqlFunction[] {
+  const byName = new Map(functions.map((f) => [f.name, f]));
+  const ordered: SqlFunction[] = [];
+  const state = new Map<string, "visiting" | "done">();
+  const visit = (f: SqlFunction) => {
+    if (state.has(f.name)) return;
+    state.set(f.name, "visiting");
+    const code = f.sql.replace(/--[^\n]*/g, "");
+    for (const word of new Set(code.match(/\bam_[a-z0-9_]+\b/g) ?? [])) {
+      const named = byName.get(word);
+      if (named && named !== f) visit(named);
+    }
+    state.set(f.name, "done");
+    ordered.push(f);
+  };
+  for (const f of functions) visit(f);
+  return ordered;
 }
 
 const CREATE_MIGRATIONS = `
