@@ -1,10 +1,11 @@
-// Management commands open the database, make sure the schema is current, run,
-// and close it again. While a service runs on the embedded database, its
+// Management commands open the database, make sure its schema is this
+// release's (they never change it: only serve and migrate do, see
+// requireSameSchema), run, and close it again. While a service runs on the embedded database, its
 // statements run on that service's database, through the socket in the data
 // folder (src/db/socket-protocol.ts).
 import { loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";
-import { migrate } from "../db/migrate.js";
+import { requireSameSchema } from "../db/migrate.js";
 import { openDatabase } from "../db/open.js";
 import { restrictFileModes } from "./file-modes.js";
 
@@ -13,7 +14,7 @@ export async function withDatabase<T>(work: (db: Database) => Promise<T>): Promi
   restrictFileModes(config);
   const db = await openDatabase(config, { viaRunningService: true });
   try {
-    await migrate(db);
+    await requireSameSchema(db);
     return await work(db);
   } finally {
     await db.close();

@@ -14,10 +14,11 @@ import { importSnapshot, type ImportOptions } from "../../src/snapshots/import.j
 import { addCaller, fact, LIMITS, store } from "../facts/helpers.js";
 import { expireClaim } from "../ledger/support.js";
 
+/** Each member with its token (the copies a backup makes must keep it working). */
 export interface Team {
-  writer: Caller;
-  reviewer: Caller;
-  deployer: Caller;
+  writer: Caller & { token: string };
+  reviewer: Caller & { token: string };
+  deployer: Caller & { token: string };
 }
 
 export async function addTeam(db: Database): Promise<Team> {
