@@ -7,7 +7,7 @@ import { dirname } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { Logger } from "pino";
 import { type AppDeps, createDeps } from "./app-deps.js";
-import { createAgent, issueToken } from "./auth/store.js";
+import { createAgent, FIRST_OWNER, issueToken } from "./auth/store.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
 import { loadMigrations, migrate } from "./db/migrate.js";
@@ -166,14 +166,14 @@ function listenError(error: NodeJS.ErrnoException, config: Config): Error {
 async function createOwnerIfNobody(db: Database, holdings: Holdings, logger: Logger): Promise<string | undefined> {
   if (holdings.humans || holdings.stored.some((s) => s !== "tokens")) return undefined;
   try {
-    await createAgent(db, { name: "owner", kind: "human", writeScopes: ["*"] });
+    await createAgent(db, { name: FIRST_OWNER, kind: "human", writeScopes: ["*"] });
   } catch (error) {
     // Another replica created it first: it prints the token, not us.
     if (error instanceof DomainError && error.code === "conflict") return undefined;
     throw error;
   }
-  const { token } = await issueToken(db, "owner", null);
-  logger.info({ agent: "owner" }, "first start: created agent owner (human, all scopes) and issued its first token");
+  const { token } = await issueToken(db, FIRST_OWNER, null);
+  logger.info({ agent: FIRST_OWNER }, "first start: created agent owner (human, all scopes) and issued its first token");
   return token;
 }
 

@@ -80,6 +80,9 @@ const toToken = (r: TokenRow): TokenRecord => ({
  */
 export const IMPORTER_AGENT = "importer";
 
+/** The agent a first start creates: a person with every scope (src/serve.ts). */
+export const FIRST_OWNER = "owner";
+
 function refuseReserved(name: string, what: string): void {
   if (name === IMPORTER_AGENT) {
     throw invalid(`"${IMPORTER_AGENT}" is a reserved agent name: it stands for confirmations made before an import and can never sign in, so it cannot ${what}.`);
@@ -116,6 +119,21 @@ export async function createAgent(db: Queryable, input: NewAgent): Promise<Agent
   const row = r.rows[0];
   if (!row) throw conflict(`An agent named "${input.name}" already exists.`);
   return toAgent(row);
+}
+
+/** An agent from a whole export: created as it was (kind, scopes, creation time, disabled), without a token; null when the name is taken here. */
+export async function restoreAgent(db: Queryable, input: NewAgent & { createdAt: string; disabled: boolean }): Promise<Agent | null> {
+  validateAgentName(input.name);
+  refuseReserved(input.name, "be added");
+  const write = validateScopes(input.writeScopes, "Scope");
+  const read = validateScopes(input.readScopes ?? [], "Read scope");
+  const row = (await db.query<AgentRow>(sql.RESTORE_AGENT, [input.name, input.kind, write, read, input.createdAt, input.disabled])).rows[0];
+  return row ? toAgent(row) : null;
+}
+
+/** Every agent but the reserved importer, oldest first (what a whole export lists). */
+export async function agentsForExport(db: Queryable): Promise<Agent[]> {
+  return (await db.query<AgentRow>(sql.EXPORT_AGENTS, [IMPORTER_AGENT])).rows.map(toAgent);
 }
 
 export async function getAgent(db: Queryable, name: string): Promise<Agent> {
