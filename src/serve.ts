@@ -12,8 +12,9 @@ import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
 import { loadMigrations, migrate } from "./db/migrate.js";
 import { type CliSocket, serveCliSocket } from "./db/socket-server.js";
+import { embeddedLeftover } from "./db/embedded-leftover.js";
 import { dataWithoutAgents, readHoldings, type Holdings } from "./db/holdings.js";
-import { describeDatabase, openDatabase } from "./db/open.js";
+import { describeDatabase, openDatabase, withConnectionAdvice } from "./db/open.js";
 import { DomainError } from "./errors.js";
 import { banner, oauthBanner } from "./banner.js";
 import { segmentOlderFacts } from "./facts/cjk-backfill.js";
@@ -60,7 +61,9 @@ export async function startService(config: Config, options: StartOptions): Promi
   let cliSocket: CliSocket | undefined;
   try {
     const migrations = await loadMigrations();
-    const report = await migrate(db);
+    const report = await migrate(db).catch((error: unknown) => {
+      throw withConnectionAdvice(error, config);
+    });
     const holdings = await readHoldings(db);
     const halfRestored = dataWithoutAgents(holdings);
     if (halfRestored) throw new Error(halfRestored);
@@ -101,7 +104,11 @@ export async function startService(config: Config, options: StartOptions): Promi
     // The owner is created only once the port is ours: created before a failed
     // listen (port in use), its token was shown to nobody and every later start
     // found an owner already there (new-user trial).
-    const firstToken = config.firstStartOwner ? await createOwnerIfNobody(db, holdings, logger) : undefined;
+    // An empty Postgres beside an embedded database that was not moved: the
+    // team's agents and tokens are in that folder, and a new owner here would
+    // hide it (agent-memory move copies it, into a database still empty).
+    const leftover = config.databaseUrl ? embeddedLeftover(config.dataDir) : undefined;
+    const firstToken = config.firstStartOwner && !(leftover && !leftover.moved) ? await createOwnerIfNobody(db, holdings, logger) : undefined;
     const firstTokenFile = firstToken && !options.interactive ? await writeFirstToken(config.firstTokenFile, firstToken, logger) : undefined;
     const address = httpServer.address() as AddressInfo;
     const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -109,7 +116,12 @@ export async function startService(config: Config, options: StartOptions): Promi
     const mcpUrl = `${url}/mcp`;
     logger.info({ url: mcpUrl, database: describeDatabase(config) }, "agent-memory listening");
     const oauthMcpUrl = oauthMcpUrlOf(config);
-    options.print(banner(mcpUrl, config, firstToken, options.interactive ? "shown" : firstTokenFile) + (oauthMcpUrl ? oauthBanner(oauthMcpUrl) : ""));
+    if (leftover?.moved) logger.info({ dataDir: leftover.dataDir, movedTo: leftover.moved.to, movedAt: leftover.moved.at }, "the embedded database beside this service was moved to Postgres; its folder may be deleted");
+    else if (leftover) logger.warn({ dataDir: leftover.dataDir }, "an embedded database with its own agents and tokens sits beside this service, which runs on Postgres: move it (agent-memory move --to …) or delete it");
+    options.print(
+      banner(mcpUrl, config, firstToken, options.interactive ? "shown" : firstTokenFile, { leftover, nobodySignsIn: !holdings.humans && !firstToken }) +
+        (oauthMcpUrl ? oauthBanner(oauthMcpUrl) : ""),
+    );
     // Facts written before the service split CJK text, or under another
     // dictionary, get their words in the background (recall finds them by
     // substring meanwhile); stop() waits for the batch in progress.

@@ -6,7 +6,7 @@
 import { loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";
 import { requireSameSchema } from "../db/migrate.js";
-import { openDatabase } from "../db/open.js";
+import { openDatabase, withConnectionAdvice } from "../db/open.js";
 import { restrictFileModes } from "./file-modes.js";
 
 export async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
@@ -14,7 +14,9 @@ export async function withDatabase<T>(work: (db: Database) => Promise<T>): Promi
   restrictFileModes(config);
   const db = await openDatabase(config, { viaRunningService: true });
   try {
-    await requireSameSchema(db);
+    await requireSameSchema(db).catch((error: unknown) => {
+      throw withConnectionAdvice(error, config);
+    });
     return await work(db);
   } finally {
     await db.close();

@@ -8,6 +8,7 @@ import { registerGraphCommands } from "./commands/graph.js";
 import { registerRedactCommands } from "./commands/redact.js";
 import { registerLedgerCommands } from "./commands/ledger.js";
 import { registerMigrateCommand } from "./commands/migrate.js";
+import { registerMoveCommand } from "./commands/move.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerSnapshotCommands } from "./commands/snapshots.js";
 import { registerTokenCommands } from "./commands/token.js";
@@ -24,6 +25,7 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
   if (options.json) program.configureOutput({ outputError: () => undefined, writeErr: () => undefined });
   registerServeCommand(program);
   registerMigrateCommand(program);
+  registerMoveCommand(program);
   registerAgentCommands(program);
   registerTokenCommands(program);
   registerGrantCommands(program);

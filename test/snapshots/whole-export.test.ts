@@ -78,7 +78,7 @@ describe.each(BACKENDS)("a whole export on %s", (backend) => {
       const before = await rowCounts(empty.db);
       const dry = await importFrom(empty.db, work, { dryRun: true });
       expect(dry.team.agents.created).toEqual(["blog-writer", "reviewer", "deployer", "retired-bot", "owner"]);
-      expect(dry.facts).toEqual({ created: 6, updated: 0, unchanged: 0, invalid: 0 });
+      expect(dry.facts).toEqual({ created: 7, updated: 0, unchanged: 0, invalid: 0 });
       expect(dry.ledger).toMatchObject({ appended: 7, invalid: [] });
       expect(dry.team.ledgerActions).toMatchObject({ restored: 1, invalid: [] });
       expect(dry.missingAgents).toEqual([]);

@@ -8,6 +8,8 @@ import { addObservations, createEntities, createRelations } from "../../src/grap
 import { setActionScope } from "../../src/ledger/actions.js";
 import { verifyLedger } from "../../src/ledger/audit.js";
 import { addTeam, populate, type Team } from "../snapshots/helpers.js";
+import { fact, store } from "../facts/helpers.js";
+import { promoteFact } from "../../src/facts/store.js";
 
 export type { Team };
 
@@ -15,6 +17,9 @@ export type { Team };
 export async function fillTeamMemory(db: Database): Promise<Team> {
   const team = await addTeam(db);
   await populate(db, team);
+  // A replacement confirmed: the old fact points at a newer row of its own table.
+  await store(db, team.reviewer, fact("qiita-tag-limit-v2", { scope: "blog", type: "feedback", description: "Qiita allows 5 tags per article", supersedes: "qiita-tag-limit" }));
+  await promoteFact(db, team.writer, { name: "qiita-tag-limit-v2", scope: "blog", to: "confirmed", reason: "Checked the API docs again" });
   await setActionScope(db, { action: "publish_qiita", scope: "blog", setBy: team.reviewer.name });
   const writer = { scope: "blog", agentId: team.writer.agentId, maxChars: 2000 };
   await createEntities(db, writer, [
