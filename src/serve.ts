@@ -14,6 +14,7 @@ import { loadMigrations, migrate } from "./db/migrate.js";
 import { type CliSocket, serveCliSocket } from "./db/socket-server.js";
 import { embeddedLeftover } from "./db/embedded-leftover.js";
 import { dataWithoutAgents, readHoldings, type Holdings } from "./db/holdings.js";
+import { announceConsole } from "./db/lock-data-dir.js";
 import { describeDatabase, openDatabase, withConnectionAdvice } from "./db/open.js";
 import { DomainError } from "./errors.js";
 import { banner, oauthBanner } from "./banner.js";
@@ -115,6 +116,8 @@ export async function startService(config: Config, options: StartOptions): Promi
     const url = config.publicUrl ?? `http://${hostForUrl === "0.0.0.0" || hostForUrl === "[::]" ? "localhost" : hostForUrl}:${address.port}`;
     const mcpUrl = `${url}/mcp`;
     logger.info({ url: mcpUrl, database: describeDatabase(config) }, "agent-memory listening");
+    // A second process refused the embedded database names this console, not the one its own settings give.
+    const unannounce = cliSocket ? await announceConsole(config.dataDir, `${url}/console`) : undefined;
     const oauthMcpUrl = oauthMcpUrlOf(config);
     if (leftover?.moved) logger.info({ dataDir: leftover.dataDir, movedTo: leftover.moved.to, movedAt: leftover.moved.at }, "the embedded database beside this service was moved to Postgres; its folder may be deleted");
     else if (leftover) logger.warn({ dataDir: leftover.dataDir }, "an embedded database with its own agents and tokens sits beside this service, which runs on Postgres: move it (agent-memory move --to …) or delete it");
@@ -143,6 +146,7 @@ export async function startService(config: Config, options: StartOptions): Promi
         shuttingDown = true;
         await closeHttpServer(server, config.shutdownTimeoutMs, logger);
         await segmenting;
+        await unannounce?.();
         await socket?.close();
         await db.close();
       },
