@@ -80,6 +80,11 @@ const toToken = (r: TokenRow): TokenRecord => ({
  */
 export const IMPORTER_AGENT = "importer";
 
+/** What the reserved importer is, where agents are listed (agent list, the console's Agents page). */
+export const IMPORTER_NOTE =
+  `"${IMPORTER_AGENT}" is reserved: it stands for history an import brought in without an agent of this service behind it ` +
+  "(a confirmation made before the import, a graph line without its author). It is disabled and never signs in or gets a token.";
+
 /** The agent a first start creates: a person with every scope (src/serve.ts). */
 export const FIRST_OWNER = "owner";
 
