@@ -81,9 +81,9 @@ export const recallHitSchema = z.object({
         how: z
           .enum(["exact", "stemmed", "similar", "most-words"])
           .describe(
-            "exact: as written; stemmed: by its words (other inflection or order, or the quoted phrase); similar: a near spelling (typo); most-words: a keyword written as a sentence or question, by most of its words (see words).",
+            "exact: as written; stemmed: by its words (other inflection or order, or the quoted phrase); similar: a near spelling (typo); most-words: a question's keyword, by most of its words.",
           ),
-        words: z.array(z.string()).optional().describe("Only for most-words: the keyword's words the fact holds."),
+        words: z.array(z.string()).optional().describe("most-words only: the words it holds."),
       }),
     )
     .describe("Why it was found: each keyword that matched, where and how (its best match)."),
