@@ -5,6 +5,7 @@
 // one through the service: src/db/socket-protocol.ts).
 import { existsSync } from "node:fs";
 import type { Config } from "./config.js";
+import type { EmbeddedLeftover } from "./db/embedded-leftover.js";
 import { describeDatabase } from "./db/open.js";
 
 /** Docker (/.dockerenv) or Podman (/run/.containerenv): only there is "docker compose exec" the way to the CLI. */
@@ -16,9 +17,27 @@ function inContainer(): boolean {
  * `tokenFile`: "shown" (a person at a terminal: the token is printed), the file
  * the token went to, or undefined (writing it failed).
  */
-export function banner(mcpUrl: string, config: Config, firstToken: string | undefined, tokenFile: string | undefined): string {
+export interface BannerNotes {
+  /** An embedded database beside a service on Postgres (not moved: its data never reached this one). */
+  leftover?: EmbeddedLeftover | undefined;
+  /** No human agent: nobody can sign in to the console. */
+  nobodySignsIn?: boolean;
+}
+
+export function banner(mcpUrl: string, config: Config, firstToken: string | undefined, tokenFile: string | undefined, notes: BannerNotes = {}): string {
   const consoleUrl = mcpUrl.replace(/\/mcp$/, "/console");
   const lines = [``, `agent-memory is serving MCP at ${mcpUrl}`, `web console: ${consoleUrl} (add agents and their tokens, review drafts)`, `database: ${describeDatabase(config)}`];
+  if (notes.leftover && !notes.leftover.moved) {
+    lines.push(
+      ``,
+      `Note: ${notes.leftover.dataDir} holds an embedded database (its own agents, tokens and memory) that this service, on Postgres, does not use;`,
+      `no owner was created here. To bring it here with every token: stop this service and run npx agent-memory move --to "$DATABASE_URL"`,
+      `(into a database that is still empty), or delete the folder for a fresh start.`,
+    );
+  }
+  if (notes.nobodySignsIn) {
+    lines.push(``, `Nobody can sign in to the console yet (no human agent): npx agent-memory agent add NAME --kind human --scopes '*'   (prints its token)`);
+  }
   if (firstToken && tokenFile === undefined) {
     lines.push(``, `First start: created agent "owner" (human, all scopes), but its token could not be written to ${config.firstTokenFile}.`);
     lines.push(`Issue one with: npx agent-memory token issue owner`, ``);

@@ -106,6 +106,8 @@ export const IMPORT_FILES = {
    * parsed whole (~4x its size in memory).
    */
   graph: { what: "a graph file", maxBytes: 16 * 1024 * MiB, maxLineBytes: 64 * MiB },
+  /** agents.jsonl and ledger-actions.jsonl: a line per agent or mapped action, each a few hundred bytes. */
+  team: { what: "an agents.jsonl or ledger-actions.jsonl", maxBytes: 64 * MiB, maxLineBytes: MiB },
 } as const;
 
 const WORD = /[\p{L}\p{N}]+/gu;

@@ -7,12 +7,15 @@ import { dirname } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { Logger } from "pino";
 import { type AppDeps, createDeps } from "./app-deps.js";
-import { countAgents, createAgent, issueToken } from "./auth/store.js";
+import { createAgent, FIRST_OWNER, issueToken } from "./auth/store.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
 import { loadMigrations, migrate } from "./db/migrate.js";
 import { type CliSocket, serveCliSocket } from "./db/socket-server.js";
-import { describeDatabase, openDatabase } from "./db/open.js";
+import { embeddedLeftover } from "./db/embedded-leftover.js";
+import { dataWithoutAgents, readHoldings, type Holdings } from "./db/holdings.js";
+import { announceConsole } from "./db/lock-data-dir.js";
+import { describeDatabase, openDatabase, withConnectionAdvice } from "./db/open.js";
 import { DomainError } from "./errors.js";
 import { banner, oauthBanner } from "./banner.js";
 import { segmentOlderFacts } from "./facts/cjk-backfill.js";
@@ -60,7 +63,12 @@ export async function startService(config: Config, options: StartOptions): Promi
   let cliSocket: CliSocket | undefined;
   try {
     const migrations = await loadMigrations();
-    const report = await migrate(db);
+    const report = await migrate(db).catch((error: unknown) => {
+      throw withConnectionAdvice(error, config);
+    });
+    const holdings = await readHoldings(db);
+    const halfRestored = dataWithoutAgents(holdings);
+    if (halfRestored) throw new Error(halfRestored);
     // PGlite has no autovacuum: without fresh statistics (and flushed GIN pending
     // lists) the planner keeps reading whole tables instead of the trigram
     // indexes. Once per start is cheap at embedded sizes.
@@ -98,15 +106,26 @@ export async function startService(config: Config, options: StartOptions): Promi
     // The owner is created only once the port is ours: created before a failed
     // listen (port in use), its token was shown to nobody and every later start
     // found an owner already there (new-user trial).
-    const firstToken = config.firstStartOwner ? await createOwnerIfEmpty(db, logger) : undefined;
+    // An empty Postgres beside an embedded database that was not moved: the
+    // team's agents and tokens are in that folder, and a new owner here would
+    // hide it (agent-memory move copies it, into a database still empty).
+    const leftover = config.databaseUrl ? embeddedLeftover(config.dataDir) : undefined;
+    const firstToken = config.firstStartOwner && !(leftover && !leftover.moved) ? await createOwnerIfNobody(db, holdings, logger) : undefined;
     const firstTokenFile = firstToken && !options.interactive ? await writeFirstToken(config.firstTokenFile, firstToken, logger) : undefined;
     const address = httpServer.address() as AddressInfo;
     const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
     const url = config.publicUrl ?? `http://${hostForUrl === "0.0.0.0" || hostForUrl === "[::]" ? "localhost" : hostForUrl}:${address.port}`;
     const mcpUrl = `${url}/mcp`;
     logger.info({ url: mcpUrl, database: describeDatabase(config) }, "agent-memory listening");
+    // A second process refused the embedded database names this console, not the one its own settings give.
+    const unannounce = cliSocket ? await announceConsole(config.dataDir, `${url}/console`) : undefined;
     const oauthMcpUrl = oauthMcpUrlOf(config);
-    options.print(banner(mcpUrl, config, firstToken, options.interactive ? "shown" : firstTokenFile) + (oauthMcpUrl ? oauthBanner(oauthMcpUrl) : ""));
+    if (leftover?.moved) logger.info({ dataDir: leftover.dataDir, movedTo: leftover.moved.to, movedAt: leftover.moved.at }, "the embedded database beside this service was moved to Postgres; its folder may be deleted");
+    else if (leftover) logger.warn({ dataDir: leftover.dataDir }, "an embedded database with its own agents and tokens sits beside this service, which runs on Postgres: move it (agent-memory move --to …) or delete it");
+    options.print(
+      banner(mcpUrl, config, firstToken, options.interactive ? "shown" : firstTokenFile, { leftover, nobodySignsIn: !holdings.humans && !firstToken }) +
+        (oauthMcpUrl ? oauthBanner(oauthMcpUrl) : ""),
+    );
     // Facts written before the service split CJK text, or under another
     // dictionary, get their words in the background (recall finds them by
     // substring meanwhile); stop() waits for the batch in progress.
@@ -131,6 +150,7 @@ export async function startService(config: Config, options: StartOptions): Promi
         await closeHttpServer(server, config.shutdownTimeoutMs, logger);
         await segmenting;
         await healthSamples.stop();
+        await unannounce?.();
         await socket?.close();
         await db.close();
       },
@@ -158,17 +178,22 @@ function listenError(error: NodeJS.ErrnoException, config: Config): Error {
   return error;
 }
 
-async function createOwnerIfEmpty(db: Database, logger: Logger): Promise<string | undefined> {
-  if ((await countAgents(db)) > 0) return undefined;
+/**
+ * The owner, on a database where nobody can sign in to the console (no human
+ * agent) and nothing is stored yet: a first start, also after agents were
+ * added with the CLI before it.
+ */
+async function createOwnerIfNobody(db: Database, holdings: Holdings, logger: Logger): Promise<string | undefined> {
+  if (holdings.humans || holdings.stored.some((s) => s !== "tokens")) return undefined;
   try {
-    await createAgent(db, { name: "owner", kind: "human", writeScopes: ["*"] });
+    await createAgent(db, { name: FIRST_OWNER, kind: "human", writeScopes: ["*"] });
   } catch (error) {
     // Another replica created it first: it prints the token, not us.
     if (error instanceof DomainError && error.code === "conflict") return undefined;
     throw error;
   }
-  const { token } = await issueToken(db, "owner", null);
-  logger.info({ agent: "owner" }, "first start: created agent owner (human, all scopes) and issued its first token");
+  const { token } = await issueToken(db, FIRST_OWNER, null);
+  logger.info({ agent: FIRST_OWNER }, "first start: created agent owner (human, all scopes) and issued its first token");
   return token;
 }
 

@@ -14,7 +14,7 @@ export interface QualityFact {
   status?: "confirmed" | "deprecated";
 }
 
-export type QueryClass = "exact" | "inflection" | "multi-word" | "typo" | "cjk" | "cjk-natural" | "ranking" | "synonym";
+export type QueryClass = "exact" | "inflection" | "multi-word" | "typo" | "cjk" | "cjk-natural" | "question" | "ranking" | "synonym";
 
 export interface QualityQuery {
   class: QueryClass;
@@ -168,6 +168,18 @@ export const QUERIES: QualityQuery[] = [
   { class: "cjk-natural", lang: "ko", keywords: ["배포 일정을 등록"], expect: ["ko-deploy-calendar"] },
   { class: "cjk-natural", lang: "ko", keywords: ["작성자가 아닌 사람"], expect: ["ko-code-review"] },
   { class: "cjk-natural", lang: "ko", keywords: ["중복을 건너뛰기"], expect: ["ko-webhook"] },
+  // Questions passed whole as one keyword, as agents often do (issue 45): most of their words are in the fact.
+  { class: "question", lang: "ja", keywords: ["Qiitaのタグは何個まで付けられる？"], expect: ["ja-qiita-tags"] },
+  { class: "question", lang: "ja", keywords: ["金曜日にデプロイしてもいい？"], expect: ["ja-deploy-freeze"] },
+  { class: "question", lang: "ja", keywords: ["本番デプロイの前に何を実行する？"], expect: ["ja-migration-order"] },
+  { class: "question", lang: "ja", keywords: ["キャッシュはいつ無効化すればいい？"], expect: ["ja-cache"] },
+  { class: "question", lang: "en", keywords: ["When should the database migration run?"], expect: ["migrate-before-deploy"] },
+  { class: "question", lang: "en", keywords: ["How many times do we retry a flaky CI job?"], expect: ["ci-flaky-retry"] },
+  { class: "question", lang: "en", keywords: ["How long are audit logs kept?"], expect: ["log-retention"] },
+  { class: "question", lang: "en", keywords: ["What happens if certificate renewal fails twice?"], expect: ["tls-certificate-renewal"] },
+  { class: "question", lang: "ko", keywords: ["배포 전에 무엇을 실행해야 하나요?"], expect: ["ko-migration-order"] },
+  { class: "question", lang: "ko", keywords: ["TLS 인증서는 언제 갱신되나요?"], expect: ["ko-certificate"] },
+  { class: "question", lang: "ko", keywords: ["웹훅 처리기는 어떻게 만들어야 하나요?"], expect: ["ko-webhook"] },
   // Meaning only: none of the words occurs in the fact; lexical search cannot be expected to answer these.
   { class: "synonym", lang: "en", keywords: ["schema change", "release"], expect: ["migrate-before-deploy"] },
   { class: "synonym", lang: "en", keywords: ["disaster recovery"], expect: ["backup-restore-drill"] },

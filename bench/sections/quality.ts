@@ -19,8 +19,18 @@ import { FACTS, QUERIES, type QualityFact, type QueryClass, RANKING } from "../r
 
 const LIMITS = { bodyMaxChars: 16_000 };
 const SCOPE = "quality";
-const CLASSES: QueryClass[] = ["exact", "inflection", "multi-word", "typo", "cjk", "cjk-natural", "ranking", "synonym"];
-const TARGETS: Record<QueryClass, string> = { exact: "100%", inflection: "≥ 90%", "multi-word": "≥ 90%", typo: "≥ 75%", cjk: "100%", "cjk-natural": "≥ 90%", ranking: "100%", synonym: "(none)" };
+const CLASSES: QueryClass[] = ["exact", "inflection", "multi-word", "typo", "cjk", "cjk-natural", "question", "ranking", "synonym"];
+const TARGETS: Record<QueryClass, string> = {
+  exact: "100%",
+  inflection: "≥ 90%",
+  "multi-word": "≥ 90%",
+  typo: "≥ 75%",
+  cjk: "100%",
+  "cjk-natural": "≥ 90%",
+  question: "≥ 90%",
+  ranking: "100%",
+  synonym: "(none)",
+};
 
 interface Scored {
   class: QueryClass;

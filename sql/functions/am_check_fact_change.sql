@@ -6,7 +6,9 @@
 -- the current version (src/facts/redaction.ts) replaces its description,
 -- body and review reason with '[redacted]' once its tombstone is recorded.
 create or replace function am_check_fact_change() returns trigger
-  language plpgsql as $$
+  language plpgsql
+  set search_path from current
+  as $$
 begin
   if new.id <> old.id or new.name <> old.name or new.scope <> old.scope or new.created_at <> old.created_at then
     raise exception 'a fact''s id, name, scope and creation time never change' using errcode = 'P0001';

@@ -12,6 +12,7 @@ create or replace function am_fact_page(
   p_not_author bigint, p_write_all boolean, p_write text[])
   returns table (id bigint, change_seq bigint, status_at timestamptz, kept boolean, last boolean)
   language plpgsql stable
+  set search_path from current
   set enable_seqscan = off
   set enable_bitmapscan = off
   set enable_sort = off

@@ -3,7 +3,9 @@
 -- version become '[redacted]' once its tombstone is in fact_redactions
 -- (src/facts/redaction.ts), and nothing else of the row changes.
 create or replace function am_fact_version_change() returns trigger
-  language plpgsql as $$
+  language plpgsql
+  set search_path from current
+  as $$
 begin
   if tg_op = 'UPDATE'
      and new.description = '[redacted]' and new.body = '[redacted]'

@@ -2,6 +2,7 @@
 -- am_near_words) after an update of its near text.
 create or replace function am_fact_words() returns trigger
   language plpgsql
+  set search_path from current
   set enable_seqscan = off
   as $$
 begin

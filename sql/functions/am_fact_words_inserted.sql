@@ -3,6 +3,7 @@
 -- (word, scope) order, so concurrent writers take the rows' locks in one order.
 create or replace function am_fact_words_inserted() returns trigger
   language plpgsql
+  set search_path from current
   set enable_seqscan = off
   as $$
 begin

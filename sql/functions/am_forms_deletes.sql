@@ -2,6 +2,7 @@
 -- recall looks up after the word's own deletes.
 create or replace function am_forms_deletes(forms text[]) returns text[]
   language plpgsql immutable strict parallel safe
+  set search_path from current
   as $$
 begin
   return array(select distinct d

@@ -17,6 +17,7 @@
 create or replace function am_graph_entities(p_scope text, p_ids bigint[], p_budget integer, p_keep_all boolean, p_provenance boolean)
   returns json
   language plpgsql stable
+  set search_path from current
   set plan_cache_mode = force_generic_plan
   as $$
 begin

@@ -2,7 +2,9 @@
 -- refuses a statement that takes an entity past am_graph_max_observations,
 -- naming the entity (graph_entity_observations_max).
 create or replace function am_graph_observations_added() returns trigger
-  language plpgsql as $$
+  language plpgsql
+  set search_path from current
+  as $$
 declare
   over record;
 begin

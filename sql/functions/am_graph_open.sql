@@ -7,6 +7,7 @@
 create or replace function am_graph_open(p_scope text, p_names text[], p_entity_budget integer, p_relation_budget integer, p_count_cap integer)
   returns json
   language plpgsql stable
+  set search_path from current
   set plan_cache_mode = force_generic_plan
   as $$
 declare

@@ -14,6 +14,7 @@
 create or replace function am_graph_page(p_scope text, p_limit integer, p_offset integer, p_budget integer)
   returns json
   language plpgsql stable
+  set search_path from current
   set plan_cache_mode = force_generic_plan
   as $$
 begin

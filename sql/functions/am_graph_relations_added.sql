@@ -1,7 +1,9 @@
 -- A relation counts once for each distinct name it touches (a relation from a
 -- name to itself, once).
 create or replace function am_graph_relations_added() returns trigger
-  language plpgsql as $$
+  language plpgsql
+  set search_path from current
+  as $$
 declare
   over record;
 begin

@@ -1,7 +1,9 @@
 -- Keeps graph_relation_ends as relations are deleted (a relation counts once
 -- for each distinct name it touches).
 create or replace function am_graph_relations_removed() returns trigger
-  language plpgsql as $$
+  language plpgsql
+  set search_path from current
+  as $$
 begin
   update graph_relation_ends t set relations = t.relations - e.n
     from (

@@ -20,6 +20,7 @@
 create or replace function am_graph_relations_touching(p_scope text, p_names text[], p_budget integer, p_count_cap integer, p_provenance boolean)
   returns json
   language plpgsql stable
+  set search_path from current
   set plan_cache_mode = force_generic_plan
   as $$
 declare

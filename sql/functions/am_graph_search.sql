@@ -48,6 +48,7 @@ create or replace function am_graph_search(p_scope text, p_pattern text, p_limit
   p_relation_budget integer, p_count_cap integer, p_after bigint, p_scan_max integer, p_after_observation bigint, p_listable boolean, p_walk_large boolean)
   returns json
   language plpgsql stable
+  set search_path from current
   set plan_cache_mode = force_generic_plan
   set enable_seqscan = off
   as $$

@@ -1,7 +1,9 @@
 -- The reserved agent "importer" (author of imported history) stays disabled,
 -- keeps its name and never gets a token: nothing can act as it.
 create or replace function am_importer_never_signs_in() returns trigger
-  language plpgsql as $$
+  language plpgsql
+  set search_path from current
+  as $$
 begin
   if tg_table_name = 'agent_tokens' then
     if exists (select 1 from agents where id = new.agent_id and name = 'importer') then

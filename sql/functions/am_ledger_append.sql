@@ -24,6 +24,7 @@ create or replace function am_ledger_append(
   returns table (idx int, appended boolean, ev_seq bigint, ev_at timestamptz, ev_hash text,
                  ev_claimed_at timestamptz, ev_claim_expires_at timestamptz)
   language plpgsql volatile
+  set search_path from current
   as $$
 declare
   n int := coalesce(array_length(p_kind, 1), 0);

@@ -9,6 +9,7 @@ create or replace function am_ledger_page(
   p_before bigint, p_max integer, p_want integer)
   returns table (seq bigint, kept boolean, last boolean)
   language plpgsql stable
+  set search_path from current
   set enable_seqscan = off
   set enable_bitmapscan = off
   set enable_sort = off

@@ -3,6 +3,7 @@
 -- fails here with a unique violation, whoever wrote it.
 create or replace function am_ledger_track_records() returns trigger
   language plpgsql
+  set search_path from current
   as $$
 begin
   if new.kind = 'executed' then

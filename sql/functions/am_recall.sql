@@ -42,15 +42,27 @@
 -- $15 the parts of each CJK keyword of several parts (rules.ts RecallKeyword.parts),
 -- joined by line breaks, or null; $16 the words of each CJK keyword
 -- (RecallKeyword.words, cjk-words.ts) as the text of a tsquery of them all
--- ANDed, each a quoted lexeme, or null.
+-- ANDed, each a quoted lexeme, or null; $17 the words of each keyword written
+-- as a sentence or question (RecallKeyword.sentence), joined by line breaks, or
+-- null; $18 for such a keyword with CJK text, each word's lexeme query (as the
+-- service's words, facts.search_cjk), joined alike, or null; $19 most facts
+-- read per word of a sentence (RECALL_SENTENCE_WORD_FACTS).
+-- - `sentence_*`: a sentence keyword is not matched whole but by its content
+--   words (stop words give no english query and do not count): a fact matches
+--   when it holds most of them (all of one or two, at least half of more),
+--   scored by how many it holds and how rare they are (a word weighs more the
+--   fewer facts hold it, counted up to $19, the facts each word's lookup
+--   reads), name and description counting double; the words it holds are
+--   returned.
 --
 -- Settings: one generic plan per connection (planning cost more than a selective
 -- recall runs); no sequential scan, whatever the statistics of a scope say; no
 -- memoize (it cached each candidate's lowercased text under a key of its whole
 -- text, every one a miss); no JIT (compiling a plan that merely looks expensive).
-create or replace function am_recall(text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, integer, integer, text[], integer, text[], text[])
+create or replace function am_recall(text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, integer, integer, text[], integer, text[], text[], text[], text[], integer)
   returns setof json
   language plpgsql
+  set search_path from current
   set plan_cache_mode = force_generic_plan
   set enable_seqscan = off
   set enable_memoize = off
@@ -61,11 +73,14 @@ begin
 
   with kw0 as materialized (
     select k.i::int as i, k.text, k.pattern, lower(k.pattern) as lower_pattern, k.phrase,
-           case when k.phrase then phraseto_tsquery('english', k.text) || phraseto_tsquery('simple', k.text)
+           case when k.sentence is not null then null::tsquery
+                when k.phrase then phraseto_tsquery('english', k.text) || phraseto_tsquery('simple', k.text)
                 else plainto_tsquery('english', k.text) || plainto_tsquery('simple', k.text) end as q,
            string_to_array(lower(k.parts), E'\n') as lower_parts,
-           k.words::tsquery as cjk_q
-      from unnest($1::text[], $2::text[], $3::boolean[], $15::text[], $16::text[]) with ordinality as k(pattern, text, phrase, parts, words, i)
+           k.words::tsquery as cjk_q,
+           k.sentence, k.lexemes
+      from unnest($1::text[], $2::text[], $3::boolean[], $15::text[], $16::text[], $17::text[], $18::text[])
+           with ordinality as k(pattern, text, phrase, parts, words, sentence, lexemes, i)
 
   ), exact as materialized (
     select f.id, case f.status when 'confirmed' then 0 when 'draft' then 1 else 2 end as status_rank, f.updated_at, m.levels, m.score
@@ -117,7 +132,7 @@ begin
        and ($8::text is null or f.scope = $8::text)
        and m.score > 0
   ), kw as materialized (
-    select k.*, not k.phrase and char_length(k.text) >= $12::int
+    select k.*, not k.phrase and k.sentence is null and char_length(k.text) >= $12::int
                 and not exists (select 1 from exact e where e.levels[k.i] is not null) as near
       from kw0 k
   ), near_fixes as materialized (
@@ -249,14 +264,86 @@ begin
                    sum(case p.level when 5 then 1 else 0.5 end) as score
               from near_found p group by p.id) n
       join facts f on f.id = n.id
+  ), sentence_words as materialized (
+    -- The content words of each sentence keyword: an english query (none for a
+    -- stop word), and for a keyword with CJK text the word as the service splits it.
+    select w.i, w.j, w.q, w.cq
+      from (select k.i, x.j,
+                   case when length(to_tsvector('english', x.word)) > 0 then plainto_tsquery('english', x.word) end as q,
+                   x.lexeme::tsquery as cq
+              from kw0 k
+              cross join lateral unnest(string_to_array(k.sentence, E'\n'), string_to_array(k.lexemes, E'\n')) with ordinality as x(word, lexeme, j)
+             where k.sentence is not null) w
+     where w.q is not null or w.cq is not null
+  ), sentence_hold as materialized (
+    -- Each word's readable facts (the words indexes, exact), at most $19.
+    select w.i, w.j, f.id
+      from sentence_words w
+      cross join lateral (
+        select f.id from facts f
+         where (f.search_head @@ w.q or f.search_body @@ w.q or f.search_cjk @@ w.cq)
+           and ($4::boolean or f.scope = any($5::text[]))
+           and ($6::text is null or f.type = $6::text)
+           and ($7::text is null or f.status = $7::text)
+           and ($8::text is null or f.scope = $8::text)
+         limit $19::int) f
+  ), sentence_pairs as materialized (
+    -- A word whose lookup stopped at $19 is common: a fact holding two such
+    -- words (and no rarer one) may be past both lookups, so each pair of them
+    -- (among a keyword's first 8) is looked up too, both words at once.
+    select c1.i, f.id
+      from (select w.i, w.j, w.q, w.cq, row_number() over (partition by w.i order by w.j) as n
+              from sentence_words w
+             where (select count(*) from sentence_hold h where h.i = w.i and h.j = w.j) >= $19::int) c1
+      join (select w.i, w.j, w.q, w.cq from sentence_words w
+             where (select count(*) from sentence_hold h where h.i = w.i and h.j = w.j) >= $19::int) c2 on c2.i = c1.i and c2.j > c1.j
+      cross join lateral (
+        select f.id from facts f
+         where (f.search_head @@ c1.q or f.search_body @@ c1.q or f.search_cjk @@ c1.cq)
+           and (f.search_head @@ c2.q or f.search_body @@ c2.q or f.search_cjk @@ c2.cq)
+           and ($4::boolean or f.scope = any($5::text[]))
+           and ($6::text is null or f.type = $6::text)
+           and ($7::text is null or f.status = $7::text)
+           and ($8::text is null or f.scope = $8::text)
+         limit $19::int) f
+     where c1.n <= 8 and c2.j <= (select max(x.j) from (select w.j from sentence_words w where w.i = c1.i order by w.j limit 8) x)
+  ), sentence_weight as materialized (
+    -- A word held by fewer facts says more about the question.
+    select w.i, w.j, w.q, w.cq, ln(1 + $19::numeric / greatest((select count(*) from sentence_hold h where h.i = w.i and h.j = w.j), 1)) as weight
+      from sentence_words w
+  ), sentence_held as materialized (
+    select c.id, c.i,
+           count(*) filter (where m.head or m.body) as held,
+           count(*) as words,
+           -- Half how many it holds, half how rare those are (name and description
+           -- counting double the body): more words first, rarer ones among equals.
+           2 * sum(case when m.head then 1 when m.body then 0.5 else 0 end) / count(*)
+             + 2 * sum(w.weight * case when m.head then 1 when m.body then 0.5 else 0 end) / sum(w.weight) as points,
+           coalesce(bool_or(m.head), false) as in_head,
+           array_agg(w.j order by w.j) filter (where m.head or m.body) as held_words
+      from (select h.i, h.id from sentence_hold h union select p.i, p.id from sentence_pairs p) c
+      join sentence_weight w on w.i = c.i
+      join facts f on f.id = c.id
+      cross join lateral (select f.search_head @@ w.q or f.search_cjk_head @@ w.cq as head, f.search_body @@ w.q or f.search_cjk @@ w.cq as body) m
+     group by c.id, c.i
+  ), sentence as materialized (
+    select f.id, case f.status when 'confirmed' then 0 when 'draft' then 1 else 2 end as status_rank, f.updated_at,
+           array(select case when s2.id is null then null when s2.in_head then 7 else 8 end from kw k left join sentence_held s2 on s2.id = f.id and s2.i = k.i
+                         and s2.held >= case when s2.words <= 2 then s2.words else ceil(s2.words / 2.0) end order by k.i) as levels,
+           s.held_words, s.score
+      from (select s.id, json_object_agg(s.i, s.held_words) as held_words, sum(s.points) as score
+              from sentence_held s
+             where s.held >= case when s.words <= 2 then s.words else ceil(s.words / 2.0) end
+             group by s.id) s
+      join facts f on f.id = s.id
   ), hits as (
-    select coalesce(e.id, n.id) as id,
-           coalesce(e.status_rank, n.status_rank) as status_rank,
-           coalesce(e.updated_at, n.updated_at) as updated_at,
-           coalesce(e.score, 0) + coalesce(n.score, 0) as score,
-           e.levels as exact_levels, n.levels as near_levels,
+    select coalesce(e.id, n.id, s.id) as id,
+           coalesce(e.status_rank, n.status_rank, s.status_rank) as status_rank,
+           coalesce(e.updated_at, n.updated_at, s.updated_at) as updated_at,
+           coalesce(e.score, 0) + coalesce(n.score, 0) + coalesce(s.score, 0) as score,
+           e.levels as exact_levels, n.levels as near_levels, s.levels as sentence_levels, s.held_words as sentence_words,
            count(*) over () as total
-      from exact e full join near n on n.id = e.id
+      from exact e full join near n on n.id = e.id full join sentence s on s.id = coalesce(e.id, n.id)
      order by score desc, status_rank, updated_at desc, id desc
      limit $9::int
   )
@@ -265,7 +352,7 @@ begin
   a.name as author, f.created_at, f.updated_at,
   sb.name as status_by, f.status_at, f.status_reason, char_length(f.body) as body_chars,
          left(f.body, $10::int) as body,
-         h.exact_levels, h.near_levels, h.total, c.scope as copy_scope, c.name as copy_name
+         h.exact_levels, h.near_levels, h.sentence_levels, h.sentence_words, h.total, c.scope as copy_scope, c.name as copy_name
     from hits h
     join facts f on f.id = h.id
     

@@ -7,6 +7,7 @@ create or replace function am_recent_page(
   p_source text, p_max integer, p_want integer, p_read_all boolean, p_read text[], p_actor text, p_before bigint)
   returns table (id bigint, kept boolean, last boolean)
   language plpgsql stable
+  set search_path from current
   set enable_seqscan = off
   set enable_bitmapscan = off
   set enable_sort = off

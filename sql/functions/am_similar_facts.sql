@@ -10,6 +10,7 @@ create or replace function am_similar_facts(
   p_text text, p_threshold real, p_all boolean, p_scopes text[], p_new_scope text, p_new_name text, p_limit integer, p_description text)
   returns table (id bigint, similarity real)
   language plpgsql
+  set search_path from current
   set enable_seqscan = off
   set plan_cache_mode = force_generic_plan
   as $$

@@ -8,6 +8,21 @@ export const INSERT_AGENT = `
   on conflict (name) do nothing
   returning id, name, kind, write_scopes, read_scopes, created_at, disabled_at`;
 
+/**
+ * An agent as a whole export carries it back (src/snapshots): kind, scopes,
+ * creation time and whether it is disabled; never tokens. $5 created_at, $6
+ * disabled. Nothing back when the name is taken.
+ */
+export const RESTORE_AGENT = `
+  insert into agents (name, kind, write_scopes, read_scopes, created_at, disabled_at)
+  values ($1::text, $2::text, $3::text[], $4::text[], $5::timestamptz, case when $6::boolean then $5::timestamptz end)
+  on conflict (name) do nothing
+  returning id, name, kind, write_scopes, read_scopes, created_at, disabled_at`;
+
+/** Every agent but the reserved importer, in creation order, for a whole export. $1 the importer's name. */
+export const EXPORT_AGENTS = `
+  select ${AGENT_COLUMNS} from agents a where a.name <> $1::text order by a.id`;
+
 /** The reserved importer identity: disabled from birth, no scopes. $1 its name. */
 export const INSERT_IMPORTER = `
   insert into agents (name, kind, write_scopes, read_scopes, disabled_at)

@@ -80,6 +80,14 @@ const toToken = (r: TokenRow): TokenRecord => ({
  */
 export const IMPORTER_AGENT = "importer";
 
+/** What the reserved importer is, where agents are listed (agent list, the console's Agents page). */
+export const IMPORTER_NOTE =
+  `"${IMPORTER_AGENT}" is reserved: it stands for history an import brought in without an agent of this service behind it ` +
+  "(a confirmation made before the import, a graph line without its author). It is disabled and never signs in or gets a token.";
+
+/** The agent a first start creates: a person with every scope (src/serve.ts). */
+export const FIRST_OWNER = "owner";
+
 function refuseReserved(name: string, what: string): void {
   if (name === IMPORTER_AGENT) {
     throw invalid(`"${IMPORTER_AGENT}" is a reserved agent name: it stands for confirmations made before an import and can never sign in, so it cannot ${what}.`);
@@ -116,6 +124,21 @@ export async function createAgent(db: Queryable, input: NewAgent): Promise<Agent
   const row = r.rows[0];
   if (!row) throw conflict(`An agent named "${input.name}" already exists.`);
   return toAgent(row);
+}
+
+/** An agent from a whole export: created as it was (kind, scopes, creation time, disabled), without a token; null when the name is taken here. */
+export async function restoreAgent(db: Queryable, input: NewAgent & { createdAt: string; disabled: boolean }): Promise<Agent | null> {
+  validateAgentName(input.name);
+  refuseReserved(input.name, "be added");
+  const write = validateScopes(input.writeScopes, "Scope");
+  const read = validateScopes(input.readScopes ?? [], "Read scope");
+  const row = (await db.query<AgentRow>(sql.RESTORE_AGENT, [input.name, input.kind, write, read, input.createdAt, input.disabled])).rows[0];
+  return row ? toAgent(row) : null;
+}
+
+/** Every agent but the reserved importer, oldest first (what a whole export lists). */
+export async function agentsForExport(db: Queryable): Promise<Agent[]> {
+  return (await db.query<AgentRow>(sql.EXPORT_AGENTS, [IMPORTER_AGENT])).rows.map(toAgent);
 }
 
 export async function getAgent(db: Queryable, name: string): Promise<Agent> {

@@ -1,11 +1,12 @@
-// Management commands open the database, make sure the schema is current, run,
-// and close it again. While a service runs on the embedded database, its
+// Management commands open the database, make sure its schema is this
+// release's (they never change it: only serve and migrate do, see
+// requireSameSchema), run, and close it again. While a service runs on the embedded database, its
 // statements run on that service's database, through the socket in the data
 // folder (src/db/socket-protocol.ts).
 import { type Config, loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";
-import { migrate } from "../db/migrate.js";
-import { openDatabase } from "../db/open.js";
+import { requireSameSchema } from "../db/migrate.js";
+import { openDatabase, withConnectionAdvice } from "../db/open.js";
 import { createSecretGuard, type SecretGuard } from "../secrets/guard.js";
 import { restrictFileModes } from "./file-modes.js";
 
@@ -20,7 +21,9 @@ export async function withDatabase<T>(work: (db: Database, ctx: CommandContext) 
   restrictFileModes(config);
   const db = await openDatabase(config, { viaRunningService: true });
   try {
-    await migrate(db);
+    await requireSameSchema(db).catch((error: unknown) => {
+      throw withConnectionAdvice(error, config);
+    });
     return await work(db, { config, secrets: createSecretGuard(config.secretGuard) });
   } finally {
     await db.close();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // agent-memory: one entry point for the service and its administration.
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Help, type Option } from "commander";
 import { SERVICE_VERSION } from "../version.js";
 import { registerAgentCommands } from "./commands/agent.js";
 import { registerGrantCommands } from "./commands/grant.js";
@@ -8,6 +8,7 @@ import { registerGraphCommands } from "./commands/graph.js";
 import { registerRedactCommands } from "./commands/redact.js";
 import { registerLedgerCommands } from "./commands/ledger.js";
 import { registerMigrateCommand } from "./commands/migrate.js";
+import { registerMoveCommand } from "./commands/move.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerSnapshotCommands } from "./commands/snapshots.js";
 import { registerTokenCommands } from "./commands/token.js";
@@ -19,11 +20,19 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
     .description("Shared, trustworthy memory for teams of AI agents, served over MCP.")
     .version(SERVICE_VERSION)
     .showHelpAfterError("(run with --help for usage)")
-    .exitOverride();
+    .exitOverride()
+    // Commander lists required options among the optional ones: say which are required (inherited by every subcommand).
+    .configureHelp({
+      optionDescription(this: Help, option: Option) {
+        const text = Help.prototype.optionDescription.call(this, option);
+        return option.mandatory ? `${text} (required)` : text;
+      },
+    });
   // Set before the subcommands are added, so that they inherit it.
   if (options.json) program.configureOutput({ outputError: () => undefined, writeErr: () => undefined });
   registerServeCommand(program);
   registerMigrateCommand(program);
+  registerMoveCommand(program);
   registerAgentCommands(program);
   registerTokenCommands(program);
   registerGrantCommands(program);
@@ -31,7 +40,12 @@ export function buildProgram(options: { json?: boolean } = {}): Command {
   registerRedactCommands(program, registerGraphCommands(program));
   registerSnapshotCommands(program);
   // Subcommands inherit exitOverride only when set before they are added.
-  for (const c of allCommands(program)) c.exitOverride();
+  for (const c of allCommands(program)) {
+    c.exitOverride();
+    // The usage line names the required options too ("[options]" alone read as if none were).
+    const required = c.options.filter((o) => o.mandatory);
+    if (required.length > 0) c.usage(`${c.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? "..." : ""}>` : `[${a.name()}${a.variadic ? "..." : ""}]`)).join(" ")} ${required.map((o) => o.flags).join(" ")} [options]`.trim());
+  }
   return program;
 }
 

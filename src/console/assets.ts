@@ -88,9 +88,10 @@ export const CONSOLE_CSS = String.raw`:root { color-scheme: light; --fg: #1d2327
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
 a { color: var(--accent); }
-header.top { display: flex; align-items: center; gap: 1.5rem; padding: .6rem 1.5rem; background: #fff; border-bottom: 1px solid var(--line); }
+header.top { display: flex; flex-wrap: wrap; align-items: center; gap: .4rem 1.5rem; padding: .6rem 1.5rem; background: #fff; border-bottom: 1px solid var(--line); }
 .brand { font-weight: 700; text-decoration: none; color: var(--fg); }
-nav a { margin-right: 1rem; text-decoration: none; }
+nav { display: flex; flex-wrap: wrap; gap: .2rem 1rem; }
+nav a { text-decoration: none; }
 nav a[aria-current="page"] { font-weight: 700; border-bottom: 2px solid var(--accent); }
 .signout { margin-left: auto; display: flex; gap: .6rem; align-items: center; }
 .who { color: var(--muted); }
@@ -149,6 +150,14 @@ svg.graph { display: block; margin: .8rem 0; background: #fff; border: 1px solid
 .skip-link:focus { top: .5rem; }
 main:focus { outline: none; }
 kbd { border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 3px; padding: 0 .3rem; font-size: .85em; background: #fff; }
+/* A phone (390 px): the navigation gets a row of its own and wraps; a wide table scrolls inside itself, never the page. */
+@media (max-width: 40rem) {
+  header.top { padding: .5rem .8rem; }
+  header.top nav { order: 3; flex-basis: 100%; }
+  main { padding: .8rem .8rem 2rem; }
+  table { display: block; overflow-x: auto; }
+  .filters > div, .filters > div.wide { flex: 1 1 100%; max-width: none; }
+}
 `;
 
 /** The tab icon: a small blue tile with a white "m". SVG, so one file serves every size. */

@@ -6,6 +6,8 @@
 //   Flyway's and graphile-migrate's repeatable migrations are), before the
 //   pending migrations, so that a migration may use what it defines. A file
 //   that is gone drops its function. A file that changes its signature replaces the old one.
+//   Files are applied after the files of the functions they name: a standard
+//   SQL body (`return …`) binds the functions it calls when it is created.
 // - sql/migrations/NNNNNN_name.sql: tables, indexes and data, forward-only,
 //   from one baseline.
 import { createHash } from "node:crypto";
@@ -63,7 +65,31 @@ export async function loadFunctions(dir = FUNCTIONS_DIR): Promise<SqlFunction[]>
     const sql = await readFile(`${dir}${file}`, "utf8");
     functions.push({ name: match[1]!, sql, checksum: createHash("sha256").update(sql).digest("hex") });
   }
-  return functions;
+  return inDependencyOrder(functions);
+}
+
+/**
+ * The files in name order, except that a file comes after the files of the
+ * functions it names (outside comments). A cycle (PL/pgSQL functions calling
+ * each other, which bind nothing at creation) keeps name order.
+ */
+function inDependencyOrder(functions: SqlFunction[]): SqlFunction[] {
+  const byName = new Map(functions.map((f) => [f.name, f]));
+  const ordered: SqlFunction[] = [];
+  const state = new Map<string, "visiting" | "done">();
+  const visit = (f: SqlFunction) => {
+    if (state.has(f.name)) return;
+    state.set(f.name, "visiting");
+    const code = f.sql.replace(/--[^\n]*/g, "");
+    for (const word of new Set(code.match(/\bam_[a-z0-9_]+\b/g) ?? [])) {
+      const named = byName.get(word);
+      if (named && named !== f) visit(named);
+    }
+    state.set(f.name, "done");
+    ordered.push(f);
+  };
+  for (const f of functions) visit(f);
+  return ordered;
 }
 
 const CREATE_MIGRATIONS = `
@@ -189,6 +215,10 @@ export async function migrate(db: Database, options: { migrations?: Migration[];
       await ensureTable(tx, "schema_migrations", CREATE_MIGRATIONS);
       await ensureTable(tx, "schema_functions", CREATE_FUNCTIONS);
       await markPreBaseline(tx, migrations);
+      // An older build never touches a newer schema: its functions would
+      // replace the newer ones (or fail to drop what the newer tables use).
+      const unknown = await migrationsUnknownTo(tx, migrations);
+      if (unknown.length > 0) throw new SchemaMismatchError(newerDatabase(unknown, migrations.length, "build"));
       const fns = await applyFunctions(tx, functions);
       const done = new Set((await tx.query<{ id: number }>("select id from schema_migrations")).rows.map((r) => r.id));
       const applied: string[] = [];
@@ -208,6 +238,71 @@ export async function migrate(db: Database, options: { migrations?: Migration[];
     // Another replica may be mid-migration; wait for it rather than fail fast.
     { lockTimeoutMs: 120_000, statementTimeoutMs: 600_000 },
   );
+}
+
+/** A database whose schema is not the one this build (or CLI) expects; the message says what to run. */
+export class SchemaMismatchError extends Error {
+  override name = "SchemaMismatchError";
+}
+
+interface RecordedMigration {
+  id: number;
+  name: string;
+}
+
+/** The database's migrations that this build does not have (by number and name): a later release made them. */
+async function migrationsUnknownTo(db: Queryable, migrations: Migration[]): Promise<RecordedMigration[]> {
+  const rows = (await db.query<RecordedMigration>("select id, name from schema_migrations order by id")).rows;
+  if (rows[0]?.name === PRE_BASELINE.firstName) return [];
+  return rows.filter((r) => migrations[r.id - 1]?.name !== r.name);
+}
+
+function newerDatabase(unknown: RecordedMigration[], known: number, what: "build" | "CLI"): string {
+  const first = unknown[0]!;
+  return (
+    `This database is newer than this ${what}: its schema has migration ${first.id} (${first.name})${unknown.length > 1 ? ` and ${unknown.length - 1} more` : ""}, ` +
+    `which this ${what} (schema version ${known}) does not know. Run the release that migrated it, or a later one: an older release never changes a newer schema.`
+  );
+}
+
+/**
+ * For every command but serve and migrate (which apply this build's schema):
+ * the database's schema must be exactly this build's, migrations and function
+ * bodies, or the command refuses, saying which side is ahead. A CLI of another
+ * release would otherwise apply its own functions under a running service of
+ * this one (every command also runs through the embedded service's socket).
+ * Only a database without any schema yet (a first install: `agent add` before
+ * the first start) is set up here.
+ */
+export async function requireSameSchema(db: Database, options: { migrations?: Migration[]; functions?: SqlFunction[] } = {}): Promise<void> {
+  const migrations = options.migrations ?? (await loadMigrations());
+  const functions = options.functions ?? (await loadFunctions());
+  const present = (await db.query<{ m: boolean; f: boolean }>("select to_regclass('schema_migrations') is not null as m, to_regclass('schema_functions') is not null as f")).rows[0]!;
+  const applied = present.m ? (await db.query<RecordedMigration>("select id, name from schema_migrations order by id")).rows : [];
+  if (applied.length === 0) {
+    await migrate(db, { migrations, functions });
+    return;
+  }
+  const unknown = await migrationsUnknownTo(db, migrations);
+  if (unknown.length > 0) throw new SchemaMismatchError(`${newerDatabase(unknown, migrations.length, "CLI")} Use the CLI of the release the service runs.`);
+  if (applied.length < migrations.length || applied[0]?.name === PRE_BASELINE.firstName) {
+    throw new SchemaMismatchError(
+      `This database's schema is older than this CLI (schema version ${applied[0]?.name === PRE_BASELINE.firstName ? "from before the baseline" : applied.length}; this CLI's is ${migrations.length}). ` +
+        "Upgrade it first with agent-memory migrate (or by starting this release's service), or use the CLI of the release the service runs.",
+    );
+  }
+  const recorded = new Map(present.f ? (await db.query<{ name: string; checksum: string }>("select name, checksum from schema_functions")).rows.map((r) => [r.name, r.checksum]) : []);
+  const differ = [
+    ...functions.filter((f) => recorded.get(f.name) !== f.checksum).map((f) => f.name),
+    ...[...recorded.keys()].filter((name) => !functions.some((f) => f.name === name)),
+  ].sort();
+  if (differ.length > 0) {
+    throw new SchemaMismatchError(
+      "This CLI is from another release than the running service (or than the release that last migrated this database): " +
+        `their SQL functions differ (${differ.slice(0, 5).join(", ")}${differ.length > 5 ? ` and ${differ.length - 5} more` : ""}). ` +
+        "Use the CLI of the release the service runs. To put this release's schema in place instead, run agent-memory migrate, or start this release's service.",
+    );
+  }
 }
 
 /** For /readyz: how many migrations are not applied yet. */

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { DataDirBusyError, lockDataDir } from "./lock-data-dir.js";
 import { openPglite } from "./pglite.js";
 import { openPostgres } from "./postgres.js";
+import { connectionFailure } from "./connect-errors.js";
 import { connectSocketDatabase } from "./socket-client.js";
 import { SOCKET_FILE } from "./socket-protocol.js";
 
@@ -76,4 +77,9 @@ export function describeDatabase(config: Config): string {
   } catch {
     return "Postgres (DATABASE_URL)";
   }
+}
+
+/** The first statement's failure to reach DATABASE_URL's database, with what to run instead of the driver's words; other errors as they are. */
+export function withConnectionAdvice(error: unknown, config: Config): unknown {
+  return (config.databaseUrl && connectionFailure(error, config.databaseUrl, "DATABASE_URL")) || error;
 }

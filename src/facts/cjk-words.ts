@@ -22,9 +22,12 @@
 //   (리뷰를 finds 리뷰는, 실행 finds 실행한다); a fact also holds each two
 //   adjacent Korean words written together (코드 리뷰 → 코드리뷰), so a compound
 //   finds its parts written apart.
+// - A day of the week matches with or without 日 (金曜日 finds 金曜).
+// - In a keyword written as a question, question words and the endings that
+//   ask (何, いつ, どう, いい; 몇, 언제, 되나요 …) are not words to match.
 
 /** Which rules and which dictionary made a fact's words: facts made by others are segmented again (backfill.ts). */
-export const CJK_WORD_RULES = `1/icu-${process.versions.icu ?? "none"}`;
+export const CJK_WORD_RULES = `2/icu-${process.versions.icu ?? "none"}`;
 
 const SEGMENTER = new Intl.Segmenter("ja", { granularity: "word" });
 
@@ -91,6 +94,21 @@ function segments(text: string): Segment[] {
   return out;
 }
 
+/**
+ * Words that ask rather than say, in a keyword written as a question: they are
+ * not words the answer holds (金曜日に記事を公開してもいい？ asks about 金曜日,
+ * 記事, 公開; 배포는 금요일에 해도 되나요? about 배포, 금요일).
+ */
+const QUESTION_WORDS = new Set(
+  (
+    "何 なに なん 何故 なぜ いつ どこ どう どうして どの どれ どんな 誰 だれ いくつ いくら いい よい 良い かな でしょう でしょ " +
+    "몇 뭐 무엇 무엇을 언제 어디 어디서 어떻게 어떤 왜 누가 누구 어느 수 있나요 없나요 되나요 하나요 해도 인가요 있을까요 할까요 될까요 괜찮나요 좋나요 돼요 돼"
+  ).split(" "),
+);
+
+/** A day of the week written with 日 (金曜日) is matched by its shorter form (金曜), which both forms hold. */
+const WEEKDAY_WITH_DAY = /^(\p{Script=Han}曜)日$/u;
+
 /** A hiragana piece no word starts with (っ, ん) is an inflection the segmenter cut off: 取 | って, 選 | んで. */
 const INFLECTION_PIECE = /^[っん]\p{Script=Hiragana}*$/u;
 
@@ -100,7 +118,7 @@ const isFunctionWord = (word: string) =>
 /** What a keyword's word is matched by (see the top of this file). */
 function keyOf(word: string): string {
   if (HANGUL_ONLY.test(word)) return shedKoreanEnding(word) ?? word;
-  return KANJI_THEN_KANA.exec(word)?.[1] ?? word;
+  return WEEKDAY_WITH_DAY.exec(word)?.[1] ?? KANJI_THEN_KANA.exec(word)?.[1] ?? word;
 }
 
 /** Everything a fact's word can be matched by: itself, its kanji part, or itself without one or two Korean endings. */
@@ -115,8 +133,8 @@ function factKeysOf(word: string): string[] {
     }
     return keys;
   }
-  const kanji = KANJI_THEN_KANA.exec(word)?.[1];
-  return kanji === undefined ? [word] : [word, kanji];
+  const shorter = WEEKDAY_WITH_DAY.exec(word)?.[1] ?? KANJI_THEN_KANA.exec(word)?.[1];
+  return shorter === undefined ? [word] : [word, shorter];
 }
 
 /**
@@ -182,8 +200,22 @@ export function keywordWords(keyword: string): string[] | null {
  */
 export function keywordParts(keyword: string): string[] | null {
   if (!CJK.test(keyword)) return null;
-  const words = [...new Set(segments(keyword).map((s) => s.word).filter((w) => !isFunctionWord(w)))];
+  // A keyword written as a question: its question words are not words an answer holds.
+  const asking = /[?？]\s*$/u.test(keyword);
+  const words = [...new Set(segments(keyword).map((s) => s.word).filter((w) => !isFunctionWord(w) && !(asking && QUESTION_WORDS.has(w))))];
   return words.length > 0 ? words : null;
+}
+
+/**
+ * The words of a keyword with Chinese, Japanese or Korean text written as a
+ * sentence or question, as written (particles and question words left out),
+ * each with the word a fact's words are matched by: Qiitaのタグは何個まで付けられる？
+ * → qiita, タグ, 個, 付け (付). Null for any other keyword.
+ */
+export function sentenceParts(keyword: string): Array<{ word: string; key: string }> | null {
+  const words = keywordParts(keyword);
+  if (words === null) return null;
+  return words.filter((w) => !QUESTION_WORDS.has(w)).map((word) => ({ word, key: keyOf(word) }));
 }
 
 /**

@@ -71,13 +71,16 @@ function quoteKeyword(k: string): string {
 }
 
 const FIELD_WORDS = { summary: "name/description", body: "body" } as const;
-const HOW_WORDS = { exact: "as written", stemmed: "by its words", similar: "nearly (typo?)" } as const;
+const HOW_WORDS = { exact: "as written", stemmed: "by its words", similar: "nearly (typo?)", "most-words": "by most of its words" } as const;
 
-/** '"deploy", "migrations" by its words in name/description; "migartion" nearly (typo?) in body': keywords that matched alike are grouped. */
+/**
+ * '"deploy", "migrations" by its words in name/description; "migartion" nearly (typo?) in body': keywords that matched alike are grouped.
+ * A sentence keyword says which of its words: '"Can we deploy on Fridays?" by most of its words (deploy, Fridays) in body'.
+ */
 function matchWords(h: RecallHit): string {
   const groups = new Map<string, string[]>();
   for (const m of h.matches) {
-    const how = `${HOW_WORDS[m.how]} in ${FIELD_WORDS[m.in]}`;
+    const how = `${HOW_WORDS[m.how]}${m.words ? ` (${m.words.join(", ")})` : ""} in ${FIELD_WORDS[m.in]}`;
     groups.set(how, [...(groups.get(how) ?? []), quoteKeyword(m.keyword)]);
   }
   return [...groups].map(([how, keywords]) => `${keywords.join(", ")} ${how}`).join("; ");

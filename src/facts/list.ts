@@ -164,7 +164,8 @@ export async function listFacts(db: Queryable, caller: Caller, input: ListInput,
   const facts: PageRow[] = [];
   const inStale = cursor !== undefined && "p" in cursor;
   if (!inStale && input.status !== "confirmed") {
-    const page = await readFactPage(db, { ...filters, order: "newest", status: "draft", from: fromSeq, want: limit + 1 }, sql.LIST_FACTS, "list_page");
+    // Oldest first, as memory_review and the console's queue: the draft waiting longest is reviewed first.
+    const page = await readFactPage(db, { ...filters, order: "oldest", status: "draft", from: fromSeq, want: limit + 1 }, sql.LIST_FACTS, "list_page");
     const next = seqNext(page, limit, encodeCursor);
     // Drafts go on (another page, or the scan stopped at its bound): the stale part waits for them.
     if (next.nextCursor !== null || input.status === "draft") return { facts: shape(page.rows.slice(0, limit)), ...next };

@@ -16,6 +16,7 @@ import {
   RECALL_NEAR_MAX_FACTS,
   RECALL_NEAR_MIN_CHARS,
   RECALL_NEAR_WORD_CANDIDATES,
+  RECALL_SENTENCE_WORD_FACTS,
   type RecallKeyword,
   STALE_AFTER_DAYS_DEFAULT,
   staleDays,
@@ -38,8 +39,12 @@ export interface RecallInput {
   limit?: number | undefined;
 }
 
-/** How a keyword matched: as written, by its words (stemmed, any order, or the quoted phrase), or nearly (a typo). */
-export type MatchKind = "exact" | "stemmed" | "similar";
+/**
+ * How a keyword matched: as written, by its words (stemmed, any order, or the
+ * quoted phrase), nearly (a typo), or, for a keyword written as a sentence or
+ * question, by most of its words (`words` says which).
+ */
+export type MatchKind = "exact" | "stemmed" | "similar" | "most-words";
 /** Where: the fact's summary (its name or one-line description, ranked first) or its body. */
 export type MatchField = "summary" | "body";
 
@@ -48,6 +53,8 @@ export interface RecallMatch {
   keyword: string;
   in: MatchField;
   how: MatchKind;
+  /** For "most-words": the keyword's words the fact holds. */
+  words?: string[];
 }
 
 export interface RecallHit extends FactSummary {
@@ -89,6 +96,8 @@ const LEVELS: Record<number, { in: MatchField; how: MatchKind }> = {
   4: { in: "body", how: "stemmed" },
   5: { in: "summary", how: "similar" },
   6: { in: "body", how: "similar" },
+  7: { in: "summary", how: "most-words" },
+  8: { in: "body", how: "most-words" },
 };
 
 export interface RecallFilters {
@@ -119,6 +128,10 @@ export function recallParams(keywords: RecallKeyword[], readable: { all: boolean
     keywords.map((k) => (k.parts === null ? null : k.parts.join("\n"))),
     // A CJK keyword's words as a tsquery of them all (null for the others).
     keywords.map((k) => (k.words === null ? null : wordsQuery(k.words))),
+    // A sentence keyword's words, and for a CJK one each word's lexeme query, one string per keyword (null for the others).
+    keywords.map((k) => (k.sentence === null ? null : k.sentence.words.join("\n"))),
+    keywords.map((k) => (k.sentence?.lexemes ? k.sentence.lexemes.join("\n") : null)),
+    RECALL_SENTENCE_WORD_FACTS,
   ];
 }
 
@@ -162,6 +175,9 @@ type RecallRow = SummaryRow & {
   body: string;
   exact_levels: Array<number | null> | null;
   near_levels: Array<number | null> | null;
+  sentence_levels: Array<number | null> | null;
+  /** For each sentence keyword (by its 1-based index), the 1-based indexes of the words the fact holds. */
+  sentence_words: Record<string, number[]> | null;
   copy_scope: string | null;
   copy_name: string | null;
 };
@@ -176,8 +192,12 @@ function recallHit(r: RecallRow, keywords: RecallKeyword[], staleAfter: number):
   // A keyword has a level in at most one of the two (near keywords matched nothing exactly).
   const matches: RecallMatch[] = [];
   for (let i = 0; i < keywords.length; i++) {
-    const level = r.exact_levels?.[i] ?? r.near_levels?.[i] ?? null;
-    if (level !== null) matches.push({ keyword: keywords[i]!.keyword, in: LEVELS[level]!.in, how: LEVELS[level]!.how });
+    const level = r.exact_levels?.[i] ?? r.near_levels?.[i] ?? r.sentence_levels?.[i] ?? null;
+    if (level === null) continue;
+    const match: RecallMatch = { keyword: keywords[i]!.keyword, in: LEVELS[level]!.in, how: LEVELS[level]!.how };
+    const held = level >= 7 ? r.sentence_words?.[String(i + 1)] : undefined;
+    if (held) match.words = held.map((j) => keywords[i]!.sentence!.words[j - 1]!);
+    matches.push(match);
   }
   const statusAt = r.status_at ? isoTime(r.status_at) : null;
   const hit: RecallHit = {

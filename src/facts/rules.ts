@@ -4,7 +4,7 @@
 import { invalid } from "../errors.js";
 import { checkChars, countTrigrams, KEYWORD_MAX_CHARS, MAX_KEYWORDS, MAX_SEARCH_TRIGRAMS } from "../limits.js";
 import { charCount, CONTROL_CHARS, likePattern } from "../text.js";
-import { CJK, keywordWords } from "./cjk-words.js";
+import { CJK, keywordWords, sentenceParts, wordsQuery } from "./cjk-words.js";
 
 export { charCount };
 
@@ -137,6 +137,21 @@ export const RECALL_NEAR_BODY_CHARS = 1000;
  */
 export const RECALL_NEAR_MAX_FACTS = 100;
 
+/**
+ * A keyword written as a sentence or question (at least this many words, or
+ * one fewer and a question mark) is matched by most of its words rather than
+ * all (docs/recall.md, "Questions and sentences").
+ */
+export const SENTENCE_MIN_WORDS = 4;
+
+/**
+ * Each word of a sentence keyword is looked up in at most this many readable
+ * facts (the words indexes, exact): the candidates, and how rare the word is
+ * (a word held by fewer weighs more). Past it, which facts holding only such
+ * common words are found is arbitrary (index order).
+ */
+export const RECALL_SENTENCE_WORD_FACTS = 200;
+
 /** One keyword as recall searches for it. */
 export interface RecallKeyword {
   /** As given, trimmed (quotes included): what the answer names. */
@@ -163,6 +178,23 @@ export interface RecallKeyword {
    * must hold (`記事のタグ` → 記事, タグ). Else null.
    */
   words: string[] | null;
+  /**
+   * For an unquoted keyword written as a sentence or question: its words as
+   * written (for a CJK one, particles and question words left out), each
+   * matched on its own; a fact matches when it holds most of those that are
+   * not stop words, and the answer says which. `lexemes`: for a keyword with
+   * CJK text, each word as the service's words hold it (a tsquery text). Else null.
+   */
+  sentence: { words: string[]; lexemes: string[] | null } | null;
+}
+
+/** The words of a keyword written as a sentence or question (see RecallKeyword.sentence), or null. */
+function sentenceOf(text: string): RecallKeyword["sentence"] {
+  const cjk = sentenceParts(text);
+  const words = cjk ? cjk.map((w) => w.word) : (text.match(/[\p{L}\p{N}]+(?:['’]\p{L}+)*/gu) ?? []);
+  const asked = /[?？]\s*$/u.test(text);
+  if (words.length < SENTENCE_MIN_WORDS && !(asked && words.length >= SENTENCE_MIN_WORDS - 1)) return null;
+  return { words, lexemes: cjk ? cjk.map((w) => wordsQuery([w.key])) : null };
 }
 
 
@@ -203,7 +235,8 @@ export function parseKeywords(keywords: string[]): RecallKeyword[] {
     if (seen.has(folded)) return;
     seen.add(folded);
     const pattern = likePattern(text);
-    const cjk = quoted ? null : cjkParts(text);
+    const sentence = quoted ? null : sentenceOf(text);
+    const cjk = quoted || sentence ? null : cjkParts(text);
     parsed.push({
       keyword,
       text,
@@ -211,7 +244,8 @@ export function parseKeywords(keywords: string[]): RecallKeyword[] {
       indexPattern: cjk?.indexPattern ?? pattern,
       phrase: quoted !== null,
       parts: cjk?.parts ?? null,
-      words: quoted ? null : keywordWords(text),
+      words: quoted || sentence ? null : keywordWords(text),
+      sentence,
     });
   });
   // Every keyword is a lookup in the trigram index: bound them together, as search_nodes' query.

@@ -2,6 +2,7 @@
 // with typed parameters. Batches travel as parallel arrays through unnest(), so
 // a call costs one or a few round trips whatever its size. Names are matched through am_graph_key() (SHA-256 of the
 // text), the expression the unique indexes are built on (see am_graph_key).
+import { isoTimeSql as ISO } from "../db/iso-time.js";
 
 // KEY_ORDER_NOTE: a batch insert takes each new row's unique-index entry as it
 // goes, and holds it to the end of its transaction. Two batches with common
@@ -38,16 +39,16 @@ export const CREATE_ENTITIES = `
   )
   select c.name, (select count(*) from observations)::int as observations_added from created c`;
 
-// Import: the entities alone ($1 scope, $2 names, $3 types, $4 agent id); their
-// observations follow once every entity of the batch, new or not, is locked.
+// Import: the entities alone ($1 scope, $2 names, $3 types, $4 each one's
+// author, $5 its creation time, null: now); their observations follow once every entity of the batch, new or not, is locked.
 // Ids in input order, rows in key order, as in CREATE_ENTITIES.
 export const INSERT_ENTITIES = `
   with input as (
-    select n.name, n.entity_type, nextval('graph_entities_id_seq') as id
-    from (select * from unnest($2::text[], $3::text[]) with ordinality as u(name, entity_type, ord) order by u.ord) n
+    select n.name, n.entity_type, n.created_by, n.created_at, nextval('graph_entities_id_seq') as id
+    from (select * from unnest($2::text[], $3::text[], $4::bigint[], $5::timestamptz[]) with ordinality as u(name, entity_type, created_by, created_at, ord) order by u.ord) n
   )
-  insert into graph_entities (id, scope, name, entity_type, created_by) overriding system value
-  select i.id, $1::text, i.name, i.entity_type, $4::bigint from input i order by am_graph_key(i.name)
+  insert into graph_entities (id, scope, name, entity_type, created_by, created_at) overriding system value
+  select i.id, $1::text, i.name, i.entity_type, i.created_by, coalesce(i.created_at, now()) from input i order by am_graph_key(i.name)
   on conflict (scope, am_graph_key(name)) do nothing
   returning name`;
 
@@ -100,16 +101,30 @@ export const KEY_SHARE_ENTITIES_BY_NAME = `
   order by id
   for key share`;
 
-// $1 entity ids, $2 contents (parallel), $3 agent id, $4 the entities' scope.
+// $1 entity ids, $2 contents, $3 authors, $5 creation times (null: now), all
+// parallel; $4 the entities' scope.
 // Already-present texts are skipped by the unique index, in input order, so the
 // first occurrence wins.
 export const INSERT_OBSERVATIONS = `
-  insert into graph_observations (entity_id, scope, content, created_by)
-  select o.entity_id, $4::text, o.content, $3::bigint
-  from unnest($1::bigint[], $2::text[]) with ordinality as o(entity_id, content, ord)
+  insert into graph_observations (entity_id, scope, content, created_by, created_at)
+  select o.entity_id, $4::text, o.content, o.created_by, coalesce(o.created_at, now())
+  from unnest($1::bigint[], $2::text[], $3::bigint[], $5::timestamptz[]) with ordinality as o(entity_id, content, created_by, created_at, ord)
   order by o.ord
   on conflict (entity_id, am_graph_key(content)) do nothing
   returning entity_id, content`;
+
+// An import's relations: as CREATE_RELATIONS, with each row's author ($5) and
+// time ($6, null: now) from the file.
+export const IMPORT_RELATIONS = `
+  with input as (
+    select r.from_name, r.to_name, r.relation_type, r.created_by, r.created_at, nextval('graph_relations_id_seq') as id
+    from (select * from unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::timestamptz[]) with ordinality as u(from_name, to_name, relation_type, created_by, created_at, ord) order by u.ord) r
+  )
+  insert into graph_relations (id, scope, from_name, to_name, relation_type, created_by, created_at) overriding system value
+  select i.id, $1::text, i.from_name, i.to_name, i.relation_type, i.created_by, coalesce(i.created_at, now()) from input i
+  order by am_graph_key(i.from_name), am_graph_key(i.to_name), am_graph_key(i.relation_type)
+  on conflict (scope, am_graph_key(from_name), am_graph_key(to_name), am_graph_key(relation_type)) do nothing
+  returning from_name, to_name, relation_type`;
 
 // Every delete also records what it removed and who asked, in the same
 // statement (graph_deletions): the console's activity feed shows it.
@@ -205,16 +220,20 @@ export const GRAPH_SCOPES = `
 // so that only the scope_id index gives the order (am_graph_page.sql says why
 // "scope = …" ordered by id can walk the primary key past other scopes).
 export const EXPORT_ENTITIES = `
-  select e.id, e.name, e.entity_type,
-    coalesce((select array_agg(o.content order by o.id) from graph_observations o where o.entity_id = e.id), '{}') as observations
+  select e.id, e.name, e.entity_type, a.name as created_by, ${ISO("e.created_at")} as created_at,
+    coalesce((select array_agg(o.content order by o.id) from graph_observations o where o.entity_id = e.id), '{}') as observations,
+    coalesce((select array_agg(oa.name order by o.id) from graph_observations o join agents oa on oa.id = o.created_by where o.entity_id = e.id), '{}') as observation_authors,
+    coalesce((select array_agg(${ISO("o.created_at")} order by o.id) from graph_observations o where o.entity_id = e.id), '{}') as observation_times
   from graph_entities e
+  join agents a on a.id = e.created_by
   where (e.scope, e.id) > ($1::text, $2::bigint) and e.scope <= $1::text
   order by e.scope, e.id
   limit $3::int`;
 
 export const EXPORT_RELATIONS = `
-  select r.id, r.from_name, r.to_name, r.relation_type
+  select r.id, r.from_name, r.to_name, r.relation_type, a.name as created_by, ${ISO("r.created_at")} as created_at
   from graph_relations r
+  join agents a on a.id = r.created_by
   where (r.scope, r.id) > ($1::text, $2::bigint) and r.scope <= $1::text
   order by r.scope, r.id
   limit $3::int`;

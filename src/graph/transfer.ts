@@ -8,7 +8,7 @@ import { type ImportLine, lineTooLongText } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";
 import * as sql from "./sql.js";
 import { entityLine, parseGraphLine, relationLine } from "./jsonl.js";
-import type { EntityInput, GraphWriter, RelationInput } from "./types.js";
+import type { EntityInput, GraphWriter, Provenance, RelationInput } from "./types.js";
 import { withinEntityBounds } from "./entity-bounds.js";
 
 const ENTITY_BATCH = 500;
@@ -28,34 +28,64 @@ export interface ImportReport {
 /** At most this many invalid lines are listed (all are counted). */
 export const MAX_INVALID_LISTED = 1000;
 
-async function importEntities(db: Database, writer: GraphWriter, batch: EntityInput[], report: ImportReport): Promise<void> {
+/** Who wrote a row and when: an agent id, and a time (null: now). */
+interface Written {
+  by: number;
+  at: string | null;
+}
+
+interface ImportedEntity {
+  entity: EntityInput;
+  written: Written;
+  /** Each observation's, index-aligned with entity.observations. */
+  observations: Written[];
+}
+
+interface ImportedRelation {
+  relation: RelationInput;
+  written: Written;
+}
+
+async function importEntities(db: Database, writer: GraphWriter, batch: ImportedEntity[], report: ImportReport): Promise<void> {
   // In-file duplicates merge into the first occurrence, as a later import would.
-  const merged = new Map<string, EntityInput>();
+  const merged = new Map<string, ImportedEntity>();
   for (const e of batch) {
-    const seen = merged.get(e.name);
-    if (seen) seen.observations.push(...e.observations);
-    else merged.set(e.name, { ...e, observations: [...e.observations] });
+    const seen = merged.get(e.entity.name);
+    if (seen) {
+      seen.entity.observations.push(...e.entity.observations);
+      seen.observations.push(...e.observations);
+    } else merged.set(e.entity.name, { ...e, entity: { ...e.entity, observations: [...e.entity.observations] }, observations: [...e.observations] });
   }
   const entities = [...merged.values()];
-  const names = entities.map((e) => e.name);
-  const texts = entities.reduce((n, e) => n + e.observations.length, 0);
+  const names = entities.map((e) => e.entity.name);
+  const texts = entities.reduce((n, e) => n + e.entity.observations.length, 0);
   const { created, added } = await withinEntityBounds(() =>
     db.transaction(async (tx: Queryable) => {
-      const inserted = await tx.query(sql.INSERT_ENTITIES, [writer.scope, names, entities.map((e) => e.entityType), writer.agentId]);
+      const inserted = await tx.query(sql.INSERT_ENTITIES, [
+        writer.scope,
+        names,
+        entities.map((e) => e.entity.entityType),
+        entities.map((e) => e.written.by),
+        entities.map((e) => e.written.at),
+      ]);
       const locked = await tx.query<{ id: number; name: string }>(sql.KEY_SHARE_ENTITIES_BY_NAME, [writer.scope, names]);
       const idOf = new Map(locked.rows.map((r) => [r.name, r.id]));
       const ids: number[] = [];
       const contents: string[] = [];
+      const written: Written[] = [];
       for (const e of entities) {
-        const id = idOf.get(e.name);
+        const id = idOf.get(e.entity.name);
         // Deleted by someone else between the two statements: nothing to attach to.
         if (id === undefined) continue;
-        for (const c of e.observations) {
+        e.entity.observations.forEach((c, i) => {
           ids.push(id);
           contents.push(c);
-        }
+          written.push(e.observations[i]!);
+        });
       }
-      const obs = ids.length ? await tx.query(sql.INSERT_OBSERVATIONS, [ids, contents, writer.agentId, writer.scope]) : { rowCount: 0 };
+      const obs = ids.length
+        ? await tx.query(sql.INSERT_OBSERVATIONS, [ids, contents, written.map((w) => w.by), writer.scope, written.map((w) => w.at)])
+        : { rowCount: 0 };
       return { created: inserted.rowCount, added: obs.rowCount };
     }),
   );
@@ -65,9 +95,16 @@ async function importEntities(db: Database, writer: GraphWriter, batch: EntityIn
   report.observations.existing += texts - added;
 }
 
-async function importRelations(db: Database, writer: GraphWriter, batch: RelationInput[], report: ImportReport): Promise<void> {
+async function importRelations(db: Database, writer: GraphWriter, batch: ImportedRelation[], report: ImportReport): Promise<void> {
   const r = await withinEntityBounds(() =>
-    db.query(sql.CREATE_RELATIONS, [writer.scope, batch.map((x) => x.from), batch.map((x) => x.to), batch.map((x) => x.relationType), writer.agentId]),
+    db.query(sql.IMPORT_RELATIONS, [
+      writer.scope,
+      batch.map((x) => x.relation.from),
+      batch.map((x) => x.relation.to),
+      batch.map((x) => x.relation.relationType),
+      batch.map((x) => x.written.by),
+      batch.map((x) => x.written.at),
+    ]),
   );
   report.relations.created += r.rowCount;
   report.relations.existing += batch.length - r.rowCount;
@@ -81,14 +118,19 @@ const LINE_TOO_LONG = `${lineTooLongText(IMPORT_FILES.graph)}; split the entity'
  * IMPORT_FILES.graph.maxLineBytes; a longer one is listed as invalid, never
  * read); `onProgress` is called after each batch. Without a database (a
  * snapshot import's dry run) every line is read and checked, nothing written.
+ * Rows are recorded as written by `writer` now, unless `authorOf` is given and
+ * a line says who wrote it and when (a whole export's lines): then by that
+ * agent (when authorOf knows it) at that time.
  */
 export async function importGraph(
   db: Database | null,
   writer: GraphWriter,
   lines: AsyncIterable<ImportLine>,
-  options: { secrets: SecretGuard; onProgress?: ((report: ImportReport) => void) | undefined },
+  options: { secrets: SecretGuard; onProgress?: ((report: ImportReport) => void) | undefined; authorOf?: ((name: string) => number | undefined) | undefined },
 ): Promise<ImportReport> {
-  const { secrets, onProgress } = options;
+  const { secrets, onProgress, authorOf } = options;
+  const written = (p: Provenance | undefined): Written =>
+    p && authorOf ? { by: authorOf(p.createdBy) ?? writer.agentId, at: p.createdAt } : { by: writer.agentId, at: null };
   const report: ImportReport = {
     lines: 0,
     entities: { created: 0, existing: 0 },
@@ -97,9 +139,9 @@ export async function importGraph(
     invalid: [],
     invalidCount: 0,
   };
-  let entities: EntityInput[] = [];
+  let entities: ImportedEntity[] = [];
   let texts = 0;
-  let relations: RelationInput[] = [];
+  let relations: ImportedRelation[] = [];
   const flushEntities = async () => {
     if (entities.length && db) await importEntities(db, writer, entities, report);
     entities = [];
@@ -127,11 +169,12 @@ export async function importGraph(
       continue;
     }
     if (parsed.kind === "entity") {
-      entities.push(parsed.entity);
+      const meta = parsed.provenance?.observationsMeta;
+      entities.push({ entity: parsed.entity, written: written(parsed.provenance), observations: parsed.entity.observations.map((_, i) => written(meta?.[i])) });
       texts += parsed.entity.observations.length;
       if (entities.length >= ENTITY_BATCH || texts >= TEXT_BATCH) await flushEntities();
     } else {
-      relations.push(parsed.relation);
+      relations.push({ relation: parsed.relation, written: written(parsed.provenance) });
       if (relations.length >= RELATION_BATCH) await flushRelations();
     }
   }
@@ -149,6 +192,17 @@ export interface ExportReport {
   relations: number;
 }
 
+interface EntityRow {
+  id: number;
+  name: string;
+  entity_type: string;
+  created_by: string;
+  created_at: string;
+  observations: string[];
+  observation_authors: string[];
+  observation_times: string[];
+}
+
 /**
  * Writes the scope's graph as the reference's saveGraph does (entities, then
  * relations, in insertion order), from one snapshot, a page at a time.
@@ -156,7 +210,7 @@ export interface ExportReport {
 export async function exportGraph(db: Database, scope: string, write: (chunk: string) => Promise<void>): Promise<ExportReport> {
   return db.transaction(async (tx) => {
     await tx.query(sql.READ_SNAPSHOT);
-    return exportGraphIn(tx, scope, write);
+    return exportGraphIn(tx, scope, write, { provenance: false });
   });
 }
 
@@ -165,8 +219,12 @@ export async function graphScopes(tx: Queryable): Promise<string[]> {
   return (await tx.query<{ scope: string }>(sql.GRAPH_SCOPES)).rows.map((r) => r.scope);
 }
 
-/** exportGraph inside the caller's transaction (a snapshot export writes facts, ledger and graphs from one). */
-export async function exportGraphIn(tx: Queryable, scope: string, write: (chunk: string) => Promise<void>): Promise<ExportReport> {
+/**
+ * exportGraph inside the caller's transaction (a snapshot export writes facts,
+ * ledger and graphs from one). `provenance`: each line also says who wrote it
+ * and when (a whole export); without, the lines are exactly the reference's.
+ */
+export async function exportGraphIn(tx: Queryable, scope: string, write: (chunk: string) => Promise<void>, options: { provenance: boolean }): Promise<ExportReport> {
   const report: ExportReport = { entities: 0, relations: 0 };
   let first = true;
   const emit = async (lines: string[]) => {
@@ -175,15 +233,28 @@ export async function exportGraphIn(tx: Queryable, scope: string, write: (chunk:
     first = false;
   };
   for (let after = 0; ; ) {
-    const page = await tx.query<{ id: number; name: string; entity_type: string; observations: string[] }>(sql.EXPORT_ENTITIES, [scope, after, EXPORT_PAGE]);
-    await emit(page.rows.map((r) => entityLine({ name: r.name, entityType: r.entity_type, observations: r.observations })));
+    const page = await tx.query<EntityRow>(sql.EXPORT_ENTITIES, [scope, after, EXPORT_PAGE]);
+    await emit(
+      page.rows.map((r) =>
+        entityLine(
+          { name: r.name, entityType: r.entity_type, observations: r.observations },
+          options.provenance
+            ? { createdBy: r.created_by, createdAt: r.created_at, observationsMeta: r.observation_authors.map((by, i) => ({ createdBy: by, createdAt: r.observation_times[i]! })) }
+            : undefined,
+        ),
+      ),
+    );
     report.entities += page.rows.length;
     if (page.rows.length < EXPORT_PAGE) break;
     after = page.rows[page.rows.length - 1]!.id;
   }
   for (let after = 0; ; ) {
-    const page = await tx.query<{ id: number; from_name: string; to_name: string; relation_type: string }>(sql.EXPORT_RELATIONS, [scope, after, EXPORT_PAGE]);
-    await emit(page.rows.map((r) => relationLine({ from: r.from_name, to: r.to_name, relationType: r.relation_type })));
+    const page = await tx.query<{ id: number; from_name: string; to_name: string; relation_type: string; created_by: string; created_at: string }>(sql.EXPORT_RELATIONS, [scope, after, EXPORT_PAGE]);
+    await emit(
+      page.rows.map((r) =>
+        relationLine({ from: r.from_name, to: r.to_name, relationType: r.relation_type }, options.provenance ? { createdBy: r.created_by, createdAt: r.created_at } : undefined),
+      ),
+    );
     report.relations += page.rows.length;
     if (page.rows.length < EXPORT_PAGE) break;
     after = page.rows[page.rows.length - 1]!.id;

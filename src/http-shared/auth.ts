@@ -14,6 +14,14 @@ import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 
 const WINDOW_MS = 60_000;
 
+/** The 401 of a request without Authorization: what to send, and where a token comes from. */
+export const MISSING_AUTHORIZATION =
+  "Missing Authorization header: send \"Authorization: Bearer amk_…\" with your agent's token. " +
+  "An administrator issues one in the web console (Agents) or with: agent-memory token issue NAME.";
+
+const isMissingHeader = (body: unknown): body is Record<string, unknown> =>
+  typeof body === "object" && body !== null && (body as { error_description?: unknown }).error_description === "Missing Authorization header";
+
 export const TOO_MANY_FAILURES_MESSAGE = "Too many failed authentication attempts from this address; wait a minute and check your token.";
 
 /** The bearer token of a request, if it has one. */
@@ -131,6 +139,11 @@ export function bearerAuth(deps: AppDeps, options: BearerAuthOptions = {}): Requ
   return (req, res, next) => {
     // The SDK answers a missing (or non-Bearer) header itself; count it here so metrics see every rejection.
     if (!bearerToken(req.headers.authorization)) deps.metrics.authFailures.inc({ reason: "missing" });
+    // Its "Missing Authorization header" does not say what to send: this does.
+    if (!req.headers.authorization) {
+      const json = res.json.bind(res);
+      res.json = (body: unknown) => json(isMissingHeader(body) ? { ...body, error_description: MISSING_AUTHORIZATION } : body);
+    }
     // Built per request (a closure, cheap) so that a database outage can turn
     // the SDK's answer into 503 + Retry-After. The SDK answers any verifier
     // failure with 500; but a token that could not be checked because the

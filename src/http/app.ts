@@ -38,7 +38,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
 
   closeAfterRefusal(app);
   const beginRequest = requestLogging(app, deps.logger, (req, res) => {
-    metrics.httpRequests.inc({ route: routeLabel((req as Request).path), status: String(res.statusCode) });
+    // originalUrl: a router mounted at /console has cut its prefix from req.path by the time the response ends.
+    metrics.httpRequests.inc({ route: routeLabel((req as Request).originalUrl.split("?")[0]!), status: String(res.statusCode) });
     metrics.countWorkerRequest?.();
   });
   const isShuttingDown = deps.isShuttingDown;
@@ -114,8 +115,12 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
 }
 
 const ROUTE_LABELS = new Set(["/mcp", "/oauth/mcp", "/healthz", "/readyz", "/metrics"]);
+/** The route label of /metrics: the endpoint, or the surface a page belongs to (a few values whatever the paths). */
 function routeLabel(path: string): string {
-  return ROUTE_LABELS.has(path) ? path : "other";
+  if (ROUTE_LABELS.has(path)) return path;
+  if (path === "/console" || path.startsWith("/console/")) return "/console";
+  if (path.startsWith("/oauth/") || path.startsWith("/.well-known/")) return "/oauth";
+  return "other";
 }
 
 /**

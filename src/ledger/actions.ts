@@ -30,6 +30,20 @@ export async function setActionScope(db: Queryable, input: { action: string; sco
   return toActionScope((await db.query<ActionScopeRow>(sql.SET_ACTION_SCOPE, [action, scope, input.setBy])).rows[0]!);
 }
 
+/**
+ * A mapping from a whole export (src/snapshots), with its author and time.
+ * An action mapped here already keeps its mapping: `restored` false, and the
+ * mapping in force.
+ */
+export async function restoreActionScope(db: Queryable, input: { action: string; scope: string; setBy: string; setAt: string }): Promise<{ restored: boolean; mapping: ActionScope }> {
+  const action = normalizeAction(input.action);
+  if (input.scope === "*") throw invalid(`An action belongs to one scope; "*" is not one.`);
+  validateScopes([input.scope]);
+  const row = (await db.query<ActionScopeRow>(sql.RESTORE_ACTION_SCOPE, [action, input.scope, input.setBy, input.setAt])).rows[0];
+  if (row) return { restored: true, mapping: toActionScope(row) };
+  return { restored: false, mapping: toActionScope((await db.query<ActionScopeRow>(sql.ACTION_SCOPE_OF, [action])).rows[0]!) };
+}
+
 export interface OpenClaimOfAction {
   target: string;
   holder: string;

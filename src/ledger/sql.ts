@@ -54,6 +54,14 @@ export const SET_ACTION_SCOPE = `
   on conflict (action) do update set scope = excluded.scope, set_by = excluded.set_by, set_at = now()
   returning action, scope, set_by, set_at`;
 
+/** A mapping from a whole export, kept as it was (who, when); nothing back when the action has one here. */
+export const RESTORE_ACTION_SCOPE = `
+  insert into ledger_actions (action, scope, set_by, set_at) values ($1::text, $2::text, $3::text, $4::timestamptz)
+  on conflict (action) do nothing
+  returning action, scope, set_by, set_at`;
+
+export const ACTION_SCOPE_OF = `select action, scope, set_by, set_at from ledger_actions where action = $1::text`;
+
 export const DELETE_ACTION_SCOPE = `delete from ledger_actions where action = $1::text returning action, scope, set_by, set_at`;
 
 export const LIST_ACTION_SCOPES = `select action, scope, set_by, set_at from ledger_actions order by action`;

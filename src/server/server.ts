@@ -8,6 +8,7 @@
 // and the wrapped callbacks) are built once per factory and replayed into each
 // new server.
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
@@ -15,6 +16,7 @@ import { advertisedInputSchema } from "../mcp/arguments.js";
 import { type Completer, completionHandler, templateCompleter } from "../mcp/complete.js";
 import { type CallExtra, promptCallback, resourceCall, toolCallback } from "../mcp/guard.js";
 import { SERVER_INSTRUCTIONS } from "../mcp/instructions.js";
+import { unknownToolText } from "../mcp/unknown-tool.js";
 import { type PromptEntry, promptGetHandler } from "../mcp/prompt-get.js";
 import type { Capability } from "../mcp/tool.js";
 import { SERVICE_VERSION } from "../version.js";
@@ -113,9 +115,16 @@ export function createMcpServerFactory(deps: AppDeps, capabilities: readonly Cap
       { name: "agent-memory", version: SERVICE_VERSION },
       { instructions: SERVER_INSTRUCTIONS, capabilities: serverCapabilities, jsonSchemaValidator },
     );
-    const only = tools.get(calledToolName(message) ?? "");
+    const called = calledToolName(message);
+    const only = tools.get(called ?? "");
     if (only) only(server);
     else for (const register of registrations) register(server);
+    // A call of a tool we do not have: the SDK would say only "Tool X not found"
+    // (as a tool error); this server serves that one request, so its answer is ours.
+    if (called !== undefined && !only) {
+      const text = unknownToolText(called, [...tools.keys()]);
+      server.server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: "text", text }], isError: true }));
+    }
     return server;
   };
 }

@@ -4,7 +4,7 @@
 // the map remembers it, so that the report can list every agent to create at
 // once (a team migrating its memory files ran the import once per name).
 import { AGENT_NAME_PATTERN, validateAgentName } from "../auth/scopes.js";
-import { agentNames } from "../auth/store.js";
+import { agentNames, FIRST_OWNER } from "../auth/store.js";
 import type { Queryable } from "../db/database.js";
 import { invalid } from "../errors.js";
 
@@ -38,6 +38,15 @@ export class AgentMap {
     return new AgentMap(byName, as);
   }
 
+  /**
+   * An agent this import creates (agents.jsonl). A dry run binds its name
+   * before any transaction (id -1), then to the id it gets in each rolled-back
+   * transaction that creates it again.
+   */
+  bind(name: string, id: number): void {
+    this.byName.set(name, id);
+  }
+
   /** Only agents that exist here (for optional mappings such as a seed's reviewer). */
   known(name: string): MappedAgent | null {
     const id = this.byName.get(name);
@@ -67,11 +76,11 @@ export class AgentMap {
     const distinct = [...new Set(unknown.map(([name]) => name))];
     if (distinct.length === 1) {
       const [name, what] = unknown[0]!;
-      throw invalid(`${what} "${name}" is not an agent here: create it (agent-memory agent add ${safe(name)} --no-token) or pass --as <agent> to import its work under that agent.`);
+      throw invalid(`${what} "${name}" is not an agent here: create it (${addAgentCommand(name)}) or pass --as <agent> to import its work under that agent.`);
     }
     const first = distinct.map((name) => `"${name}" (${unknown.find(([n]) => n === name)![1]})`).join(", ");
     throw invalid(
-      `${distinct.length} names are not agents here: ${first}. Create them (${distinct.map((n) => `agent-memory agent add ${safe(n)} --no-token`).join("; ")}) ` +
+      `${distinct.length} names are not agents here: ${first}. Create them (${distinct.map(addAgentCommand).join("; ")}) ` +
         `or pass --as <agent> to import their work under that agent.`,
     );
   }
@@ -99,3 +108,13 @@ export class AgentMap {
 }
 
 const safe = (name: string): string => (AGENT_NAME_PATTERN.test(name) ? name : "<name>");
+
+/**
+ * The command that creates a missing agent, without a token. The first start's
+ * owner is a person with every scope; any other agent gets the kind and scopes
+ * it has where the files come from (--kind human --scopes … for a person; an
+ * export's agents.jsonl creates them all as they were).
+ */
+export function addAgentCommand(name: string): string {
+  return name === FIRST_OWNER ? `agent-memory agent add ${FIRST_OWNER} --kind human --scopes '*' --no-token` : `agent-memory agent add ${safe(name)} --no-token`;
+}

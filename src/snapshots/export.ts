@@ -1,5 +1,6 @@
 // `agent-memory export DIR`: the current facts as Markdown files, the ledger
-// as JSON Lines and each scope's knowledge graph as JSON Lines, from one
+// as JSON Lines, each scope's knowledge graph as JSON Lines, and the team
+// (agents without tokens, the ledger's action mappings: team.ts), from one
 // consistent snapshot of the database. Deterministic:
 // the same database state gives the same bytes, so a nightly export committed
 // to git shows exactly what changed.
@@ -10,6 +11,7 @@ import { invalid } from "../errors.js";
 import { countFactsForExport, type ExportFilters, FACT_STATUSES, type FactStatus } from "../facts/index.js";
 import { eventJson, exportLedger } from "../ledger/index.js";
 import { renderFactFile } from "./markdown.js";
+import { exportTeam } from "./team.js";
 import { exportGraphs, type GraphExport } from "./graph.js";
 import { factPath, GRAPH_FILE, LEDGER_FILE } from "./model.js";
 import { factsForExport } from "./read.js";
@@ -32,6 +34,8 @@ export interface ExportReport {
   ledger: { file: string; rows: number; lastSeq: number; lastHash: string };
   /** Each scope's knowledge graph, `<scope>/graph.jsonl`. */
   graphs: GraphExport[];
+  /** agents.jsonl and ledger-actions.jsonl: how many lines each. */
+  team: { agents: number; ledgerActions: number };
 }
 
 // Lines are gathered into chunks of about this size before each write.
@@ -85,6 +89,7 @@ export async function exportSnapshot(db: Database, options: ExportOptions): Prom
 
     const graphs = await exportGraphs(tx, root, filters.scopes);
     for (const g of graphs) expected.add(g.file);
+    const team = await exportTeam(tx, root);
 
     const removedFiles = (await exportedFiles(root)).filter((rel) => !expected.has(rel));
     for (const rel of removedFiles) await removeExported(root, rel);
@@ -94,6 +99,7 @@ export async function exportSnapshot(db: Database, options: ExportOptions): Prom
       removedFiles,
       ledger: { file: ledgerPath, ...summary },
       graphs,
+      team: { agents: team.agents, ledgerActions: team.actions },
     };
   });
 }

@@ -1,7 +1,8 @@
 // The knowledge graph in an exported tree: each scope's graph as
 // `<scope>/graph.jsonl` (the reference server's memory.jsonl format: entities,
 // then relations, each in the order they were created), so that one export is
-// a whole backup and one import restores it.
+// a whole backup and one import restores it. Each line also carries who wrote
+// it and when (createdBy, createdAt, observationsMeta; src/graph/jsonl.ts).
 import { join } from "node:path";
 import { ensureImporterAgent } from "../auth/store.js";
 import type { Database, Queryable } from "../db/database.js";
@@ -29,7 +30,7 @@ export async function exportGraphs(tx: Queryable, root: string, scopes: string[]
     let report = { entities: 0, relations: 0 };
     await writeAtomically(join(root, file), async (write) => {
       // One line per entity or relation, each ended by a line break (a file git diffs line by line).
-      report = await exportGraphIn(tx, scope, (chunk) => write(chunk));
+      report = await exportGraphIn(tx, scope, (chunk) => write(chunk), { provenance: true });
       if (report.entities + report.relations > 0) await write("\n");
     });
     written.push({ scope, file, ...report });
@@ -45,16 +46,18 @@ export interface GraphFileResult {
 }
 
 /**
- * Imports each `<scope>/graph.jsonl` of the tree into its scope, recorded as
- * created by `as` (the --as agent) or, without one, by the import identity
- * (the graph format names no authors). Merges as `graph import` does: what is
+ * Imports each `<scope>/graph.jsonl` of the tree into its scope. A line of a
+ * whole export says who wrote it and when: recorded so when that is an agent
+ * here (`authorOf`); otherwise (and for lines in the reference's format, which
+ * names no authors) as created by `as` (the --as agent) or, without one, by
+ * the import identity, now. Merges as `graph import` does: what is
  * there already is skipped. A dry run reads and checks every line and writes
  * nothing.
  */
 export async function importGraphs(
   db: Database,
   root: string,
-  options: { dryRun: boolean; as: { id: number } | null; maxChars: number; secrets: SecretGuard },
+  options: { dryRun: boolean; as: { id: number } | null; maxChars: number; secrets: SecretGuard; authorOf: (name: string) => number | undefined },
 ): Promise<GraphFileResult[]> {
   const results: GraphFileResult[] = [];
   const files = await graphFiles(root);
@@ -64,7 +67,7 @@ export async function importGraphs(
     const input = await openImportFile(join(root, rel), IMPORT_FILES.graph);
     try {
       const writer = { scope, agentId, maxChars: options.maxChars };
-      const report = await importGraph(options.dryRun ? null : db, writer, input.lines(), { secrets: options.secrets });
+      const report = await importGraph(options.dryRun ? null : db, writer, input.lines(), { secrets: options.secrets, authorOf: options.authorOf });
       results.push({ file: rel, scope, report });
     } finally {
       await input.close();

@@ -1,8 +1,9 @@
 // `agent-memory import DIR`: reads an exported tree (or a seeds-style flat
-// folder) back. One transaction per fact file and one for ledger.jsonl: a bad
-// file is reported with its reason and skipped, never half-imported. Each
-// scope's graph.jsonl is merged as `graph import` does (invalid lines listed,
-// the others imported). With
+// folder) back. The team first (agents.jsonl, ledger-actions.jsonl: team.ts),
+// so that authors are the agents they were. One transaction per fact file and
+// one for each JSON Lines file: a bad file is reported with its reason and
+// skipped, never half-imported. Each scope's graph.jsonl is merged as `graph
+// import` does (invalid lines listed, the others imported). With
 // dryRun every transaction is rolled back, so the report is exact and nothing
 // is written.
 import { stat } from "node:fs/promises";
@@ -21,9 +22,10 @@ import { restoreSupersessions } from "../facts/index.js";
 import { type FactOutcome, importFactFile } from "./import-facts.js";
 import { type GraphFileResult, importGraphs } from "./graph.js";
 import { appendLedgerFile, type LineProblem, validateLedgerFile } from "./import-ledger.js";
-import { LEDGER_FILE } from "./model.js";
+import { ACTIONS_FILE, AGENTS_FILE, LEDGER_FILE } from "./model.js";
 import { parseFactFile } from "./parse.js";
 import * as sql from "./sql.js";
+import { type AgentLine, importActions, importAgents, readActionLines, readAgentLines } from "./team.js";
 import { importableFiles } from "./tree.js";
 
 export interface ImportOptions {
@@ -58,6 +60,15 @@ export interface ImportReport {
   ledger: { file: string | null; appended: number; unchanged: number; invalid: LineProblem[] };
   /** Each `<scope>/graph.jsonl` of the tree, merged into its scope. */
   graphs: GraphFileResult[];
+  /**
+   * agents.jsonl: the agents created (without tokens: issue them) and those
+   * here already; ledger-actions.jsonl: the mappings restored and those kept.
+   * A file with an invalid line is not imported (file null: not in the tree).
+   */
+  team: {
+    agents: { file: string | null; created: string[]; existing: number; invalid: LineProblem[] };
+    ledgerActions: { file: string | null; restored: number; unchanged: number; invalid: LineProblem[] };
+  };
   warnings: string[];
   /** Owners, authors, history entries' and ledger lines' names that are not agents here (none with --as), with how many files name each. */
   missingAgents: Array<{ name: string; files: number }>;
@@ -125,7 +136,28 @@ export async function importSnapshot(db: Database, options: ImportOptions): Prom
 }
 
 async function importTree(db: Database, options: ImportOptions, root: string, ledgerFile: ImportFile | undefined): Promise<ImportReport> {
+  const warnings: string[] = [];
+  const agentLines = await readAgentLines(root);
+  const team: ImportReport["team"] = {
+    agents: { file: agentLines.found ? AGENTS_FILE : null, created: [], existing: 0, invalid: agentLines.invalid },
+    ledgerActions: { file: null, restored: 0, unchanged: 0, invalid: [] },
+  };
+  // The agents a dry run would create: created again in each of its rolled-back
+  // transactions, so that the files naming them check as in a real run.
+  let pending: AgentLine[] = [];
+  if (agentLines.invalid.length === 0 && agentLines.lines.length > 0) {
+    const done = await inTransaction(db, options.dryRun, (tx) => importAgents(tx, agentLines.lines));
+    team.agents.created = done.created.map((a) => a.name);
+    team.agents.existing = done.existing;
+    warnings.push(...done.warnings);
+    if (options.dryRun) pending = agentLines.lines.filter((l) => team.agents.created.includes(l.name));
+  }
   const agents = await AgentMap.load(db, options.as);
+  for (const p of pending) agents.bind(p.name, -1);
+  const stage = async (tx: Queryable) => {
+    if (pending.length === 0) return;
+    for (const a of (await importAgents(tx, pending)).created) agents.bind(a.name, a.id);
+  };
   const importAt = (await db.query<{ now: string }>(sql.NOW_MS)).rows[0]!.now;
 
   const facts: ImportReport["facts"] = { created: 0, updated: 0, unchanged: 0, invalid: 0 };
@@ -144,7 +176,10 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
       // close a deadlock with an agent's store (new words, am_fact_words_inserted): the file
       // is then imported again rather than the whole import ended.
       const done = await withDeadlockRetry(() =>
-        inTransaction(db, options.dryRun, (tx) => importFactFile(tx, parsed, { agents, bodyMaxChars: options.bodyMaxChars, importAt, file: rel, folder })),
+        inTransaction(db, options.dryRun, async (tx) => {
+          await stage(tx);
+          return importFactFile(tx, parsed, { agents, bodyMaxChars: options.bodyMaxChars, importAt, file: rel, folder });
+        }),
       );
       result = { file: rel, ...done };
       if (parsed.format === "snapshot" && (parsed.fact.supersedes || parsed.fact.supersededBy)) {
@@ -163,8 +198,19 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
     await restoreSupersessions(db, links, imported);
   }
 
+  const actionLines = await readActionLines(root);
+  if (actionLines.found) {
+    team.ledgerActions.file = ACTIONS_FILE;
+    team.ledgerActions.invalid = actionLines.invalid;
+    if (actionLines.invalid.length === 0) {
+      const done = await inTransaction(db, options.dryRun, (tx) => importActions(tx, actionLines.lines));
+      team.ledgerActions.restored = done.restored;
+      team.ledgerActions.unchanged = done.unchanged;
+      warnings.push(...done.warnings);
+    }
+  }
+
   const ledger: ImportReport["ledger"] = { file: null, appended: 0, unchanged: 0, invalid: [] };
-  const warnings: string[] = [];
   if (ledgerFile) {
     ledger.file = LEDGER_FILE;
     agents.reading(LEDGER_FILE);
@@ -172,14 +218,23 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
     ledger.invalid = checked.invalid;
     warnings.push(...checked.warnings);
     if (checked.invalid.length === 0) {
-      const done = await inTransaction(db, options.dryRun, (tx) => appendLedgerFile(tx, ledgerFile, agents));
+      const done = await inTransaction(db, options.dryRun, async (tx) => {
+        await stage(tx);
+        return appendLedgerFile(tx, ledgerFile, agents);
+      });
       ledger.appended = done.appended;
       ledger.unchanged = done.unchanged;
       warnings.push(...done.warnings);
     }
   }
 
-  const graphs = await importGraphs(db, root, { dryRun: options.dryRun, as: agents.as, maxChars: options.graphTextMaxChars, secrets: options.secrets });
+  const graphs = await importGraphs(db, root, {
+    dryRun: options.dryRun,
+    as: agents.as,
+    maxChars: options.graphTextMaxChars,
+    secrets: options.secrets,
+    authorOf: (name) => agents.known(name)?.id,
+  });
 
   let recorded: ImportReport["recorded"] = null;
   if (!options.dryRun) {
@@ -209,6 +264,7 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
     files: results,
     ledger,
     graphs,
+    team,
     warnings,
     missingAgents: agents.missingAgents(),
     recorded,

@@ -71,6 +71,10 @@ export const factPath = (scope: string, type: string, name: string): string => `
 
 export const LEDGER_FILE = "ledger.jsonl";
 
+/** The team in a whole export: agents (never tokens) and the ledger's action-to-scope mappings. */
+export const AGENTS_FILE = "agents.jsonl";
+export const ACTIONS_FILE = "ledger-actions.jsonl";
+
 /** Each scope's knowledge graph in an exported tree: `<scope>/graph.jsonl`, the reference server's memory.jsonl format. */
 export const GRAPH_FILE = "graph.jsonl";
 export const graphPath = (scope: string): string => `${scope}/${GRAPH_FILE}`;

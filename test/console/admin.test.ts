@@ -4,7 +4,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkToken } from "../../src/auth/verifier.js";
-import { getAgent, listTokens } from "../../src/auth/store.js";
+import { ensureImporterAgent, getAgent, listTokens } from "../../src/auth/store.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { type ConsoleApp, postForm, signIn, startConsoleApp } from "./support.js";
@@ -25,6 +25,16 @@ describe.each(["pglite", "postgres"] as const)("console agents and tokens (%s)",
   afterAll(async () => {
     await app?.close();
     await t?.drop();
+  });
+
+  it("shows the reserved importer as reserved, and says what it is", async () => {
+    const who = await signIn(app.base, owner.token);
+    const before = await request(app.base).get("/console/agents").set("Cookie", who.cookie);
+    expect(before.text).not.toContain("is reserved: it stands for history");
+    await ensureImporterAgent(t.db);
+    const page = await request(app.base).get("/console/agents").set("Cookie", who.cookie);
+    expect(page.text).toMatch(/>importer<\/a><\/td><td>agent<\/td><td>—<\/td><td>—<\/td><td>reserved<\/td>/);
+    expect(page.text).toContain("&quot;importer&quot; is reserved: it stands for history an import brought in");
   });
 
   it("answers 403 to people who may not write every scope, on pages and actions, and hides the link", async () => {

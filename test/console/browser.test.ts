@@ -5,6 +5,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as factSql from "../../src/facts/sql.js";
 import type { RunningService } from "../../src/serve.js";
@@ -13,6 +15,8 @@ import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callOk, connectClient, startTestService, type TestAgent } from "../support/service.js";
 
 const VIEWPORT = { width: 1280, height: 860 };
+/** axe-core, run in the page through the DevTools protocol (the console's CSP allows no inline script, and none is added). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const SLOW = 120_000;
 
 async function screenshot(page: Page, name: string): Promise<void> {
@@ -313,7 +317,58 @@ describe("console in a browser", () => {
     expect(await text("[data-health]")).toContain("shared");
     expect(await page.locator("svg.chart rect.chart-bar").count()).toBeGreaterThan(0);
     expect(await page.locator("svg script").count()).toBe(0);
+    // Reviews per agent: a legend for the two colours, and every label inside the picture.
+    const reviews = page.locator("svg[aria-labelledby=reviews-title]");
+    expect(await reviews.locator(".chart-legend text").allTextContents()).toEqual(["confirmed", "deprecated"]);
+    const overflow = await reviews.evaluate((svg) => {
+      const width = (svg as SVGSVGElement).viewBox.baseVal.width;
+      return Array.from(svg.querySelectorAll("text")).map((t) => ({ text: t.textContent, left: t.getBBox().x, right: t.getBBox().x + t.getBBox().width })).filter((t) => t.left < 0 || t.right > width);
+    });
+    expect(overflow).toEqual([]);
     await screenshot(page, "health");
+  }, SLOW);
+
+  it("has no WCAG 2 A/AA violation that axe-core finds, on every page", async () => {
+    const pages = [
+      "/console",
+      "/console/facts",
+      "/console/facts/shared/deploy-needs-migrations",
+      "/console/graph",
+      "/console/graph/shared/agent-memory",
+      "/console/ledger",
+      "/console/activity",
+      "/console/health",
+      "/console/agents",
+    ];
+    const found: string[] = [];
+    for (const path of pages) {
+      await page.goto(url(path));
+      await page.evaluate(AXE_SOURCE);
+      const violations = await page.evaluate(async () => {
+        const axe = (globalThis as unknown as { axe: { run(options: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+        const result = await axe.run({ runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
+        return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join("; ")}`);
+      });
+      found.push(...violations.map((v) => `${path}: ${v}`));
+    }
+    expect(found).toEqual([]);
+  }, SLOW);
+
+  it("keeps every page within a 390-pixel phone's width, the navigation included", async () => {
+    const phone = await context.browser()!.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const p = await phone.newPage();
+      await signIn(p, owner.token);
+      for (const path of ["/console", "/console/facts", "/console/health", "/console/graph/shared/agent-memory"]) {
+        await p.goto(url(path));
+        const wide = await p.evaluate(() => ({ page: document.documentElement.scrollWidth, nav: Math.max(...Array.from(document.querySelectorAll("header a, header button, nav a")).map((e) => e.getBoundingClientRect().right)) }));
+        expect(wide.nav, `${path}: the navigation's right edge`).toBeLessThanOrEqual(390);
+        expect(wide.page, `${path}: the page's width`).toBeLessThanOrEqual(390);
+      }
+      if (process.env.UPDATE_SCREENSHOTS === "1") await p.screenshot({ path: "docs/console/phone.png" });
+    } finally {
+      await phone.close();
+    }
   }, SLOW);
 
   it("starts every page with a skip link (Tab, Enter: focus in main), aligns filter fields, and meets no 404", async () => {

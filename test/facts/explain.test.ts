@@ -77,6 +77,13 @@ describe.each(BACKENDS)("recall query plan on %s", (backend) => {
     expect(summary.filter((s) => s.startsWith("Seq Scan on facts")), summary.join("\n")).toEqual([]);
   });
 
+  it("a question: each of its words looked up through the word indexes, no sequential scan of facts", async () => {
+    const all = await plan(["Which cache worker should review the ledger graph?"], { all: false, scopes: ["shared"] });
+    const summary = all.map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` on ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` using ${n["Index Name"]}` : ""}`);
+    expect(summary, summary.join("\n")).toContain("Bitmap Index Scan using facts_search_words");
+    expect(summary.filter((s) => s.startsWith("Seq Scan on facts")), summary.join("\n")).toEqual([]);
+  });
+
   it("really finds the fact through that plan", async () => {
     const r = await tdb.db.query<{ name: string; total: number }>(await functionStatement(tdb.db, "am_recall"), recallParams(parseKeywords(["マイグレーション"]), { all: true, scopes: [] }, {}, 10));
     expect(r.rows.map((row) => [row.name, row.total])).toEqual([["deploy-needs-migrations", 1]]);

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
 import { listFacts } from "../../src/facts/list.js";
+import { reviewQueue } from "../../src/facts/review.js";
 import { getFact } from "../../src/facts/read.js";
 import { promoteFact } from "../../src/facts/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -163,6 +164,18 @@ describe.each(BACKENDS)("facts lifecycle on %s", (backend) => {
       // Reading a scope is not enough to review in it.
       expect((await listFacts(tdb.db, qReader, { reviewable: true, scope: "queue" })).facts).toEqual([]);
       expect((await listFacts(tdb.db, qReader, { scope: "queue", author: "qa" })).facts.map((f) => f.name)).toEqual(["queue-a2", "queue-a1"]);
+    });
+
+    it("lists the review queue oldest first, as memory_review and the console do, page after page", async () => {
+      const author = await addCaller(tdb.db, "order-author", { scopes: ["order"] });
+      const reviewer = await addCaller(tdb.db, "order-reviewer", { scopes: ["order"] });
+      const names = ["order-1", "order-2", "order-3"];
+      for (const name of names) await store(tdb.db, author, fact(name, { scope: "order" }));
+      const first = await listFacts(tdb.db, reviewer, { reviewable: true, status: "draft", scope: "order", limit: 2 });
+      const second = await listFacts(tdb.db, reviewer, { reviewable: true, status: "draft", scope: "order", limit: 2, cursor: first.nextCursor! });
+      expect([...first.facts, ...second.facts].map((f) => f.name)).toEqual(names);
+      const queue = await reviewQueue(tdb.db, reviewer, { limit: 10, similar: false });
+      expect(queue.items.map((d) => d.name).filter((n) => n.startsWith("order-"))).toEqual(names);
     });
 
     it("refuses a forged cursor and a deprecated status in the review queue (stale confirmed facts belong there)", async () => {

@@ -90,10 +90,13 @@ describe("the CLI while the embedded service runs", () => {
     expect(await callOk(writer, "whoami")).toMatchObject({ name: "writer" });
   }, 120_000);
 
-  it("still refuses a second server on the same folder", async () => {
+  it("still refuses a second server on the same folder, naming the running service's console (not its own settings' port)", async () => {
     const second = await runCli(["serve", "--json"], { ...env, PORT: "0" });
     expect(second.code).toBe(1);
-    expect(onlyJson(second)).toEqual({ error: { code: "database_in_use", message: expect.stringMatching(/in use by another agent-memory process/) } });
+    const message = onlyJson<{ error: { code: string; message: string } }>(second).error;
+    expect(message.code).toBe("database_in_use");
+    expect(message.message).toMatch(/in use by another agent-memory process/);
+    expect(message.message).toContain(`manage agents and tokens in its web console: ${mcpUrl.replace(/\/mcp$/, "/console")} (sign in with a human agent's token)`);
   }, 60_000);
 
   it("rolls back a CLI transaction left idle past the statement timeout, or by a CLI that went away; the service goes on", async () => {

@@ -10,6 +10,8 @@ import { createLogger } from "../../src/logger.js";
 import { startService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { testConfig } from "../support/service.js";
+import { createAgent } from "../../src/auth/store.js";
+import { addCaller, fact, store } from "../facts/helpers.js";
 
 let tdb: TestDatabase | undefined;
 let dir: string | undefined;
@@ -22,8 +24,9 @@ afterEach(async () => {
 
 // The service runs on the test database either way; DATABASE_URL in the config
 // makes the banner speak of Postgres, its absence of the embedded database.
-async function firstStart(interactive: boolean, plant: (dir: string) => void = () => undefined, env: Record<string, string> = {}) {
+async function firstStart(interactive: boolean, plant: (dir: string) => void = () => undefined, env: Record<string, string> = {}, before: (db: TestDatabase) => Promise<void> = async () => undefined) {
   tdb = await createTestDatabase("postgres");
+  await before(tdb);
   dir = mkdtempSync(join(tmpdir(), "am-first-token-"));
   plant(dir);
   const config = testConfig({ FIRST_START_OWNER: "true", LOG_LEVEL: "info", AGENT_MEMORY_DATA_DIR: dir, ...env });
@@ -39,6 +42,25 @@ async function firstStart(interactive: boolean, plant: (dir: string) => void = (
   await service.stop();
   return { service, banner: printed.join("\n"), log: logLines.join(""), file: join(dir, "owner-token") };
 }
+
+describe("who is the owner", () => {
+  it("is created also when agents were added before the first start (the docs' order), as long as no human can sign in", async () => {
+    const { service, banner } = await firstStart(true, undefined, {}, async (t) => {
+      await createAgent(t.db, { name: "blog-writer", kind: "agent", writeScopes: ["shared", "blog"] });
+    });
+    expect(service.firstToken).toMatch(/^amk_/);
+    expect(banner).toContain('First start: created agent "owner" (human, all scopes)');
+  });
+
+  it("is not created where memory is stored already; the banner says how to add a person instead", async () => {
+    const { service, banner } = await firstStart(true, undefined, {}, async (t) => {
+      const writer = await addCaller(t.db, "blog-writer", { scopes: ["shared"] });
+      await store(t.db, writer, fact("written-before"));
+    });
+    expect(service.firstToken).toBeUndefined();
+    expect(banner).toContain("Nobody can sign in to the console yet (no human agent): npx agent-memory agent add NAME --kind human --scopes '*'");
+  });
+});
 
 describe("the owner's first token", () => {
   it("is shown in the banner to a person at a terminal, and never logged", async () => {

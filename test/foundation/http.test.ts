@@ -68,6 +68,39 @@ describe("authentication on POST /mcp", () => {
     for (const reason of ["malformed", "unknown", "revoked", "expired", "agent_disabled"]) expect(metrics).not.toContain(`reason="${reason}"`);
   });
 
+  it("a request without Authorization is told what to send and where a token comes from", async () => {
+    const { app } = await createTestApp(tdb.db);
+    const res = await request(app).post("/mcp").set(MCP_HEADERS).send(whoami());
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({
+      error: "invalid_token",
+      error_description:
+        'Missing Authorization header: send "Authorization: Bearer amk_…" with your agent\'s token. An administrator issues one in the web console (Agents) or with: agent-memory token issue NAME.',
+    });
+  });
+
+  it("a call of a tool that does not exist names the closest ones", async () => {
+    const { app } = await createTestApp(tdb.db);
+    const call = async (name: string) =>
+      (await request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${token}`).send(toolCallBody(name))).body.result as { isError: boolean; content: Array<{ text: string }> };
+    const recall = await call("recall");
+    expect(recall.isError).toBe(true);
+    expect(recall.content[0]!.text).toMatch(/^Tool "recall" not found\. Did you mean memory_recall\? This server's tools: add_observations, create_entities, .*whoami \(tools\/list describes each\)\.$/);
+    expect((await call("createEntities")).content[0]!.text).toContain("Did you mean create_entities?");
+    expect((await call("zzz")).content[0]!.text).toMatch(/^Tool "zzz" not found\. This server's tools: /);
+  });
+
+  it("counts console pages and OAuth endpoints under their own route labels in /metrics", async () => {
+    const { app, deps } = await createTestApp(tdb.db);
+    await request(app).get("/console/sign-in");
+    await request(app).get("/console/facts");
+    await request(app).get("/no-such-path");
+    const metrics = await deps.metrics.registry.getSingleMetricAsString("agent_memory_http_requests_total");
+    expect(metrics).toMatch(/route="\/console",status="200"\} 1/);
+    expect(metrics).toMatch(/route="\/console",status="30\d"\} 1/);
+    expect(metrics).toMatch(/route="other",status="404"\} 1/);
+  });
+
   it("over the failed-attempt limit, a valid token never used from that address still passes; only bad ones get 429", async () => {
     const { app, deps } = await createTestApp(tdb.db, { AUTH_FAILURES_PER_MINUTE: "30" });
     const neverUsed = (await issueToken(tdb.db, "writer", null)).token;

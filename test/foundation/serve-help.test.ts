@@ -28,3 +28,13 @@ describe("agent-memory serve --help", () => {
     for (const name of help.stdout.match(/^ {2}([A-Z_]+)=/gm)!.map((m) => m.trim().slice(0, -1))) expect(documented).toContain(`| \`${name}\` |`);
   });
 });
+
+describe("help of a command with required options", () => {
+  it("names them in the usage line and marks each (required)", async () => {
+    const help = await runCli(["fact", "redact", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: agent-memory fact redact <ref> --reason <text> --as <human> \[options\]$/m);
+    expect(help.stdout).toMatch(/--as <human> +the human agent redacting \(write access to the scope\)\s+\(required\)/);
+    expect(help.stdout).toMatch(/--json +print one JSON object$/m);
+  });
+});

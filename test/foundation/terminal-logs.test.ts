@@ -95,6 +95,8 @@ describe("logs of agent-memory serve", () => {
   it("at a terminal: short readable lines, migrations counted, client probes out of sight, no token", async () => {
     const r = serveAtTerminal({ DATABASE_URL: database.url });
     const mcpUrl = await r.url;
+    // The banner can reach the terminal in more than one read: wait for its token line.
+    await r.waitFor(/^ {2}amk_\S+$/m);
     token = /^ {2}(amk_\S+)$/m.exec(r.output())![1]!;
     await probeAndCall(mcpUrl, token);
     await r.waitFor(/POST \/mcp 200 \d+ ms, owner: whoami ok/);

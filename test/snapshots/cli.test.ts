@@ -49,8 +49,7 @@ describe("agent-memory export / import", () => {
     work = await mkdtemp(join(tmpdir(), "am-snapshots-cli-"));
     [pg, pgCopy, pgFromEmbedded] = await Promise.all([createTestDatabase("postgres"), createTestDatabase("postgres"), createTestDatabase("postgres")]);
     await populate(pg.db, await addTeam(pg.db));
-    await addTeam(pgCopy.db);
-    await addTeam(pgFromEmbedded.db);
+    // pgCopy and pgFromEmbedded get their agents from the tree (agents.jsonl).
   });
   afterAll(async () => {
     await Promise.all([pg?.drop(), pgCopy?.drop(), pgFromEmbedded?.drop()]);
@@ -71,7 +70,9 @@ describe("agent-memory export / import", () => {
     expect(first.code, first.stderr).toBe(0);
     expect(onlyJson(first)).toMatchObject({ facts: { exported: 3, written: 3, unchanged: 0, removed: 0 }, ledger: { rows: 3, lastSeq: 3 } });
     const twice = await runCli(["export", path("tree-a")], a);
-    expect(twice.stdout).toMatch(/^Exported 3 fact\(s\) to .*tree-a \(0 written, 3 unchanged, 0 removed\) and 3 ledger event\(s\) to .*tree-a\/ledger\.jsonl\.\n$/);
+    expect(twice.stdout).toMatch(
+      /^Exported 3 fact\(s\) to .*tree-a \(0 written, 3 unchanged, 0 removed\) and 3 ledger event\(s\) to .*tree-a\/ledger\.jsonl\.\n  team     agents\.jsonl: 3 agents \(never tokens\); ledger-actions\.jsonl: 0 action mappings\n$/,
+    );
 
     const b = await embeddedWithTeam("data-b");
     const dry = await runCli(["import", path("tree-a"), "--dry-run", "--json"], b);
@@ -99,7 +100,7 @@ describe("agent-memory export / import", () => {
     expect((await runCli(["export", path("pg-b")], { DATABASE_URL: pgCopy.url! })).code).toBe(0);
 
     const a = await readTree(path("pg-a"));
-    expect(Object.keys(a)).toHaveLength(6);
+    expect(Object.keys(a)).toHaveLength(8);
     expect(await readTree(path("pg-b"))).toEqual(a);
   });
 
@@ -127,7 +128,10 @@ describe("agent-memory export / import", () => {
     expect(text.stdout).toContain("Dry run of the import from");
     expect(text.stdout).toContain("  invalid   notes_unknown-type.md: type \"notes\" is not valid");
     // Every agent to create, once, after the files (a migrating team ran the import once per missing name).
-    expect(text.stdout).toContain("Not agents here: cron-bot (1 file). Create them and import again, or pass --as <agent> to import their work under one agent:\n  agent-memory agent add cron-bot --no-token");
+    expect(text.stdout).toContain(
+      "Not agents here: cron-bot (1 file). Create them with the kind and scopes they have where the files come from (add --kind human --scopes … for a person) " +
+        "and import again, or pass --as <agent> to import their work under one agent:\n  agent-memory agent add cron-bot --no-token",
+    );
 
     const usage = await runCli(["export", path("x"), "--status", "published", "--json"], { DATABASE_URL: pgCopy.url! });
     expect(usage.code).toBe(2);

@@ -1,7 +1,8 @@
 // One export is a whole backup: every scope's knowledge graph travels in the
 // tree as <scope>/graph.jsonl beside the facts and the ledger, on both
 // databases. Export → import into an empty database → export again gives the
-// same bytes; a second import changes nothing; a dry run writes nothing; a
+// same bytes, the authors and times of every row kept; a second import
+// changes nothing; a dry run writes nothing; a
 // scope's graph that is gone loses its file; --scope keeps only its graphs.
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -31,7 +32,6 @@ describe.each(BACKENDS)("the knowledge graph in an exported tree on %s", (backen
   beforeAll(async () => {
     [source, target] = await Promise.all([createTestDatabase(backend), createTestDatabase(backend)]);
     team = await addTeam(source.db);
-    await addTeam(target.db);
     await populate(source.db, team);
     const writer = (scope: string) => ({ scope, agentId: team.writer.agentId, maxChars: 2000 });
     await createEntities(source.db, writer("shared"), [
@@ -54,12 +54,16 @@ describe.each(BACKENDS)("the knowledge graph in an exported tree on %s", (backen
       { scope: "shared", file: "shared/graph.jsonl", entities: 2, relations: 1 },
     ]);
     const shared = await readFile(join(dir("a"), "shared/graph.jsonl"), "utf8");
-    expect(shared.split("\n")).toEqual([
-      JSON.stringify({ type: "entity", name: "deploy-pipeline", entityType: "system", observations: ["runs migrations first", "本番は金曜に凍結"] }),
-      JSON.stringify({ type: "entity", name: "migrations", entityType: "step", observations: [] }),
-      JSON.stringify({ type: "relation", from: "deploy-pipeline", to: "migrations", relationType: "runs" }),
-      "",
+    // The reference's lines, then who wrote each row and when.
+    const at = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const by = { createdBy: "blog-writer", createdAt: at };
+    expect(shared.endsWith("\n")).toBe(true);
+    expect(shared.trimEnd().split("\n").map((l) => JSON.parse(l) as unknown)).toEqual([
+      { type: "entity", name: "deploy-pipeline", entityType: "system", observations: ["runs migrations first", "本番は金曜に凍結"], ...by, observationsMeta: [by, by] },
+      { type: "entity", name: "migrations", entityType: "step", observations: [], ...by, observationsMeta: [] },
+      { type: "relation", from: "deploy-pipeline", to: "migrations", relationType: "runs", ...by },
     ]);
+    expect(shared.split("\n")[0]).toMatch(/^\{"type":"entity","name":"deploy-pipeline","entityType":"system","observations":\[[^\]]*\],"createdBy":"blog-writer","createdAt":/);
 
     const report = await importFrom(target.db, dir("a"));
     expect(report.graphs.map((g) => [g.file, g.report.entities.created, g.report.observations.added, g.report.relations.created, g.report.invalidCount])).toEqual([
@@ -67,9 +71,9 @@ describe.each(BACKENDS)("the knowledge graph in an exported tree on %s", (backen
       ["shared/graph.jsonl", 2, 2, 1, 0],
     ]);
     for (const scope of ["shared", "blog"]) expect(await graphOf(target.db, scope)).toBe(await graphOf(source.db, scope));
-    // Recorded as created by the import identity (the format names no authors).
-    const creators = await target.db.query<{ name: string }>("select distinct a.name from graph_entities e join agents a on a.id = e.created_by");
-    expect(creators.rows).toEqual([{ name: "importer" }]);
+    // Recorded as created by whom the lines name, when they say (the agents came with the tree).
+    const WRITTEN = `select a.name, to_char(e.created_at at time zone 'UTC', 'HH24:MI:SS.MS') as at from graph_entities e join agents a on a.id = e.created_by order by e.scope, e.name`;
+    expect((await target.db.query(WRITTEN)).rows).toEqual((await source.db.query(WRITTEN)).rows);
 
     await exportTo(target.db, dir("b"));
     expect(await readTree(dir("b"))).toEqual(await readTree(dir("a")));

@@ -5,6 +5,8 @@ import { createSecretGuard } from "../../src/secrets/guard.js";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Caller } from "../../src/auth/caller.js";
+import { issueToken } from "../../src/auth/store.js";
+import { checkToken } from "../../src/auth/verifier.js";
 import type { Database, Queryable } from "../../src/db/database.js";
 import { promoteFact } from "../../src/facts/store.js";
 import type { Actor } from "../../src/ledger/chain.js";
@@ -14,10 +16,11 @@ import { importSnapshot, type ImportOptions } from "../../src/snapshots/import.j
 import { addCaller, fact, LIMITS, store } from "../facts/helpers.js";
 import { expireClaim } from "../ledger/support.js";
 
+/** Each member with its token (the copies a backup makes must keep it working). */
 export interface Team {
-  writer: Caller;
-  reviewer: Caller;
-  deployer: Caller;
+  writer: Caller & { token: string };
+  reviewer: Caller & { token: string };
+  deployer: Caller & { token: string };
 }
 
 export async function addTeam(db: Database): Promise<Team> {
@@ -29,6 +32,17 @@ export async function addTeam(db: Database): Promise<Team> {
 }
 
 export const actor = (c: Caller): Actor => ({ agentId: c.agentId, name: c.name });
+
+/** The team as an import created it (agents.jsonl: no tokens), each given a token now. */
+export async function teamOf(db: Database): Promise<Team> {
+  const member = async (name: string) => {
+    const { token } = await issueToken(db, name, null);
+    const check = await checkToken(db, token);
+    if (!check.ok) throw new Error(`token for ${name} was refused: ${check.reason}`);
+    return { ...check.caller, token };
+  };
+  return { writer: await member("blog-writer"), reviewer: await member("reviewer"), deployer: await member("deployer") };
+}
 
 /** Facts in two scopes with every kind of history, and ledger events of every kind. */
 export async function populate(db: Database, t: Team): Promise<void> {

@@ -104,4 +104,15 @@ describe("agent-memory import of confirmed seed files (CLI, Postgres)", () => {
     await expect(tdb.db.query(`update agents set disabled_at = null where name = 'importer'`)).rejects.toThrow(/stays disabled/);
     expect((await tdb.db.query("select count(*)::int as n from agent_tokens t join agents a on a.id = t.agent_id where a.name = 'importer'")).rows).toEqual([{ n: 0 }]);
   });
+
+  it("agent list shows it as reserved, in columns as wide as the others', and says what it is", async () => {
+    const list = await runCli(["agent", "list"], env());
+    expect(list.code).toBe(0);
+    const [header, ...rest] = list.stdout.trimEnd().split("\n");
+    const rows = rest.slice(0, rest.indexOf(""));
+    expect(rows.find((r) => r.startsWith("importer "))).toMatch(/^importer +agent +- +- +0 +reserved +\d{4}-/);
+    // Every row's CREATED column starts where the header's does.
+    for (const row of rows) expect(row.indexOf("20")).toBe(header!.indexOf("CREATED"));
+    expect(list.stdout).toContain('"importer" is reserved: it stands for history an import brought in');
+  });
 });

@@ -9,7 +9,7 @@ import { promoteFact } from "../../src/facts/store.js";
 import { verifyLedger } from "../../src/ledger/audit.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { fact, store } from "../facts/helpers.js";
-import { addTeam, exportTo, importFrom, populate, readTree, rowCounts, type Team } from "./helpers.js";
+import { addTeam, exportTo, importFrom, populate, readTree, rowCounts, teamOf, type Team } from "./helpers.js";
 
 const CLAIMS = `select action, target, holder, claimed_at, expires_at from ledger_claims order by action, target`;
 
@@ -24,7 +24,6 @@ describe.each(BACKENDS)("snapshot round trip on %s", (backend) => {
   beforeAll(async () => {
     [source, target] = await Promise.all([createTestDatabase(backend), createTestDatabase(backend)]);
     team = await addTeam(source.db);
-    targetTeam = await addTeam(target.db);
     await populate(source.db, team);
     work = await mkdtemp(join(tmpdir(), "am-snapshots-"));
   });
@@ -33,22 +32,27 @@ describe.each(BACKENDS)("snapshot round trip on %s", (backend) => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it("export → import into an empty database → export again gives byte-identical trees", async () => {
+  it("export → import into an empty database (agents included) → export again gives byte-identical trees", async () => {
     const first = await exportTo(source.db, dir("a"));
     expect(first.facts).toEqual({ exported: 5, written: 5, unchanged: 0, removed: 0 });
     expect(first.ledger).toMatchObject({ rows: 7, lastSeq: 7 });
+    expect(first.team).toEqual({ agents: 3, ledgerActions: 0 });
 
     const report = await importFrom(target.db, dir("a"));
+    expect(report.team.agents).toEqual({ file: "agents.jsonl", created: ["blog-writer", "reviewer", "deployer"], existing: 0, invalid: [] });
     expect(report.facts).toEqual({ created: 5, updated: 0, unchanged: 0, invalid: 0 });
     expect(report.ledger).toEqual({ file: "ledger.jsonl", appended: 7, unchanged: 0, invalid: [] });
     expect(report.warnings).toEqual([]);
     expect(report.recorded).toMatchObject({ id: 1 });
+    targetTeam = await teamOf(target.db);
 
     await exportTo(target.db, dir("b"));
     const [a, b] = [await readTree(dir("a")), await readTree(dir("b"))];
     expect(Object.keys(a).sort()).toEqual([
+      "agents.jsonl",
       "blog/feedback_qiita-tag-limit.md",
       "blog/reference_old-ledger-path.md",
+      "ledger-actions.jsonl",
       "ledger.jsonl",
       "shared/project_deploy-on-fridays.md",
       "shared/project_tricky-body.md",
@@ -67,8 +71,9 @@ describe.each(BACKENDS)("snapshot round trip on %s", (backend) => {
     expect(await verifyLedger(target.db)).toMatchObject({ ok: true, rows: 7 });
   });
 
-  it("into a database without the team, names every agent to create: each file's at once, and all of them in the report", async () => {
+  it("from a tree without agents.jsonl into a database without the team, names every agent to create: each file's at once, and all of them in the report", async () => {
     await exportTo(source.db, dir("for-empty"));
+    await rm(join(dir("for-empty"), "agents.jsonl"));
     const empty = await createTestDatabase(backend);
     try {
       const report = await importFrom(empty.db, dir("for-empty"), { dryRun: true });
@@ -197,9 +202,11 @@ describe.each(BACKENDS)("snapshot round trip on %s", (backend) => {
     expect(Object.keys(await readTree(out)).sort()).toEqual([
       ".git/HEAD",
       "README.md",
+      "agents.jsonl",
       "blog/feedback_qiita-tag-limit.md",
       "blog/notes.md",
       "blog/project_hand-written.md",
+      "ledger-actions.jsonl",
       "ledger.jsonl",
       "shared/feedback_tricky-body.md",
       "shared/reference_deploy-needs-migrations.md",

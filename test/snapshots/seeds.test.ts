@@ -85,7 +85,7 @@ describe.each(BACKENDS)("importing a file-based memory folder on %s", (backend) 
     await exportTo(tdb.db, join(work, "first"));
     const fresh = await createTestDatabase(backend);
     try {
-      await addTeam(fresh.db);
+      // The agents come with the tree (agents.jsonl).
       expect((await importFrom(fresh.db, join(work, "first"))).facts).toMatchObject({ created: 3, invalid: 0 });
       await exportTo(fresh.db, join(work, "second"));
       expect(await readTree(join(work, "second"))).toEqual(await readTree(join(work, "first")));

@@ -1,5 +1,7 @@
 // Runs the built CLI (dist/) as a separate process, as an operator would.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const CLI_PATH = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
@@ -10,10 +12,16 @@ export interface CliResult {
   stderr: string;
 }
 
+// On Postgres, an embedded database in the working folder's ./.agent-memory (a
+// developer's `npm start` in this checkout) would change the start-up (no new
+// owner beside it): such runs get a data folder of their own that does not exist.
+const NO_DATA_DIR = join(tmpdir(), `am-no-data-dir-${process.pid}`);
+
 const baseEnv = (env: Record<string, string | undefined>) => ({
   PATH: process.env.PATH,
   HOME: process.env.HOME,
   LOG_LEVEL: "warn",
+  ...(env.DATABASE_URL && !env.AGENT_MEMORY_DATA_DIR ? { AGENT_MEMORY_DATA_DIR: NO_DATA_DIR } : {}),
   ...env,
 });
 

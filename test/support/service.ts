@@ -1,4 +1,6 @@
 // A real service on a real port, with a real MCP client per agent.
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -19,6 +21,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // Every test client is 127.0.0.1, where a team's racing agents come from many
     // addresses; the per-address bound has its own tests (http-hardening.test.ts).
     HTTP_MAX_CONNECTIONS_PER_ADDRESS: "1000",
+    // Not the working folder's ./.agent-memory (a developer's embedded database beside a test on Postgres).
+    AGENT_MEMORY_DATA_DIR: join(tmpdir(), `am-no-data-dir-${process.pid}`),
     ...overrides,
   });
 }

@@ -1,6 +1,6 @@
 // agent add | list | disable | enable | scopes
 import type { Command } from "commander";
-import { createAgent, issueToken, listAgents, setAgentDisabled, setAgentScopes, type Agent } from "../../auth/store.js";
+import { createAgent, IMPORTER_AGENT, IMPORTER_NOTE, issueToken, listAgents, setAgentDisabled, setAgentScopes, type Agent } from "../../auth/store.js";
 import { withDatabase } from "../context.js";
 import { iso, table, UsageError, type Output } from "../output.js";
 import { action, parseList } from "../run.js";
@@ -55,18 +55,22 @@ export function registerAgentCommands(program: Command): void {
       action(async (out: Output) => {
         const agents = await withDatabase((db) => listAgents(db));
         out.result({ agents: agents.map((a) => ({ ...agentJson(a), activeTokens: a.activeTokens })) }, () =>
-          table(
-            ["NAME", "KIND", "SCOPES", "READ-ONLY", "TOKENS", "STATUS", "CREATED"],
-            agents.map((a) => [
-              a.name,
-              a.kind,
-              a.writeScopes.join(",") || "-",
-              a.readScopes.join(",") || "-",
-              String(a.activeTokens),
-              a.disabledAt ? `disabled ${iso(a.disabledAt)}` : "active",
-              iso(a.createdAt),
-            ]),
-          ),
+          [
+            table(
+              ["NAME", "KIND", "SCOPES", "READ-ONLY", "TOKENS", "STATUS", "CREATED"],
+              agents.map((a) => [
+                a.name,
+                a.kind,
+                a.writeScopes.join(",") || "-",
+                a.readScopes.join(",") || "-",
+                String(a.activeTokens),
+                // The time of a disabling is in --json (disabledAt): in the table it made one row wider than the rest.
+                a.name === IMPORTER_AGENT ? "reserved" : a.disabledAt ? "disabled" : "active",
+                iso(a.createdAt),
+              ]),
+            ),
+            ...(agents.some((a) => a.name === IMPORTER_AGENT) ? ["", IMPORTER_NOTE] : []),
+          ].join("\n"),
         );
       }),
     );

@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import { loadConfig } from "../../config.js";
 import { migrate } from "../../db/migrate.js";
-import { describeDatabase, openDatabase } from "../../db/open.js";
+import { describeDatabase, openDatabase, withConnectionAdvice } from "../../db/open.js";
 import { restrictFileModes } from "../file-modes.js";
 import type { Output } from "../output.js";
 import { action } from "../run.js";
@@ -20,7 +20,9 @@ export function registerMigrateCommand(program: Command): void {
         // A running embedded service lends its database (it migrated at start: nothing is left to do).
         const db = await openDatabase(config, { viaRunningService: true });
         try {
-          const report = await migrate(db);
+          const report = await migrate(db).catch((error: unknown) => {
+            throw withConnectionAdvice(error, config);
+          });
           const fns = report.functions;
           out.result({ database: describeDatabase(config), applied: report.applied, functions: fns, schemaVersion: report.current }, () =>
             report.applied.length || fns.applied.length || fns.dropped.length

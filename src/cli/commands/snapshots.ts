@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { AGENT_NAME_PATTERN } from "../../auth/scopes.js";
 import { loadConfig } from "../../config.js";
 import { type ExportReport, exportSnapshot } from "../../snapshots/export.js";
+import { addAgentCommand } from "../../snapshots/agents.js";
 import { type ImportReport, importSnapshot } from "../../snapshots/import.js";
 import { withDatabase } from "../context.js";
 import { ExitCode, type Output } from "../output.js";
@@ -38,7 +39,10 @@ function progress(label: string): { update: (done: number, total: number) => voi
 export function registerSnapshotCommands(program: Command): void {
   program
     .command("export")
-    .description("write every current fact as DIR/<scope>/<type>_<name>.md, the ledger as DIR/ledger.jsonl and each scope's graph as DIR/<scope>/graph.jsonl (deterministic: commit it to git)")
+    .description(
+      "write every current fact as DIR/<scope>/<type>_<name>.md, the ledger as DIR/ledger.jsonl, each scope's graph as DIR/<scope>/graph.jsonl, " +
+        "the agents (never tokens) as DIR/agents.jsonl and the ledger's action mappings as DIR/ledger-actions.jsonl (deterministic: commit it to git)",
+    )
     .argument("<dir>", "the folder to write (created if missing; files of facts and graphs that are gone are removed, nothing else is touched)")
     .option("--scope <scopes>", "only these scopes (repeatable or comma-separated)", collect, [])
     .option("--status <statuses>", "only facts with these statuses: draft, confirmed, deprecated (repeatable or comma-separated)", collect, [])
@@ -58,7 +62,7 @@ export function registerSnapshotCommands(program: Command): void {
 
   program
     .command("import")
-    .description("read facts, the ledger and each scope's graph back from an exported folder, or from a folder of *.md files in the file-based memory format")
+    .description("read agents, facts, the ledger and its action mappings, and each scope's graph back from an exported folder, or from a folder of *.md files in the file-based memory format")
     .argument("<dir>", "the folder to read")
     .option("--dry-run", "check everything and report what would happen, write nothing")
     .option("--as <agent>", "the agent that stands in for authors and actors that are not agents here (and confirms seed facts marked confirmed; without it they are recorded as confirmed before import, by the reserved agent \"importer\")")
@@ -76,7 +80,12 @@ export function registerSnapshotCommands(program: Command): void {
         } finally {
           bar?.end();
         }
-        failed = report.facts.invalid > 0 || report.ledger.invalid.length > 0 || report.graphs.some((g) => g.report.invalidCount > 0);
+        failed =
+          report.facts.invalid > 0 ||
+          report.ledger.invalid.length > 0 ||
+          report.graphs.some((g) => g.report.invalidCount > 0) ||
+          report.team.agents.invalid.length > 0 ||
+          report.team.ledgerActions.invalid.length > 0;
         out.result(report, () => importText(report));
       })(...args);
       // action() sets exit code 0 after a normal run; skipped invalid files are a failure for scripts.
@@ -91,6 +100,7 @@ function exportText(r: ExportReport): string {
     `Exported ${r.facts.exported} fact(s) to ${r.dir} (${r.facts.written} written, ${r.facts.unchanged} unchanged, ${r.facts.removed} removed) ` +
       `and ${r.ledger.rows} ledger event(s) to ${r.ledger.file}.`,
     ...r.graphs.map((g) => `  graph    ${g.file}: ${count(g.entities, "entity", "entities")}, ${count(g.relations, "relation", "relations")}`),
+    `  team     agents.jsonl: ${count(r.team.agents, "agent", "agents")} (never tokens); ledger-actions.jsonl: ${count(r.team.ledgerActions, "action mapping", "action mappings")}`,
     ...r.removedFiles.map((f) => `  removed  ${f}`),
   ];
   return lines.join("\n");
@@ -103,8 +113,9 @@ function missingAgentsText(missing: ImportReport["missingAgents"]): string[] {
   const creatable = missing.filter((m) => AGENT_NAME_PATTERN.test(m.name));
   const other = missing.filter((m) => !AGENT_NAME_PATTERN.test(m.name));
   return [
-    `Not agents here: ${names}. Create them and import again, or pass --as <agent> to import their work under one agent:`,
-    ...creatable.map((m) => `  agent-memory agent add ${m.name} --no-token`),
+    `Not agents here: ${names}. Create them with the kind and scopes they have where the files come from (add --kind human --scopes … for a person) and import again, ` +
+      "or pass --as <agent> to import their work under one agent:",
+    ...creatable.map((m) => `  ${addAgentCommand(m.name)}`),
     ...(other.length > 0
       ? [`  ${other.map((m) => JSON.stringify(m.name)).join(", ")} cannot be an agent's name (lower-case letters, digits, ".", "_", "-"): rename it in the files, or use --as.`]
       : []),
@@ -116,8 +127,26 @@ function importText(r: ImportReport): string {
   const l = r.ledger;
   const head = r.dryRun ? `Dry run of the import from ${r.dir}; nothing was written.` : `Imported ${r.dir}.`;
   const ledger = l.file === null ? "no ledger.jsonl" : `${l.appended} appended, ${l.unchanged} unchanged, ${l.invalid.length} invalid`;
+  const { agents, ledgerActions } = r.team;
   const lines = [
     head,
+    ...(agents.file === null
+      ? []
+      : [
+          `agents: ${agents.created.length} created, ${agents.existing} there already, ${agents.invalid.length} invalid`,
+          ...agents.invalid.map((p) => `  invalid   ${agents.file} line ${p.line}: ${p.reason}`),
+          ...(agents.invalid.length > 0 ? [`  ${agents.file} was not imported: fix the lines above (it is imported whole or not at all).`] : []),
+          ...(agents.created.length > 0 && !r.dryRun
+            ? [`  An export carries no tokens: issue each new agent one and hand it over (agent-memory token issue NAME): ${agents.created.join(", ")}.`]
+            : []),
+        ]),
+    ...(ledgerActions.file === null
+      ? []
+      : [
+          `ledger actions: ${ledgerActions.restored} mapped, ${ledgerActions.unchanged} there already, ${ledgerActions.invalid.length} invalid`,
+          ...ledgerActions.invalid.map((p) => `  invalid   ${ledgerActions.file} line ${p.line}: ${p.reason}`),
+          ...(ledgerActions.invalid.length > 0 ? [`  ${ledgerActions.file} was not imported: fix the lines above (it is imported whole or not at all).`] : []),
+        ]),
     `facts:  ${f.created} created, ${f.updated} updated, ${f.unchanged} unchanged, ${f.invalid} invalid`,
     ...(r.confirmedByImporter > 0
       ? [`        ${r.confirmedByImporter} confirmation(s) made before the import recorded under the reserved agent "importer" (the files name no confirmer who is an agent here)`]

@@ -1,6 +1,6 @@
 // Agents and tokens, for administrators (people whose agent may write "*").
 import { randomBytes } from "node:crypto";
-import type { Agent, TokenRecord } from "../../auth/store.js";
+import { type Agent, IMPORTER_AGENT, IMPORTER_NOTE, type TokenRecord } from "../../auth/store.js";
 import { clientSnippets } from "../client-snippets.js";
 import { age } from "../render.js";
 import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";
@@ -36,13 +36,14 @@ export function AgentsPage({ ctx, agents, notice }: { ctx: PageContext; agents: 
               <td>{a.kind}</td>
               <td>{scopesText(a.writeScopes)}</td>
               <td>{scopesText(a.readScopes)}</td>
-              <td>{a.disabledAt ? "disabled" : "active"}</td>
+              <td>{a.name === IMPORTER_AGENT ? "reserved" : a.disabledAt ? "disabled" : "active"}</td>
               <td>{a.activeTokens}</td>
               <td>{when(a.lastUsedAt)}</td>
             </tr>
           ))}
         </tbody>
       </table>
+      {agents.some((a) => a.name === IMPORTER_AGENT) && <p class="hint">{IMPORTER_NOTE}</p>}
       <section class="card">
         <h2>Add an agent</h2>
         <form method="post" action={`${BASE}/agents`}>

@@ -48,28 +48,48 @@ function BacklogChart({ days }: { days: Day[] }) {
   );
 }
 
+/** An agent's name as the chart shows it: at most `max` characters (the whole name is in the bar's title). */
+const shortName = (name: string, max = 22) => (name.length > max ? `${name.slice(0, max - 1)}…` : name);
+
 function ReviewsChart({ reviews }: { reviews: Array<{ agent: string; confirmed: number; deprecated: number }> }) {
   if (reviews.length === 0) return <p>No reviews in the last {HEALTH_DAYS} days.</p>;
   const max = Math.max(...reviews.map((r) => r.confirmed + r.deprecated));
   const row = 24;
+  const legend = 26;
   const labelWidth = 180;
+  // Room on the right for the figures after the longest bar ("999 confirmed, 99 deprecated").
+  const valueWidth = 200;
   const width = 720;
-  const scale = (n: number) => (n / max) * (width - labelWidth - 60);
+  const scale = (n: number) => (n / max) * (width - labelWidth - valueWidth);
   return (
-    <svg viewBox={`0 0 ${width} ${reviews.length * row}`} role="img" aria-labelledby="reviews-title" class="chart">
+    <svg viewBox={`0 0 ${width} ${legend + reviews.length * row}`} role="img" aria-labelledby="reviews-title" class="chart">
       <title id="reviews-title">{`Reviews per agent over the last ${HEALTH_DAYS} days: confirmed and deprecated`}</title>
-      {reviews.map((r, i) => (
-        <g>
-          <text x={labelWidth - 8} y={i * row + 16} text-anchor="end" class="chart-label">
-            {r.agent}
-          </text>
-          <rect x={labelWidth} y={i * row + 4} width={scale(r.confirmed)} height={row - 8} class="chart-bar" />
-          <rect x={labelWidth + scale(r.confirmed)} y={i * row + 4} width={scale(r.deprecated)} height={row - 8} class="chart-bar-alt" />
-          <text x={labelWidth + scale(r.confirmed + r.deprecated) + 6} y={i * row + 16} class="chart-label">
-            {`${r.confirmed} confirmed, ${r.deprecated} deprecated`}
-          </text>
-        </g>
-      ))}
+      <g class="chart-legend">
+        <rect x={labelWidth} y={4} width={12} height={12} class="chart-bar" />
+        <text x={labelWidth + 18} y={14} class="chart-label">
+          confirmed
+        </text>
+        <rect x={labelWidth + 110} y={4} width={12} height={12} class="chart-bar-alt" />
+        <text x={labelWidth + 128} y={14} class="chart-label">
+          deprecated
+        </text>
+      </g>
+      {reviews.map((r, i) => {
+        const y = legend + i * row;
+        return (
+          <g>
+            <title>{`${r.agent}: ${r.confirmed} confirmed, ${r.deprecated} deprecated`}</title>
+            <text x={labelWidth - 8} y={y + 16} text-anchor="end" class="chart-label">
+              {shortName(r.agent)}
+            </text>
+            <rect x={labelWidth} y={y + 4} width={scale(r.confirmed)} height={row - 8} class="chart-bar" />
+            <rect x={labelWidth + scale(r.confirmed)} y={y + 4} width={scale(r.deprecated)} height={row - 8} class="chart-bar-alt" />
+            <text x={labelWidth + scale(r.confirmed + r.deprecated) + 6} y={y + 16} class="chart-label">
+              {`${r.confirmed} confirmed, ${r.deprecated} deprecated`}
+            </text>
+          </g>
+        );
+      })}
     </svg>
   );
 }

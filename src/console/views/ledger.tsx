@@ -159,7 +159,10 @@ export function LedgerPage({
             </p>
             <label for="l-void-reason">Reason</label>
             <textarea id="l-void-reason" name="reason" rows={2} required placeholder="what is wrong with these records"></textarea>
-            <button type="submit">Void selected</button>
+            {/* Destructive, so not the primary style: it marks records void for everyone. */}
+            <button type="submit" class="danger">
+              Void selected
+            </button>
           </fieldset>
         )}
       </form>

@@ -129,9 +129,10 @@ function edgeEnds(e: Edge) {
 export function NeighbourhoodSvg({ scope, center, firstHop, secondHop }: { scope: string; center: string; firstHop: GraphRelation[]; secondHop: GraphRelation[] }) {
   const { nodes, edges, box } = layoutNeighbourhood(center, firstHop, secondHop);
   // Arrowheads are an SVG marker, drawn with presentation attributes: the CSP
-  // (style-src 'self') allows no inline style, and needs none for this.
+  // (style-src 'self') allows no inline style, and needs none for this. A group,
+  // not an image: each entity in it is a link (an image holds nothing to focus).
   return (
-    <svg class="graph" viewBox={`${box.x} ${box.y} ${box.width} ${box.height}`} width={box.width} height={box.height} role="img" aria-label={`Entities within two hops of ${center}`}>
+    <svg class="graph" viewBox={`${box.x} ${box.y} ${box.width} ${box.height}`} width={box.width} height={box.height} role="group" aria-label={`Entities within two hops of ${center}`}>
       <defs>
         <marker id={ARROW_ID} viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto">
           <path d="M0,0 L10,5 L0,10 z" fill="#7d8b95" />

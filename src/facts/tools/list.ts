@@ -14,7 +14,7 @@ const input = {
     .boolean()
     .optional()
     .describe(
-      "true: others' drafts you may confirm, then stale facts.",
+      "true: others' drafts you may confirm (oldest first), then stale facts.",
     ),
   limit: z
     .number()

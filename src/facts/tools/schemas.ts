@@ -78,7 +78,12 @@ export const recallHitSchema = z.object({
       z.object({
         keyword: z.string().describe("The keyword as given."),
         in: z.enum(["summary", "body"]).describe("summary: the fact's name or one-line description (these hits rank first); body: its body."),
-        how: z.enum(["exact", "stemmed", "similar"]).describe("exact: as written; stemmed: by its words (other inflection or order, or the quoted phrase); similar: a near spelling (typo)."),
+        how: z
+          .enum(["exact", "stemmed", "similar", "most-words"])
+          .describe(
+            "exact: as written; stemmed: by its words (other inflection or order, or the quoted phrase); similar: a near spelling (typo); most-words: a question's keyword, by most of its words.",
+          ),
+        words: z.array(z.string()).optional().describe("most-words only: the words it holds."),
       }),
     )
     .describe("Why it was found: each keyword that matched, where and how (its best match)."),
