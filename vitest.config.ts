@@ -1,15 +1,51 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Files that time the service or wait on its deadlines (stalls, slow databases,
+ * watchdogs, shutdown, concurrency limits, the secret guard's cost): they run
+ * one at a time, after the rest, on a machine nothing else in the suite loads.
+ */
+const TIMING = [
+  "test/reliability/stall.test.ts",
+  "test/reliability/slow-db.test.ts",
+  "test/reliability/embedded-watchdog.test.ts",
+  "test/reliability/killed-service.test.ts",
+  "test/reliability/shutdown.test.ts",
+  "test/reliability/db-restart.test.ts",
+  "test/foundation/http-hardening.test.ts",
+  "test/foundation/agent-concurrency.test.ts",
+  "test/secrets/scan-attack.test.ts",
+  "test/secrets/guard-cost.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
     setupFiles: ["test/support/setup-file.ts"],
     pool: "forks",
-    // Two cores here; more parallel files only add contention to the timing-free tests.
-    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ["default"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "main",
+          include: ["test/**/*.test.ts"],
+          exclude: TIMING,
+          // Most files wait on Postgres, PGlite's worker or a child process: a third
+          // worker on two cores keeps them busy. Modules hold no state a file leaves
+          // behind (pools, servers and registries belong to each file's own objects),
+          // so a worker keeps what it imported for its next file.
+          maxWorkers: 3,
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: "timing", include: TIMING, fileParallelism: false, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

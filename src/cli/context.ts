@@ -9,6 +9,7 @@ import { requireSameSchema } from "../db/migrate.js";
 import { openDatabase, withConnectionAdvice } from "../db/open.js";
 import { createSecretGuard, type SecretGuard } from "../secrets/guard.js";
 import { restrictFileModes } from "./file-modes.js";
+import type { CliIo } from "./io.js";
 
 /** What a command's work receives besides the database: the settings, and the secret guard every text it stores passes. */
 export interface CommandContext {
@@ -16,8 +17,8 @@ export interface CommandContext {
   secrets: SecretGuard;
 }
 
-export async function withDatabase<T>(work: (db: Database, ctx: CommandContext) => Promise<T>): Promise<T> {
-  const config = loadConfig();
+export async function withDatabase<T>(io: CliIo, work: (db: Database, ctx: CommandContext) => Promise<T>): Promise<T> {
+  const config = loadConfig(io.env);
   restrictFileModes(config);
   const db = await openDatabase(config, { viaRunningService: true });
   try {

@@ -4,6 +4,7 @@
 // and a terminal does not show the same message twice.
 import { DataDirBusyError } from "../db/lock-data-dir.js";
 import { DomainError } from "../errors.js";
+import type { CliIo } from "./io.js";
 
 export const ExitCode = { OK: 0, FAILURE: 1, USAGE: 2 } as const;
 
@@ -13,21 +14,35 @@ export class UsageError extends Error {
 
 export interface Output {
   json: boolean;
+  /** The run's streams and environment (progress lines, streamed exports, the settings). */
+  io: CliIo;
   /** Print the command's result: `data` with --json, `text()` otherwise. */
   result(data: unknown, text: () => string): void;
+  /** End the run with this exit code although the command finished (invalid lines skipped, a broken chain). */
+  fail(code: number): void;
+  /** The code fail() set, if any. */
+  readonly failedWith: number | undefined;
 }
 
-export function createOutput(json: boolean): Output {
+export function createOutput(json: boolean, io: CliIo): Output {
+  let failedWith: number | undefined;
   return {
     json,
+    io,
     result(data, text) {
-      process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${text()}\n`);
+      io.stdout.write(json ? `${JSON.stringify(data)}\n` : `${text()}\n`);
+    },
+    fail(code) {
+      failedWith = code;
+    },
+    get failedWith() {
+      return failedWith;
     },
   };
 }
 
 /** Reports a failed command and returns the exit code to use. */
-export function reportError(error: unknown, json: boolean): number {
+export function reportError(error: unknown, json: boolean, io: CliIo): number {
   let code: string;
   let exit: number;
   let message: string;
@@ -41,8 +56,8 @@ export function reportError(error: unknown, json: boolean): number {
   } else {
     [code, exit, message] = ["error", ExitCode.FAILURE, error instanceof Error ? error.message : String(error)];
   }
-  if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
-  else process.stderr.write(`error: ${message}\n`);
+  if (json) io.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  else io.stderr.write(`error: ${message}\n`);
   return exit;
 }
 

@@ -11,6 +11,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectSocketDatabase } from "../../src/db/socket-client.js";
 import { onlyJson, runCli, startServe, type ServeProcess } from "../support/cli.js";
+import { seedEmbeddedDataDir } from "../support/databases.js";
 import { callOk, connectClient } from "../support/service.js";
 
 describe("the CLI while the embedded service runs", () => {
@@ -24,6 +25,7 @@ describe("the CLI while the embedded service runs", () => {
   let writer: Client;
 
   beforeAll(async () => {
+    await seedEmbeddedDataDir(dataDir);
     serve = startServe(env);
     mcpUrl = await serve.ready;
   }, 120_000);

@@ -1,4 +1,6 @@
-// The real CLI as a process, against a real database.
+// The real CLI against a real database: in this process (runCli, the program
+// main.ts runs), and as a process where that is the point (its exit code and
+// streams, serve, signals, file modes).
 import { execFile } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
@@ -7,8 +9,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "../../src/serve.js";
-import { CLI_PATH, onlyJson, runCli, startServe } from "../support/cli.js";
-import { createEmptyPostgresDatabase, createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { CLI_PATH, onlyJson, runCli, runCliProcess, startServe } from "../support/cli.js";
+import { createEmptyPostgresDatabase, createTestDatabase, seedEmbeddedDataDir, type TestDatabase } from "../support/databases.js";
 import { callOk, connectClient, startTestService } from "../support/service.js";
 
 function filesUnder(dir: string): string[] {
@@ -109,8 +111,15 @@ describe("agent and token management on Postgres", () => {
       // --json prints the error once, as JSON: not again as text on stderr.
       expect(j.stderr, args.join(" ")).toBe("");
     }
-    // Many CLI processes one after the other: 32 s in a loaded full run, so more than the default 60 s.
-  }, 180_000);
+    // The process itself: its exit code, the message on stderr, and with --json one object on stdout alone.
+    const [args, message] = cases[0]!;
+    const r = await runCliProcess(args, env);
+    expect([r.code, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr).toMatch(message);
+    const j = await runCliProcess([...args, "--json"], env);
+    expect([j.code, j.stderr]).toEqual([2, ""]);
+    expect(onlyJson<{ error: { message: string } }>(j).error.message).toMatch(message);
+  });
 
   it("not found and conflicts exit 1 with a message", async () => {
     const missing = await runCli(["token", "issue", "nobody"], env);
@@ -229,7 +238,9 @@ describe("embedded data folder modes", () => {
 
 describe("serve --json", () => {
   it("prints one JSON object with the URL and, on the first start, where the owner's token was written (never the token)", async () => {
+    // A migrated database with nobody in it yet (its first start), without initdb's seconds.
     const dataDir = mkdtempSync(join(tmpdir(), "am-serve-json-"));
+    await seedEmbeddedDataDir(dataDir);
     const serve = startServe({ AGENT_MEMORY_DATA_DIR: dataDir, LOG_LEVEL: "info" }, ["--json"]);
     try {
       // Resolved by the result object itself (not by a log line naming the URL).
@@ -342,6 +353,7 @@ describe.runIf(process.platform === "linux")("serve at a terminal that closes", 
     ["the service runs under a shell (it gets SIGHUP once the shell has gone)", (node: string) => ["sh", "-c", '"$0" "$1" serve; echo stopped', node, CLI_PATH]],
   ])("%s: it stops cleanly, closes the embedded database and ends by SIGHUP", async (_name, command) => {
     const dataDir = mkdtempSync(join(tmpdir(), "am-hup-"));
+    await seedEmbeddedDataDir(dataDir);
     try {
       const env = { PATH: process.env.PATH!, HOME: process.env.HOME!, AGENT_MEMORY_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "info", SHUTDOWN_TIMEOUT_MS: "2000" };
       const report = await closeTerminalOf(command(process.execPath), env);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/db/database.js";
 import { loadFunctions, loadMigrations, migrate, type SqlFunction } from "../../src/db/migrate.js";
 import { connectSocketDatabase } from "../../src/db/socket-client.js";
-import { createEmptyPostgresDatabase, createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { createEmptyPostgresDatabase, createTestDatabase, seedEmbeddedDataDir, type TestDatabase } from "../support/databases.js";
 import { runCli, startServe } from "../support/cli.js";
 
 /** What a later release might add: a function file, and a migration whose trigger uses it. */
@@ -122,6 +122,7 @@ describe("a CLI of another release beside a running embedded service", () => {
   const env = { AGENT_MEMORY_DATA_DIR: dataDir };
 
   it("refuses through the socket instead of rewriting the service's functions", async () => {
+    await seedEmbeddedDataDir(dataDir);
     const serve = startServe(env);
     try {
       await serve.ready;

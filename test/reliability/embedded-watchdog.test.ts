@@ -9,8 +9,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate } from "../../src/db/migrate.js";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openPglite } from "../../src/db/pglite.js";
 import { startServe, type ServeProcess } from "../support/cli.js";
 import { TEST_TIMEOUTS } from "../support/databases.js";
@@ -30,8 +29,8 @@ let agent: TestAgent;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "am-watchdog-"));
-  const db = await openPglite({ ...TEST_TIMEOUTS, dataDir });
-  await migrate(db);
+  // The migrated template on disk: the service's own folder, without initdb's seconds.
+  const db = await openPglite({ ...TEST_TIMEOUTS, dataDir, template: inject("pgliteTemplate") });
   agent = await addAgent(db, "writer");
   // An entity named "slow" keeps the database busy for BURN_SECONDS.
   await db.exec(`

@@ -16,8 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate } from "../../src/db/migrate.js";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openPglite } from "../../src/db/pglite.js";
 import { signIn } from "../console/support.js";
 import { startServe, type ServeProcess } from "../support/cli.js";
@@ -39,8 +38,8 @@ let team: TestAgent[];
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "am-stall-"));
-  const db = await openPglite({ ...TEST_TIMEOUTS, dataDir });
-  await migrate(db);
+  // The migrated template on disk: the service's own folder, without initdb's seconds.
+  const db = await openPglite({ ...TEST_TIMEOUTS, dataDir, template: inject("pgliteTemplate") });
   attacker = await addAgent(db, "attacker", { scopes: ["shared", "junk"] });
   bystander = await addAgent(db, "bystander");
   reviewer = await addAgent(db, "reviewer", { kind: "human" });

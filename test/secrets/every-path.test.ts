@@ -30,8 +30,9 @@ const SECRETS: Array<{ what: string; text: string; marker: string }> = [
   { what: "this service's token in the console's connect line", text: `claude mcp add --transport http agent-memory http://127.0.0.1:8080/mcp --header "Authorization: Bearer ${ownToken}"`, marker: ownToken.slice(4, 30) },
   { what: "a refresh token", text: `refresh with ${refreshToken}`, marker: refreshToken.slice(4, 30) },
   { what: "a Basic header", text: `curl -H "Authorization: Basic ${Buffer.from(`deploy:${random(16)}`).toString("base64")}" https://ci.example.com`, marker: "" },
-  { what: "a DB_PASSWORD assignment", text: `DB_PASSWORD=${random(10)}!9Qz`, marker: "" },
-  { what: "POSTGRES_PASSWORD in YAML", text: `POSTGRES_PASSWORD: "${random(14)}#7a"`, marker: "" },
+  // Fixed values: an assignment counts when its value looks generated (entropy), which a random draw may miss.
+  { what: "a DB_PASSWORD assignment", text: "DB_PASSWORD=Xk29!fjQm3pLz8Rw", marker: "" },
+  { what: "POSTGRES_PASSWORD in YAML", text: 'POSTGRES_PASSWORD: "Tq7#vLm2Zp9xKe4W"', marker: "" },
   { what: "an EC private key", text: ecKey, marker: pemBody(ecKey) },
   { what: "an Ed25519 private key", text: edKey, marker: pemBody(edKey) },
   { what: "a GitHub token split by a zero-width space", text: `ghp_${githubBody.slice(0, 10)}\u200b${githubBody.slice(10)}`, marker: githubBody.slice(10, 30) },

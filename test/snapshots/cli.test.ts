@@ -8,9 +8,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_PATH, onlyJson, runCli } from "../support/cli.js";
-import { migrate } from "../../src/db/migrate.js";
 import { openPglite } from "../../src/db/pglite.js";
-import { createTestDatabase, TEST_TIMEOUTS, type TestDatabase } from "../support/databases.js";
+import { createTestDatabase, seedEmbeddedDataDir, TEST_TIMEOUTS, type TestDatabase } from "../support/databases.js";
 import { addTeam, populate, readTree } from "./helpers.js";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
@@ -32,9 +31,9 @@ describe("agent-memory export / import", () => {
   async function embeddedWithTeam(name: string): Promise<Record<string, string>> {
     const template = path("data-template");
     if (!existsSync(template)) {
+      await seedEmbeddedDataDir(template);
       const db = await openPglite({ ...TEST_TIMEOUTS, dataDir: template });
       try {
-        await migrate(db);
         await addTeam(db);
       } finally {
         await db.close();

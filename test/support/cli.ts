@@ -1,8 +1,11 @@
-// Runs the built CLI (dist/) as a separate process, as an operator would.
+// The CLI as tests run it: in this process (runCli), or the built CLI (dist/) as
+// a separate process, as an operator would (runCliProcess, startServe).
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { runProgram } from "../../src/cli/program.js";
 
 export const CLI_PATH = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 
@@ -25,7 +28,32 @@ const baseEnv = (env: Record<string, string | undefined>) => ({
   ...env,
 });
 
-export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+/**
+ * Runs the CLI in this process (runProgram, the same program main.ts runs), with
+ * the given environment and its output captured: no process per command. The
+ * process's umask, which commands on the embedded database tighten, is restored.
+ */
+export async function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const sink = (append: (text: string) => void) =>
+    new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        append(chunk.toString());
+        done();
+      },
+    });
+  const umask = process.umask();
+  try {
+    const code = await runProgram([process.execPath, CLI_PATH, ...args], { env: baseEnv(env), stdout: sink((t) => (stdout += t)), stderr: sink((t) => (stderr += t)) });
+    return { code, stdout, stderr };
+  } finally {
+    process.umask(umask);
+  }
+}
+
+/** Runs the built CLI as a separate process: for what is about the process itself (its exit code and streams, signals, the terminal). */
+export function runCliProcess(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI_PATH, ...args], { env: baseEnv(env), timeout: 60_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;

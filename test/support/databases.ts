@@ -1,7 +1,10 @@
 // Each test file gets its own database: a clone of the migrated template on the
 // real Postgres server, or an in-memory PGlite loaded from the migrated PGlite
 // template (global-setup.ts). Store tests run on both.
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { promisify } from "node:util";
 import { inject } from "vitest";
 import type { Database } from "../../src/db/database.js";
 import { openPglite } from "../../src/db/pglite.js";
@@ -69,4 +72,15 @@ export async function createTestDatabase(backend: Backend, options: { poolMax?: 
       await dropDatabase(name);
     },
   };
+}
+
+/**
+ * Makes `dir` an embedded database folder holding the migrated template (what
+ * global-setup.ts built): a command or a service opening it finds a database
+ * there, instead of spending seconds on initdb. For tests whose point is not a
+ * first start.
+ */
+export async function seedEmbeddedDataDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await promisify(execFile)("tar", ["-xf", inject("pgliteTemplate"), "-C", dir]);
 }

@@ -25,8 +25,10 @@ import { migrateAsBefore, preBaselineMigrations } from "./schema.js";
 declare module "vitest" {
   export interface ProvidedContext {
     templateDatabase: string;
-    /** The PGlite template's tarball (openPglite's `template`). */
+    /** The PGlite template's tarball (openPglite's `template`): a migrated database. */
     pgliteTemplate: string;
+    /** A tarball of an initialised PGlite database without the schema, for the migration tests. */
+    pgliteEmptyTemplate: string;
     runId: string;
   }
 }
@@ -44,22 +46,30 @@ export default async function setup(project: TestProject) {
     );
   }
   await admin.query(`create database ${template}`);
-  const db = openPostgres({ connectionString: databaseUrl(template), poolMax: 2, connectTimeoutMs: 5000, statementTimeoutMs: 60_000, lockTimeoutMs: 60_000 });
-  try {
-    await migrateAsBefore(db, preBaselineMigrations());
-    await migrate(db);
-  } finally {
-    await db.close();
-  }
   const pgliteFolder = await mkdtemp(join(tmpdir(), "am-pglite-template-"));
   const pgliteTemplate = `${pgliteFolder}.tar`;
-  await buildPgliteTemplate(pgliteFolder, pgliteTemplate);
+  const pgliteEmptyTemplate = `${pgliteFolder}-empty.tar`;
+  // The two servers' templates are independent: built side by side.
+  await Promise.all([
+    (async () => {
+      const db = openPostgres({ connectionString: databaseUrl(template), poolMax: 2, connectTimeoutMs: 5000, statementTimeoutMs: 60_000, lockTimeoutMs: 60_000 });
+      try {
+        await migrateAsBefore(db, preBaselineMigrations());
+        await migrate(db);
+      } finally {
+        await db.close();
+      }
+    })(),
+    buildPgliteTemplates(pgliteFolder, { empty: pgliteEmptyTemplate, migrated: pgliteTemplate }),
+  ]);
   project.provide("templateDatabase", template);
   project.provide("pgliteTemplate", pgliteTemplate);
+  project.provide("pgliteEmptyTemplate", pgliteEmptyTemplate);
   project.provide("runId", runId);
 
   return async () => {
     await rm(pgliteTemplate, { force: true });
+    await rm(pgliteEmptyTemplate, { force: true });
     const leftovers = await admin.query<{ datname: string }>("select datname from pg_database where datname like $1", [`am_%${runId}%`]);
     // KEEP_TEST_DB=1 keeps the databases failed test files left (see keep-db.ts); the template goes.
     const keep = process.env.KEEP_TEST_DB === "1";
@@ -71,22 +81,30 @@ export default async function setup(project: TestProject) {
   };
 }
 
-/** Migrates a PGlite data folder the service's way, then dumps it to `tarball` (and removes the folder). */
-async function buildPgliteTemplate(folder: string, tarball: string): Promise<void> {
+/**
+ * Initialises a PGlite data folder the service's way and dumps it (`empty`), then
+ * migrates it and dumps it again (`migrated`); the folder is removed.
+ */
+async function buildPgliteTemplates(folder: string, tarballs: { empty: string; migrated: string }): Promise<void> {
+  const dump = async (tarball: string) => {
+    const raw = await PGlite.create(folder, { extensions: { pg_trgm, btree_gin } });
+    try {
+      await writeFile(tarball, Buffer.from(await (await raw.dumpDataDir("none")).arrayBuffer()));
+    } finally {
+      await raw.close();
+    }
+  };
+  const open = () => openPglite({ dataDir: folder, statementTimeoutMs: 120_000, lockTimeoutMs: 60_000 });
   try {
-    const db = await openPglite({ dataDir: folder, statementTimeoutMs: 120_000, lockTimeoutMs: 60_000 });
+    await (await open()).close();
+    await dump(tarballs.empty);
+    const db = await open();
     try {
       await migrate(db);
     } finally {
       await db.close();
     }
-    const raw = await PGlite.create(folder, { extensions: { pg_trgm, btree_gin } });
-    try {
-      const dump = await raw.dumpDataDir("none");
-      await writeFile(tarball, Buffer.from(await dump.arrayBuffer()));
-    } finally {
-      await raw.close();
-    }
+    await dump(tarballs.migrated);
   } finally {
     await rm(folder, { recursive: true, force: true });
   }

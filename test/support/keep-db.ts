@@ -6,6 +6,8 @@ import { afterEach } from "vitest";
 let failed = false;
 
 export function watchForFailures(): void {
+  // Per file: modules may be shared by the files a worker runs one after another (vitest.config.ts).
+  failed = false;
   afterEach((ctx) => {
     if (ctx.task.result?.state === "fail") failed = true;
   });

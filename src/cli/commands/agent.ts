@@ -31,7 +31,7 @@ export function registerAgentCommands(program: Command): void {
       action(async (out: Output, name: string, opts: { kind: string; scopes: string; readScopes: string; token: boolean }) => {
         if (opts.kind !== "agent" && opts.kind !== "human") throw new UsageError(`--kind must be "agent" or "human", got "${opts.kind}"`);
         const kind = opts.kind;
-        const result = await withDatabase(async (db) => {
+        const result = await withDatabase(out.io, async (db) => {
           const created = await createAgent(db, { name, kind, writeScopes: parseList(opts.scopes), readScopes: parseList(opts.readScopes) });
           const token = opts.token ? (await issueToken(db, name, null)).token : null;
           return { agent: created, token };
@@ -53,7 +53,7 @@ export function registerAgentCommands(program: Command): void {
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output) => {
-        const agents = await withDatabase((db) => listAgents(db));
+        const agents = await withDatabase(out.io, (db) => listAgents(db));
         out.result({ agents: agents.map((a) => ({ ...agentJson(a), activeTokens: a.activeTokens })) }, () =>
           [
             table(
@@ -86,7 +86,7 @@ export function registerAgentCommands(program: Command): void {
       .option("--json", "print one JSON object")
       .action(
         action(async (out: Output, name: string) => {
-          const updated = await withDatabase((db) => setAgentDisabled(db, name, disabled));
+          const updated = await withDatabase(out.io, (db) => setAgentDisabled(db, name, disabled));
           out.result({ agent: agentJson(updated) }, () => `Agent "${name}" ${disabled ? "disabled" : "enabled"}.`);
         }),
       );
@@ -101,7 +101,7 @@ export function registerAgentCommands(program: Command): void {
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output, name: string, opts: { scopes: string; readScopes: string }) => {
-        const updated = await withDatabase((db) => setAgentScopes(db, name, parseList(opts.scopes), parseList(opts.readScopes)));
+        const updated = await withDatabase(out.io, (db) => setAgentScopes(db, name, parseList(opts.scopes), parseList(opts.readScopes)));
         out.result({ agent: agentJson(updated) }, () => `Agent "${name}" now writes ${updated.writeScopes.join(", ") || "nothing"}.`);
       }),
     );

@@ -38,7 +38,7 @@ export function registerGrantCommands(program: Command): void {
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output, agentName: string | undefined) => {
-        const grants = await withDatabase((db) => listGrants(db, agentName));
+        const grants = await withDatabase(out.io, (db) => listGrants(db, agentName));
         out.result({ grants: grants.map(grantJson) }, () =>
           table(
             ["ID", "CLIENT", "AGENT", "APPROVED BY", "STATUS", "CREATED", "LAST USED"],
@@ -65,7 +65,7 @@ export function registerGrantCommands(program: Command): void {
       action(async (out: Output, idText: string) => {
         if (!/^\d+$/.test(idText)) throw new UsageError(`Grant id must be a number (see "grant list"), got "${idText}"`);
         const id = Number(idText);
-        const grants = await withDatabase(async (db) => {
+        const grants = await withDatabase(out.io, async (db) => {
           await revokeGrantById(db, id);
           return listGrants(db);
         });

@@ -6,7 +6,6 @@ import { rename, rm } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { once } from "node:events";
-import type { Writable } from "node:stream";
 import type { Command } from "commander";
 import { assertCanWrite } from "../../auth/scopes.js";
 import { getAgent } from "../../auth/store.js";
@@ -34,17 +33,16 @@ export function registerGraphCommands(program: Command): Command {
     .option("--as <agent>", "agent recorded as the creator of what is imported", DEFAULT_IMPORT_AGENT)
     .option("--json", "print one JSON object")
     .addHelpText("after", "\nInvalid lines are skipped and listed; the valid ones are imported. The exit code is then 1 (as for `import`), 2 for bad arguments.")
-    .action(async (...args: unknown[]) => {
-      let skipped = false;
-      await action(async (out: Output, file: string, opts: { scope: string; as: string }) => {
+    .action(
+      action(async (out: Output, file: string, opts: { scope: string; as: string }) => {
         const scope = resolveScope(opts.scope);
-        const config = loadConfig();
+        const config = loadConfig(out.io.env);
         const maxChars = config.limits.graphTextMaxChars;
         const secrets = createSecretGuard(config.secretGuard);
         // A regular file within IMPORT_FILES.graph, refused otherwise before a byte is read.
         const input = await openImportFile(file, IMPORT_FILES.graph);
-        const progress = process.stderr.isTTY ? progressLine() : undefined;
-        const report = await withDatabase(async (db) => {
+        const progress = out.io.stderr.isTTY ? progressLine(out.io.stderr) : undefined;
+        const report = await withDatabase(out.io, async (db) => {
           const agent = await getAgent(db, opts.as).catch(() => {
             throw new UsageError(`No agent named "${opts.as}" to record as the creator: pass --as AGENT (see: agent-memory agent list).`);
           });
@@ -53,12 +51,11 @@ export function registerGraphCommands(program: Command): Command {
           return importGraph(db, { scope, agentId: agent.id, maxChars }, input.lines(), { secrets, onProgress: progress?.update });
         }).finally(() => input.close());
         progress?.done();
-        skipped = report.invalidCount > 0;
         out.result({ file, scope, as: opts.as, ...report }, () => importSummary(file, scope, opts.as, report));
-      })(...args);
-      // action() sets exit code 0 after a normal run; skipped invalid lines are a failure for scripts, as in `import`.
-      if (skipped) process.exitCode = ExitCode.FAILURE;
-    });
+        // Skipped invalid lines are a failure for scripts, as in `import`.
+        if (report.invalidCount > 0) out.fail(ExitCode.FAILURE);
+      }),
+    );
 
   graph
     .command("export")
@@ -71,8 +68,8 @@ export function registerGraphCommands(program: Command): Command {
         const scope = resolveScope(opts.scope);
         const toStdout = file === undefined || file === "-";
         if (toStdout && opts.json) throw new UsageError("--json needs FILE: without it the graph itself is written to standard output.");
-        const report = await withDatabase(async (db) => {
-          if (toStdout) return exportGraph(db, scope, (chunk) => writeChunk(process.stdout, chunk));
+        const report = await withDatabase(out.io, async (db) => {
+          if (toStdout) return exportGraph(db, scope, (chunk) => writeChunk(out.io.stdout, chunk));
           // Like the reference's saveGraph: a temp file beside the target, renamed over it when complete.
           const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
           const stream = createWriteStream(temp, { encoding: "utf8" });
@@ -91,8 +88,8 @@ export function registerGraphCommands(program: Command): Command {
         if (toStdout) {
           // memory.jsonl ends without a newline, as the reference writes it; at a
           // terminal the summary would otherwise run into its last line.
-          const apart = process.stdout.isTTY && report.entities + report.relations > 0 ? "\n" : "";
-          process.stderr.write(`${apart}Exported ${report.entities} entities and ${report.relations} relations from scope "${scope}".\n`);
+          const apart = out.io.stdout.isTTY && report.entities + report.relations > 0 ? "\n" : "";
+          out.io.stderr.write(`${apart}Exported ${report.entities} entities and ${report.relations} relations from scope "${scope}".\n`);
           return;
         }
         out.result({ file, scope, ...report }, () => `Exported ${report.entities} entities and ${report.relations} relations from scope "${scope}" to ${file}.`);
@@ -101,14 +98,14 @@ export function registerGraphCommands(program: Command): Command {
   return graph;
 }
 
-async function writeChunk(stream: Writable, chunk: string): Promise<void> {
+async function writeChunk(stream: NodeJS.WritableStream, chunk: string): Promise<void> {
   if (!stream.write(chunk)) await once(stream, "drain");
 }
 
-function progressLine() {
+function progressLine(stderr: NodeJS.WritableStream) {
   let last = 0;
   const show = (r: ImportReport) =>
-    process.stderr.write(`\r  line ${r.lines}: ${r.entities.created} entities and ${r.relations.created} relations created, ${r.invalidCount} invalid lines`);
+    stderr.write(`\r  line ${r.lines}: ${r.entities.created} entities and ${r.relations.created} relations created, ${r.invalidCount} invalid lines`);
   return {
     update(r: ImportReport) {
       const now = Date.now();
@@ -117,7 +114,7 @@ function progressLine() {
       show(r);
     },
     done() {
-      if (last) process.stderr.write("\n");
+      if (last) stderr.write("\n");
     },
   };
 }

@@ -24,7 +24,7 @@ export function registerLedgerAdminCommands(ledger: Command): void {
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output, actionName: string, opts: { scope: string; as?: string }) => {
-        const { set, open } = await withDatabase(async (db) => {
+        const { set, open } = await withDatabase(out.io, async (db) => {
           const set = await setActionScope(db, { action: actionName, scope: opts.scope, setBy: opts.as ?? "cli" });
           return { set, open: await openClaimsOfAction(db, set.action) };
         });
@@ -47,8 +47,8 @@ export function registerLedgerAdminCommands(ledger: Command): void {
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output, actionName: string) => {
-        const defaultScope = loadConfig().ledger.defaultScope;
-        const removed = await withDatabase((db) => unsetActionScope(db, actionName, defaultScope));
+        const defaultScope = loadConfig(out.io.env).ledger.defaultScope;
+        const removed = await withDatabase(out.io, (db) => unsetActionScope(db, actionName, defaultScope));
         out.result({ action: actionJson(removed), defaultScope }, () => `${removed.action} belongs to the default scope "${defaultScope}" again (was "${removed.scope}").`);
       }),
     );
@@ -59,8 +59,8 @@ export function registerLedgerAdminCommands(ledger: Command): void {
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output) => {
-        const defaultScope = loadConfig().ledger.defaultScope;
-        const rows = await withDatabase((db) => listActionScopes(db));
+        const defaultScope = loadConfig(out.io.env).ledger.defaultScope;
+        const rows = await withDatabase(out.io, (db) => listActionScopes(db));
         out.result({ defaultScope, actions: rows.map(actionJson) }, () =>
           [
             table(["action", "scope", "set by", "set at"], rows.map((a) => [a.action, a.scope, a.setBy, iso(a.setAt)])),
@@ -80,8 +80,8 @@ export function registerLedgerAdminCommands(ledger: Command): void {
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output, actionName: string, target: string, opts: { reason: string; as: string }) => {
-        const policy = loadConfig().ledger;
-        const result = await withDatabase(async (db) => {
+        const policy = loadConfig(out.io.env).ledger;
+        const result = await withDatabase(out.io, async (db) => {
           const operator = await getAgent(db, opts.as);
           return voidLedger(db, { agentId: operator.id, name: operator.name }, { action: actionName, target, reason: opts.reason }, policy);
         });

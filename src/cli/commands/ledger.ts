@@ -18,20 +18,17 @@ export function registerLedgerCommands(program: Command): void {
     .command("verify")
     .description("walk the hash chain; exit 0 with the row count when intact, exit 1 at the first broken link")
     .option("--json", "print one JSON object")
-    .action(async (...args: unknown[]) => {
-      let broken = false;
-      await action(async (out: Output) => {
-        const report = await withDatabase((db) => verifyLedger(db));
-        broken = !report.ok;
+    .action(
+      action(async (out: Output) => {
+        const report = await withDatabase(out.io, (db) => verifyLedger(db));
         out.result(report, () =>
           report.ok
             ? `ok: ${report.rows} ledger event(s), chain intact. Last hash: ${report.lastHash}`
             : `BROKEN at event #${report.broken!.seq}: ${report.broken!.problem}. ${report.rows} event(s) before it verified.`,
         );
-      })(...args);
-      // action() sets exit code 0 after a normal run; a broken chain is a failure.
-      if (broken) process.exitCode = ExitCode.FAILURE;
-    });
+        if (!report.ok) out.fail(ExitCode.FAILURE);
+      }),
+    );
 
   ledger
     .command("export")
@@ -42,9 +39,9 @@ export function registerLedgerCommands(program: Command): void {
       action(async (out: Output, opts: { output?: string }) => {
         if (out.json && !opts.output) throw new UsageError("--json needs --output <file>: without it, stdout carries the exported JSON Lines.");
         if (!opts.output) {
-          const lines = jsonLines(process.stdout);
+          const lines = jsonLines(out.io.stdout);
           try {
-            await withDatabase((db) => exportLedger(db, lines.write));
+            await withDatabase(out.io, (db) => exportLedger(db, lines.write));
           } catch (error) {
             // The reader went away (e.g. piped into head): stop quietly, like other Unix tools.
             if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw error;
@@ -60,7 +57,7 @@ export function registerLedgerCommands(program: Command): void {
         const stream = createWriteStream(partial);
         const lines = jsonLines(stream);
         try {
-          const summary = await withDatabase((db) => exportLedger(db, lines.write));
+          const summary = await withDatabase(out.io, (db) => exportLedger(db, lines.write));
           stream.end();
           await once(stream, "finish");
           await rename(partial, file);

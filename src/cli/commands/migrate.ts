@@ -15,7 +15,7 @@ export function registerMigrateCommand(program: Command): void {
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output) => {
-        const config = loadConfig();
+        const config = loadConfig(out.io.env);
         restrictFileModes(config);
         // A running embedded service lends its database (it migrated at start: nothing is left to do).
         const db = await openDatabase(config, { viaRunningService: true });

@@ -48,9 +48,9 @@ async function openTarget(url: string, timeouts: { statementTimeoutMs: number; l
   return target;
 }
 
-export async function moveToPostgres(url: string): Promise<MoveReport> {
+export async function moveToPostgres(url: string, env: NodeJS.ProcessEnv): Promise<MoveReport> {
   if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError(`--to must be a Postgres connection URL (postgres://user@host:5432/database), got "${url.replace(/:[^:@/]*@/, ":***@")}".`);
-  const config = loadConfig();
+  const config = loadConfig(env);
   restrictFileModes(config);
   const embedded = { ...config, databaseUrl: undefined };
   const from = describeDatabase(embedded);
@@ -120,7 +120,7 @@ export function registerMoveCommand(program: Command): void {
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output, opts: { to: string }) => {
-        const report = await moveToPostgres(opts.to);
+        const report = await moveToPostgres(opts.to, out.io.env);
         out.result(report, () =>
           [
             `Moved ${report.from} to ${report.to}:`,

@@ -34,7 +34,7 @@ export function registerRedactCommands(program: Command, graph: Command): void {
     .action(
       action(async (out: Output, ref: string, opts: { reason: string; as: string }) => {
         const target = parseVersionRef(ref);
-        const done = await withDatabase(async (db, { secrets }) => redactFactVersion(db, await human(db, opts.as), { ...target, reason: opts.reason }, { secrets }));
+        const done = await withDatabase(out.io, async (db, { secrets }) => redactFactVersion(db, await human(db, opts.as), { ...target, reason: opts.reason }, { secrets }));
         out.result(done, () => `Redacted version ${done.version} of "${done.name}" (scope ${done.scope}): its description and body now read [redacted]. Tombstone: ${done.by} at ${done.at}: ${done.reason}`);
       }),
     );
@@ -51,7 +51,7 @@ export function registerRedactCommands(program: Command, graph: Command): void {
       action(async (out: Output, ref: string, opts: { reason: string; as: string; observation?: string }) => {
         const slash = ref.indexOf("/");
         if (slash < 1 || slash === ref.length - 1) throw new UsageError(`"${ref}" is not SCOPE/ENTITY (e.g. shared/billing-service).`);
-        const done = await withDatabase(async (db, { secrets }) =>
+        const done = await withDatabase(out.io, async (db, { secrets }) =>
           redactGraph(db, await human(db, opts.as), { scope: ref.slice(0, slash), entity: ref.slice(slash + 1), observation: opts.observation, reason: opts.reason }, { secrets }),
         );
         out.result(done, () =>

@@ -43,7 +43,7 @@ export function registerServeCommand(program: Command): void {
     .addHelpText("after", firstDaySettings)
     .action(
       action(async (out: Output) => {
-        const config = loadConfig();
+        const config = loadConfig(out.io.env);
         restrictFileModes(config);
         // --json is for a program reading stdout: its log lines stay JSON unless asked otherwise.
         const logger = await createServiceLogger(config.logLevel, out.json && config.logFormat === "auto" ? "json" : config.logFormat);
@@ -52,7 +52,7 @@ export function registerServeCommand(program: Command): void {
         // on stderr (never into the JSON log stream on stdout), or one JSON object.
         const announce = ({ banner, result }: Omit<StartedMessage, "type">) => {
           if (out.json) out.result(result, () => "");
-          else process.stderr.write(`${banner}\n`);
+          else out.io.stderr.write(`${banner}\n`);
         };
         if (cluster.isPrimary && config.workers > 1) {
           await runPrimary(config, { logger, announce });
@@ -67,7 +67,7 @@ export function registerServeCommand(program: Command): void {
           print: (text) => void (banner += text),
           // Only a person at a terminal sees the first token; any other start
           // (containers, --json, redirected output) gets it in a 0600 file.
-          interactive: !out.json && process.stderr.isTTY === true,
+          interactive: !out.json && out.io.stderr.isTTY === true,
         });
         // The object names the token file, never the token: stdout is the log stream too.
         const result = {
@@ -91,7 +91,7 @@ export function registerServeCommand(program: Command): void {
               },
               (error: unknown) => {
                 logger.error({ err: error }, "error during shutdown");
-                process.exitCode = 1;
+                out.fail(1);
                 resolve();
               },
             );

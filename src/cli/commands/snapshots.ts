@@ -17,8 +17,8 @@ const collect = (value: string, previous: string[]): string[] => [...previous, .
  * A progress line on stderr, only when stderr is a terminal (never in a log or
  * a pipe), redrawn at most every 200 ms.
  */
-function progress(label: string): { update: (done: number, total: number) => void; end: () => void } | undefined {
-  if (!process.stderr.isTTY) return undefined;
+function progress(stderr: NodeJS.WritableStream & { isTTY?: boolean }, label: string): { update: (done: number, total: number) => void; end: () => void } | undefined {
+  if (!stderr.isTTY) return undefined;
   let last = 0;
   let shown = false;
   return {
@@ -28,10 +28,10 @@ function progress(label: string): { update: (done: number, total: number) => voi
       last = now;
       shown = true;
       // \x1b[K clears what a longer earlier line left behind.
-      process.stderr.write(`\r${label} ${done}/${total}\x1b[K`);
+      stderr.write(`\r${label} ${done}/${total}\x1b[K`);
     },
     end() {
-      if (shown) process.stderr.write("\n");
+      if (shown) stderr.write("\n");
     },
   };
 }
@@ -49,10 +49,10 @@ export function registerSnapshotCommands(program: Command): void {
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output, dir: string, opts: { scope: string[]; status: string[] }) => {
-        const bar = progress("exporting facts");
+        const bar = progress(out.io.stderr, "exporting facts");
         let report: ExportReport;
         try {
-          report = await withDatabase((db) => exportSnapshot(db, { dir, scopes: opts.scope, statuses: opts.status, onProgress: bar?.update }));
+          report = await withDatabase(out.io, (db) => exportSnapshot(db, { dir, scopes: opts.scope, statuses: opts.status, onProgress: bar?.update }));
         } finally {
           bar?.end();
         }
@@ -67,30 +67,29 @@ export function registerSnapshotCommands(program: Command): void {
     .option("--dry-run", "check everything and report what would happen, write nothing")
     .option("--as <agent>", "the agent that stands in for authors and actors that are not agents here (and confirms seed facts marked confirmed; without it they are recorded as confirmed before import, by the reserved agent \"importer\")")
     .option("--json", "print one JSON object")
-    .action(async (...args: unknown[]) => {
-      let failed = false;
-      await action(async (out: Output, dir: string, opts: { dryRun?: boolean; as?: string }) => {
-        const config = loadConfig();
+    .action(
+      action(async (out: Output, dir: string, opts: { dryRun?: boolean; as?: string }) => {
+        const config = loadConfig(out.io.env);
         const { factBodyMaxChars: bodyMaxChars, graphTextMaxChars } = config.limits;
         const secrets = createSecretGuard(config.secretGuard);
-        const bar = progress(opts.dryRun ? "checking files" : "importing files");
+        const bar = progress(out.io.stderr, opts.dryRun ? "checking files" : "importing files");
         let report: ImportReport;
         try {
-          report = await withDatabase((db) => importSnapshot(db, { dir, dryRun: Boolean(opts.dryRun), as: opts.as, bodyMaxChars, graphTextMaxChars, secrets, onProgress: bar?.update }));
+          report = await withDatabase(out.io, (db) => importSnapshot(db, { dir, dryRun: Boolean(opts.dryRun), as: opts.as, bodyMaxChars, graphTextMaxChars, secrets, onProgress: bar?.update }));
         } finally {
           bar?.end();
         }
-        failed =
+        out.result(report, () => importText(report));
+        // Skipped invalid files are a failure for scripts.
+        const failed =
           report.facts.invalid > 0 ||
           report.ledger.invalid.length > 0 ||
           report.graphs.some((g) => g.report.invalidCount > 0) ||
           report.team.agents.invalid.length > 0 ||
           report.team.ledgerActions.invalid.length > 0;
-        out.result(report, () => importText(report));
-      })(...args);
-      // action() sets exit code 0 after a normal run; skipped invalid files are a failure for scripts.
-      if (failed) process.exitCode = ExitCode.FAILURE;
-    });
+        if (failed) out.fail(ExitCode.FAILURE);
+      }),
+    );
 }
 
 const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;

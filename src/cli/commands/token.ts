@@ -55,7 +55,7 @@ export function registerTokenCommands(program: Command): void {
     .action(
       action(async (out: Output, agentName: string, opts: { expiresIn?: string }) => {
         const expiresAt = parseExpiresIn(opts.expiresIn);
-        const issued = await withDatabase((db) => issueToken(db, agentName, expiresAt));
+        const issued = await withDatabase(out.io, (db) => issueToken(db, agentName, expiresAt));
         out.result({ agent: agentJson(issued.agent), token: issued.token, tokenInfo: tokenJson(issued.record) }, () =>
           [
             `Token ${issued.record.id} for "${agentName}"${expiresAt ? `, expires ${iso(expiresAt)}` : ", no expiry"}. Shown only now:`,
@@ -73,7 +73,7 @@ export function registerTokenCommands(program: Command): void {
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output, agentName: string | undefined) => {
-        const tokens = await withDatabase((db) => listTokens(db, agentName));
+        const tokens = await withDatabase(out.io, (db) => listTokens(db, agentName));
         out.result({ tokens: tokens.map(tokenJson) }, () =>
           table(
             ["ID", "AGENT", "HINT", "STATUS", "CREATED", "EXPIRES", "LAST USED", "GRANT"],
@@ -100,7 +100,7 @@ export function registerTokenCommands(program: Command): void {
     .action(
       action(async (out: Output, idText: string) => {
         if (!/^\d+$/.test(idText)) throw new UsageError(`Token id must be a number (see "token list"), got "${idText}"`);
-        const revoked = await withDatabase((db) => revokeToken(db, Number(idText)));
+        const revoked = await withDatabase(out.io, (db) => revokeToken(db, Number(idText)));
         out.result({ token: tokenJson(revoked), alreadyRevoked: revoked.alreadyRevoked }, () =>
           revoked.alreadyRevoked
             ? `Token ${revoked.id} of "${revoked.agent}" was already revoked at ${iso(revoked.revokedAt)}; nothing changed.`
