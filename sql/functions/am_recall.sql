@@ -46,7 +46,8 @@
 -- as a sentence or question (RecallKeyword.sentence), joined by line breaks, or
 -- null; $18 for such a keyword with CJK text, each word's lexeme query (as the
 -- service's words, facts.search_cjk), joined alike, or null; $19 most facts
--- read per word of a sentence (RECALL_SENTENCE_WORD_FACTS).
+-- read per word of a sentence (RECALL_SENTENCE_WORD_FACTS); $20 STALE_AFTER_DAYS
+-- (each hit says whether it is stale, am_fact_stale).
 -- - `sentence_*`: a sentence keyword is not matched whole but by its content
 --   words (stop words give no english query and do not count): a fact matches
 --   when it holds most of them (all of one or two, at least half of more),
@@ -59,7 +60,7 @@
 -- recall runs); no sequential scan, whatever the statistics of a scope say; no
 -- memoize (it cached each candidate's lowercased text under a key of its whole
 -- text, every one a miss); no JIT (compiling a plan that merely looks expensive).
-create or replace function am_recall(text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, integer, integer, text[], integer, text[], text[], text[], text[], integer)
+create or replace function am_recall(text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, integer, integer, text[], integer, text[], text[], text[], text[], integer, integer)
   returns setof json
   language plpgsql
   set search_path from current
@@ -351,6 +352,7 @@ begin
   f.id, f.scope, f.name, f.description, f.type, f.status, f.version,
   a.name as author, f.created_at, f.updated_at,
   sb.name as status_by, f.status_at, f.status_reason, char_length(f.body) as body_chars,
+         am_fact_stale(f.status, f.status_at, $20::int) as stale,
          left(f.body, $10::int) as body,
          h.exact_levels, h.near_levels, h.sentence_levels, h.sentence_words, h.total, c.scope as copy_scope, c.name as copy_name
     from hits h

@@ -5,11 +5,14 @@ import { LIST_SCAN_MAX_DEFAULT, MAX_CHARS_PER_CALL } from "../limits.js";
 import { SECRET_GUARD_MODES, type SecretGuardMode } from "../secrets/guard.js";
 import { boolFrom, intFrom, optionalBoolFrom, optionalIntFrom } from "./parse.js";
 
+/** STALE_AFTER_DAYS's default: a confirmed fact nobody has reviewed for this many days is stale (am_fact_stale). */
+export const STALE_AFTER_DAYS_DEFAULT = 180;
+
 export const contentEnv = z.object({
   FACT_BODY_MAX_CHARS: intFrom("FACT_BODY_MAX_CHARS", 16_000, 100, 1_000_000),
   FACT_DUPLICATE_WARNING: boolFrom("FACT_DUPLICATE_WARNING", true),
   FACT_DUPLICATE_TIMEOUT_MS: intFrom("FACT_DUPLICATE_TIMEOUT_MS", 20, 1, 10_000),
-  STALE_AFTER_DAYS: intFrom("STALE_AFTER_DAYS", 180, 1, 36_500),
+  STALE_AFTER_DAYS: intFrom("STALE_AFTER_DAYS", STALE_AFTER_DAYS_DEFAULT, 1, 36_500),
   // memory_list and ledger_list (and the console's lists) read at most this many
   // facts or events per call, then answer with what they found and a cursor that
   // goes on from there: a filter that matches little no longer reads everything.

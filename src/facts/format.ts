@@ -5,15 +5,13 @@ import type { FactSummary, FullFact } from "./model.js";
 import type { ListResult } from "./list.js";
 import type { RecallHit, RecallResult } from "./read.js";
 import type { WordHint } from "./recall-hints.js";
-import { GET_HISTORY_VERSIONS, RECALL_BODY_CHARS } from "./rules.js";
+import { daysSinceReview, GET_HISTORY_VERSIONS, RECALL_BODY_CHARS } from "./rules.js";
 import type { PromoteResult, StoreResult } from "./store.js";
-
-const DAY_MS = 86_400_000;
 
 /** "Stale: confirmed 2026-01-02, not reviewed for 240 days; …" for a stale fact. */
 function staleNote(f: FactSummary & { stale?: boolean }): string | undefined {
   if (!f.stale || !f.statusAt) return undefined;
-  const days = Math.floor((Date.now() - Date.parse(f.statusAt)) / DAY_MS);
+  const days = daysSinceReview(f.statusAt);
   return `STALE: confirmed ${f.statusAt.slice(0, 10)}, not reviewed for ${days} days. Check it still holds; if it does, confirm it again (memory_promote to confirmed, saying what you checked).`;
 }
 

@@ -18,7 +18,7 @@ const HEALTH = `
       from facts where status = 'draft' group by scope
   ), stale as (
     select scope, count(*)::int as stale
-      from facts where status = 'confirmed' and status_at < now() - make_interval(days => $1::int) group by scope
+      from facts where status = 'confirmed' and am_fact_stale(status, status_at, $1::int) group by scope
   )
   select coalesce(d.scope, s.scope) as scope, coalesce(d.drafts, 0) as drafts, round(coalesce(d.oldest, 0))::int as oldest, coalesce(s.stale, 0) as stale
     from drafts d full join stale s on s.scope = d.scope

@@ -22,7 +22,7 @@ import { cursorKey } from "../db/cursor-key.js";
 import { type FactSummary, type SummaryRow, toSummary } from "./model.js";
 import { prepared } from "./prepared.js";
 import { optionalReadableScope } from "./read.js";
-import { type FactStatus, type FactType, STALE_AFTER_DAYS_DEFAULT, staleDays } from "./rules.js";
+import { type FactStatus, type FactType, STALE_AFTER_DAYS_DEFAULT } from "./rules.js";
 import * as sql from "./sql.js";
 
 export const LIST_DEFAULT_LIMIT = 20;
@@ -61,6 +61,8 @@ const ListCursor = z.union([SeqCursor, StaleCursor]);
 type StaleKey = z.infer<typeof StaleCursor>;
 
 export type PageRow = SummaryRow & {
+  /** Whether the fact is stale (am_fact_stale, with the request's staleAfterDays). */
+  stale: boolean;
   /** The fact's id as the scan read it (also on a `last` row that did not pass the filters). */
   scan_id: string | number;
   change_seq: string | number;
@@ -75,7 +77,7 @@ export interface FactPageRequest {
   status?: FactStatus | undefined;
   /** The change_seq to start after ("newest", "oldest"). */
   from?: number | undefined;
-  /** Stale after this many days, and the review time (MICROS) and id to start after ("stale"). */
+  /** Stale after this many days (default STALE_AFTER_DAYS_DEFAULT): each row's `stale`, and the "stale" order; with the review time (MICROS) and id to start after ("stale"). */
   staleAfterDays?: number | undefined;
   afterAt?: string | undefined;
   afterId?: number | undefined;
@@ -105,7 +107,7 @@ export function factPageParams(request: FactPageRequest): unknown[] {
     request.order,
     request.status ?? null,
     request.from ?? null,
-    request.staleAfterDays ?? null,
+    request.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT,
     request.afterAt ?? null,
     request.afterId ?? null,
     request.scanMax,
@@ -147,12 +149,8 @@ export async function listFacts(db: Queryable, caller: Caller, input: ListInput,
   if (cursor && "p" in cursor && !input.reviewable) {
     throw invalid("This cursor comes from the review queue: pass reviewable: true and the same filters with it, or omit the cursor.");
   }
-  const shape = (rows: PageRow[]) =>
-    rows.map((row) => {
-      const summary = toSummary(row);
-      return { ...summary, stale: staleDays(summary, staleAfter) !== null };
-    });
-  const filters = { caller, type: input.type, scope, author, scanMax, reviewer: input.reviewable ?? false };
+  const shape = (rows: PageRow[]) => rows.map((row) => ({ ...toSummary(row), stale: row.stale }));
+  const filters = { caller, type: input.type, scope, author, scanMax, reviewer: input.reviewable ?? false, staleAfterDays: staleAfter };
 
   // One fact more than shown tells whether another page exists.
   const fromSeq = cursor && "s" in cursor ? cursor.s : undefined;

@@ -19,7 +19,6 @@ import {
   RECALL_SENTENCE_WORD_FACTS,
   type RecallKeyword,
   STALE_AFTER_DAYS_DEFAULT,
-  staleDays,
   validateName,
 } from "./rules.js";
 import { wordsQuery } from "./cjk-words.js";
@@ -108,7 +107,13 @@ export interface RecallFilters {
 }
 
 /** The parameters of RECALL and RECALL_CALL, in order (also used by the plan tests and the bench). */
-export function recallParams(keywords: RecallKeyword[], readable: { all: boolean; scopes: string[] }, filters: RecallFilters, limit: number): unknown[] {
+export function recallParams(
+  keywords: RecallKeyword[],
+  readable: { all: boolean; scopes: string[] },
+  filters: RecallFilters,
+  limit: number,
+  staleAfterDays = STALE_AFTER_DAYS_DEFAULT,
+): unknown[] {
   return [
     keywords.map((k) => k.pattern),
     keywords.map((k) => k.text),
@@ -132,6 +137,7 @@ export function recallParams(keywords: RecallKeyword[], readable: { all: boolean
     keywords.map((k) => (k.sentence === null ? null : k.sentence.words.join("\n"))),
     keywords.map((k) => (k.sentence?.lexemes ? k.sentence.lexemes.join("\n") : null)),
     RECALL_SENTENCE_WORD_FACTS,
+    staleAfterDays,
   ];
 }
 
@@ -140,11 +146,11 @@ export async function recallFacts(db: Queryable, caller: Caller, input: RecallIn
   const keywords = parseKeywords(input.keywords);
   const scope = optionalReadableScope(caller, input.scope);
   const limit = boundedLimit(input.limit, RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT);
-  const params = recallParams(keywords, readableScopes(caller), { type: input.type, status: input.status, scope }, limit);
+  const params = recallParams(keywords, readableScopes(caller), { type: input.type, status: input.status, scope }, limit, staleAfter);
   // One JSON object per row (am_recall returns RECALL's rows as JSON): timestamps come as strings, which toSummary reads too.
   const rows = (await db.query<{ r: RecallRow & { total: number } }>(RECALL_CALL, params, prepared("recall"))).rows.map((x) => x.r);
   const total = rows[0]?.total ?? 0;
-  const hits = rows.map((r) => recallHit(r, keywords, staleAfter));
+  const hits = rows.map((r) => recallHit(r, keywords));
   await addConfirmedBefore(db, hits);
   await addSuccessors(db, readableScopes(caller), hits);
   return { hits, total, truncated: total > rows.length };
@@ -173,6 +179,8 @@ async function addConfirmedBefore(db: Queryable, hits: RecallHit[]): Promise<voi
 
 type RecallRow = SummaryRow & {
   body: string;
+  /** am_fact_stale of the fact. */
+  stale: boolean;
   exact_levels: Array<number | null> | null;
   near_levels: Array<number | null> | null;
   sentence_levels: Array<number | null> | null;
@@ -188,7 +196,7 @@ type RecallRow = SummaryRow & {
  * in V8 (85 µs for ten, against 17 µs written out), a tenth of a whole
  * recall's service time.
  */
-function recallHit(r: RecallRow, keywords: RecallKeyword[], staleAfter: number): RecallHit {
+function recallHit(r: RecallRow, keywords: RecallKeyword[]): RecallHit {
   // A keyword has a level in at most one of the two (near keywords matched nothing exactly).
   const matches: RecallMatch[] = [];
   for (let i = 0; i < keywords.length; i++) {
@@ -218,7 +226,7 @@ function recallHit(r: RecallRow, keywords: RecallKeyword[], staleAfter: number):
     bodyTruncated: r.body_chars > RECALL_BODY_CHARS,
     matchedIn: matches.some((m) => m.in === "summary") ? "summary" : "body",
     matches,
-    stale: staleDays({ status: r.status, statusAt }, staleAfter) !== null,
+    stale: r.stale,
   };
   if (r.copy_scope !== null && r.copy_name !== null) hit.copyOf = { scope: r.copy_scope, name: r.copy_name };
   return hit;

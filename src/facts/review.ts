@@ -10,7 +10,7 @@ import { cursorKey } from "../db/cursor-key.js";
 import { LIST_SCAN_MAX_DEFAULT } from "../limits.js";
 import { type FactPageRequest, factPageParams, type PageRow, readFactPage } from "./list.js";
 import { type FactSummary, type SimilarFact, toSummary } from "./model.js";
-import { type FactType, STALE_AFTER_DAYS_DEFAULT, staleDays } from "./rules.js";
+import { daysSinceReview, type FactType, STALE_AFTER_DAYS_DEFAULT } from "./rules.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
 import { similarFacts } from "./store.js";
@@ -142,10 +142,10 @@ export async function staleQueue(
   ]);
   const now = Date.now();
   return {
+    // The database chose them as stale (am_fact_stale); the days say how long each has waited.
     items: page.rows.map((r) => {
       const summary = toSummary(r);
-      // The SQL chose it as stale; at least the threshold if the clocks disagree by a moment.
-      return { ...summary, body: r.body, staleDays: staleDays(summary, days, now) ?? days };
+      return { ...summary, body: r.body, staleDays: daysSinceReview(summary.statusAt!, now) };
     }),
     ...counted,
     scanCut: page.stoppedAt !== undefined,

@@ -1,6 +1,7 @@
 // The rules of a fact, checked before anything touches the database, with
 // messages that tell the agent exactly what to fix. The database repeats the
 // essential ones as constraints (sql/migrations/000001_baseline.sql).
+import { STALE_AFTER_DAYS_DEFAULT } from "../config/content.js";
 import { invalid } from "../errors.js";
 import { checkChars, countTrigrams, KEYWORD_MAX_CHARS, MAX_KEYWORDS, MAX_SEARCH_TRIGRAMS } from "../limits.js";
 import { charCount, CONTROL_CHARS, likePattern } from "../text.js";
@@ -270,12 +271,14 @@ export const ALLOWED_TRANSITIONS_TEXT = "draft → confirmed, draft → deprecat
 /** Confirming a confirmed fact again: a new review, allowed once the fact is stale. */
 export const isReconfirmation = (from: FactStatus, to: PromotionTarget): boolean => from === "confirmed" && to === "confirmed";
 
-export const STALE_AFTER_DAYS_DEFAULT = 180;
+export { STALE_AFTER_DAYS_DEFAULT };
 const DAY_MS = 86_400_000;
 
-/** Whole days since a fact's last review, when it is confirmed and that is more than staleAfterDays ago; else null. */
-export function staleDays(f: { status: FactStatus; statusAt: string | null }, staleAfterDays: number, now = Date.now()): number | null {
-  if (f.status !== "confirmed" || f.statusAt === null) return null;
-  const days = Math.floor((now - Date.parse(f.statusAt)) / DAY_MS);
-  return days > staleAfterDays ? days : null;
+/**
+ * Whole days since a fact's last review, for saying how long it has waited.
+ * Whether it is stale is the database's answer (am_fact_stale, the `stale`
+ * column of the queries that read or lock facts), never this count's.
+ */
+export function daysSinceReview(statusAt: string, now = Date.now()): number {
+  return Math.floor((now - Date.parse(statusAt)) / DAY_MS);
 }

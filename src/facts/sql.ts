@@ -11,6 +11,9 @@ export const SUMMARY_COLUMNS = `
   a.name as author, f.created_at, f.updated_at,
   sb.name as status_by, f.status_at, f.status_reason, char_length(f.body) as body_chars`;
 
+/** Whether the fact `f` is stale (am_fact_stale), given the parameter holding STALE_AFTER_DAYS. */
+export const STALE = (daysParam: string) => `am_fact_stale(f.status, f.status_at, ${daysParam}::int) as stale`;
+
 export const SUMMARY_JOINS = `
   join agents a on a.id = f.author_id
   left join agents sb on sb.id = f.status_by_id`;
@@ -71,14 +74,15 @@ export const FROM_MICROS = (param: string) => `('epoch'::timestamptz + ${param}:
  * stopped at its bound). Rows in the scan's order; a `last` row that did not
  * pass the filters has no fact columns.
  * $1 order ('newest', 'oldest', 'stale'), $2 status, $3 change_seq to start
- * after, $4 days after which a confirmed fact is stale ('stale'), $5/$6 the
+ * after, $4 days after which a confirmed fact is stale (the `stale` column,
+ * and the 'stale' order), $5/$6 the
  * review time (MICROS) and id to start after ('stale'), $7 facts read at most,
  * $8 facts wanted, $9/$10 readable, $11 type, $12 scope, $13 author name,
  * $14 not written by this agent id, $15/$16 writable scopes (null $15: any).
  */
 export const FACT_PAGE = (extraColumns = "", extraJoins = "") => `
-  select ${SUMMARY_COLUMNS}, p.id as scan_id, p.change_seq, ${MICROS("p.status_at")} as status_at_us, p.kept, p.last${extraColumns}
-    from am_fact_page($1::text, $2::text, $3::bigint, now() - make_interval(days => $4::int), ${FROM_MICROS("$5")}, $6::bigint,
+  select ${SUMMARY_COLUMNS}, ${STALE("$4")}, p.id as scan_id, p.change_seq, ${MICROS("p.status_at")} as status_at_us, p.kept, p.last${extraColumns}
+    from am_fact_page($1::text, $2::text, $3::bigint, am_stale_cutoff($4::int), ${FROM_MICROS("$5")}, $6::bigint,
                       $7::int, $8::int, $9::boolean, $10::text[], $11::text, $12::text, $13::text,
                       $14::bigint, $15::boolean, $16::text[]) with ordinality as p(id, change_seq, status_at, kept, last, ord)
     left join facts f on p.kept and f.id = p.id
@@ -90,7 +94,7 @@ export const FACT_PAGE = (extraColumns = "", extraJoins = "") => `
 /** How many facts one bounded scan finds (up to $8), and whether it stopped at its bound. FACT_PAGE's parameters. */
 export const FACT_PAGE_COUNT = `
   select (count(*) filter (where p.kept))::int as n, coalesce(bool_or(p.last), false) as stopped
-    from am_fact_page($1::text, $2::text, $3::bigint, now() - make_interval(days => $4::int), ${FROM_MICROS("$5")}, $6::bigint,
+    from am_fact_page($1::text, $2::text, $3::bigint, am_stale_cutoff($4::int), ${FROM_MICROS("$5")}, $6::bigint,
                       $7::int, $8::int, $9::boolean, $10::text[], $11::text, $12::text, $13::text,
                       $14::bigint, $15::boolean, $16::text[]) p`;
 
@@ -144,14 +148,14 @@ export const CREATE_FACT = `
 // that waited for the lock would re-check the updated row against the *old*
 // joined agent row (Postgres's EvalPlanQual keeps the other tables' rows), so a
 // changed author made the fact vanish and a new reviewer read as null.
-const lockedFact = (where: string) => `
+const lockedFact = (where: string, extraColumns = "") => `
   with f as (
     select * from facts f
      where ${where}
      order by f.scope
        for update
   )
-  select ${SUMMARY_COLUMNS}, f.body, f.author_id, f.supersedes_id, f.superseded_by_id
+  select ${SUMMARY_COLUMNS}, f.body, f.author_id, f.supersedes_id, f.superseded_by_id${extraColumns}
     from f
     ${SUMMARY_JOINS}
    order by f.scope`;
@@ -191,10 +195,12 @@ export const UPDATE_FACT = `
 
 /**
  * The fact to promote, locked; found by exact name among readable scopes.
- * $1 name, $2 scope or null, $3/$4 readable scopes.
+ * $1 name, $2 scope or null, $3/$4 readable scopes, $5 STALE_AFTER_DAYS
+ * (whether it is stale: a new review of a confirmed fact is allowed then).
  */
 export const LOCK_FACT_FOR_PROMOTION = lockedFact(
   `f.name = $1::text and ($2::text is null or f.scope = $2::text) and ${READABLE("$3", "$4")}`,
+  `, ${STALE("$5")}`,
 );
 
 /**

@@ -15,7 +15,6 @@ import {
   charCount,
   isReconfirmation,
   STALE_AFTER_DAYS_DEFAULT,
-  staleDays,
   SIMILAR_MAX,
   SIMILAR_THRESHOLD,
   type FactStatus,
@@ -229,7 +228,7 @@ export async function promoteFact(
   return db.transaction(async (tx) => {
     // Exact name only, and only where the caller may read: an unreadable fact
     // gets the same answer as a missing one.
-    const rows = (await tx.query<LockedRow>(sql.LOCK_FACT_FOR_PROMOTION, [name, scope ?? null, readable.all, readable.scopes], prepared("lock_for_promotion"))).rows;
+    const rows = (await tx.query<LockedRow & { stale: boolean }>(sql.LOCK_FACT_FOR_PROMOTION, [name, scope ?? null, readable.all, readable.scopes, staleAfterDays], prepared("lock_for_promotion"))).rows;
     const row = rows[0];
     if (!row) throw missingFact(caller, name, scope);
     if (rows.length > 1) throw ambiguousFact(name, rows.map((r) => r.scope));
@@ -239,7 +238,7 @@ export async function promoteFact(
     }
     // A stale confirmed fact may be confirmed again (a new review); a fresh
     // one may not, so that racing reviewers still make exactly one confirmation.
-    const review = isReconfirmation(row.status, input.to) && staleDays(toSummary(row), staleAfterDays) !== null;
+    const review = isReconfirmation(row.status, input.to) && row.stale;
     if (!transitionAllowed(row.status, input.to) && !review) {
       const already =
         row.status === input.to ? ` It is already ${row.status}${row.status_by ? ` (by ${row.status_by} at ${isoTime(row.status_at!)})` : ""}.` : "";

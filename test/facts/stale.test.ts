@@ -142,3 +142,44 @@ describe.each(BACKENDS)("stale facts on %s", (backend) => {
     }
   });
 });
+
+// "Stale" is one rule (am_fact_stale), asked by every surface: at STALE_AFTER_DAYS + ½ day a fact is
+// stale everywhere, at STALE_AFTER_DAYS − ½ day nowhere (whole days counted on one side and timestamps
+// compared on the other disagreed for up to a day).
+describe.each(BACKENDS)("stale at STALE_AFTER_DAYS ± ½ day, on every surface (%s)", (backend) => {
+  let tdb: TestDatabase;
+  let service: RunningService;
+  let reviewer: Client;
+  const metricsToken = "scrape-secret-0123456789abcdef0123456789";
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase(backend);
+    service = await startTestService(tdb.db, { STALE_AFTER_DAYS: "1", METRICS_TOKEN: metricsToken });
+    const team = await addTeam(tdb.db);
+    reviewer = await connectClient(service.mcpUrl, (team.writer as typeof team.writer & { token: string }).token, "blog-writer");
+    for (const [name, days] of [["day-and-a-half", 1.5], ["half-a-day", 0.5]] as const) {
+      await store(tdb.db, team.deployer, fact(name, { description: `Boundary rule ${name}`, body: "Why and how of the boundary rule." }));
+      const id = (await tdb.db.query<{ id: number }>("select id from facts where name = $1", [name])).rows[0]!.id;
+      await tdb.db.query(sql.PROMOTE_FACT, [id, "confirmed", team.reviewer.agentId, "checked", "draft", new Date(Date.now() - days * DAY_MS)]);
+    }
+  });
+  afterAll(async () => {
+    await reviewer?.close();
+    await service?.stop();
+    await tdb?.drop();
+  });
+
+  it("recall, memory_list reviewable, memory_review, /metrics and the console's queue agree, and memory_promote allows a new review of the stale one only", async () => {
+    const hits = (await callOk<{ hits: Hit[] }>(reviewer, "memory_recall", { keywords: ["boundary rule"] })).hits;
+    expect(Object.fromEntries(hits.map((h) => [h.name, h.stale ?? false]))).toEqual({ "day-and-a-half": true, "half-a-day": false });
+    const listed = await callOk<{ facts: Array<{ name: string; stale: boolean }> }>(reviewer, "memory_list", { reviewable: true });
+    expect(listed.facts.map((f) => [f.name, f.stale])).toEqual([["day-and-a-half", true]]);
+    const review = await callOk<{ stale: Array<{ name: string; staleDays: number }> }>(reviewer, "memory_review", {});
+    expect(review.stale.map((f) => [f.name, f.staleDays])).toEqual([["day-and-a-half", 1]]);
+    const metrics = await (await fetch(`${service.url}/metrics`, { headers: { Authorization: `Bearer ${metricsToken}` } })).text();
+    expect(metrics).toMatch(/^agent_memory_stale_facts\{scope="shared"\} 1$/m);
+    expect(await callError(reviewer, "memory_promote", { name: "half-a-day", to: "confirmed", reason: "checked again" })).toContain("already confirmed");
+    expect(await callOk(reviewer, "memory_promote", { name: "day-and-a-half", to: "confirmed", reason: "checked again" })).toMatchObject({ from: "confirmed", to: "confirmed" });
+  });
+});
+
