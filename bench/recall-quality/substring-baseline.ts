@@ -2,7 +2,9 @@
 // service's recall against on the same facts (the search most memory servers
 // offer, the reference's included): each keyword a literal substring (ILIKE
 // ANY over the trigram index), ranked by where it matched, status and recency.
-// $1 patterns, $2/$3 readable scopes, $4 type, $5 status, $6 scope, $7 limit, $8 body chars.
+// $1 patterns, $2/$3 readable scopes, $4 type, $5 status, $6 scope, $7 limit.
+import { likePattern } from "../../src/text.js";
+
 export const SUBSTRING_RECALL = `
   with hits as (
     select f.id,
@@ -19,7 +21,7 @@ export const SUBSTRING_RECALL = `
      order by head_hit desc, status_rank, f.updated_at desc, f.id desc
      limit $7::int
   )
-  select f.name, f.scope, left(f.body, $8::int) as body, h.total
+  select f.name, f.scope, am_fact_search_body(f.body) as body, h.total
     from hits h
     join facts f on f.id = h.id
    order by h.head_hit desc, h.status_rank, h.updated_at desc, h.id desc`;
@@ -32,7 +34,7 @@ export function substringPatterns(keywords: string[]): string[] {
     const keyword = raw.trim();
     if (seen.has(keyword.toLowerCase())) continue;
     seen.add(keyword.toLowerCase());
-    patterns.push(`%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    patterns.push(likePattern(keyword));
   }
   return patterns;
 }

@@ -8,7 +8,6 @@ import { createAgent, issueToken } from "../../src/auth/store.js";
 import { migrate } from "../../src/db/migrate.js";
 import { openPostgres } from "../../src/db/postgres.js";
 import { recallFacts } from "../../src/facts/read.js";
-import { RECALL_BODY_CHARS } from "../../src/facts/rules.js";
 import { promoteFact, storeFact } from "../../src/facts/store.js";
 import type { Database } from "../../src/db/database.js";
 import type { BenchContext } from "../lib/context.js";
@@ -84,7 +83,7 @@ export async function benchQuality(ctx: BenchContext): Promise<void> {
     const scored: Scored[] = [];
     for (const q of queries) {
       const now = (await recallFacts(db, writer, { keywords: q.keywords, scope: q.scope, limit: 10 })).hits.map((h) => h.name);
-      const substring = (await db.query<{ name: string }>(SUBSTRING_RECALL, [substringPatterns(q.keywords), false, [q.scope], null, null, q.scope, 10, RECALL_BODY_CHARS])).rows.map((r) => r.name);
+      const substring = (await db.query<{ name: string }>(SUBSTRING_RECALL, [substringPatterns(q.keywords), false, [q.scope], null, null, q.scope, 10])).rows.map((r) => r.name);
       scored.push({ class: q.class, keywords: q.keywords, expect: q.expect, substring, now });
     }
 

@@ -11,7 +11,7 @@ begin
   select w.scope, w.word, am_word_deletes(w.word)
     from (select distinct f.scope, x.word
             from new_facts f
-            cross join unnest(am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000))) as x(word)) w
+            cross join unnest(am_near_words(am_fact_search_text(f.name, f.description, f.body))) as x(word)) w
    where not exists (select 1 from fact_words v where v.word = w.word and v.scope = w.scope collate "C")
    order by w.word collate "C", w.scope collate "C"
   on conflict do nothing;

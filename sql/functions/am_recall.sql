@@ -35,7 +35,8 @@
 --   two level arrays of the rows kept. A draft kept also names the confirmed
 --   fact it was stored as a near-copy of (fact_copies), if any.
 -- $1 patterns, $2 texts, $3 phrase flags (one per keyword), $4/$5 readable
--- scopes, $6 type, $7 status, $8 scope, $9 limit, $10 body chars,
+-- scopes, $6 type, $7 status, $8 scope, $9 limit, $10 STALE_AFTER_DAYS (each hit
+-- says whether it is stale, am_fact_stale),
 -- $11 vocabulary words read per keyword word (RECALL_NEAR_WORD_CANDIDATES),
 -- $12 shortest keyword looked up for near matches, and shortest word corrected,
 -- $13 index patterns (one per keyword), $14 most facts the near lookups read in all,
@@ -46,8 +47,8 @@
 -- as a sentence or question (RecallKeyword.sentence), joined by line breaks, or
 -- null; $18 for such a keyword with CJK text, each word's lexeme query (as the
 -- service's words, facts.search_cjk), joined alike, or null; $19 most facts
--- read per word of a sentence (RECALL_SENTENCE_WORD_FACTS); $20 STALE_AFTER_DAYS
--- (each hit says whether it is stale, am_fact_stale).
+-- read per word of a sentence (RECALL_SENTENCE_WORD_FACTS). Each hit carries the
+-- part of its body that recall searches (am_fact_search_body): what an answer shows.
 -- - `sentence_*`: a sentence keyword is not matched whole but by its content
 --   words (stop words give no english query and do not count): a fact matches
 --   when it holds most of them (all of one or two, at least half of more),
@@ -60,7 +61,7 @@
 -- recall runs); no sequential scan, whatever the statistics of a scope say; no
 -- memoize (it cached each candidate's lowercased text under a key of its whole
 -- text, every one a miss); no JIT (compiling a plan that merely looks expensive).
-create or replace function am_recall(text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, integer, integer, text[], integer, text[], text[], text[], text[], integer, integer)
+create or replace function am_recall(text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, integer, integer, text[], integer, text[], text[], text[], text[], integer)
   returns setof json
   language plpgsql
   set search_path from current
@@ -86,7 +87,7 @@ begin
   ), exact as materialized (
     select f.id, case f.status when 'confirmed' then 0 when 'draft' then 1 else 2 end as status_rank, f.updated_at, m.levels, m.score
       from facts f
-      cross join lateral (select lower((f.name || E'\n' || f.description)) as head, lower(left(f.body, 1000)) as body offset 0) t
+      cross join lateral (select lower(am_fact_search_head(f.name, f.description)) as head, lower(am_fact_search_body(f.body)) as body offset 0) t
       
       cross join lateral (
         select array_agg(x.level order by x.i) as levels,
@@ -117,12 +118,12 @@ begin
               -- both (joining each candidate by its key instead reads the heap
               -- once per candidate).
               (select f.id from facts f
-                where $4::boolean and $8::text is null and (f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) ilike any($13::text[]))
+                where $4::boolean and $8::text is null and am_fact_search_text(f.name, f.description, f.body) ilike any($13::text[]))
               union all
               (select f.id
                  from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
                  cross join unnest($13::text[]) as p(pattern)
-                 cross join lateral (select f.id from facts f where f.scope = s.scope and (f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) ilike p.pattern offset 0) f
+                 cross join lateral (select f.id from facts f where f.scope = s.scope and am_fact_search_text(f.name, f.description, f.body) ilike p.pattern offset 0) f
                 where not ($4::boolean and $8::text is null))))
             or f.search_head @@ (select am_tsquery_or(q) from kw0) or f.search_body @@ (select am_tsquery_or(q) from kw0)
             or f.search_cjk @@ (select am_tsquery_or(cjk_q) from kw0))
@@ -217,8 +218,8 @@ begin
         (select f.id, case when 
   not exists (select 1 from near_fixes x
                where x.i = k.i
-                 and case when x.corrected then not coalesce(x.fixes && am_near_words(f.name || E'\n' || f.description), false)
-                          else position(x.word in lower(f.name || E'\n' || f.description)) = 0 end) then 5 else 6 end as level, (
+                 and case when x.corrected then not coalesce(x.fixes && am_near_words(am_fact_search_head(f.name, f.description)), false)
+                          else position(x.word in lower(am_fact_search_head(f.name, f.description))) = 0 end) then 5 else 6 end as level, (
        ($4::boolean or f.scope = any($5::text[]))
        and ($6::text is null or f.type = $6::text)
        and ($7::text is null or f.status = $7::text)
@@ -226,18 +227,18 @@ begin
        and (not k.more or 
   not exists (select 1 from near_fixes x
                where x.i = k.i
-                 and case when x.corrected then not coalesce(x.fixes && am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)), false)
-                          else position(x.word in lower(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000))) = 0 end))) as keep
+                 and case when x.corrected then not coalesce(x.fixes && am_near_words(am_fact_search_text(f.name, f.description, f.body)), false)
+                          else position(x.word in lower(am_fact_search_text(f.name, f.description, f.body))) = 0 end))) as keep
            from facts f
           where $4::boolean and $8::text is null
-            and am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) && k.fix1 and am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) && k.fix2 and am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) && k.fix3
+            and am_near_words(am_fact_search_text(f.name, f.description, f.body)) && k.fix1 and am_near_words(am_fact_search_text(f.name, f.description, f.body)) && k.fix2 and am_near_words(am_fact_search_text(f.name, f.description, f.body)) && k.fix3
           limit $14::int / (select greatest(count(*), 1) from kw k2 where k2.near))
         union all
         (select f.id, case when 
   not exists (select 1 from near_fixes x
                where x.i = k.i
-                 and case when x.corrected then not coalesce(x.fixes && am_near_words(f.name || E'\n' || f.description), false)
-                          else position(x.word in lower(f.name || E'\n' || f.description)) = 0 end) then 5 else 6 end as level, (
+                 and case when x.corrected then not coalesce(x.fixes && am_near_words(am_fact_search_head(f.name, f.description)), false)
+                          else position(x.word in lower(am_fact_search_head(f.name, f.description))) = 0 end) then 5 else 6 end as level, (
        ($4::boolean or f.scope = any($5::text[]))
        and ($6::text is null or f.type = $6::text)
        and ($7::text is null or f.status = $7::text)
@@ -245,13 +246,13 @@ begin
        and (not k.more or 
   not exists (select 1 from near_fixes x
                where x.i = k.i
-                 and case when x.corrected then not coalesce(x.fixes && am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)), false)
-                          else position(x.word in lower(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000))) = 0 end))) as keep
+                 and case when x.corrected then not coalesce(x.fixes && am_near_words(am_fact_search_text(f.name, f.description, f.body)), false)
+                          else position(x.word in lower(am_fact_search_text(f.name, f.description, f.body))) = 0 end))) as keep
            from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
            cross join lateral (
              select f.* from facts f
               where f.scope = s.scope
-                and am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) && k.fix1 and am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) && k.fix2 and am_near_words(f.name || E'\n' || f.description || E'\n' || left(f.body, 1000)) && k.fix3
+                and am_near_words(am_fact_search_text(f.name, f.description, f.body)) && k.fix1 and am_near_words(am_fact_search_text(f.name, f.description, f.body)) && k.fix2 and am_near_words(am_fact_search_text(f.name, f.description, f.body)) && k.fix3
               limit $14::int / (select greatest(count(*), 1) from kw k2 where k2.near)) f
           where not ($4::boolean and $8::text is null)
           limit $14::int / (select greatest(count(*), 1) from kw k2 where k2.near))
@@ -352,8 +353,8 @@ begin
   f.id, f.scope, f.name, f.description, f.type, f.status, f.version,
   a.name as author, f.created_at, f.updated_at,
   sb.name as status_by, f.status_at, f.status_reason, char_length(f.body) as body_chars,
-         am_fact_stale(f.status, f.status_at, $20::int) as stale,
-         left(f.body, $10::int) as body,
+         am_fact_stale(f.status, f.status_at, $10::int) as stale,
+         am_fact_search_body(f.body) as body,
          h.exact_levels, h.near_levels, h.sentence_levels, h.sentence_words, h.total, c.scope as copy_scope, c.name as copy_name
     from hits h
     join facts f on f.id = h.id

@@ -162,8 +162,45 @@ async function dropAll(tx: Queryable, functions: Signature[]): Promise<void> {
   for (const f of functions) await tx.exec(`drop ${f.kind === "a" ? "aggregate" : "function"} ${f.sig}`);
 }
 
-/** Applies new and changed function files (a changed signature replaces the old); drops the functions whose file is gone. */
-async function applyFunctions(tx: Queryable, functions: SqlFunction[]): Promise<MigrationReport["functions"]> {
+// What stores a function's results: the indexes whose expression calls it, and
+// the generated columns computed with it, also through the SQL functions that
+// call it (SQL-standard bodies record what they call). $1 the function's oids.
+const STORED_BY = `
+  with recursive callers(oid) as (
+    select unnest($1::oid[])
+    union
+    select d.objid from pg_depend d join callers c on d.refobjid = c.oid
+     where d.refclassid = 'pg_proc'::regclass and d.classid = 'pg_proc'::regclass
+  )
+  select distinct coalesce(i.relname::text, t.relname || '.' || a.attname) as what
+    from pg_depend d
+    join callers c on d.refobjid = c.oid and d.refclassid = 'pg_proc'::regclass
+    left join pg_class i on d.classid = 'pg_class'::regclass and i.oid = d.objid and i.relkind = 'i'
+    left join pg_attrdef ad on d.classid = 'pg_attrdef'::regclass and ad.oid = d.objid
+    left join pg_class t on t.oid = ad.adrelid
+    left join pg_attribute a on a.attrelid = ad.adrelid and a.attnum = ad.adnum
+   where i.oid is not null or a.attgenerated = 's'
+   order by 1`;
+
+/**
+ * A function whose results an index or a stored column holds must not change
+ * its body in place: what was stored would no longer be what the function
+ * computes (an index would miss, or find, the wrong rows). Such a change is a
+ * new function, with a migration that rebuilds what stores it.
+ */
+async function refuseChangeOfStored(tx: Queryable, f: SqlFunction): Promise<void> {
+  const oids = (await tx.query<{ oid: number }>("select p.oid::int as oid from pg_proc p where p.proname = $1 and p.pronamespace = current_schema()::regnamespace", [f.name])).rows.map((r) => r.oid);
+  if (oids.length === 0) return;
+  const stored = (await tx.query<{ what: string }>(STORED_BY, [oids])).rows.map((r) => r.what);
+  if (stored.length === 0) return;
+  throw new Error(
+    `sql/functions/${f.name}.sql changed, but ${stored.join(", ")} ${stored.length === 1 ? "stores" : "store"} what ${f.name} computes: the stored entries would no longer match it. ` +
+      "A new reading is a new function (a file of a new name), with a migration that rebuilds them on it; the old file goes once nothing uses it.",
+  );
+}
+
+/** Applies new and changed function files (a changed signature replaces the old). */
+async function applyFunctions(tx: Queryable, functions: SqlFunction[]): Promise<string[]> {
   const recorded = new Map((await tx.query<{ name: string; checksum: string }>("select name, checksum from schema_functions")).rows.map((r) => [r.name, r.checksum]));
   // Bodies may name tables a pending migration creates yet: they are checked
   // once the migrations have run (migrate).
@@ -171,6 +208,7 @@ async function applyFunctions(tx: Queryable, functions: SqlFunction[]): Promise<
   const applied: string[] = [];
   for (const f of functions) {
     if (recorded.get(f.name) === f.checksum) continue;
+    if (recorded.has(f.name)) await refuseChangeOfStored(tx, f);
     const before = await signatures(tx, f.name);
     await execFile(tx, f);
     // A file that changed its function's signature replaces it: the old
@@ -184,15 +222,23 @@ async function applyFunctions(tx: Queryable, functions: SqlFunction[]): Promise<
     );
     applied.push(f.name);
   }
-  const dropped: string[] = [];
+  return applied;
+}
+
+/**
+ * Drops the functions whose file is gone. After the migrations: one of them may
+ * first move what used such a function (an index) to its successor.
+ */
+async function dropGoneFunctions(tx: Queryable, functions: SqlFunction[]): Promise<string[]> {
   const present = new Set(functions.map((f) => f.name));
-  for (const name of recorded.keys()) {
+  const dropped: string[] = [];
+  for (const { name } of (await tx.query<{ name: string }>("select name from schema_functions order by name")).rows) {
     if (present.has(name)) continue;
     await dropAll(tx, await signatures(tx, name));
     await tx.query("delete from schema_functions where name = $1", [name]);
     dropped.push(name);
   }
-  return { applied, dropped };
+  return dropped;
 }
 
 /** One function per file name: a file defining two signatures under its name is a mistake. */
@@ -219,7 +265,7 @@ export async function migrate(db: Database, options: { migrations?: Migration[];
       // replace the newer ones (or fail to drop what the newer tables use).
       const unknown = await migrationsUnknownTo(tx, migrations);
       if (unknown.length > 0) throw new SchemaMismatchError(newerDatabase(unknown, migrations.length, "build"));
-      const fns = await applyFunctions(tx, functions);
+      const appliedFunctions = await applyFunctions(tx, functions);
       const done = new Set((await tx.query<{ id: number }>("select id from schema_migrations")).rows.map((r) => r.id));
       const applied: string[] = [];
       for (const m of migrations) {
@@ -228,12 +274,13 @@ export async function migrate(db: Database, options: { migrations?: Migration[];
         await tx.query("insert into schema_migrations (id, name) values ($1, $2)", [m.id, m.name]);
         applied.push(`${String(m.id).padStart(6, "0")}_${m.name}`);
       }
+      const dropped = await dropGoneFunctions(tx, functions);
       // Checked now that every table they name exists: a body that does not
       // compile fails the whole run here, not at its first call.
       await tx.query("set local check_function_bodies = on");
-      for (const f of functions.filter((x) => fns.applied.includes(x.name))) await execFile(tx, f);
+      for (const f of functions.filter((x) => appliedFunctions.includes(x.name))) await execFile(tx, f);
       await checkOneEach(tx, functions);
-      return { applied, functions: fns, current: migrations.length };
+      return { applied, functions: { applied: appliedFunctions, dropped }, current: migrations.length };
     },
     // Another replica may be mid-migration; wait for it rather than fail fast.
     { lockTimeoutMs: 120_000, statementTimeoutMs: 600_000 },

@@ -5,7 +5,7 @@ import type { FactSummary, FullFact } from "./model.js";
 import type { ListResult } from "./list.js";
 import type { RecallHit, RecallResult } from "./read.js";
 import type { WordHint } from "./recall-hints.js";
-import { daysSinceReview, GET_HISTORY_VERSIONS, RECALL_BODY_CHARS } from "./rules.js";
+import { charCount, daysSinceReview, GET_HISTORY_VERSIONS } from "./rules.js";
 import type { PromoteResult, StoreResult } from "./store.js";
 
 /** "Stale: confirmed 2026-01-02, not reviewed for 240 days; …" for a stale fact. */
@@ -133,7 +133,7 @@ export function recallText(keywords: string[], r: RecallResult, hints: WordHint[
     if (note) lines.push(indent(note, "  "));
     lines.push(indent(h.body, "  "));
     if (h.bodyTruncated) {
-      lines.push(indent(`[body shortened: first ${RECALL_BODY_CHARS} of ${h.bodyChars} characters shown; memory_get with name "${h.name}" and scope "${h.scope}" returns it whole]`, "  "));
+      lines.push(indent(`[body shortened: first ${charCount(h.body)} of ${h.bodyChars} characters shown; memory_get with name "${h.name}" and scope "${h.scope}" returns it whole]`, "  "));
     }
     return lines.join("\n");
   });

@@ -8,11 +8,11 @@ import { checkWholeNumber } from "../limits.js";
 import { ambiguousFact, missingFact } from "./messages.js";
 import { type FactEvent, type FactSummary, type FactVersion, type FullFact, isoTime, type SummaryRow, toSummary } from "./model.js";
 import {
+  charCount,
   type FactStatus,
   type FactType,
   GET_HISTORY_VERSIONS,
   parseKeywords,
-  RECALL_BODY_CHARS,
   RECALL_NEAR_MAX_FACTS,
   RECALL_NEAR_MIN_CHARS,
   RECALL_NEAR_WORD_CANDIDATES,
@@ -57,7 +57,7 @@ export interface RecallMatch {
 }
 
 export interface RecallHit extends FactSummary {
-  /** The body, or its first RECALL_BODY_CHARS characters when bodyTruncated. */
+  /** The body, or the part of it recall searches (am_fact_search_body) when bodyTruncated. */
   body: string;
   bodyTruncated: boolean;
   /** Where a keyword matched best; name/description hits rank first. */
@@ -124,7 +124,7 @@ export function recallParams(
     filters.status ?? null,
     filters.scope ?? null,
     limit,
-    RECALL_BODY_CHARS,
+    staleAfterDays,
     RECALL_NEAR_WORD_CANDIDATES,
     RECALL_NEAR_MIN_CHARS,
     keywords.map((k) => k.indexPattern),
@@ -137,7 +137,6 @@ export function recallParams(
     keywords.map((k) => (k.sentence === null ? null : k.sentence.words.join("\n"))),
     keywords.map((k) => (k.sentence?.lexemes ? k.sentence.lexemes.join("\n") : null)),
     RECALL_SENTENCE_WORD_FACTS,
-    staleAfterDays,
   ];
 }
 
@@ -223,7 +222,7 @@ function recallHit(r: RecallRow, keywords: RecallKeyword[]): RecallHit {
     statusReason: r.status_reason,
     bodyChars: r.body_chars,
     body: r.body,
-    bodyTruncated: r.body_chars > RECALL_BODY_CHARS,
+    bodyTruncated: r.body_chars > charCount(r.body),
     matchedIn: matches.some((m) => m.in === "summary") ? "summary" : "body",
     matches,
     stale: r.stale,

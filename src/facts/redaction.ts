@@ -11,6 +11,7 @@ import { assertMayRedact, validateScope } from "../auth/scopes.js";
 import type { Database, Queryable } from "../db/database.js";
 import { conflict, invalid, notFound } from "../errors.js";
 import { REFUSING_GUARD, type SecretGuard } from "../secrets/guard.js";
+import { likePattern } from "../text.js";
 import { isoTime } from "./model.js";
 import { validateName, validateReason } from "./rules.js";
 
@@ -41,7 +42,7 @@ const EARLIER = `
    where r.fact_id = $1::bigint and r.version = $2::int`;
 // The vocabulary words (am_near_words) of the text being removed, read before it goes.
 const WORDS = `
-  select am_near_words(f.name || E'\\n' || v.description || E'\\n' || left(v.body, 1000)) as words
+  select am_near_words(am_fact_search_text(f.name, v.description, v.body)) as words
     from fact_versions v join facts f on f.id = v.fact_id where v.fact_id = $1::bigint and v.version = $2::int`;
 const OVERWRITE_VERSION = `update fact_versions set description = $3::text, body = $3::text where fact_id = $1::bigint and version = $2::int`;
 // The current version's review reason goes with it: a reviewer may have quoted the text.
@@ -51,12 +52,13 @@ const OVERWRITE_CURRENT = `
    where id = $1::bigint`;
 const OVERWRITE_REASONS = `update fact_events set reason = $3::text where fact_id = $1::bigint and version = $2::int and reason is not null`;
 // Words no fact of the scope holds any more leave the vocabulary (an index
-// lookup per word on facts_exact_trgm, the same expression).
+// lookup per word on facts_exact_trgm, the same expression). $2 the words,
+// $3 each one's substring pattern (likePattern).
 const FORGET_WORDS = `
   delete from fact_words w
-   where w.scope = $1::text and w.word = any($2::text[])
-     and not exists (select 1 from facts f where f.scope = $1::text
-           and (f.name || E'\\n' || f.description || E'\\n' || left(f.body, 1000)) ilike '%' || replace(replace(replace(w.word, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`;
+   using unnest($2::text[], $3::text[]) as x(word, pattern)
+   where w.scope = $1::text and w.word = x.word
+     and not exists (select 1 from facts f where f.scope = $1::text and am_fact_search_text(f.name, f.description, f.body) ilike x.pattern)`;
 
 const RESTORE = `
   insert into fact_redactions (fact_id, version, redacted_by, redacted_at, reason)
@@ -97,7 +99,7 @@ export async function redactFactVersion(
     await tx.query(OVERWRITE_VERSION, [fact.id, input.version, REDACTED_TEXT]);
     await tx.query(OVERWRITE_REASONS, [fact.id, input.version, REDACTED_TEXT]);
     if (input.version === fact.version) await tx.query(OVERWRITE_CURRENT, [fact.id, REDACTED_TEXT]);
-    if (words.length > 0) await tx.query(FORGET_WORDS, [scope, words]);
+    if (words.length > 0) await tx.query(FORGET_WORDS, [scope, words, words.map(likePattern)]);
     return { scope, name, version: input.version, by: caller.name, at: isoTime(recorded.redacted_at), reason };
   });
 }

@@ -26,8 +26,6 @@ export const NAME_MAX_CHARS = 64;
 export const DESCRIPTION_MAX_CHARS = 200;
 export const REASON_MAX_CHARS = 2000;
 export { KEYWORD_MAX_CHARS, MAX_KEYWORDS };
-/** Recall shortens bodies to this many characters to keep an answer bounded. */
-export const RECALL_BODY_CHARS = 1000;
 /**
  * memory_get shows this many versions (with their events) at a time, newest
  * last: a fact may be revised without end, and every version's body is up to
@@ -115,17 +113,6 @@ export const RECALL_NEAR_WORD_CANDIDATES = 20;
  */
 export const RECALL_NEAR_MIN_CHARS = 4;
 
-/**
- * Near matches are sought in the name, the description and this many
- * characters of the body: what a recall answer shows of a fact
- * (RECALL_BODY_CHARS). The vocabulary (fact_words) and the index of each fact's
- * words (facts_near_words) are built over exactly this text, and
- * the words a level is computed from never cover more (word similarity over whole
- * 16,000-character bodies would let a few typo keywords run past the statement
- * timeout; docs/recall.md). test/facts/near-bound.test.ts
- * holds this constant to the index.
- */
-export const RECALL_NEAR_BODY_CHARS = 1000;
 
 /**
  * The near lookups of one recall read at most this many facts in all, shared

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recallParams } from "../../src/facts/read.js";
 import { RECALL_CALL } from "../../src/facts/recall-sql.js";
-import { parseKeywords, RECALL_NEAR_BODY_CHARS } from "../../src/facts/rules.js";
+import { parseKeywords } from "../../src/facts/rules.js";
 import type { Database } from "../../src/db/database.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller } from "./helpers.js";
@@ -39,7 +39,9 @@ describe.each(BACKENDS)("recall's substring lookup over decoys on %s", (backend)
     // Decoys in a scope the victim cannot read, the pieces first in the body.
     await insert("att", "decoy-att-", "note", `${PIECES} ${"zx".repeat(1000)}`, DECOYS);
     // Decoys in a scope the victim reads, the pieces past the text a substring is sought in.
-    await insert("shared", "decoy-deep-", "note", `${"zx".repeat(RECALL_NEAR_BODY_CHARS)} ${PIECES}`, DECOYS);
+    // Past the part of the body recall searches (am_fact_search_body).
+    const searched = (await tdb.db.query<{ n: number }>("select char_length(am_fact_search_body(repeat('x', 100000)))::int as n")).rows[0]!.n;
+    await insert("shared", "decoy-deep-", "note", `${"zx".repeat(searched)} ${PIECES}`, DECOYS);
     await tdb.db.query("vacuum analyze facts");
   }, 240_000);
   afterAll(async () => {
@@ -66,7 +68,7 @@ describe.each(BACKENDS)("recall's substring lookup over decoys on %s", (backend)
   it("the index leads with the scope and holds the bounded text", async () => {
     const def = (await tdb.db.query<{ def: string }>("select pg_get_indexdef('facts_exact_trgm'::regclass) as def")).rows[0]!.def;
     expect(def).toMatch(/USING gin \(scope, /);
-    expect(def).toMatch(new RegExp(`"?left"?\\(body, ${RECALL_NEAR_BODY_CHARS}\\)`));
+    expect(def).toContain("am_fact_search_text(name, description, body)");
   });
 });
 

@@ -11,7 +11,7 @@
 // it read (kept, removed by the index recheck, removed by a filter) times its
 // loops. Facts read must stay within RECALL_NEAR_MAX_FACTS, vocabulary words
 // within RECALL_NEAR_WORD_CANDIDATES per keyword word, and the text looked up
-// must be the bounded one (name, description, first RECALL_NEAR_BODY_CHARS of
+// must be the bounded one (name, description, first 1,000 characters of
 // the body), on both databases, with or without filters that drop every fact
 // read.
 //
@@ -23,14 +23,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recallParams } from "../../src/facts/read.js";
 import { RECALL_CALL } from "../../src/facts/recall-sql.js";
-import { parseKeywords, RECALL_NEAR_BODY_CHARS, RECALL_NEAR_MAX_FACTS, RECALL_NEAR_WORD_CANDIDATES } from "../../src/facts/rules.js";
+import { parseKeywords, RECALL_NEAR_MAX_FACTS, RECALL_NEAR_WORD_CANDIDATES } from "../../src/facts/rules.js";
 import type { Database } from "../../src/db/database.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller } from "./helpers.js";
 import { type AnalyzedPlanNode, functionStatement, planNodes } from "../support/plans.js";
 
 // How Postgres prints the bounded body in a plan or an index definition: "left"(body, 1000).
-const BOUNDED_TEXT = new RegExp(`"?left"?\\(body, ${RECALL_NEAR_BODY_CHARS}\\)`);
+// The plans show am_fact_search_text inlined: the first 1,000 characters of the body (am_fact_search_body).
+const BOUNDED_TEXT = /"?left"?\(body, 1000\)/;
 
 const FACTS = 200;
 const BODY_CHARS = 16_000;
@@ -90,12 +91,14 @@ describe.each(BACKENDS)("near matches read a bounded number of bounded texts on 
   it("the index the near lookup uses is over exactly the text RECALL tests", async () => {
     for (const index of ["facts_near_words"]) {
       const r = await tdb.db.query<{ def: string }>(`select pg_get_indexdef('${index}'::regclass) as def`);
-      expect(r.rows[0]!.def).toMatch(BOUNDED_TEXT);
+      expect(r.rows[0]!.def).toContain("am_near_words(am_fact_search_text(name, description, body))");
     }
     // The vocabulary's trigger reads the same text.
     const trigger = await tdb.db.query<{ src: string }>("select prosrc as src from pg_proc where proname = 'am_fact_words'");
-    expect(trigger.rows[0]!.src).toContain(`left(new.body, ${RECALL_NEAR_BODY_CHARS})`);
-    expect(await functionStatement(tdb.db, "am_recall")).toContain(`left(f.body, ${RECALL_NEAR_BODY_CHARS})`);
+    expect(trigger.rows[0]!.src).toContain("am_fact_search_text(new.name, new.description, new.body)");
+    expect(await functionStatement(tdb.db, "am_recall")).toContain("am_fact_search_text(f.name, f.description, f.body)");
+    // And that text holds the first 1,000 characters of a body, as the plans above test.
+    expect((await tdb.db.query<{ n: number }>("select char_length(am_fact_search_body(repeat('x', 5000)))::int as n")).rows[0]!.n).toBe(1000);
   });
 });
 

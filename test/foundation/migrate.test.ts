@@ -89,6 +89,21 @@ describe.each(BACKENDS)("migrating on %s", (backend) => {
     expect((await db.query<{ n: number }>("select count(*)::int as n from pg_proc where proname = 'am_test_extra'")).rows[0]!.n).toBe(0);
   });
 
+  it("refuses to change in place a function whose results an index or a stored column holds, also through a function that calls it", async () => {
+    const db = await emptyDatabase(backend);
+    const files = await loadFunctions();
+    await migrate(db);
+    const changed = (name: string, from: string, to: string): SqlFunction[] =>
+      files.map((f) => (f.name === name ? { ...f, sql: f.sql.replace(from, to), checksum: `${f.checksum}-changed` } : f));
+    await expect(migrate(db, { functions: changed("am_fact_search_body", "left(p_body, 1000)", "left(p_body, 900)") })).rejects.toThrow(
+      /sql\/functions\/am_fact_search_body\.sql changed, but facts_exact_trgm, facts_near_words store what am_fact_search_body computes/,
+    );
+    await expect(migrate(db, { functions: changed("am_duplicate_text", "lower(p_head)", "upper(p_head)") })).rejects.toThrow(/facts\.duplicate_text stores what am_duplicate_text computes/);
+    // Refused whole: the functions are as they were.
+    expect((await db.query<{ n: number }>("select char_length(am_fact_search_body(repeat('x', 5000)))::int as n")).rows[0]!.n).toBe(1000);
+    expect((await migrate(db)).functions).toEqual({ applied: [], dropped: [] });
+  });
+
   it("a failing migration or function file leaves the schema untouched, saying which file failed", async () => {
     const db = await emptyDatabase(backend);
     const good = await loadMigrations();
