@@ -4,6 +4,13 @@
 
 export type ErrorCode = "invalid" | "not_found" | "conflict" | "forbidden" | "unavailable";
 
+/**
+ * A refusal's stable reason, for programs that act on it (the review app, the
+ * console) instead of matching the message's words, which may change.
+ * "changed_since_read": what the caller read was replaced or removed meanwhile.
+ */
+export type ErrorReason = "changed_since_read";
+
 export class DomainError extends Error {
   override name = "DomainError";
   constructor(
@@ -13,10 +20,15 @@ export class DomainError extends Error {
     readonly details?: Record<string, unknown>,
     /** True when the same call may succeed if simply retried later. */
     readonly retryable = false,
+    /** The stable reason, where a program acts on it (ErrorReason). */
+    readonly reason?: ErrorReason,
   ) {
     super(message);
   }
 }
+
+/** The same refusal, marked with its stable reason. */
+export const because = (reason: ErrorReason, error: DomainError): DomainError => new DomainError(error.code, error.message, error.details, error.retryable, reason);
 
 export const invalid = (message: string, details?: Record<string, unknown>) => new DomainError("invalid", message, details);
 export const notFound = (message: string, details?: Record<string, unknown>) => new DomainError("not_found", message, details);

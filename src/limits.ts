@@ -61,6 +61,13 @@ export const MAX_SEARCH_QUERY_CHARS = 1000;
  */
 export const MAX_SEARCH_TRIGRAMS = 512;
 
+/**
+ * A reason given for a review (memory_promote, the console) or a redaction, in
+ * characters: it goes into the history and is shown with the fact. The
+ * database's checks hold the same bound (test/foundation/one-copy.test.ts).
+ */
+export const REASON_MAX_CHARS = 2000;
+
 /** memory_recall: keywords per call, and characters per keyword. */
 export const MAX_KEYWORDS = 10;
 export const KEYWORD_MAX_CHARS = 200;

@@ -66,3 +66,12 @@ export function issueText(issue: { code: string; path: PropertyKey[]; message: s
   if (issue.code === "invalid_type" && issue.message.endsWith("received undefined")) return `${field} is required`;
   return issue.message.includes(field) ? issue.message : `${field}: ${issue.message}`;
 }
+
+/**
+ * What a redacted text reads everywhere it was stored (a fact version, a review
+ * reason, a graph deletion record). The database's triggers allow exactly this
+ * overwrite once a tombstone exists; test/foundation/one-copy.test.ts holds
+ * their spelling to this one.
+ */
+export const REDACTED_TEXT = "[redacted]";
+

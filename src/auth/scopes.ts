@@ -84,16 +84,23 @@ export function assertCanRead(caller: Caller, scope: string): void {
 }
 
 /**
+ * A person, not an AI agent (kind "human"): the one test of who acts as a
+ * person. Only a person signs in to the console or an OAuth consent page,
+ * redacts, and voids ledger records.
+ */
+export const isHuman = (who: { kind: string }): boolean => who.kind === "human";
+
+/**
  * Redaction (removing stored text for good) is for humans with write access to
  * the scope, administrators included; never an agent, which could erase the
  * evidence of its own mistakes.
  */
-export const mayRedact = (caller: Caller, scope: string): boolean => caller.kind === "human" && canWrite(caller, scope);
+export const mayRedact = (caller: Caller, scope: string): boolean => isHuman(caller) && canWrite(caller, scope);
 
 export function assertMayRedact(caller: Caller, scope: string): void {
   if (mayRedact(caller, scope)) return;
   throw forbidden(
-    caller.kind === "human"
+    isHuman(caller)
       ? `${caller.name} may not write scope "${scope}", so may not redact in it. An administrator can grant it: agent-memory agent scopes ${caller.name} --scopes ${scope}.`
       : `Only a human with write access to scope "${scope}" (or an administrator) redacts; ${caller.name} is an agent. Deprecate the fact instead, or ask a person to redact it.`,
   );

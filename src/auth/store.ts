@@ -1,5 +1,6 @@
 // Agents and tokens: creation, listing, disabling, revocation (the admin side;
 // the per-request token check is in verifier.ts).
+import type { Caller } from "./caller.js";
 import { createHash } from "node:crypto";
 import type { Queryable } from "../db/database.js";
 import { conflict, invalid, notFound } from "../errors.js";
@@ -15,6 +16,14 @@ export interface Agent {
   readScopes: string[];
   createdAt: Date;
   disabledAt: Date | null;
+}
+
+/**
+ * The caller an agent is when it acts without one of its tokens (the CLI's
+ * --as, an identity provider's JWT): tokenId 0 marks "not one of our tokens".
+ */
+export function callerOf(agent: Agent): Caller {
+  return { agentId: agent.id, name: agent.name, kind: agent.kind, writeScopes: agent.writeScopes, readScopes: agent.readScopes, tokenId: 0 };
 }
 
 export interface TokenRecord {

@@ -3,7 +3,7 @@
 import * as z from "zod/v4";
 import { LIST_SCAN_MAX_DEFAULT, MAX_CHARS_PER_CALL } from "../limits.js";
 import { SECRET_GUARD_MODES, type SecretGuardMode } from "../secrets/guard.js";
-import { boolFrom, intFrom, optionalBoolFrom, optionalIntFrom } from "./parse.js";
+import { boolFrom, intFrom, optionalIntFrom } from "./parse.js";
 
 /** STALE_AFTER_DAYS's default: a confirmed fact nobody has reviewed for this many days is stale (am_fact_stale). */
 export const STALE_AFTER_DAYS_DEFAULT = 180;

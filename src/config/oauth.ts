@@ -2,7 +2,7 @@
 // an external identity provider's coordinates, token lifetimes and the limit
 // on its endpoints. Checked together with PUBLIC_URL (checkOAuth).
 import * as z from "zod/v4";
-import { boolFrom, intFrom, listFrom } from "./parse.js";
+import { intFrom, listFrom } from "./parse.js";
 
 export const oauthEnv = z.object({
   OAUTH_MODE: z

@@ -3,6 +3,7 @@
 // the session with its token and agent in one indexed lookup, so a revoked
 // token, a disabled agent or an expired session ends it on the next request,
 // whichever replica answers.
+import { isHuman } from "../auth/scopes.js";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Caller } from "../auth/caller.js";
 import type { Queryable } from "../db/database.js";
@@ -66,7 +67,7 @@ export async function findSession(db: Queryable, sessionId: string | undefined):
   if (!row) return { ok: false, reason: "missing" };
   if (row.revoked) return { ok: false, reason: "ended" };
   // Kind is checked again: an agent changed to kind "agent" loses the console too.
-  if (row.expired || row.token_revoked || row.token_expired || row.agent_disabled || row.kind !== "human") {
+  if (row.expired || row.token_revoked || row.token_expired || row.agent_disabled || !isHuman(row)) {
     await db.query(sql.END_SESSION, [row.id]);
     return { ok: false, reason: "ended" };
   }

@@ -40,7 +40,6 @@ export {
   FACT_TYPES,
   NAME_MAX_CHARS,
   NAME_PATTERN,
-  REASON_MAX_CHARS,
   isReconfirmation,
   transitionAllowed,
   validateBody,

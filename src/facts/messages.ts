@@ -3,7 +3,7 @@
 // depends only on the request and the caller's own scopes, never on the data.
 import type { Caller } from "../auth/caller.js";
 import { describeScopes, readableScopes } from "../auth/scopes.js";
-import { conflict, invalid, notFound } from "../errors.js";
+import { because, conflict, invalid, notFound } from "../errors.js";
 
 export function missingFact(caller: Caller, name: string, scope: string | undefined) {
   const where = scope !== undefined ? `in scope "${scope}"` : `in the scopes you can read (${describeScopes(readableScopes(caller))})`;
@@ -31,8 +31,11 @@ export function staleVersion(
     purpose === "review"
       ? `It replaced the version you reviewed: read version ${current.version} with memory_get and review that one; promote it with version: ${current.version} only if it holds.`
       : `Read it with memory_get, merge your change into it, and call again with version: ${current.version}.`;
-  return conflict(
-    `version ${given} of "${name}" in scope "${scope}" is not the current one: the current version is ${current.version}, stored by ${current.author} at ${current.updatedAt}. ${todo}`,
-    { currentVersion: current.version, author: current.author },
+  return because(
+    "changed_since_read",
+    conflict(
+      `version ${given} of "${name}" in scope "${scope}" is not the current one: the current version is ${current.version}, stored by ${current.author} at ${current.updatedAt}. ${todo}`,
+      { currentVersion: current.version, author: current.author },
+    ),
   );
 }

@@ -11,11 +11,10 @@ import { assertMayRedact, validateScope } from "../auth/scopes.js";
 import type { Database, Queryable } from "../db/database.js";
 import { conflict, invalid, notFound } from "../errors.js";
 import { REFUSING_GUARD, type SecretGuard } from "../secrets/guard.js";
-import { likePattern } from "../text.js";
+import { likePattern, REDACTED_TEXT } from "../text.js";
 import { isoTime } from "./model.js";
 import { validateName, validateReason } from "./rules.js";
 
-export const REDACTED_TEXT = "[redacted]";
 
 export interface Redaction {
   scope: string;

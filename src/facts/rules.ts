@@ -3,7 +3,7 @@
 // essential ones as constraints (sql/migrations/000001_baseline.sql).
 import { STALE_AFTER_DAYS_DEFAULT } from "../config/content.js";
 import { invalid } from "../errors.js";
-import { checkChars, countTrigrams, KEYWORD_MAX_CHARS, MAX_KEYWORDS, MAX_SEARCH_TRIGRAMS } from "../limits.js";
+import { checkChars, countTrigrams, KEYWORD_MAX_CHARS, MAX_KEYWORDS, MAX_SEARCH_TRIGRAMS, REASON_MAX_CHARS } from "../limits.js";
 import { charCount, CONTROL_CHARS, likePattern } from "../text.js";
 import { CJK, keywordWords, sentenceParts, wordsQuery } from "./cjk-words.js";
 
@@ -24,7 +24,6 @@ export type PromotionTarget = (typeof PROMOTION_TARGETS)[number];
 export const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const NAME_MAX_CHARS = 64;
 export const DESCRIPTION_MAX_CHARS = 200;
-export const REASON_MAX_CHARS = 2000;
 export { KEYWORD_MAX_CHARS, MAX_KEYWORDS };
 /**
  * memory_get shows this many versions (with their events) at a time, newest
@@ -81,10 +80,17 @@ export function validateBody(body: string, maxChars: number): string {
 }
 
 export function validateReason(reason: string): string {
-  if (blank(reason)) throw invalid("reason is empty: say why you confirm or deprecate this fact (1-2000 characters).");
+  if (blank(reason)) throw invalid(`reason is empty: say why you confirm or deprecate this fact (1-${REASON_MAX_CHARS} characters).`);
   checkChars("reason", reason, REASON_MAX_CHARS);
   return reason;
 }
+
+/**
+ * A person's review in a page (the console, the review app): a deprecation
+ * must say what is wrong; a confirmation without words records what was done.
+ */
+export const DEPRECATION_NEEDS_REASON = "Give the reason first: what is wrong and what to do instead.";
+export const confirmationReason = (version: number | string, where: string): string => `Checked version ${version} in ${where}.`;
 
 export function validateVersion(version: number | undefined): number | undefined {
   if (version !== undefined && (!Number.isInteger(version) || version < 1)) {

@@ -1,6 +1,7 @@
 // Writing facts: storing versions and promoting them through the lifecycle.
 // Read-modify-write happens in one transaction with the fact row locked, so
 // racing agents serialize and the loser sees the winner's result.
+import type { AppDeps } from "../app-deps.js";
 import type { Caller } from "../auth/caller.js";
 import { assertCanWrite, readableScopes, SHARED_SCOPE, validateScope } from "../auth/scopes.js";
 import type { Database } from "../db/database.js";
@@ -268,7 +269,18 @@ export async function promoteFact(
 }
 
 /** How /metrics counts a review (agent_memory_reviews_total). */
-export const reviewOutcome = (r: PromoteResult): "confirmed" | "deprecated" | "reconfirmed" => (r.to === "deprecated" ? "deprecated" : r.from === "confirmed" ? "reconfirmed" : "confirmed");
+const reviewOutcome = (r: PromoteResult): "confirmed" | "deprecated" | "reconfirmed" => (r.to === "deprecated" ? "deprecated" : r.from === "confirmed" ? "reconfirmed" : "confirmed");
+
+/**
+ * A review as the service takes it, from memory_promote or the console: the
+ * promotion with the service's settings (STALE_AFTER_DAYS, SECRET_GUARD),
+ * counted in /metrics. The one place a review is counted.
+ */
+export async function reviewFact(deps: Pick<AppDeps, "db" | "config" | "secrets" | "metrics">, caller: Caller, input: PromoteInput): Promise<PromoteResult> {
+  const done = await promoteFact(deps.db, caller, input, { staleAfterDays: deps.config.facts.staleAfterDays, secrets: deps.secrets });
+  deps.metrics.reviews.inc({ outcome: reviewOutcome(done) });
+  return done;
+}
 
 async function selfApprovalMessage(tx: Pick<Database, "query">, row: LockedRow): Promise<string> {
   const reviewers = (await tx.query<{ name: string; kind: string }>(reviewSql.POSSIBLE_REVIEWERS, [row.author_id, row.scope], prepared("possible_reviewers"))).rows;

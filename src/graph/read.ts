@@ -5,7 +5,7 @@
 // even while other agents write. Every answer is bounded by `maxChars` (see
 // bounds.ts); what was cut is said, with the call that returns the rest.
 import type { Database, Queryable } from "../db/database.js";
-import { invalid, notFound } from "../errors.js";
+import { notFound } from "../errors.js";
 import { answerBudget, COUNT_CAP_DEFAULT, type ReadBounds } from "./bounds.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./read-sql.js";

@@ -7,12 +7,12 @@
 import type { Caller } from "../auth/caller.js";
 import { assertMayRedact } from "../auth/scopes.js";
 import type { Database } from "../db/database.js";
-import { conflict, invalid, notFound } from "../errors.js";
+import { because, conflict, invalid, notFound } from "../errors.js";
+import { REASON_MAX_CHARS } from "../limits.js";
 import { REFUSING_GUARD, type SecretGuard } from "../secrets/guard.js";
+import { REDACTED_TEXT } from "../text.js";
 import { resolveScope } from "./validate.js";
 
-const REDACTED_TEXT = "[redacted]";
-const REASON_MAX_CHARS = 2000;
 
 export interface GraphRedaction {
   scope: string;
@@ -68,7 +68,10 @@ export async function redactGraph(
     if (input.observation !== undefined) {
       const deleted = (await tx.query(DELETE_OBSERVATION, [entity.id, input.observation])).rowCount ?? 0;
       if (deleted === 0) {
-        throw conflict(`"${entity.name}" in scope "${scope}" has no such observation any more: it changed since you opened it (deleted or redacted meanwhile). Nothing was changed; look again and choose what to redact.`);
+        throw because(
+          "changed_since_read",
+          conflict(`"${entity.name}" in scope "${scope}" has no such observation any more: it changed since you opened it (deleted or redacted meanwhile). Nothing was changed; look again and choose what to redact.`),
+        );
       }
       removed = { observations: 1, relations: 0 };
     } else {

@@ -5,6 +5,7 @@
 // Writes are permitted per action scope and claims are capped per agent
 // (docs/ledger-permissions.md); the quota is checked again under the lock.
 import * as z from "zod/v4";
+import { isHuman } from "../auth/scopes.js";
 import type { Database, Queryable } from "../db/database.js";
 import { pgCode, PgCode } from "../db/errors.js";
 import { conflict, forbidden, notFound } from "../errors.js";
@@ -225,7 +226,7 @@ export async function voidLedger(
   const reason = normalizeReason(input.reason);
   await secrets.check([["target", key.target], ["reason", reason]]);
   return writeLedger(db, key, operator, policy, (state): Decision<VoidResult> => {
-    if (state.agent!.kind !== "human") throw forbidden(refusals.voidNotHuman(operator.name));
+    if (!isHuman(state.agent!)) throw forbidden(refusals.voidNotHuman(operator.name));
     const { executed, claim } = state;
     if (input.recordSeq !== undefined && executed?.seq !== input.recordSeq) throw conflict(refusals.voidChanged(key, input.recordSeq, executed));
     if (!executed && !claim) throw notFound(refusals.voidNothing(key));

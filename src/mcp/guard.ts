@@ -87,7 +87,7 @@ async function guarded<T, A>(
  */
 async function withoutSecrets(deps: AppDeps, error: DomainError): Promise<DomainError> {
   const message = await deps.secrets.mask(error.message);
-  return message === error.message ? error : new DomainError(error.code, message, error.details, error.retryable);
+  return message === error.message ? error : new DomainError(error.code, message, error.details, error.retryable, error.reason);
 }
 
 // Every tool and prompt, one rule: text the database cannot store exactly is
@@ -121,9 +121,17 @@ export function toolCallback(deps: AppDeps, tool: ToolDefinition) {
     metrics.toolCalls.inc({ tool: tool.name, outcome: result.outcome });
     if (trace) trace.outcome = result.outcome;
     // No structuredContent on errors: clients validate it against the success schema.
-    if (!result.ok) return { isError: true, content: [{ type: "text" as const, text: result.error.message }] };
+    // The refusal's code (and stable reason) travel in _meta, for programs (the review app) that act on it.
+    if (!result.ok) return { isError: true, content: [{ type: "text" as const, text: result.error.message }], _meta: errorMeta(result.error) };
     return { content: [{ type: "text" as const, text: result.value.text }], structuredContent: withoutNulls(result.value.structured) as Record<string, unknown> };
   };
+}
+
+/** Where a tool's refusal carries its code and stable reason (DomainError.reason): `_meta["agent-memory/error"]`. */
+export const ERROR_META_KEY = "agent-memory/error";
+
+function errorMeta(error: DomainError): Record<string, unknown> {
+  return { [ERROR_META_KEY]: { code: error.code, ...(error.reason ? { reason: error.reason } : {}) } };
 }
 
 /**

@@ -8,7 +8,7 @@ import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/share
 import type { AuthorizationParams } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import express, { type Request, type Response, type Router } from "express";
 import type { AppDeps } from "../app-deps.js";
-import { ALL_SCOPES } from "../auth/scopes.js";
+import { ALL_SCOPES, isHuman } from "../auth/scopes.js";
 import { IMPORTER_AGENT, listAgents } from "../auth/store.js";
 import { checkSignInToken } from "../auth/verifier.js";
 import type { Queryable } from "../db/database.js";
@@ -174,7 +174,7 @@ export function consentRouter(ctx: ConsentContext): Router {
 
   async function signIn(tx: Queryable, row: RequestRow, view: ClientView, requestId: string, token: string): Promise<Outcome> {
     const check = await checkSignInToken(tx, token);
-    if (!check || check.caller.kind !== "human") {
+    if (!check || !isHuman(check.caller)) {
       ctx.deps.metrics.authFailures.inc({ reason: "invalid" });
       const html = signInPage(view, requestId, "That token is not the valid token of a human agent (it may be unknown, revoked, expired, or belong to a non-human agent).");
       return { status: 401, html, redirectUri: row.redirect_uri };
@@ -193,7 +193,7 @@ export function consentRouter(ctx: ConsentContext): Router {
    */
   async function choicesFor(tx: Queryable, humanId: number): Promise<Array<AgentChoice & { id: number }>> {
     const all = (await listAgents(tx)).filter((a) => !a.disabledAt);
-    const human = all.find((a) => a.id === humanId && a.kind === "human");
+    const human = all.find((a) => a.id === humanId && isHuman(a));
     if (!human) return [];
     const isAdmin = human.writeScopes.includes(ALL_SCOPES);
     const visible = isAdmin ? [human, ...all.filter((a) => a.kind === "agent" && a.name !== IMPORTER_AGENT)] : [human];

@@ -7,8 +7,9 @@
 import { InvalidTokenError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
-import { type Caller, toAuthInfo } from "../auth/caller.js";
-import { getAgent } from "../auth/store.js";
+import { toAuthInfo } from "../auth/caller.js";
+import { isHuman } from "../auth/scopes.js";
+import { callerOf, getAgent } from "../auth/store.js";
 import type { VerifierDeps } from "../auth/verifier.js";
 import { DomainError } from "../errors.js";
 
@@ -88,9 +89,9 @@ function createJwtVerifier(deps: VerifierDeps, external: ExternalIssuer, keySet:
       if (agent.disabledAt) return reject("agent disabled");
       // A person's powers (an admin's: every scope, confirming in their name) go
       // to an identity provider's client only for the people the operator lists.
-      if (agent.kind !== "agent" && !external.humanAgents.includes(agent.name)) return reject("names a human agent not listed in OAUTH_HUMAN_AGENTS");
+      if (isHuman(agent) && !external.humanAgents.includes(agent.name)) return reject("names a human agent not listed in OAUTH_HUMAN_AGENTS");
       // No token row exists for a JWT: tokenId 0 marks "not one of our tokens".
-      const caller: Caller = { agentId: agent.id, name: agent.name, kind: agent.kind, writeScopes: agent.writeScopes, readScopes: agent.readScopes, tokenId: 0 };
+      const caller = callerOf(agent);
       return toAuthInfo(token, caller, payload.exp!, new URL(external.audience));
     },
   };

@@ -3,7 +3,8 @@
 // authors mapped to agents here.
 import { SHARED_SCOPE, validateScope } from "../auth/scopes.js";
 import { DomainError, invalid } from "../errors.js";
-import { FACT_STATUSES, type FactContent, type FactStatus, REASON_MAX_CHARS, transitionAllowed, validateBody, validateDescription, validateName, validateType } from "../facts/index.js";
+import { FACT_STATUSES, type FactContent, type FactStatus, transitionAllowed, validateBody, validateDescription, validateName, validateType } from "../facts/index.js";
+import { REASON_MAX_CHARS } from "../limits.js";
 import type { AgentMap, MappedAgent } from "./agents.js";
 import { type PlannedEvent, sameContent, type TargetHistory } from "./history.js";
 import { factPath, type StoredHistory, type Unchecked } from "./model.js";

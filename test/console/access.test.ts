@@ -209,7 +209,7 @@ describe.each(["postgres", "pglite"] as const)("console access rules (%s)", (bac
     expect(self.text).toContain("you may not confirm it");
     const noReason = await postForm(app.base, who, "/console/review", { name: "alice-own-note", scope: "blog", version: "1", to: "deprecated", reason: " " });
     expect(noReason.status).toBe(400);
-    expect(noReason.text).toContain("Give a reason");
+    expect(noReason.text).toContain("Give the reason first");
     const dep = await postForm(app.base, who, "/console/review", { name: "alice-own-note", scope: "blog", version: "1", to: "deprecated", reason: "Superseded by deploy-order." });
     expect(dep.status).toBe(303);
     const fact = await getFact(t.db, a, { name: "alice-own-note", scope: "blog" });

@@ -112,7 +112,7 @@ describe.each(["postgres", "pglite"] as const)("console stale facts (%s)", (back
     const who = await signIn(app.base, alice.token);
     const noReason = await postForm(app.base, who, "/console/review", { name: "old-tag-rule", scope: "blog", version: "1", to: "deprecated", reason: "" });
     expect(noReason.status).toBe(400);
-    expect(noReason.text).toContain("Give a reason");
+    expect(noReason.text).toContain("Give the reason first");
     const dep = await postForm(app.base, who, "/console/review", { name: "old-tag-rule", scope: "blog", version: "1", to: "deprecated", reason: "Qiita allows 10 tags now." });
     expect(dep.status).toBe(303);
     const fact = await getFact(t.db, rootCaller, { name: "old-tag-rule", scope: "blog" });

@@ -8,7 +8,7 @@ import path from "node:path";
 import { once } from "node:events";
 import type { Command } from "commander";
 import { assertCanWrite } from "../../auth/scopes.js";
-import { getAgent } from "../../auth/store.js";
+import { callerOf, getAgent } from "../../auth/store.js";
 import { loadConfig } from "../../config.js";
 import { conflict } from "../../errors.js";
 import { exportGraph, importGraph, type ImportReport } from "../../graph/transfer.js";
@@ -47,7 +47,7 @@ export function registerGraphCommands(program: Command): Command {
             throw new UsageError(`No agent named "${opts.as}" to record as the creator: pass --as AGENT (see: agent-memory agent list).`);
           });
           if (agent.disabledAt) throw conflict(`Agent "${agent.name}" is disabled; enable it or pass another --as AGENT.`);
-          assertCanWrite({ agentId: agent.id, name: agent.name, kind: agent.kind, writeScopes: agent.writeScopes, readScopes: agent.readScopes, tokenId: 0 }, scope);
+          assertCanWrite(callerOf(agent), scope);
           return importGraph(db, { scope, agentId: agent.id, maxChars }, input.lines(), { secrets, onProgress: progress?.update });
         }).finally(() => input.close());
         progress?.done();

@@ -4,7 +4,7 @@
 // belongs to the program (it prints the program's version and exits).
 import type { Command } from "commander";
 import type { Caller } from "../../auth/caller.js";
-import { type Agent, getAgent } from "../../auth/store.js";
+import { callerOf, getAgent } from "../../auth/store.js";
 import type { Database } from "../../db/database.js";
 import { parseVersionRef, redactFactVersion } from "../../facts/redaction.js";
 import { redactGraph } from "../../graph/redaction.js";
@@ -12,7 +12,6 @@ import { withDatabase } from "../context.js";
 import { UsageError, type Output } from "../output.js";
 import { action } from "../run.js";
 
-const callerOf = (a: Agent): Caller => ({ agentId: a.id, name: a.name, kind: a.kind, writeScopes: a.writeScopes, readScopes: a.readScopes, tokenId: 0 });
 
 async function human(db: Database, name: string): Promise<Caller> {
   const agent = await getAgent(db, name).catch(() => {

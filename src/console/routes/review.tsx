@@ -6,8 +6,8 @@ import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { DomainError } from "../../errors.js";
 import { reviewQueue, staleQueue } from "../../facts/review.js";
-import { NAME_PATTERN, PROMOTION_TARGETS, type PromotionTarget } from "../../facts/rules.js";
-import { promoteFact, reviewOutcome } from "../../facts/store.js";
+import { confirmationReason, DEPRECATION_NEEDS_REASON, NAME_PATTERN, PROMOTION_TARGETS, type PromotionTarget } from "../../facts/rules.js";
+import { reviewFact } from "../../facts/store.js";
 import { SCOPE_PATTERN } from "../../scope-name.js";
 import { sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
@@ -89,19 +89,16 @@ export function readPromoteForm(body: Record<string, unknown>): PromoteForm {
 export async function promoteFromForm(deps: AppDeps, res: Response, form: PromoteForm): Promise<{ status: number; text: string } | undefined> {
   if (!form.to) return { status: 400, text: "Choose Confirm or Deprecate." };
   if (form.version === undefined) return { status: 400, text: "The form lost the version you reviewed; reload the page." };
-  if (form.to === "deprecated" && form.reason === "") {
-    return { status: 400, text: `Give a reason to deprecate "${form.name}": what is wrong and what to do instead. Nothing was changed.` };
-  }
-  const reason = form.reason || `Checked version ${form.version} in the review console.`;
+  if (form.to === "deprecated" && form.reason === "") return { status: 400, text: `${DEPRECATION_NEEDS_REASON} Nothing was changed on "${form.name}".` };
+  const reason = form.reason || confirmationReason(form.version, "the review console");
   try {
     // Re-confirming a stale fact is memory_promote's confirmed → confirmed, with the service's own staleness age.
-    const done = await promoteFact(deps.db, sessionOf(res).caller, { name: form.name, scope: form.scope, to: form.to, reason, version: form.version }, { staleAfterDays: deps.config.facts.staleAfterDays, secrets: deps.secrets });
-    deps.metrics.reviews.inc({ outcome: reviewOutcome(done) });
+    await reviewFact(deps, sessionOf(res).caller, { name: form.name, scope: form.scope, to: form.to, reason, version: form.version });
     return undefined;
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     const current = error.details?.currentVersion;
-    if (error.code === "conflict" && typeof current === "number" && current !== form.version) {
+    if (error.reason === "changed_since_read" && typeof current === "number") {
       return {
         status: 409,
         text: `"${form.name}" changed since you opened it: you read version ${form.version}, the current version is ${current} (by ${String(error.details?.author ?? "?")}). Nothing was changed; read the current version and decide again.`,

@@ -2,6 +2,7 @@
 // the token itself is never stored in the browser. Failed attempts count
 // against a per-address limit of the same shape as bearer auth on /mcp
 // (AUTH_FAILURES_PER_MINUTE: failures only; a valid token still passes).
+import { isHuman } from "../../auth/scopes.js";
 import { randomBytes } from "node:crypto";
 import type { Request, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
@@ -67,7 +68,7 @@ export function registerSignIn(router: Router, deps: AppDeps): void {
       return showForm(req, res, 401, INVALID_TOKEN_MESSAGE);
     }
     const caller = check.caller;
-    if (caller.kind !== "human") {
+    if (!isHuman(caller)) {
       return showForm(
         req,
         res,

@@ -1,6 +1,7 @@
 // The fact page's trust parts: the supersession links, the redaction
 // tombstones, and the redact form (for people who may redact: a human with
 // write access to the scope).
+import { REASON_MAX_CHARS } from "../../limits.js";
 import type { FullFact } from "../../facts/model.js";
 import { CsrfField, type PageContext } from "./layout.js";
 
@@ -79,7 +80,7 @@ export function RedactForm({ ctx, fact, action }: { ctx: PageContext; fact: Full
           ))}
         </select>
         <label for="redact-reason">Reason (required)</label>
-        <textarea id="redact-reason" name="reason" rows={2} maxLength={2000} required placeholder="Why this text must go" />
+        <textarea id="redact-reason" name="reason" rows={2} maxLength={REASON_MAX_CHARS} required placeholder="Why this text must go" />
         <button type="submit" class="danger">
           Redact
         </button>
@@ -113,7 +114,7 @@ export function GraphRedactForm(props: { ctx: PageContext; action: string; scope
           ))}
         </select>
         <label for="redact-reason">Reason (required)</label>
-        <textarea id="redact-reason" name="reason" rows={2} maxLength={2000} required placeholder="Why this text must go" />
+        <textarea id="redact-reason" name="reason" rows={2} maxLength={REASON_MAX_CHARS} required placeholder="Why this text must go" />
         <button type="submit" class="danger">
           Redact
         </button>

@@ -1,5 +1,6 @@
 // Facts: search (the recall agents use) or a filtered, paged listing; and one
 // fact with every version and every event.
+import { REASON_MAX_CHARS } from "../../limits.js";
 import type { FactSummary, FullFact } from "../../facts/model.js";
 import type { RecallHit } from "../../facts/read.js";
 import { FACT_STATUSES, FACT_TYPES } from "../../facts/rules.js";
@@ -184,7 +185,7 @@ export function FactPage({ ctx, fact, notice, mayRedact }: { ctx: PageContext; f
             <CsrfField csrf={ctx.csrf} />
             <input type="hidden" name="version" value={String(fact.version)} />
             <label for="reason">Reason</label>
-            <textarea id="reason" name="reason" rows={2} maxLength={2000} data-reason placeholder="What you checked, or what is wrong and what to do instead" />
+            <textarea id="reason" name="reason" rows={2} maxLength={REASON_MAX_CHARS} data-reason placeholder="What you checked, or what is wrong and what to do instead" />
             <ReviewButtons confirmLabel={fact.status === "draft" ? "Confirm" : undefined} />
           </form>
         </section>

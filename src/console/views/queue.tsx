@@ -1,6 +1,7 @@
 // The review queue: drafts this person may confirm, oldest first, then the
 // stale facts they may confirm again, the longest unreviewed first. Each item
 // is a plain form (works without script); console.js adds j/k/c/d/r to both.
+import { REASON_MAX_CHARS } from "../../limits.js";
 import type { SimilarFact } from "../../facts/model.js";
 import type { ReviewItem, ReviewQueue, StaleItem, StaleQueue } from "../../facts/review.js";
 import { age } from "../render.js";
@@ -198,7 +199,7 @@ function ReviewForm({ ctx, id, item, confirmLabel }: { ctx: PageContext; id: str
       <input type="hidden" name="scope" value={item.scope} />
       <input type="hidden" name="version" value={String(item.version)} />
       <label for={`${id}-reason`}>Reason</label>
-      <textarea id={`${id}-reason`} name="reason" rows={2} maxLength={2000} data-reason placeholder="What you checked, or what is wrong (required to deprecate)" />
+      <textarea id={`${id}-reason`} name="reason" rows={2} maxLength={REASON_MAX_CHARS} data-reason placeholder="What you checked, or what is wrong (required to deprecate)" />
       <ReviewButtons confirmLabel={confirmLabel} />
     </form>
   );

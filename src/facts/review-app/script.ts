@@ -6,7 +6,12 @@
 // text node), never as markup: agents write these names and bodies. Each
 // button calls memory_promote through the host, as the person or agent the
 // host connected, so the self-approval guard, the version check and the
-// scopes hold exactly as over MCP.
+// scopes hold exactly as over MCP. A refusal is told apart by its stable
+// reason (_meta's ERROR_META_KEY), never by its words; the review's own texts
+// are the service's (rules.ts), written into the script here.
+import { ERROR_META_KEY } from "../../mcp/guard.js";
+import { confirmationReason, DEPRECATION_NEEDS_REASON } from "../rules.js";
+
 export const APP_SCRIPT = String.raw`
 const { App, applyDocumentTheme, applyHostStyleVariables } = extApps;
 const app = new App({ name: "agent-memory-review", version: "1" }, {}, { autoResize: true });
@@ -52,11 +57,11 @@ async function promote(fact, to, parts) {
   let text = reason.value.trim();
   if (to === "deprecated" && text === "") {
     status.className = "status error";
-    status.textContent = "Give the reason first: what is wrong and what to do instead.";
+    status.textContent = ${JSON.stringify(DEPRECATION_NEEDS_REASON)};
     reason.focus();
     return;
   }
-  if (text === "") text = "Checked version " + fact.version + " in the review app.";
+  if (text === "") text = ${JSON.stringify(confirmationReason("{version}", "the review app"))}.replace("{version}", String(fact.version));
   for (const b of buttons) b.disabled = true;
   status.className = "status";
   status.textContent = "Sending…";
@@ -71,7 +76,8 @@ async function promote(fact, to, parts) {
     for (const b of buttons) b.disabled = false;
     status.className = "status error";
     // memory_promote's conflict: another version replaced the one on screen.
-    const changed = /is not the current one/.test(message) ? "Changed since you opened it. " : "";
+    const refusal = (result._meta || {})[${JSON.stringify(ERROR_META_KEY)}] || {};
+    const changed = refusal.reason === "changed_since_read" ? "Changed since you opened it. " : "";
     status.textContent = "Not done. " + changed + message;
     return;
   }

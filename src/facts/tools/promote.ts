@@ -3,7 +3,7 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { promoteText } from "../format.js";
 import { FACT_STATUSES, PROMOTION_TARGETS } from "../rules.js";
-import { promoteFact, reviewOutcome } from "../store.js";
+import { reviewFact } from "../store.js";
 import { nameField, scopeField, summarySchema, versionField } from "./schemas.js";
 
 const input = {
@@ -39,8 +39,7 @@ export const memoryPromoteTool = defineTool({
   output,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(args, { caller, deps }) {
-    const result = await promoteFact(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays, secrets: deps.secrets });
-    deps.metrics.reviews.inc({ outcome: reviewOutcome(result) });
+    const result = await reviewFact(deps, caller, args);
     return { text: promoteText(result), structured: { ...result } };
   },
 });

@@ -5,7 +5,7 @@ import type { Claim, ExecutedRecord } from "../chain.js";
 import { EVENT_KINDS, eventJson, type LedgerEvent } from "../event.js";
 import { withRule } from "../../mcp/arguments.js";
 import type { NullAsAbsent } from "../../mcp/tool.js";
-import { LIMITS, normalizeAction, normalizeTarget } from "../validate.js";
+import { normalizeAction, normalizeTarget } from "../validate.js";
 
 // Lengths and formats are the store's rules (validate.ts), whose refusals name
 // the field and say what to fix; withRule lists them with the call's other problems.
