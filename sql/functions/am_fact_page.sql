@@ -32,9 +32,9 @@ begin
     return query
       select s.id, s.change_seq, s.status_at, s.keep, s.n = p_max from (
         select f.id, f.change_seq, f.status_at, row_number() over (order by f.change_seq desc) as n,
-               ((p_read_all or f.scope = any(p_read)) and (p_type is null or f.type = p_type) and (p_scope is null or f.scope = p_scope)
+               (am_in_scopes(f.scope, p_read_all, p_read) and (p_type is null or f.type = p_type) and (p_scope is null or f.scope = p_scope)
                 and (v_author is null or f.author_id = v_author) and (p_not_author is null or f.author_id <> p_not_author)
-                and (p_write_all is null or p_write_all or f.scope = any(p_write))) as keep
+                and (p_write_all is null or am_in_scopes(f.scope, p_write_all, p_write))) as keep
           from facts f
          where f.change_seq < coalesce(p_from, 9223372036854775807)
          order by f.change_seq desc
@@ -45,9 +45,9 @@ begin
     return query
       select s.id, s.change_seq, s.status_at, s.keep, s.n = p_max from (
         select f.id, f.change_seq, f.status_at, row_number() over (order by f.status desc, f.change_seq desc) as n,
-               ((p_read_all or f.scope = any(p_read)) and (p_type is null or f.type = p_type) and (p_scope is null or f.scope = p_scope)
+               (am_in_scopes(f.scope, p_read_all, p_read) and (p_type is null or f.type = p_type) and (p_scope is null or f.scope = p_scope)
                 and (v_author is null or f.author_id = v_author) and (p_not_author is null or f.author_id <> p_not_author)
-                and (p_write_all is null or p_write_all or f.scope = any(p_write))) as keep
+                and (p_write_all is null or am_in_scopes(f.scope, p_write_all, p_write))) as keep
           from facts f
          where (f.status, f.change_seq) < (p_status, coalesce(p_from, 9223372036854775807))
            and (f.status, f.change_seq) > (p_status, -1)
@@ -59,9 +59,9 @@ begin
     return query
       select s.id, s.change_seq, s.status_at, s.keep, s.n = p_max from (
         select f.id, f.change_seq, f.status_at, row_number() over (order by f.status, f.change_seq) as n,
-               ((p_read_all or f.scope = any(p_read)) and (p_type is null or f.type = p_type) and (p_scope is null or f.scope = p_scope)
+               (am_in_scopes(f.scope, p_read_all, p_read) and (p_type is null or f.type = p_type) and (p_scope is null or f.scope = p_scope)
                 and (v_author is null or f.author_id = v_author) and (p_not_author is null or f.author_id <> p_not_author)
-                and (p_write_all is null or p_write_all or f.scope = any(p_write))) as keep
+                and (p_write_all is null or am_in_scopes(f.scope, p_write_all, p_write))) as keep
           from facts f
          where (f.status, f.change_seq) > (p_status, coalesce(p_from, -1))
            and (f.status, f.change_seq) < (p_status, 9223372036854775807)
@@ -73,9 +73,9 @@ begin
     return query
       select s.id, s.change_seq, s.status_at, s.keep, s.n = p_max from (
         select f.id, f.change_seq, f.status_at, row_number() over (order by f.status_at, f.id) as n,
-               ((p_read_all or f.scope = any(p_read)) and (p_type is null or f.type = p_type) and (p_scope is null or f.scope = p_scope)
+               (am_in_scopes(f.scope, p_read_all, p_read) and (p_type is null or f.type = p_type) and (p_scope is null or f.scope = p_scope)
                 and (v_author is null or f.author_id = v_author) and (p_not_author is null or f.author_id <> p_not_author)
-                and (p_write_all is null or p_write_all or f.scope = any(p_write))) as keep
+                and (p_write_all is null or am_in_scopes(f.scope, p_write_all, p_write))) as keep
           from facts f
          where f.status = 'confirmed' and f.status_at < p_cutoff
            and (f.status_at, f.id) > (coalesce(p_after_at, '-infinity'::timestamptz), coalesce(p_after_id, -1))

@@ -128,7 +128,7 @@ begin
             or f.search_head @@ (select am_tsquery_or(q) from kw0) or f.search_body @@ (select am_tsquery_or(q) from kw0)
             or f.search_cjk @@ (select am_tsquery_or(cjk_q) from kw0))
        and 
-       ($4::boolean or f.scope = any($5::text[]))
+       am_in_scopes(f.scope, $4::boolean, $5::text[])
        and ($6::text is null or f.type = $6::text)
        and ($7::text is null or f.status = $7::text)
        and ($8::text is null or f.scope = $8::text)
@@ -220,7 +220,7 @@ begin
                where x.i = k.i
                  and case when x.corrected then not coalesce(x.fixes && am_near_words(am_fact_search_head(f.name, f.description)), false)
                           else position(x.word in lower(am_fact_search_head(f.name, f.description))) = 0 end) then 5 else 6 end as level, (
-       ($4::boolean or f.scope = any($5::text[]))
+       am_in_scopes(f.scope, $4::boolean, $5::text[])
        and ($6::text is null or f.type = $6::text)
        and ($7::text is null or f.status = $7::text)
        and ($8::text is null or f.scope = $8::text)
@@ -239,7 +239,7 @@ begin
                where x.i = k.i
                  and case when x.corrected then not coalesce(x.fixes && am_near_words(am_fact_search_head(f.name, f.description)), false)
                           else position(x.word in lower(am_fact_search_head(f.name, f.description))) = 0 end) then 5 else 6 end as level, (
-       ($4::boolean or f.scope = any($5::text[]))
+       am_in_scopes(f.scope, $4::boolean, $5::text[])
        and ($6::text is null or f.type = $6::text)
        and ($7::text is null or f.status = $7::text)
        and ($8::text is null or f.scope = $8::text)
@@ -284,7 +284,7 @@ begin
       cross join lateral (
         select f.id from facts f
          where (f.search_head @@ w.q or f.search_body @@ w.q or f.search_cjk @@ w.cq)
-           and ($4::boolean or f.scope = any($5::text[]))
+           and am_in_scopes(f.scope, $4::boolean, $5::text[])
            and ($6::text is null or f.type = $6::text)
            and ($7::text is null or f.status = $7::text)
            and ($8::text is null or f.scope = $8::text)
@@ -303,7 +303,7 @@ begin
         select f.id from facts f
          where (f.search_head @@ c1.q or f.search_body @@ c1.q or f.search_cjk @@ c1.cq)
            and (f.search_head @@ c2.q or f.search_body @@ c2.q or f.search_cjk @@ c2.cq)
-           and ($4::boolean or f.scope = any($5::text[]))
+           and am_in_scopes(f.scope, $4::boolean, $5::text[])
            and ($6::text is null or f.type = $6::text)
            and ($7::text is null or f.status = $7::text)
            and ($8::text is null or f.scope = $8::text)

@@ -25,7 +25,7 @@ begin
              where lower(f.description) = lower(p_description)
                and f.status <> 'deprecated'
                and not (f.scope = p_new_scope and f.name = p_new_name)
-               and (p_all or f.scope = any(p_scopes))
+               and am_in_scopes(f.scope, p_all, p_scopes)
              limit 100) c
      order by c.similarity desc, c.id
      limit p_limit;
@@ -44,7 +44,7 @@ begin
     select a.id, a.similarity
       from alike a
      where not (a.scope = p_new_scope and a.name = p_new_name)
-       and (p_all or a.scope = any(p_scopes))
+       and am_in_scopes(a.scope, p_all, p_scopes)
      order by a.withdrawn, a.similarity desc, a.id
      limit p_limit;
 end $$;

@@ -85,7 +85,7 @@ const HISTORY = `
   select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(sum(h.drafts), 0)::int as drafts, coalesce(sum(h.stale), 0)::int as stale,
          exists (select 1 from memory_health_days x where x.day = d.day) as sampled
     from generate_series(current_date - ($1::int - 1), current_date, interval '1 day') as d (day)
-    left join memory_health_days h on h.day = d.day and ($2::boolean or h.scope = any($3::text[]))
+    left join memory_health_days h on h.day = d.day and am_in_scopes(h.scope, $2::boolean, $3::text[])
    group by d.day order by d.day`;
 
 /** The backlog and stale facts of the readable scopes, one sample a day over the last `days`; a day without a reading has none. */
@@ -98,7 +98,7 @@ const REVIEWS = `
   select a.name as agent, count(*) filter (where e.kind = 'confirmed')::int as confirmed, count(*) filter (where e.kind = 'deprecated')::int as deprecated
     from fact_events e join agents a on a.id = e.actor_id
    where e.kind in ('confirmed', 'deprecated') and e.at > now() - make_interval(days => $1::int)
-     and ($2::boolean or e.scope = any($3::text[]))
+     and am_in_scopes(e.scope, $2::boolean, $3::text[])
    group by a.name order by count(*) desc, a.name limit 20`;
 
 /** Who reviewed how much in the readable scopes over the last `days` (the 20 busiest). */

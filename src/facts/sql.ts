@@ -3,7 +3,7 @@
 // agent, never from a tool argument alone. Recall's statement is in recall-sql.ts.
 import { isoTimeSql as TS } from "../db/iso-time.js";
 
-export const READABLE = (all: string, scopes: string) => `(${all}::boolean or f.scope = any(${scopes}::text[]))`;
+export const READABLE = (all: string, scopes: string) => `am_in_scopes(f.scope, ${all}::boolean, ${scopes}::text[])`;
 
 /** Columns every fact answer carries (no body). */
 export const SUMMARY_COLUMNS = `
@@ -20,7 +20,7 @@ export const SUMMARY_JOINS = `
 
 // A fact's supersession links (supersession.ts), each only where the caller may
 // read ($3/$4): the fact it replaces, its successor, and drafts proposing to replace it.
-const READABLE_S = `($3::boolean or s.scope = any($4::text[]))`;
+const READABLE_S = `am_in_scopes(s.scope, $3::boolean, $4::text[])`;
 const SUPERSESSION_LINKS = `
          (select s.scope || '/' || s.name from facts s where s.id = f.supersedes_id and ${READABLE_S}) as supersedes,
          (select s.scope || '/' || s.name from facts s where s.id = f.superseded_by_id and ${READABLE_S}) as superseded_by,

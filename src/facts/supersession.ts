@@ -107,7 +107,7 @@ const SUCCESSORS = `
     from unnest($1::text[], $2::text[]) as k (scope, name)
     join facts f on f.scope = k.scope and f.name = k.name
     join facts s on s.id = f.superseded_by_id
-   where ($3::boolean or s.scope = any($4::text[]))`;
+   where am_in_scopes(s.scope, $3::boolean, $4::text[])`;
 
 /**
  * Recall shows a superseded fact's replacement next to it: one more query,

@@ -54,7 +54,7 @@ export const ENTITY_OBSERVATIONS = `
  */
 export const OTHER_SCOPE_COUNTS = `
   select scope, sum(entities)::int as entities from graph_scope_entities
-  where scope <> $1::text and ($2::boolean or scope = any($3::text[]))
+  where scope <> $1::text and am_in_scopes(scope, $2::boolean, $3::text[])
   group by scope having sum(entities) > 0 order by scope limit $4::int`;
 
 /** How many of the names $2 scope $1 holds: one lookup of graph_entities_scope_name per name. */
