@@ -73,11 +73,37 @@ export const MAX_KEYWORDS = 10;
 export const KEYWORD_MAX_CHARS = 200;
 
 /**
- * Facts or events one memory_list / ledger_list call (or console list) reads at
- * most, the default of LIST_SCAN_MAX: the stores fall back on it when called
- * without configuration (CLI, tests), the config key starts from it.
+ * Facts or events one memory_list / ledger_list call (or console list, or the
+ * activity feed) reads at most: past it the answer is what it found and a cursor
+ * that goes on from there, so a filter that matches little never reads everything.
  */
-export const LIST_SCAN_MAX_DEFAULT = 5_000;
+export const LIST_SCAN_MAX = 5_000;
+
+/**
+ * search_nodes (and the relation lists and counts) count matches exactly up to
+ * this many, then say "at least": the work of a read stops growing with its
+ * matches (docs/limits.md).
+ */
+export const GRAPH_SEARCH_COUNT_MAX = 10_000;
+/**
+ * Entities search_nodes tests one by one per call at most (and twice as many
+ * observations), when the indexes cannot narrow a query (a common word, one or
+ * two characters); past it the answer is what it found and a cursor.
+ */
+export const GRAPH_SEARCH_SCAN_MAX = 10_000;
+
+/**
+ * How long memory_store's duplicate lookup may run on Postgres before the fact
+ * is answered without the warning: advice never delays a write by more
+ * (docs/hygiene.md).
+ */
+export const FACT_DUPLICATE_TIMEOUT_MS = 20;
+
+/**
+ * Requests of one agent that wait for their turn beyond MCP_CONCURRENT_PER_AGENT;
+ * further ones are answered 429 with Retry-After (docs/security.md).
+ */
+export const MCP_QUEUE_PER_AGENT = 64;
 
 /** Page cursors (memory_list, ledger_list) are a few dozen characters; anything longer is not one of ours. */
 export const MAX_CURSOR_CHARS = 200;

@@ -1,5 +1,6 @@
 // The HTTP front: body size, origins and hosts, proxies, per-token and
 // per-address limits, the metrics token, request deadlines and connections.
+import { MCP_QUEUE_PER_AGENT } from "../limits.js";
 import { isIP } from "node:net";
 import * as z from "zod/v4";
 import { intFrom, listFrom, optionalIntFrom } from "./parse.js";
@@ -100,7 +101,6 @@ export const httpEnv = z.object({
   AUTH_FAILURES_PER_MINUTE: intFrom("AUTH_FAILURES_PER_MINUTE", 30, 0, 1_000_000),
   // Empty: decided by the database (src/http/agent-concurrency.ts); 0: off.
   MCP_CONCURRENT_PER_AGENT: optionalIntFrom("MCP_CONCURRENT_PER_AGENT", 0, 10_000),
-  MCP_QUEUE_PER_AGENT: intFrom("MCP_QUEUE_PER_AGENT", 64, 0, 100_000),
   METRICS_TOKEN: z
     .string()
     .optional()
@@ -130,7 +130,7 @@ export interface HttpConfig {
    * database (embedded: 1; Postgres: half the pool), 0 = no limit.
    */
   mcpConcurrentPerAgent: number | "auto";
-  /** Further requests of that agent that wait their turn; beyond them, 429. */
+  /** Further requests of that agent that wait their turn; beyond them, 429 (MCP_QUEUE_PER_AGENT, a bound of the design: a test may shrink it). */
   mcpQueuePerAgent: number;
   /** When set, GET /metrics needs `Authorization: Bearer <this>`. */
   metricsToken: string | undefined;
@@ -155,7 +155,7 @@ export function httpConfig(e: z.output<typeof httpEnv>): HttpConfig {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     mcpConcurrentPerAgent: e.MCP_CONCURRENT_PER_AGENT ?? "auto",
-    mcpQueuePerAgent: e.MCP_QUEUE_PER_AGENT,
+    mcpQueuePerAgent: MCP_QUEUE_PER_AGENT,
     metricsToken: e.METRICS_TOKEN || undefined,
     http: {
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,

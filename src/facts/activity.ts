@@ -3,7 +3,7 @@
 import { type Caller } from "../auth/caller.js";
 import { readableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
-import { LIST_SCAN_MAX_DEFAULT } from "../limits.js";
+import { LIST_SCAN_MAX } from "../limits.js";
 import { isoTime } from "./model.js";
 import * as reviewSql from "./review-sql.js";
 
@@ -48,7 +48,7 @@ export async function recentFactEvents(
   const rows = (
     await db.query<{ kept: boolean; stop: string | null; stop_at: Date | null; id: string; kind: FactActivity["kind"]; scope: string; name: string; version: number; actor: string; at: Date; reason: string | null }>(
       reviewSql.RECENT_FACT_EVENTS,
-      [readable.all, readable.scopes, options.actor ?? null, options.limit, options.scanMax ?? LIST_SCAN_MAX_DEFAULT, options.before ?? null],
+      [readable.all, readable.scopes, options.actor ?? null, options.limit, options.scanMax ?? LIST_SCAN_MAX, options.before ?? null],
     )
   ).rows;
   const stop = rows[0]?.stop == null ? null : Number(rows[0].stop);

@@ -16,7 +16,7 @@ import type { Caller } from "../auth/caller.js";
 import { readableScopes, validateAgentName, writableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
 import { invalid } from "../errors.js";
-import { checkWholeNumber, LIST_SCAN_MAX_DEFAULT } from "../limits.js";
+import { checkWholeNumber, LIST_SCAN_MAX } from "../limits.js";
 import { openSealedCursor, sealCursor } from "../paging.js";
 import { cursorKey } from "../db/cursor-key.js";
 import { type FactSummary, type SummaryRow, toSummary } from "./model.js";
@@ -133,7 +133,7 @@ export async function readFactPage<R extends PageRow>(db: Queryable, request: Fa
 
 export async function listFacts(db: Queryable, caller: Caller, input: ListInput, options: ListOptions = {}): Promise<ListResult> {
   const staleAfter = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
-  const scanMax = options.scanMax ?? LIST_SCAN_MAX_DEFAULT;
+  const scanMax = options.scanMax ?? LIST_SCAN_MAX;
   if (input.reviewable && input.status === "deprecated") {
     throw invalid(
       `reviewable: true lists drafts and stale confirmed facts waiting for review; omit status, or pass "draft" or "confirmed" (got "${input.status}").`,

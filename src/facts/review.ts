@@ -7,7 +7,7 @@ import type { Database, Queryable } from "../db/database.js";
 import * as z from "zod/v4";
 import { openSealedCursor, sealCursor } from "../paging.js";
 import { cursorKey } from "../db/cursor-key.js";
-import { LIST_SCAN_MAX_DEFAULT } from "../limits.js";
+import { LIST_SCAN_MAX } from "../limits.js";
 import { type FactPageRequest, factPageParams, type PageRow, readFactPage } from "./list.js";
 import { type FactSummary, type SimilarFact, toSummary } from "./model.js";
 import { daysSinceReview, type FactType, STALE_AFTER_DAYS_DEFAULT } from "./rules.js";
@@ -74,7 +74,7 @@ export async function reviewQueue(
     duplicateTimeoutMs?: number | undefined;
   },
 ): Promise<ReviewQueue> {
-  const request: FactPageRequest = { order: "oldest", status: "draft", caller, reviewer: true, scanMax: options.scanMax ?? LIST_SCAN_MAX_DEFAULT, want: 0 };
+  const request: FactPageRequest = { order: "oldest", status: "draft", caller, reviewer: true, scanMax: options.scanMax ?? LIST_SCAN_MAX, want: 0 };
   const key = await cursorKey(db);
   const after = openSealedCursor(key, options.cursor, QueueAfter)?.q;
   const [page, counted] = await Promise.all([
@@ -135,7 +135,7 @@ export async function staleQueue(
   const days = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
   const key = await cursorKey(db);
   const after = openSealedCursor(key, options.cursor, StaleAfter);
-  const request: FactPageRequest = { order: "stale", staleAfterDays: days, caller, reviewer: true, scanMax: options.scanMax ?? LIST_SCAN_MAX_DEFAULT, want: 0 };
+  const request: FactPageRequest = { order: "stale", staleAfterDays: days, caller, reviewer: true, scanMax: options.scanMax ?? LIST_SCAN_MAX, want: 0 };
   const [page, counted] = await Promise.all([
     readFactPage<PageRow & { body: string }>(db, { ...request, afterAt: after?.t, afterId: after?.i, want: options.limit }, sql.STALE_QUEUE, "stale_queue_page"),
     countWaiting(db, request, "stale_queue_counted"),

@@ -2,7 +2,7 @@
 import { type Caller } from "../auth/caller.js";
 import { readableScopes } from "../auth/scopes.js";
 import type { Queryable } from "../db/database.js";
-import { LIST_SCAN_MAX_DEFAULT } from "../limits.js";
+import { LIST_SCAN_MAX } from "../limits.js";
 import * as sql from "./activity-sql.js";
 
 export interface GraphActivity {
@@ -54,7 +54,7 @@ export async function recentGraphWrites(
       readable.scopes,
       options.actor ?? null,
       options.limit,
-      options.scanMax ?? LIST_SCAN_MAX_DEFAULT,
+      options.scanMax ?? LIST_SCAN_MAX,
       GRAPH_ACTIVITY_SOURCES.map((s) => options.before?.[s] ?? null),
     ])
   ).rows;

@@ -37,7 +37,3 @@ export interface ReadBounds {
   scanMax?: number | undefined;
 }
 
-/** GRAPH_SEARCH_COUNT_MAX's default: what a read counts exactly at most. */
-export const COUNT_CAP_DEFAULT = 10_000;
-/** GRAPH_SEARCH_SCAN_MAX's default: entities a search tests one by one per call at most (and twice as many observations). */
-export const SEARCH_SCAN_MAX_DEFAULT = 10_000;

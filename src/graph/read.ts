@@ -6,7 +6,8 @@
 // bounds.ts); what was cut is said, with the call that returns the rest.
 import type { Database, Queryable } from "../db/database.js";
 import { notFound } from "../errors.js";
-import { answerBudget, COUNT_CAP_DEFAULT, type ReadBounds } from "./bounds.js";
+import { GRAPH_SEARCH_COUNT_MAX } from "../limits.js";
+import { answerBudget, type ReadBounds } from "./bounds.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./read-sql.js";
 import { relationsPage, type RelationsResult } from "./relations.js";
@@ -116,7 +117,7 @@ export async function openNodes(db: Queryable, scope: string, names: string[], m
   validateCallChars("names", names);
   if (names.length === 0) return { entities: [], relations: [] };
   const budget = answerBudget(maxChars);
-  const countCap = bounds.countCap ?? COUNT_CAP_DEFAULT;
+  const countCap = bounds.countCap ?? GRAPH_SEARCH_COUNT_MAX;
   type Row = { entities: EntityRow[]; relations: GraphRelation[]; totalRelations: number; relationsCountCap: number };
   const r = await db.query<{ r: Row }>(sql.GRAPH_OPEN, [scope, names, budget.entityChars, budget.relationChars, countCap], prepared("open"));
   const row = r.rows[0]!.r;

@@ -8,7 +8,8 @@ import type { Queryable } from "../db/database.js";
 import { invalid } from "../errors.js";
 import { MAX_OFFSET } from "../limits.js";
 import { openSealedCursor, sealCursor } from "../paging.js";
-import { COUNT_CAP_DEFAULT, type ReadBounds, SEARCH_SCAN_MAX_DEFAULT } from "./bounds.js";
+import { GRAPH_SEARCH_COUNT_MAX, GRAPH_SEARCH_SCAN_MAX } from "../limits.js";
+import type { ReadBounds } from "./bounds.js";
 import { prepared } from "./prepared.js";
 import * as relationsSql from "./relations-sql.js";
 import type { GraphRelation, RelationPage, SearchPageRequest } from "./types.js";
@@ -67,14 +68,14 @@ interface RelationsRow {
  * bounded by the cap and the walk's bound, not by what the scope holds.
  */
 export async function relationsPage(db: Queryable, scope: string, input: { names?: string[] | undefined; unattached?: boolean | undefined }, at: RelationsAt, bounds: ReadBounds): Promise<RelationsResult> {
-  const cap = bounds.countCap ?? COUNT_CAP_DEFAULT;
+  const cap = bounds.countCap ?? GRAPH_SEARCH_COUNT_MAX;
   const every = input.names === undefined && !input.unattached;
   const row = (
     every
       ? await db.query<RelationsRow>(relationsSql.RELATIONS_ALL, [scope, at.after, at.skip, at.limit, at.budget, cap], prepared("relations_all"))
       : await db.query<RelationsRow>(
           relationsSql.RELATIONS_TOUCHING,
-          [scope, input.names ?? [], input.unattached ?? false, at.after, at.skip, at.limit, at.budget, cap, bounds.scanMax ?? SEARCH_SCAN_MAX_DEFAULT],
+          [scope, input.names ?? [], input.unattached ?? false, at.after, at.skip, at.limit, at.budget, cap, bounds.scanMax ?? GRAPH_SEARCH_SCAN_MAX],
           prepared("relations_touching"),
         )
   ).rows[0]!;

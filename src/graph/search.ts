@@ -9,7 +9,8 @@ import { invalid } from "../errors.js";
 import { MAX_OFFSET } from "../limits.js";
 import { cursorKey } from "../db/cursor-key.js";
 import { openSealedCursor, sealCursor } from "../paging.js";
-import { answerBudget, SEARCH_SCAN_MAX_DEFAULT } from "./bounds.js";
+import { GRAPH_SEARCH_SCAN_MAX } from "../limits.js";
+import { answerBudget } from "./bounds.js";
 import { prepared } from "./prepared.js";
 import { type EntityRow, finishEntity, relationsCut } from "./read.js";
 import * as sql from "./read-sql.js";
@@ -68,7 +69,7 @@ export async function searchNodes(
   request: SearchPageRequest,
   maxChars: number,
   countCap: number,
-  scanMax = SEARCH_SCAN_MAX_DEFAULT,
+  scanMax = GRAPH_SEARCH_SCAN_MAX,
   /** Walk a scope larger than one call's walk whatever the query: the embedded database's way (am_graph_search). */
   walkLargeScopes = db.kind === "pglite",
 ): Promise<GraphPage> {

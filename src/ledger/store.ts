@@ -9,7 +9,7 @@ import { isHuman } from "../auth/scopes.js";
 import type { Database, Queryable } from "../db/database.js";
 import { pgCode, PgCode } from "../db/errors.js";
 import { conflict, forbidden, notFound } from "../errors.js";
-import { LIST_SCAN_MAX_DEFAULT } from "../limits.js";
+import { LIST_SCAN_MAX } from "../limits.js";
 import { REFUSING_GUARD, type SecretGuard } from "../secrets/guard.js";
 import { encodeCursor, decodeCursor } from "../paging.js";
 import { type Claim, claimExpired, type KeyState, readKey } from "./chain.js";
@@ -268,7 +268,7 @@ export function ledgerCursorBelow(seq: number): string {
 }
 
 export async function listLedger(db: Queryable, filters: ListFilters, options: { scanMax?: number | undefined } = {}): Promise<ListResult> {
-  const scanMax = options.scanMax ?? LIST_SCAN_MAX_DEFAULT;
+  const scanMax = options.scanMax ?? LIST_SCAN_MAX;
   const action = filters.action === undefined ? null : normalizeAction(filters.action);
   const target = filters.target === undefined ? null : normalizeTarget(filters.target);
   const actor = filters.actor === undefined ? null : filters.actor.trim();

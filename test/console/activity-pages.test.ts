@@ -31,7 +31,7 @@ describe.each(BACKENDS)("console activity pages (%s)", (backend) => {
 
   beforeAll(async () => {
     t = await createTestDatabase(backend, { statementTimeoutMs: 120_000 });
-    app = await startConsoleApp(t.db, { LIST_SCAN_MAX: "100" });
+    app = await startConsoleApp(t.db, {}, (c) => (c.limits.listScanMax = 100));
     const alice = await addAgent(t.db, "alice", { kind: "human", scopes: ["shared", "team"] });
     const writer = await callerOf(t.db, (await addAgent(t.db, "writer", { scopes: ["shared", "team", "hidden"] })).token);
     const other = await callerOf(t.db, (await addAgent(t.db, "other", { scopes: ["shared", "team"] })).token);

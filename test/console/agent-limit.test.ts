@@ -19,7 +19,7 @@ describe("console pages share the per-agent concurrency limit with MCP", () => {
 
   beforeAll(async () => {
     t = await createTestDatabase("postgres");
-    app = await startConsoleApp(t.db, { MCP_CONCURRENT_PER_AGENT: "1", MCP_QUEUE_PER_AGENT: "0" });
+    app = await startConsoleApp(t.db, { MCP_CONCURRENT_PER_AGENT: "1" }, (c) => (c.mcpQueuePerAgent = 0));
     alice = await addAgent(t.db, "alice", { kind: "human", scopes: ["shared"] });
     bob = await addAgent(t.db, "bob", { scopes: ["shared"] });
     who = await signIn(app.base, alice.token);

@@ -76,7 +76,7 @@ describe("console graph and activity pages", () => {
   });
 
   it("says when a search stopped at its walk's bound, and its next page goes on from there", async () => {
-    const small = await startConsoleApp(t.db, { GRAPH_SEARCH_SCAN_MAX: "100" });
+    const small = await startConsoleApp(t.db, {}, (c) => (c.limits.graphSearchScanMax = 100));
     try {
       // Its own scope: the activity feed below shows alice's scopes only.
       const m = await callerOf(t.db, (await addAgent(t.db, "walk-writer", { scopes: ["walk"] })).token);

@@ -16,7 +16,7 @@ describe("console review queue pages (postgres)", () => {
 
   beforeAll(async () => {
     t = await createTestDatabase("postgres");
-    app = await startConsoleApp(t.db, { LIST_SCAN_MAX: "100" });
+    app = await startConsoleApp(t.db, {}, (c) => (c.limits.listScanMax = 100));
     alice = await addAgent(t.db, "alice", { kind: "human", scopes: ["shared"] });
     const writer = await callerOf(t.db, (await addAgent(t.db, "writer", { scopes: ["shared", "secret"] })).token);
     // 250 drafts alice may not read, then 12 she may review.

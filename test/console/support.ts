@@ -7,7 +7,7 @@ import type { Caller } from "../../src/auth/caller.js";
 import { checkToken } from "../../src/auth/verifier.js";
 import type { Database } from "../../src/db/database.js";
 import { storeFact } from "../../src/facts/store.js";
-import { createTestApp } from "../support/service.js";
+import { createTestApp, type DesignBounds } from "../support/service.js";
 
 export interface ConsoleApp {
   base: string;
@@ -15,8 +15,8 @@ export interface ConsoleApp {
   close(): Promise<void>;
 }
 
-export async function startConsoleApp(db: Database, env: Record<string, string> = {}): Promise<ConsoleApp> {
-  const { app } = await createTestApp(db, { LOG_LEVEL: "silent", ...env });
+export async function startConsoleApp(db: Database, env: Record<string, string> = {}, bounds?: DesignBounds): Promise<ConsoleApp> {
+  const { app } = await createTestApp(db, { LOG_LEVEL: "silent", ...env }, bounds);
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -193,7 +193,7 @@ describe("memory_list over HTTP with LIST_SCAN_MAX=100", () => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
-    service = await startTestService(tdb.db, { LIST_SCAN_MAX: "100" });
+    service = await startTestService(tdb.db, {}, (c) => (c.limits.listScanMax = 100));
     const writer = await addCaller(tdb.db, "many-writer", { scopes: ["shared"] });
     await addCaller(tdb.db, "quiet-writer", { scopes: ["shared"] });
     // 250 facts by one writer, written straight into the table (the store path is tested elsewhere).

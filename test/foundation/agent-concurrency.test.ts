@@ -79,7 +79,7 @@ describe("one agent's backlog does not hold up the others", () => {
     // Two connections: without the per-agent limit the flooder's first two calls
     // hold both, and everything else waits in the pool's queue behind its backlog.
     servicePool = tdb.openPool(2);
-    service = await startTestService(servicePool, { MCP_CONCURRENT_PER_AGENT: "1", MCP_QUEUE_PER_AGENT: "100" });
+    service = await startTestService(servicePool, { MCP_CONCURRENT_PER_AGENT: "1" }, (c) => (c.mcpQueuePerAgent = 100));
     const author = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "author")).token);
     await callOk(author, "memory_store", { name: "held-fact", description: "A fact whose row the test keeps locked.", type: "project", body: "Locked by the test." });
     await author.close();
@@ -133,7 +133,7 @@ describe("an agent's queue is bounded", () => {
   let agent: TestAgent;
 
   beforeAll(async () => {
-    service = await startTestService(tdb.openPool(4), { MCP_CONCURRENT_PER_AGENT: "1", MCP_QUEUE_PER_AGENT: "2" });
+    service = await startTestService(tdb.openPool(4), { MCP_CONCURRENT_PER_AGENT: "1" }, (c) => (c.mcpQueuePerAgent = 2));
     const author = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "author-2")).token);
     await callOk(author, "memory_store", { name: "held-fact-2", description: "Another locked fact.", type: "project", body: "Locked by the test." });
     await author.close();
@@ -201,7 +201,7 @@ describe("a client that goes away does not take its agent's slot with it", () =>
   let agent: TestAgent;
 
   beforeAll(async () => {
-    service = await startTestService(tdb.openPool(10), { MCP_CONCURRENT_PER_AGENT: "1", MCP_QUEUE_PER_AGENT: "2" });
+    service = await startTestService(tdb.openPool(10), { MCP_CONCURRENT_PER_AGENT: "1" }, (c) => (c.mcpQueuePerAgent = 2));
     const author = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "author-3")).token);
     await callOk(author, "memory_store", { name: "held-fact-3", description: "A third locked fact.", type: "project", body: "Locked by the test." });
     await author.close();

@@ -47,6 +47,9 @@ describe.each(BACKENDS)("selective graph reads on %s", (backend) => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase(backend, { statementTimeoutMs: 120_000 });
+    // The statistics below are the test's premise: autovacuum's own analyze
+    // (which a busy machine runs at any moment) must not replace them.
+    for (const table of ["graph_entities", "graph_observations", "graph_relations"]) await tdb.db.exec(`alter table ${table} set (autovacuum_enabled = off)`);
     const agent = await createAgent(tdb.db, { name: "loader", kind: "agent", writeScopes: ["small", "large", "late"] });
     // Statistics as a new team's agents read with: gathered when the graph
     // held only the first scope, so the planner has never seen the others

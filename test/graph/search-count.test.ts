@@ -349,7 +349,7 @@ describe("search_nodes over HTTP with GRAPH_SEARCH_COUNT_MAX=20", () => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
-    service = await startTestService(tdb.db, { GRAPH_SEARCH_COUNT_MAX: "20" });
+    service = await startTestService(tdb.db, {}, (c) => (c.limits.graphSearchCountMax = 20));
     client = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "searcher")).token);
     await callOk(client, "create_entities", { entities: ENTITIES.slice(0, 150) });
   });
@@ -391,7 +391,7 @@ describe("search_nodes over HTTP with GRAPH_SEARCH_SCAN_MAX=100", () => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
-    service = await startTestService(tdb.db, { GRAPH_SEARCH_SCAN_MAX: "100" });
+    service = await startTestService(tdb.db, {}, (c) => (c.limits.graphSearchScanMax = 100));
     client = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "walker")).token);
     await callOk(client, "create_entities", { entities: [...ENTITIES.slice(0, 150), { name: "tail-x9", entityType: "thing", observations: [] }] });
   });

@@ -12,8 +12,14 @@ import { createLogger } from "../../src/logger.js";
 import { startService, type RunningService } from "../../src/serve.js";
 import { MCP_HEADERS, textOf } from "./mcp.js";
 
-export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({
+/**
+ * Bounds of the design that a test shrinks for one service (config fields that
+ * no setting sets: src/limits.ts), instead of storing thousands of rows to reach them.
+ */
+export type DesignBounds = (config: Config) => void;
+
+export function testConfig(overrides: Record<string, string> = {}, bounds?: DesignBounds): Config {
+  const config = loadConfig({
     PORT: "0",
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     FIRST_START_OWNER: "false",
@@ -25,10 +31,12 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     AGENT_MEMORY_DATA_DIR: join(tmpdir(), `am-no-data-dir-${process.pid}`),
     ...overrides,
   });
+  bounds?.(config);
+  return config;
 }
 
-export async function startTestService(db: Database, env: Record<string, string> = {}): Promise<RunningService> {
-  const config = testConfig(env);
+export async function startTestService(db: Database, env: Record<string, string> = {}, bounds?: DesignBounds): Promise<RunningService> {
+  const config = testConfig(env, bounds);
   return startService(config, { logger: createLogger(config.logLevel), print: () => undefined, db });
 }
 
@@ -74,7 +82,7 @@ export async function callError(client: Client, name: string, args: Record<strin
 }
 
 /** The Express app alone (for supertest), with its log lines captured for inspection. */
-export async function createTestApp(db: Database, env: Record<string, string> = {}) {
+export async function createTestApp(db: Database, env: Record<string, string> = {}, bounds?: DesignBounds) {
   const { createApp } = await import("../../src/http/app.js");
   const { Writable } = await import("node:stream");
   const logLines: string[] = [];
@@ -84,7 +92,7 @@ export async function createTestApp(db: Database, env: Record<string, string> = 
       done();
     },
   });
-  const config = testConfig({ LOG_LEVEL: "debug", ...env });
+  const config = testConfig({ LOG_LEVEL: "debug", ...env }, bounds);
   const deps = await createDeps(config, db, createLogger(config.logLevel, sink));
   return { app: createApp(deps), deps, logLines };
 }
