@@ -2,10 +2,28 @@
 // first start and shutdown.
 import { join } from "node:path";
 import * as z from "zod/v4";
+import { HostListError, parseHostList } from "../db/hosts.js";
 import { boolFrom, intFrom } from "./parse.js";
 
 const DEFAULT_PORT = 8080;
 export const FIRST_TOKEN_FILE_NAME = "owner-token";
+
+/** A Postgres URL, one host or libpq's host list (postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write). */
+function postgresUrl(setting: string) {
+  return z
+    .string()
+    .trim()
+    .optional()
+    .superRefine((v, ctx) => {
+      if (v === undefined || v === "") return;
+      try {
+        parseHostList(v, setting);
+      } catch (error) {
+        if (!(error instanceof HostListError)) throw error;
+        ctx.addIssue({ code: "custom", message: error.message });
+      }
+    });
+}
 
 export const coreEnv = z.object({
   HOST: z.string().trim().min(1).optional().default("127.0.0.1"),
@@ -17,13 +35,7 @@ export const coreEnv = z.object({
     .refine((v) => v === undefined || v === "" || /^https?:\/\/[^\s]+$/.test(v), {
       message: "PUBLIC_URL must be an http(s) URL such as https://memory.example.com",
     }),
-  DATABASE_URL: z
-    .string()
-    .trim()
-    .optional()
-    .refine((v) => v === undefined || v === "" || /^postgres(ql)?:\/\//.test(v), {
-      message: "DATABASE_URL must start with postgres:// or postgresql://",
-    }),
+  DATABASE_URL: postgresUrl("DATABASE_URL"),
   AGENT_MEMORY_DATA_DIR: z.string().trim().min(1).optional().default("./.agent-memory"),
   DB_POOL_MAX: intFrom("DB_POOL_MAX", 10, 1, 1000),
   DB_CONNECT_TIMEOUT_MS: intFrom("DB_CONNECT_TIMEOUT_MS", 5000, 100, 600_000),

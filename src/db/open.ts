@@ -8,6 +8,7 @@ import { DataDirBusyError, lockDataDir } from "./lock-data-dir.js";
 import { openPglite } from "./pglite.js";
 import { openPostgres } from "./postgres.js";
 import { connectionFailure } from "./connect-errors.js";
+import { describeHosts, parseHostList } from "./hosts.js";
 import { connectSocketDatabase } from "./socket-client.js";
 import { SOCKET_FILE } from "./socket-protocol.js";
 
@@ -72,6 +73,8 @@ export function consoleUrlOf(config: Config): string {
 export function describeDatabase(config: Config): string {
   if (!config.databaseUrl) return `embedded Postgres (PGlite) in ${config.dataDir}`;
   try {
+    const list = parseHostList(config.databaseUrl, "DATABASE_URL");
+    if (list) return `Postgres at ${describeHosts(list.hosts)}${new URL(list.urlFor(list.hosts[0]!)).pathname} (target_session_attrs=${list.sessionAttrs})`;
     const url = new URL(config.databaseUrl);
     return `Postgres at ${url.hostname}:${url.port || "5432"}${url.pathname}`;
   } catch {
