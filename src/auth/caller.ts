@@ -10,6 +10,11 @@ export interface Caller {
   writeScopes: string[];
   readScopes: string[];
   tokenId: number;
+  /**
+   * Where in the primary's WAL this agent's last write ended (agent_write_positions),
+   * when reads go to replicas: a replica serves the agent only once it has replayed it.
+   */
+  lastWriteLsn?: string;
 }
 
 /** Per-request notes that the request log line picks up (see http/logging.ts). */

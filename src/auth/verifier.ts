@@ -94,6 +94,7 @@ interface VerifyRow {
   write_scopes: string[];
   read_scopes: string[];
   disabled_at: Date | null;
+  write_lsn: string | null;
 }
 
 export async function checkToken(db: Queryable, token: string): Promise<TokenCheck> {
@@ -115,6 +116,7 @@ export async function checkToken(db: Queryable, token: string): Promise<TokenChe
       writeScopes: row.write_scopes,
       readScopes: row.read_scopes,
       tokenId: row.token_id,
+      ...(row.write_lsn ? { lastWriteLsn: row.write_lsn } : {}),
     },
   };
 }

@@ -49,4 +49,12 @@ describe("parseHostList", () => {
       "Postgres at h1:5432,h2:5433/memory (target_session_attrs=read-write)",
     );
   });
+
+  it("takes replicas only beside a Postgres primary", () => {
+    expect(() => loadConfig({ DATABASE_READ_URL: "postgres://replica/memory" })).toThrow(/DATABASE_READ_URL needs DATABASE_URL/);
+    const c = loadConfig({ DATABASE_URL: "postgres://primary/memory", DATABASE_READ_URL: "postgres://r1:5432,r2:5432/memory", DATABASE_READ_MAX_LAG_MS: "2000" });
+    expect(c.databaseReadUrl).toBe("postgres://r1:5432,r2:5432/memory");
+    expect(c.db.readMaxLagMs).toBe(2000);
+    expect(loadConfig({}).db.readMaxLagMs).toBe(5000);
+  });
 });
