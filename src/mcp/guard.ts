@@ -94,13 +94,13 @@ async function onReplicaIfCurrent<T, A>(deps: AppDeps, reads: ReadRouter, ctx: G
     deps.metrics.dbReads.inc(PRIMARY_READ);
     return work(ctx, arg);
   }
+  deps.metrics.dbReads.inc(REPLICA_READ);
   try {
-    const value = await work(new GuardedContext(ctx.caller, { ...deps, db: choice.db }, ctx.what, ctx.requestId), arg);
-    deps.metrics.dbReads.inc(REPLICA_READ);
-    return value;
+    return await work(new GuardedContext(ctx.caller, { ...deps, db: choice.db }, ctx.what, ctx.requestId), arg);
   } catch (error) {
     if (!choice.failed?.(error)) throw error;
     ctx.log.warn({ err: error }, "read on a replica failed; read again on the primary");
+    // Counted twice: the replica tried, and the primary answered.
     deps.metrics.dbReads.inc(PRIMARY_READ);
     return work(ctx, arg);
   }
