@@ -14,7 +14,7 @@ import { createPair, type Pair } from "../support/clusters.js";
 import { TEST_TIMEOUTS } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { describeLoad, failureMessages, reconcile, startWriteLoad, type WriteAttempt } from "./load.js";
-import { assertAlive, callTool, type Replica, startReplica, stopAllReplicas, until } from "./support.js";
+import { assertAlive, callTool, httpStatus, type Replica, startReplica, stopAllReplicas, until } from "./support.js";
 
 const CONNECT_TIMEOUT_MS = 1000;
 /** What the issue asks: calls succeed again this soon after the promotion, and no call waits longer than the hang bound. */
@@ -65,6 +65,8 @@ describe("a multi-host DATABASE_URL", () => {
     const crashedAt = Date.now();
     await pair.primary.stop("immediate");
     const stoppedAt = Date.now();
+    // No writable host: not ready, and saying so at once.
+    await until("/readyz 503 without a primary", async () => (await httpStatus(`${replica.url}/readyz`)) === 503, HANG_BOUND_MS, 25, diagnose);
     await pair.promote();
     const promotedAt = Date.now();
     await until("writes on the new primary", async () => (assertAlive(replica), perWriter((a) => a.startedAt >= promotedAt && ok(a)).every((n) => n >= 2)), HANG_BOUND_MS, 25, diagnose);
@@ -96,6 +98,7 @@ describe("a multi-host DATABASE_URL", () => {
     const verify = await runCli(["ledger", "verify", "--json"], { DATABASE_URL: pair.multiHostUrl });
     expect(verify.code, verify.stderr).toBe(0);
     expect(onlyJson(verify)).toMatchObject({ ok: true });
+    expect(await httpStatus(`${replica.url}/readyz`)).toBe(200);
     const after = await callTool(replica.mcpUrl, writers[0]!.token, "memory_store", { name: "after-failover", description: "after", type: "project", body: "b" });
     expect(after.kind, JSON.stringify(after)).toBe("ok");
     console.info(`failover: first success ${firstSuccess - promotedAt} ms after the promotion (${firstSuccess - crashedAt} ms after the crash); ${attempts.filter(ok).length} writes acknowledged and present`);
