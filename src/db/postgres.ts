@@ -61,22 +61,25 @@ export function openPostgres(options: PostgresOptions): Database {
     if (isConnectionError(error) || pgCode(error) === PgCode.READ_ONLY_SQL_TRANSACTION) selector.forget((client as unknown as SelectedHostClient).chosen);
   };
 
+  const query = async <R>(sql: string, params?: readonly unknown[], queryOptions?: QueryOptions): Promise<QueryResult<R>> => {
+    if (!selector) return asResult<R>(await pool.query(queryConfig(sql, params, queryOptions)));
+    const client = await connect(pool);
+    let broken: Error | undefined;
+    try {
+      return asResult<R>(await client.query(queryConfig(sql, params, queryOptions)));
+    } catch (error) {
+      noteFailure(client, error);
+      // A lost connection, or one to a host that is no longer the primary, is not reused.
+      if (!pgCode(error) || pgCode(error) === PgCode.READ_ONLY_SQL_TRANSACTION) broken = error as Error;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+
   return {
     kind: "postgres",
-    async query<R>(sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) {
-      if (!selector) return asResult<R>(await pool.query(queryConfig(sql, params, queryOptions)));
-      const client = await connect(pool);
-      let broken: Error | undefined;
-      try {
-        return asResult<R>(await client.query(queryConfig(sql, params, queryOptions)));
-      } catch (error) {
-        noteFailure(client, error);
-        if (!pgCode(error) || pgCode(error) === PgCode.READ_ONLY_SQL_TRANSACTION) broken = error as Error;
-        throw error;
-      } finally {
-        client.release(broken);
-      }
-    },
+    query,
     async queryBounded<R>(timeoutMs: number, sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) {
       const bound = Math.trunc(timeoutMs);
       const client = await connect(boundedPool);
@@ -106,7 +109,7 @@ export function openPostgres(options: PostgresOptions): Database {
       }
     },
     async exec(sql: string) {
-      await this.query(sql);
+      await query(sql);
     },
     async transaction<T>(work: (tx: Queryable) => Promise<T>, txOptions?: TransactionOptions): Promise<T> {
       const client = await connect(pool);
