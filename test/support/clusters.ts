@@ -15,8 +15,10 @@ const run = promisify(execFile);
 const BIN = "/usr/lib/postgresql/15/bin";
 export const CLUSTER_DATABASE = "agent_memory";
 
+/** Runs a Postgres binary: as the `postgres` user when the tests run as root (initdb and postgres refuse root), else as the current user. */
 async function asPostgres(command: string, args: string[]): Promise<string> {
-  const { stdout } = await run("runuser", ["-u", "postgres", "--", join(BIN, command), ...args], { timeout: 60_000 });
+  const [file, argv] = process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", join(BIN, command), ...args]] : [join(BIN, command), args];
+  const { stdout } = await run(file, argv, { timeout: 60_000 });
   return stdout;
 }
 
