@@ -6,6 +6,7 @@
 // restart), calls fail as retryable meanwhile and none hangs, and every
 // acknowledged write is on the new primary, whole, with the ledger's chain intact.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { classifyDatabaseError } from "../../src/db/classify.js";
 import type { Database } from "../../src/db/database.js";
 import { migrate } from "../../src/db/migrate.js";
 import { openPostgres } from "../../src/db/postgres.js";
@@ -53,6 +54,25 @@ describe("a multi-host DATABASE_URL", () => {
       await db.transaction((tx) => tx.query("create temporary table written_here (x int)"));
     } finally {
       await db.close();
+    }
+  });
+
+  it("refuses, as retryable and naming each host's state, when no listed host fits; standby picks the standby", async () => {
+    const onlyStandby = `postgres://postgres@127.0.0.1:${pair.standby.port}/agent_memory?target_session_attrs=read-write`;
+    const db = openPostgres({ ...TEST_TIMEOUTS, connectionString: onlyStandby, poolMax: 1, connectTimeoutMs: 5000 });
+    try {
+      const error = await db.query("select 1").then(() => undefined, (e: unknown) => e);
+      expect(String(error)).toContain(`No host in DATABASE_URL accepts a target_session_attrs=read-write session right now: 127.0.0.1:${pair.standby.port} is a standby (in recovery).`);
+      expect(classifyDatabaseError(error)).toMatchObject({ code: "unavailable", retryable: true });
+    } finally {
+      await db.close();
+    }
+    const standbyWanted = `postgres://postgres@127.0.0.1:${pair.primary.port},127.0.0.1:${pair.standby.port}/agent_memory?target_session_attrs=standby`;
+    const reader = openPostgres({ ...TEST_TIMEOUTS, connectionString: standbyWanted, poolMax: 1, connectTimeoutMs: 5000 });
+    try {
+      expect((await reader.query<{ port: number }>("select inet_server_port() as port")).rows[0]!.port).toBe(pair.standby.port);
+    } finally {
+      await reader.close();
     }
   });
 
