@@ -80,12 +80,13 @@ export async function benchReplicas(ctx: BenchContext): Promise<void> {
       const choices = 200_000;
       const t0 = performance.now();
       let toReplica = 0;
-      for (let i = 0; i < choices; i++) if (router.choose(i % 2 ? "0/1" : undefined).target === "replica") toReplica++;
+      const agents = [{ agentId: 1 }, { agentId: 2, lastWriteLsn: "0/1" }];
+      for (let i = 0; i < choices; i++) if (router.choose(agents[i % 2]!).target === "replica") toReplica++;
       const chooseMs = (performance.now() - t0) / choices;
       const noteSamples: number[] = [];
       for (let i = 0; i < (ctx.quick ? 200 : 1000); i++) {
         const s = performance.now();
-        await router.noteWrite(1);
+        await router.noteWrite(3);
         noteSamples.push(performance.now() - s);
       }
       await router.close();

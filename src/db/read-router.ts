@@ -61,6 +61,8 @@ export class ReadRouter {
   private timer: NodeJS.Timeout | undefined;
   private checking: Promise<void> | undefined;
   private next = 0;
+  /** The write positions this process recorded, by agent (one number per agent that wrote). */
+  private readonly ownMarks = new Map<number, number>();
 
   constructor(
     private readonly primary: Database,
@@ -78,9 +80,9 @@ export class ReadRouter {
     this.timer.unref();
   }
 
-  /** Where a read for an agent whose last write ended at `lastWriteLsn` goes. */
-  choose(lastWriteLsn: string | undefined): ReadChoice {
-    const needed = lastWriteLsn ? lsnNumber(lastWriteLsn) : 0;
+  /** Where a read for `agent` goes: a replica that has replayed its last write (`lastWriteLsn`, from the token check), or the primary. */
+  choose(agent: { agentId: number; lastWriteLsn?: string | undefined }): ReadChoice {
+    const needed = Math.max(agent.lastWriteLsn ? lsnNumber(agent.lastWriteLsn) : 0, this.ownMarks.get(agent.agentId) ?? 0);
     const n = this.replicas.length;
     for (let i = 0; i < n; i++) {
       const replica = this.replicas[(this.next + i) % n]!;
@@ -99,12 +101,19 @@ export class ReadRouter {
    * second commit's flush for it. One round trip; agentId is an integer from the token check.
    */
   async noteWrite(agentId: number): Promise<void> {
-    // Two statements in one simple query run as one implicit transaction, which SET LOCAL applies to.
-    await this.primary.exec(
-      `set local synchronous_commit = off;
-       insert into agent_write_positions (agent_id, lsn) values (${Math.trunc(agentId)}, pg_current_wal_insert_lsn())
-         on conflict (agent_id) do update set lsn = excluded.lsn, written_at = now()`,
+    // set_config(…, true) lasts until the statement's own transaction commits, which it governs.
+    const { rows } = await this.primary.query<{ lsn: string }>(
+      `with relaxed as (select set_config('synchronous_commit', 'off', true))
+       insert into agent_write_positions (agent_id, lsn) select $1::bigint, pg_current_wal_insert_lsn() from relaxed
+         on conflict (agent_id) do update set lsn = excluded.lsn, written_at = now()
+       returning lsn::text as lsn`,
+      [agentId],
+      { prepareAs: "am_note_write_position" },
     );
+    // Also kept here: a call of the same agent that shares a token check begun before this
+    // write (verifier.ts, sharedTokenChecks) still waits for it on this process.
+    const lsn = lsnNumber(rows[0]!.lsn);
+    if (lsn > (this.ownMarks.get(agentId) ?? 0)) this.ownMarks.set(agentId, lsn);
   }
 
   status(): ReplicaStatus[] {

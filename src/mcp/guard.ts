@@ -89,7 +89,7 @@ async function guarded<T, A>(
  * conflict with recovery) costs the caller nothing: the read runs again on the primary.
  */
 async function onReplicaIfCurrent<T, A>(deps: AppDeps, reads: ReadRouter, ctx: GuardedContext, work: (ctx: CallContext, arg: A) => Promise<T>, arg: A): Promise<T> {
-  const choice = reads.choose(ctx.caller.lastWriteLsn);
+  const choice = reads.choose(ctx.caller);
   if (choice.target === "primary") {
     deps.metrics.dbReads.inc(PRIMARY_READ);
     return work(ctx, arg);
