@@ -39,6 +39,8 @@ interface Replica {
   lagMs: number | undefined;
   down: boolean;
   checkAfter: number;
+  /** The position check under way, if one is. */
+  checking: Promise<void> | undefined;
 }
 
 export interface ReadChoice {
@@ -70,7 +72,7 @@ export class ReadRouter {
     private readonly maxLagMs: number,
     private readonly onStateChange?: (replica: string, state: ReplicaState, error?: unknown) => void,
   ) {
-    this.replicas = replicas.map((r) => ({ ...r, replayed: undefined, lagMs: undefined, down: false, checkAfter: 0 }));
+    this.replicas = replicas.map((r) => ({ ...r, replayed: undefined, lagMs: undefined, down: false, checkAfter: 0, checking: undefined }));
   }
 
   /** Starts the background position checks; resolves after the first. */
@@ -127,6 +129,7 @@ export class ReadRouter {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.checking;
+    await Promise.all(this.replicas.map((r) => r.checking));
     await Promise.all(this.replicas.map((r) => r.db.close().catch(() => undefined)));
   }
 
@@ -170,22 +173,30 @@ export class ReadRouter {
     // Positions older than the bound (bar the newest of them) no longer change a verdict.
     const horizon = now - this.maxLagMs * 2;
     while (this.samples.length > 1 && this.samples[1]!.at < horizon) this.samples.shift();
-    await Promise.all(
-      this.replicas.map(async (replica) => {
-        if (replica.down && Date.now() < replica.checkAfter) return;
-        try {
-          const { rows } = await replica.db.query<{ lsn: string | null }>("select pg_last_wal_replay_lsn()::text as lsn", [], { prepareAs: "am_replica_replay_lsn" });
-          if (rows[0]!.lsn === null) throw new Error(`${replica.name} is not a standby (pg_last_wal_replay_lsn() is null): it is not used for reads`);
-          const wasDown = replica.down;
-          replica.down = false;
-          replica.replayed = lsnNumber(rows[0]!.lsn);
-          replica.lagMs = this.lagOf(replica.replayed, Date.now());
-          if (wasDown) this.onStateChange?.(replica.name, "up");
-        } catch (error) {
-          this.markDown(replica, error);
-        }
-      }),
-    );
+    // A replica that is down is checked again without holding up the others: its
+    // connection attempt may take DB_CONNECT_TIMEOUT_MS.
+    const checks = this.replicas.map((replica) => {
+      if (replica.checking || (replica.down && Date.now() < replica.checkAfter)) return undefined;
+      replica.checking = this.readReplayPosition(replica).finally(() => {
+        replica.checking = undefined;
+      });
+      return replica.down ? undefined : replica.checking;
+    });
+    await Promise.all(checks);
+  }
+
+  private async readReplayPosition(replica: Replica): Promise<void> {
+    try {
+      const { rows } = await replica.db.query<{ lsn: string | null }>("select pg_last_wal_replay_lsn()::text as lsn", [], { prepareAs: "am_replica_replay_lsn" });
+      if (rows[0]!.lsn === null) throw new Error(`${replica.name} is not a standby (pg_last_wal_replay_lsn() is null): it is not used for reads`);
+      const wasDown = replica.down;
+      replica.down = false;
+      replica.replayed = lsnNumber(rows[0]!.lsn);
+      replica.lagMs = this.lagOf(replica.replayed, Date.now());
+      if (wasDown) this.onStateChange?.(replica.name, "up");
+    } catch (error) {
+      this.markDown(replica, error);
+    }
   }
 
   /**
