@@ -1,8 +1,8 @@
 // The one way an import opens a file (`agent-memory import`: fact files and
 // ledger.jsonl; `agent-memory graph import`): a regular file, never a symbolic
 // link, a device or a pipe, of at most its limit, read as a stream. A
-// ledger.jsonl linked to /dev/zero was read as one endless line until the heap
-// ran out (security audit). The limits are IMPORT_FILES in src/limits.ts.
+// ledger.jsonl linked to /dev/zero would otherwise be read as one endless line
+// until the heap runs out. The limits are IMPORT_FILES in src/limits.ts.
 import { constants, type Stats } from "node:fs";
 import { lstat, open, type FileHandle } from "node:fs/promises";
 import { invalid } from "./errors.js";

@@ -104,8 +104,8 @@ export async function startService(config: Config, options: StartOptions): Promi
       httpServer!.listen(config.port, config.host, () => resolve());
     });
     // The owner is created only once the port is ours: created before a failed
-    // listen (port in use), its token was shown to nobody and every later start
-    // found an owner already there (new-user trial).
+    // listen (port in use), its token would be shown to nobody and every later
+    // start would find an owner already there.
     // An empty Postgres beside an embedded database that was not moved: the
     // team's agents and tokens are in that folder, and a new owner here would
     // hide it (agent-memory move copies it, into a database still empty).

@@ -1,4 +1,4 @@
-// The graph workloads, so that no figure depends on one data set (issue 16).
+// The graph workloads, so that no figure depends on one data set.
 // "sprint": short English texts, loaded 100 entities a call, planner statistics
 // refreshed before reading (as `graph import` does). "mixed": other words,
 // English, Japanese and Korean in one graph, loaded 50 entities a call as an

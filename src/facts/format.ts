@@ -52,8 +52,8 @@ const DUPLICATE_OF = /^duplicate of\s+"?([a-z0-9]+(?:-[a-z0-9]+)*)"?\s*(?:$|[.,;
 
 /**
  * Why a deprecated fact is withdrawn. A copy withdrawn in favour of another
- * fact was not wrong (new-user trial: "do not apply" on a duplicate read as
- * "its content is false"), so it points at the fact to read instead.
+ * fact was not wrong ("do not apply" on a duplicate reads as "its content
+ * is false"), so it points at the fact to read instead.
  */
 function deprecationNote(f: FactSummary): string | undefined {
   if (f.status !== "deprecated") return undefined;

@@ -157,8 +157,8 @@ export async function recallFacts(db: Queryable, caller: Caller, input: RecallIn
 
 /**
  * An update makes a fact a draft again, and recall shows only the current
- * version: without this, an agent saw an unreviewed draft where the team had
- * a confirmed fact a day before (new-user trial). One more query, only when a
+ * version: without this, an agent would see an unreviewed draft where the team
+ * had a confirmed fact a day before. One more query, only when a
  * hit is a draft of a later version.
  */
 async function addConfirmedBefore(db: Queryable, hits: RecallHit[]): Promise<void> {

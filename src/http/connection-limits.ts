@@ -6,8 +6,8 @@
 //
 // The bounds are set above what a legitimate host reaches (each agent's calls
 // already wait in its own queue); they keep one client from holding every slot
-// (security audit: one client opening 1,000 sockets, each with one request,
-// held every slot for the 65 s keep-alive). Near the process's bound, idle
+// (one client opening 1,000 sockets, each with one request, would hold every
+// slot for the 65 s keep-alive). Near the process's bound, idle
 // keep-alive sockets give way to new clients.
 //
 // The address is the socket's own: a reverse proxy is one address, so behind

@@ -143,9 +143,8 @@ export async function recordLedger(
         throw conflict(refusals.recordWhileClaimed(claim, now), { status: "CLAIMED", holder: claim.holder, expiresAt: claim.expiresAt.toISOString() });
       }
       // Only the holder of the key's claim records it (expired or not, as long
-      // as nobody took it over): a record without one let an agent mark
-      // operations it never ran as done, and the real ones were then refused
-      // (security audit). The claim quota bounds what one agent holds at once.
+      // as nobody took it over): a record without one would let an agent mark
+      // operations it never ran as done, and the real ones would then be refused. The claim quota bounds what one agent holds at once.
       if (!claim || claim.holderId !== actor.agentId) throw conflict(refusals.recordWithoutClaim(key, claim), { status: claim ? "CLAIM_EXPIRED" : "NOT_CLAIMED" });
       return {
         append: { kind: "executed", evidence, note, claim: "drop", countsAgainstQuota: false },

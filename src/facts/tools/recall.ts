@@ -34,7 +34,7 @@ const output = {
 
 /**
  * A hit as the structured content carries it: what an agent acts on, nothing
- * it can tell from the rest (issue 15, lean answers). Complete on its own: some
+ * it can tell from the rest (lean answers). Complete on its own: some
  * clients (Claude Code among them) show their model this JSON and not the text.
  * The day of the current version (`updatedOn`) instead of its exact time: an
  * agent weighs a fact's age in days. Left out: createdAt (the first version's
