@@ -20,7 +20,7 @@ export interface AppDeps {
   isShuttingDown?: () => boolean;
 }
 
-export interface DepsOptions {
+interface DepsOptions {
   /** Already known (the service counted them before migrating); read from sql/ otherwise. */
   expectedMigrations?: number;
   isShuttingDown?: () => boolean;

@@ -166,7 +166,7 @@ export function countTrigrams(texts: readonly string[], stopAfter = Infinity): n
 }
 
 /** How a refusal of checkChars reads, besides the field, the count and the limit. */
-export interface CharLimitWords {
+interface CharLimitWords {
   /** "is N characters long" (the graph's wording) rather than "is N characters". */
   long?: boolean;
   /** The config key that sets the limit, named in brackets after it. */

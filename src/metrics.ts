@@ -20,7 +20,7 @@ export interface MetricsReply {
  * audience, a JWT of another issuer…). Whoever reads /metrics must not learn
  * that a token once existed, or which agents do; the caller's own 401 says more.
  */
-export const AUTH_FAILURE_REASONS = ["missing", "invalid"] as const;
+const AUTH_FAILURE_REASONS = ["missing", "invalid"] as const;
 export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
 
 /** One scope's memory health (src/facts/health.ts). */
@@ -70,7 +70,7 @@ export const HEALTH_SCOPES_NAMED = 20;
  */
 const HEALTH_READING_REUSED_MS = 10_000;
 
-export interface MetricsOptions {
+interface MetricsOptions {
   /**
    * Whether the health gauges name scopes (METRICS_TOKEN is set, so only an
    * authenticated scraper reads them); without it they are one series, scope="all".

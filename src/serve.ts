@@ -39,7 +39,7 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-export interface StartOptions {
+interface StartOptions {
   logger: Logger;
   /** Where the human-readable start-up banner goes (never the log stream). */
   print: (text: string) => void;

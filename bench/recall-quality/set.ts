@@ -16,7 +16,7 @@ export interface QualityFact {
 
 export type QueryClass = "exact" | "inflection" | "multi-word" | "typo" | "cjk" | "cjk-natural" | "question" | "ranking" | "synonym";
 
-export interface QualityQuery {
+interface QualityQuery {
   class: QueryClass;
   lang: "en" | "ja" | "ko";
   keywords: string[];
@@ -195,7 +195,7 @@ export const QUERIES: QualityQuery[] = [
  * `partials` newer facts (stored after it, confirmed) each match one keyword
  * in their description. The best fact must come first.
  */
-export interface RankingCase {
+interface RankingCase {
   best: QualityFact;
   keywords: string[];
   lang: "en" | "ja" | "ko";

@@ -40,8 +40,6 @@ export const LIST_AGENTS = `
     from agents a
    order by a.name`;
 
-export const COUNT_AGENTS = `select count(*)::int as n from agents`;
-
 /** Every agent's id and name, and whether it is disabled (an import maps names to ids). */
 export const AGENT_NAMES = `select id, name, disabled_at is not null as disabled from agents`;
 

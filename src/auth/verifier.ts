@@ -15,7 +15,7 @@ import { hashToken, looksLikeToken } from "./tokens.js";
 // horizon that only matters to the middleware's own check.
 const NO_EXPIRY_HORIZON_SECONDS = 365 * 24 * 3600;
 
-export const REJECTED_TOKEN_MESSAGE = "The bearer token is not valid (unknown, revoked or expired, or its agent is disabled). Ask an operator for a new token.";
+const REJECTED_TOKEN_MESSAGE = "The bearer token is not valid (unknown, revoked or expired, or its agent is disabled). Ask an operator for a new token.";
 
 export interface VerifierDeps {
   db: Database;

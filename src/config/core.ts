@@ -5,7 +5,7 @@ import * as z from "zod/v4";
 import { boolFrom, intFrom } from "./parse.js";
 
 const DEFAULT_PORT = 8080;
-export const FIRST_TOKEN_FILE_NAME = "owner-token";
+const FIRST_TOKEN_FILE_NAME = "owner-token";
 
 export const coreEnv = z.object({
   HOST: z.string().trim().min(1).optional().default("127.0.0.1"),

@@ -16,7 +16,7 @@ export interface ConsoleSession {
   csrf: string;
 }
 
-export type SessionLookup = { ok: true; session: ConsoleSession } | { ok: false; reason: "missing" | "ended" };
+type SessionLookup = { ok: true; session: ConsoleSession } | { ok: false; reason: "missing" | "ended" };
 
 interface SessionRow {
   id: number;
@@ -43,7 +43,7 @@ const sha256Hex = (value: string) => createHash("sha256").update(value, "utf8").
  * this request know (the database holds a different hash of it): nothing to
  * store, and it changes with every sign-in.
  */
-export const csrfTokenFor = (sessionId: string) => createHash("sha256").update(`console-csrf\0${sessionId}`, "utf8").digest("base64url");
+const csrfTokenFor = (sessionId: string) => createHash("sha256").update(`console-csrf\0${sessionId}`, "utf8").digest("base64url");
 
 export function sameSecret(given: unknown, expected: string): boolean {
   if (typeof given !== "string") return false;

@@ -14,7 +14,7 @@ const types = {
   },
 };
 
-export interface PostgresOptions extends DatabaseTimeouts {
+interface PostgresOptions extends DatabaseTimeouts {
   connectionString: string;
   poolMax: number;
   connectTimeoutMs: number;

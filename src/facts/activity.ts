@@ -7,7 +7,7 @@ import { LIST_SCAN_MAX } from "../limits.js";
 import { isoTime } from "./model.js";
 import * as reviewSql from "./review-sql.js";
 
-export interface FactActivity {
+interface FactActivity {
   /** The event's id: the console's "Older" pages go on below it. */
   id: number;
   kind: "created" | "updated" | "confirmed" | "deprecated";
@@ -19,7 +19,7 @@ export interface FactActivity {
   reason: string | null;
 }
 
-export interface RecentFactEvents {
+interface RecentFactEvents {
   /** Newest first; with an actor, only events above `stop`. */
   events: FactActivity[];
   /** The read stopped at its bound (scanMax) before finding `limit` events by the actor: older ones may exist. */

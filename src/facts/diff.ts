@@ -19,7 +19,7 @@ export const DIFF_MAX_LINES = 2_000;
 /** Lines added plus removed past which the diff gives up (Myers' work grows with lines × edits). */
 export const DIFF_MAX_EDITS = 200;
 /** Wall-clock backstop of one diff, in milliseconds. */
-export const DIFF_TIMEOUT_MS = 20;
+const DIFF_TIMEOUT_MS = 20;
 
 const linesOf = (text: string) => {
   const lines = text.split("\n");

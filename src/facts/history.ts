@@ -59,7 +59,7 @@ export interface ExportFilters {
   statuses: FactStatus[] | null;
 }
 
-export const EXPORT_BATCH = 200;
+const EXPORT_BATCH = 200;
 
 export async function countFactsForExport(db: Queryable, filters: ExportFilters): Promise<number> {
   return (await db.query<{ n: number }>(sql.COUNT_EXPORT_FACTS, [filters.scopes, filters.statuses])).rows[0]?.n ?? 0;

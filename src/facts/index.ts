@@ -27,9 +27,8 @@ export {
   type ExportFilters,
   type FactHistory,
   type StoredFactEvent,
-  type StoredFactVersion,
 } from "./history.js";
-export { completeFactName, completeFactType, completeReadableScope, completeWritableScope } from "./complete.js";
+export { completeFactType, completeWritableScope } from "./complete.js";
 export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./replay.js";
 export { restoreRedactions } from "./redaction.js";
 export { restoreSupersessions } from "./supersession.js";
@@ -53,5 +52,5 @@ export {
   type PromotionTarget,
 } from "./rules.js";
 // The row shapes of a fact's history, so that snapshots derives its own from them.
-export type { FactEvent, FactVersion } from "./model.js";
+export type { FactEvent } from "./model.js";
 export { healthHistory, memoryHealth, reviewsByAgent } from "./health.js";

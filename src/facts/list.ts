@@ -38,7 +38,7 @@ export interface ListInput {
   cursor?: string | undefined;
 }
 
-export interface ListOptions {
+interface ListOptions {
   staleAfterDays?: number | undefined;
   /** Facts one call reads at most before it answers with what it found. */
   scanMax?: number | undefined;
@@ -92,7 +92,7 @@ export interface FactPageRequest {
   reviewer?: boolean | undefined;
 }
 
-export interface FactPage<R> {
+interface FactPage<R> {
   /** The facts that passed the filters, in the scan's order, up to `want`. */
   rows: R[];
   /** The scan read its bound (this is the last fact it read) and did not find `want` facts before it. */

@@ -43,7 +43,7 @@ export interface RecallInput {
  * quoted phrase), nearly (a typo), or, for a keyword written as a sentence or
  * question, by most of its words (`words` says which).
  */
-export type MatchKind = "exact" | "stemmed" | "similar" | "most-words";
+type MatchKind = "exact" | "stemmed" | "similar" | "most-words";
 /** Where: the fact's summary (its name or one-line description, ranked first) or its body. */
 export type MatchField = "summary" | "body";
 
@@ -99,7 +99,7 @@ const LEVELS: Record<number, { in: MatchField; how: MatchKind }> = {
   8: { in: "body", how: "most-words" },
 };
 
-export interface RecallFilters {
+interface RecallFilters {
   type?: FactType | undefined;
   status?: FactStatus | undefined;
   /** Already checked to be readable. */
@@ -238,7 +238,7 @@ interface JsonEvent extends Omit<FactEvent, "at"> {
   at: string;
 }
 
-export interface GetInput {
+interface GetInput {
   name: string;
   scope?: string | undefined;
   /** Show the versions before this one (and their events) instead of the newest. */

@@ -16,7 +16,7 @@ import { isoTime } from "./model.js";
 import { validateName, validateReason } from "./rules.js";
 
 
-export interface Redaction {
+interface Redaction {
   scope: string;
   name: string;
   version: number;

@@ -11,7 +11,7 @@ import { completeFactName, completeReadableScope } from "./complete.js";
 
 // resources/list has no paging through McpServer's template callback, so the
 // listing is bounded: the most recently changed facts. memory_list pages through all.
-export const RESOURCE_LIST_LIMIT = 100;
+const RESOURCE_LIST_LIMIT = 100;
 
 export const factResource = defineResource({
   name: "fact",

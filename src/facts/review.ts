@@ -16,7 +16,7 @@ import * as sql from "./sql.js";
 import { similarFacts } from "./store.js";
 
 /** Counting stops here: past it the queue shows "1000+", and the count stays cheap at any size. */
-export const REVIEW_COUNT_CAP = 1000;
+const REVIEW_COUNT_CAP = 1000;
 
 export interface ReviewItem extends FactSummary {
   /** Readable facts much like this draft (memory_store's duplicate lookup, deprecated ones included), most similar first. */

@@ -56,7 +56,7 @@ export interface StoreResult {
   similar?: SimilarFact[];
 }
 
-export interface FactLimits {
+interface FactLimits {
   bodyMaxChars: number;
   /** List facts much like a newly created one (default true). */
   duplicateWarning?: boolean;
@@ -193,7 +193,7 @@ export async function similarFacts(db: Database, caller: Caller, scope: string, 
   return result.rows.map((r) => ({ ...r, similarity: Math.round(r.similarity * 100) / 100 }));
 }
 
-export interface PromoteInput {
+interface PromoteInput {
   name: string;
   to: PromotionTarget;
   reason: string;

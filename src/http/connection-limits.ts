@@ -22,9 +22,9 @@ const IDLE_SHEDDING_SHARE = 0.9;
 /** A connection past a bound gets this long to send its request before it is closed unanswered. */
 const REFUSED_REQUEST_WAIT_MS = 5_000;
 /** What a refused request is told to wait before it retries. */
-export const CONNECTION_RETRY_AFTER_SECONDS = 1;
+const CONNECTION_RETRY_AFTER_SECONDS = 1;
 
-export interface ConnectionLimits {
+interface ConnectionLimits {
   /** Open connections one client address may have served; more are answered 503. */
   perAddress: number;
   /** Open connections the process serves; more are answered 503. */
@@ -36,7 +36,7 @@ export interface ConnectionLimits {
  * as many again as are served, for connections that are only answered 503.
  * Past it a connection is closed on accept, the last resort of a flood.
  */
-export const hardConnectionCeiling = (limits: ConnectionLimits) => 2 * limits.total;
+const hardConnectionCeiling = (limits: ConnectionLimits) => 2 * limits.total;
 
 function refuse(res: ServerResponse): void {
   const body = JSON.stringify({

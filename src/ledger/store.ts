@@ -40,11 +40,11 @@ export interface LedgerPolicy {
   maxOpenClaimsPerAgent: number;
 }
 
-export const DEFAULT_LEDGER_POLICY: LedgerPolicy = { defaultScope: "shared", maxOpenClaimsPerAgent: 100 };
+const DEFAULT_LEDGER_POLICY: LedgerPolicy = { defaultScope: "shared", maxOpenClaimsPerAgent: 100 };
 
-export type CheckStatus = "EXECUTED" | "CLAIMED" | "NOT_EXECUTED";
+type CheckStatus = "EXECUTED" | "CLAIMED" | "NOT_EXECUTED";
 
-export interface CheckResult extends KeyState {
+interface CheckResult extends KeyState {
   key: LedgerKey;
   status: CheckStatus;
 }
@@ -56,7 +56,7 @@ export async function checkLedger(db: Queryable, input: { action: string; target
   return { ...state, key, status };
 }
 
-export interface ClaimResult {
+interface ClaimResult {
   kind: "claimed" | "renewed" | "taken_over";
   claim: Claim;
   seq: number;
@@ -164,7 +164,7 @@ export async function recordLedger(
   }
 }
 
-export interface ReleaseResult {
+interface ReleaseResult {
   seq: number;
   released: Claim;
   reason: string;
@@ -196,7 +196,7 @@ export async function releaseLedger(
   }, HOLDER_MAY_FINISH);
 }
 
-export interface VoidResult {
+interface VoidResult {
   seq: number;
   at: Date;
   reason: string;

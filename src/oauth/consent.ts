@@ -22,7 +22,7 @@ import * as sql from "./sql.js";
 const REQUEST_TTL_SECONDS = 600;
 const CSRF_COOKIE_PREFIX = "am_oauth_csrf_";
 
-export interface ConsentContext {
+interface ConsentContext {
   deps: AppDeps;
   issuer: string;
   getClient(clientId: string): Promise<OAuthClientInformationFull | undefined>;

@@ -26,8 +26,8 @@ import {
 } from "./model.js";
 import { fromYaml } from "./yaml.js";
 
-export const SNAPSHOT_FIELDS = ["name", "description", "type", "status", "scope", "author", "version", "created", "updated", "supersedes", "superseded-by"] as const;
-export const SEED_FIELDS = ["name", "description", "type", "status", "owner", "created", "scope"] as const;
+const SNAPSHOT_FIELDS = ["name", "description", "type", "status", "scope", "author", "version", "created", "updated", "supersedes", "superseded-by"] as const;
+const SEED_FIELDS = ["name", "description", "type", "status", "owner", "created", "scope"] as const;
 
 /** A promotion line the seeds' memory_promote appends: `> [confirmed] by reviewer: reason`. */
 export interface SeedPromotion {

@@ -29,7 +29,7 @@ export function hiddenField(html: string, name: string): string | undefined {
 }
 
 /** name=value of one Set-Cookie line. */
-export function cookieOf(setCookie: string[] | string | undefined, name: string): string | undefined {
+function cookieOf(setCookie: string[] | string | undefined, name: string): string | undefined {
   const lines = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
   const line = lines.find((l) => l.startsWith(`${name}=`));
   return line?.split(";")[0];

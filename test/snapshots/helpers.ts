@@ -93,7 +93,7 @@ export async function readTree(dir: string): Promise<Record<string, string>> {
   return tree;
 }
 
-export interface RowCounts {
+interface RowCounts {
   facts: number;
   versions: number;
   events: number;

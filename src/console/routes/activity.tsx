@@ -17,7 +17,7 @@ import { ActivityPage } from "../views/activity.js";
 import { entityHref } from "../views/entity-href.js";
 import { BASE } from "../views/layout.js";
 
-export const ACTIVITY_ITEMS = 100;
+const ACTIVITY_ITEMS = 100;
 
 export function registerActivity(router: Router, deps: AppDeps): void {
   router.get("/activity", async (req, res) => {

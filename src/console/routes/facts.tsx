@@ -15,7 +15,7 @@ import { pageContext, sessionOf } from "../session-middleware.js";
 import { FactPage, type FactFilters, factHref, FactsPage } from "../views/facts.js";
 import { promoteFromForm, readPromoteForm } from "./review.js";
 
-export const FACTS_PAGE_SIZE = 50;
+const FACTS_PAGE_SIZE = 50;
 
 const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 

@@ -14,7 +14,7 @@ import { pageContext, sessionOf } from "../session-middleware.js";
 import { BASE } from "../views/layout.js";
 import { QueuePage, type QueueNotice } from "../views/queue.js";
 
-export const QUEUE_PAGE_SIZE = 10;
+const QUEUE_PAGE_SIZE = 10;
 
 const positiveInt = (value: unknown): number | undefined => {
   if (typeof value !== "string" || !/^\d{1,15}$/.test(value)) return undefined;
@@ -61,7 +61,7 @@ async function renderQueue(deps: AppDeps, req: Request, res: Response, status: n
   sendPage(res, status, <QueuePage ctx={pageContext(res, "review")} queue={queue} stale={stale} notice={notice} after={after} staleCursor={staleCursor} />);
 }
 
-export interface PromoteForm {
+interface PromoteForm {
   name: string;
   scope: string;
   version: number | undefined;

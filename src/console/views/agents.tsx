@@ -5,7 +5,7 @@ import { clientSnippets } from "../client-snippets.js";
 import { age } from "../render.js";
 import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";
 
-export type AgentRow = Agent & { activeTokens: number; lastUsedAt: Date | null };
+type AgentRow = Agent & { activeTokens: number; lastUsedAt: Date | null };
 
 const scopesText = (scopes: string[]) => scopes.join(", ") || "—";
 const when = (d: Date | null) => (d ? age(d.toISOString()) : "never");

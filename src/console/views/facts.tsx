@@ -27,7 +27,7 @@ type PageNotice = { kind: "ok" | "error"; text: string };
  * column shows it; the version's time alone would put "62 days ago" (a fact
  * stored long ago, confirmed just now) above "7 min ago".
  */
-export function lastChange(f: { updatedAt: string; statusAt: string | null }): string {
+function lastChange(f: { updatedAt: string; statusAt: string | null }): string {
   return f.statusAt !== null && Date.parse(f.statusAt) > Date.parse(f.updatedAt) ? f.statusAt : f.updatedAt;
 }
 

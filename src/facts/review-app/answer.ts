@@ -11,9 +11,9 @@ import { reviewQueue, staleQueue } from "../review.js";
 import type { FactType } from "../rules.js";
 
 /** Drafts per page: each carries its whole body (and the previous one), as on the console's page. */
-export const REVIEW_PAGE_SIZE = 10;
+const REVIEW_PAGE_SIZE = 10;
 
-export interface ReviewDraft extends FactSummary {
+interface ReviewDraft extends FactSummary {
   body: string;
   /** The version before (an updated fact); null for a new one. */
   previous: { description: string; type: FactType; body: string } | null;
@@ -21,7 +21,7 @@ export interface ReviewDraft extends FactSummary {
   diff: DiffLine[] | null;
 }
 
-export interface ReviewAnswer {
+interface ReviewAnswer {
   drafts: ReviewDraft[];
   /** Drafts waiting in all (up to a cap; countCapped past it). */
   draftCount: number;
@@ -32,7 +32,7 @@ export interface ReviewAnswer {
   nextCursor: string | null;
 }
 
-export interface ReviewOptions {
+interface ReviewOptions {
   staleAfterDays: number;
   scanMax: number;
   duplicateTimeoutMs: number;
