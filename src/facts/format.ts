@@ -2,11 +2,11 @@
 // status of every fact so that a draft is never mistaken for a reviewed fact,
 // and shows why a deprecated fact was withdrawn.
 import type { FactSummary, FullFact } from "./model.js";
-import type { ListResult } from "./list.js";
-import type { RecallHit, RecallResult } from "./read.js";
-import type { WordHint } from "./recall-hints.js";
+import type { ListResult } from "./lifecycle/list.js";
+import type { RecallHit, RecallResult } from "./recall/recall.js";
+import type { WordHint } from "./recall/recall-hints.js";
 import { charCount, daysSinceReview, GET_HISTORY_VERSIONS } from "./rules.js";
-import type { PromoteResult, StoreResult } from "./store.js";
+import type { PromoteResult, StoreResult } from "./lifecycle/store.js";
 
 /** "Stale: confirmed 2026-01-02, not reviewed for 240 days; …" for a stale fact. */
 function staleNote(f: FactSummary & { stale?: boolean }): string | undefined {

@@ -1,14 +1,14 @@
 // The facts capability: its tools and resources, as one definition the MCP layer
 // registers (src/server/capabilities.ts lists it).
 import type { Capability } from "../mcp/tool.js";
-import { factResource } from "./resources.js";
-import { memoryGetTool } from "./tools/get.js";
-import { memoryListTool } from "./tools/list.js";
-import { memoryPromoteTool } from "./tools/promote.js";
-import { memoryRecallTool } from "./tools/recall.js";
-import { memoryReviewTool } from "./tools/review.js";
-import { reviewAppResource } from "./review-app/resource.js";
-import { memoryStoreTool } from "./tools/store.js";
+import { factResource } from "./lifecycle/resources.js";
+import { memoryGetTool } from "./lifecycle/get-tool.js";
+import { memoryListTool } from "./lifecycle/list-tool.js";
+import { memoryPromoteTool } from "./review/promote-tool.js";
+import { memoryRecallTool } from "./recall/recall-tool.js";
+import { memoryReviewTool } from "./review/review-tool.js";
+import { reviewAppResource } from "./review/review-app/resource.js";
+import { memoryStoreTool } from "./lifecycle/store-tool.js";
 
 export const facts: Capability = {
   name: "facts",
@@ -27,11 +27,11 @@ export {
   type ExportFilters,
   type FactHistory,
   type StoredFactEvent,
-} from "./history.js";
-export { completeFactType, completeWritableScope } from "./complete.js";
-export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./replay.js";
-export { restoreRedactions } from "./redaction.js";
-export { restoreSupersessions } from "./supersession.js";
+} from "./lifecycle/history.js";
+export { completeFactType, completeWritableScope } from "./lifecycle/complete.js";
+export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./lifecycle/replay.js";
+export { restoreRedactions } from "./trust/redaction.js";
+export { restoreSupersessions } from "./trust/supersession.js";
 export {
   DESCRIPTION_MAX_CHARS,
   FACT_EVENT_KINDS,
@@ -53,4 +53,4 @@ export {
 } from "./rules.js";
 // The row shapes of a fact's history, so that snapshots derives its own from them.
 export type { FactEvent } from "./model.js";
-export { healthHistory, memoryHealth, reviewsByAgent } from "./health.js";
+export { healthHistory, memoryHealth, reviewsByAgent } from "./review/health.js";

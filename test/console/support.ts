@@ -6,7 +6,7 @@ import request from "supertest";
 import type { Caller } from "../../src/auth/caller.js";
 import { checkToken } from "../../src/auth/verifier.js";
 import type { Database } from "../../src/db/database.js";
-import { storeFact } from "../../src/facts/store.js";
+import { storeFact } from "../../src/facts/lifecycle/store.js";
 import { createTestApp, type DesignBounds } from "../support/service.js";
 
 export interface ConsoleApp {

@@ -5,7 +5,7 @@
 import type { Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { AGENT_NAME_PATTERN } from "../../auth/scopes.js";
-import { recentFactEvents } from "../../facts/activity.js";
+import { recentFactEvents } from "../../facts/review/activity.js";
 import { cursorKey } from "../../db/cursor-key.js";
 import { DomainError } from "../../errors.js";
 import { GRAPH_ACTIVITY_SOURCES, type GraphActivitySource, recentGraphWrites } from "../../graph/activity.js";

@@ -2,7 +2,7 @@
 // fact with every version and every event.
 import { REASON_MAX_CHARS } from "../../limits.js";
 import type { FactSummary, FullFact } from "../../facts/model.js";
-import type { RecallHit } from "../../facts/read.js";
+import type { RecallHit } from "../../facts/recall/recall.js";
 import { FACT_STATUSES, FACT_TYPES } from "../../facts/rules.js";
 import { age } from "../render.js";
 import { TextDiff } from "./diff.js";

@@ -3,8 +3,8 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { promoteText } from "../format.js";
 import { FACT_STATUSES, PROMOTION_TARGETS } from "../rules.js";
-import { reviewFact } from "../store.js";
-import { nameField, scopeField, summarySchema, versionField } from "./schemas.js";
+import { reviewFact } from "../lifecycle/store.js";
+import { nameField, scopeField, summarySchema, versionField } from "../schemas.js";
 
 const input = {
   name: nameField,

@@ -6,8 +6,8 @@
 // for the console's chart is written by the service itself, at most once a day
 // per database (startHealthSamples), whatever scrapes or page views do.
 import type { Logger } from "pino";
-import type { Queryable } from "../db/database.js";
-import type { HealthFigures } from "../metrics.js";
+import type { Queryable } from "../../db/database.js";
+import type { HealthFigures } from "../../metrics.js";
 
 /** One scope's health: what /metrics reports and the Health page shows. */
 export type ScopeHealth = HealthFigures;

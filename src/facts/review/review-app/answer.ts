@@ -2,13 +2,13 @@
 // (src/facts/review.ts: the same reads, the same rules), with each updated
 // draft's diff computed by the one diff rule (src/facts/diff.ts), so that a
 // client without MCP Apps, a model and the review app all get the same thing.
-import type { Caller } from "../../auth/caller.js";
-import type { Database } from "../../db/database.js";
+import type { Caller } from "../../../auth/caller.js";
+import type { Database } from "../../../db/database.js";
 import { type DiffLine, diffRows } from "../diff.js";
-import { headline } from "../format.js";
-import type { FactSummary } from "../model.js";
-import { reviewQueue, staleQueue } from "../review.js";
-import type { FactType } from "../rules.js";
+import { headline } from "../../format.js";
+import type { FactSummary } from "../../model.js";
+import { reviewQueue, staleQueue } from "../queue.js";
+import type { FactType } from "../../rules.js";
 
 /** Drafts per page: each carries its whole body (and the previous one), as on the console's page. */
 const REVIEW_PAGE_SIZE = 10;

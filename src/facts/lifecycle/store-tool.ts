@@ -5,8 +5,8 @@ import { defineTool } from "../../mcp/tool.js";
 import { SIMILAR_ADVICE, storeText } from "../format.js";
 import { factUri } from "../model.js";
 import { validateDescription } from "../rules.js";
-import { storeFact } from "../store.js";
-import { nameField, scopeField, similarFactSchema, summarySchema, typeField, uriField, versionField } from "./schemas.js";
+import { storeFact } from "./store.js";
+import { nameField, scopeField, similarFactSchema, summarySchema, typeField, uriField, versionField } from "../schemas.js";
 
 const input = {
   name: nameField,

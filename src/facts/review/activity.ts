@@ -1,10 +1,10 @@
 // What happened to facts lately, for the console's activity feed: the same
 // events memory_get shows in a fact's history, across facts, readable scopes only.
-import { type Caller } from "../auth/caller.js";
-import { readableScopes } from "../auth/scopes.js";
-import type { Queryable } from "../db/database.js";
-import { LIST_SCAN_MAX } from "../limits.js";
-import { isoTime } from "./model.js";
+import { type Caller } from "../../auth/caller.js";
+import { readableScopes } from "../../auth/scopes.js";
+import type { Queryable } from "../../db/database.js";
+import { LIST_SCAN_MAX } from "../../limits.js";
+import { isoTime } from "../model.js";
 import * as reviewSql from "./review-sql.js";
 
 interface FactActivity {

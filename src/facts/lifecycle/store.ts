@@ -1,16 +1,16 @@
 // Writing facts: storing versions and promoting them through the lifecycle.
 // Read-modify-write happens in one transaction with the fact row locked, so
 // racing agents serialize and the loser sees the winner's result.
-import type { AppDeps } from "../app-deps.js";
-import type { Caller } from "../auth/caller.js";
-import { assertCanWrite, readableScopes, SHARED_SCOPE, validateScope } from "../auth/scopes.js";
-import type { Database } from "../db/database.js";
-import { withDeadlockRetry } from "../db/retry.js";
-import { conflict, forbidden, invalid, notFound } from "../errors.js";
-import { REFUSING_GUARD, type SecretGuard } from "../secrets/guard.js";
-import { factWordsParams } from "./cjk-words.js";
-import { ambiguousFact, missingFact, staleVersion } from "./messages.js";
-import { type FactSummary, isoTime, type SimilarFact, type SummaryRow, toSummary } from "./model.js";
+import type { AppDeps } from "../../app-deps.js";
+import type { Caller } from "../../auth/caller.js";
+import { assertCanWrite, readableScopes, SHARED_SCOPE, validateScope } from "../../auth/scopes.js";
+import type { Database } from "../../db/database.js";
+import { withDeadlockRetry } from "../../db/retry.js";
+import { conflict, forbidden, invalid, notFound } from "../../errors.js";
+import { REFUSING_GUARD, type SecretGuard } from "../../secrets/guard.js";
+import { factWordsParams } from "../cjk-words.js";
+import { ambiguousFact, missingFact, staleVersion } from "../messages.js";
+import { type FactSummary, isoTime, type SimilarFact, type SummaryRow, toSummary } from "../model.js";
 import {
   ALLOWED_TRANSITIONS_TEXT,
   charCount,
@@ -28,11 +28,11 @@ import {
   validateReason,
   validateType,
   validateVersion,
-} from "./rules.js";
-import * as reviewSql from "./review-sql.js";
-import { prepared } from "./prepared.js";
-import * as sql from "./sql.js";
-import { completeSupersession, resolveSuperseded, type Superseded } from "./supersession.js";
+} from "../rules.js";
+import * as reviewSql from "../review/review-sql.js";
+import { prepared } from "../prepared.js";
+import * as sql from "../sql.js";
+import { completeSupersession, resolveSuperseded, type Superseded } from "../trust/supersession.js";
 
 export interface StoreInput {
   name: string;

@@ -1,12 +1,12 @@
 // Reading facts: recall by keywords, get one whole with its history (a page of
 // facts: list.ts). Each is a single query; the caller's readable scopes filter in SQL.
-import type { Caller } from "../auth/caller.js";
-import { assertCanRead, readableScopes, validateScope } from "../auth/scopes.js";
-import type { Queryable } from "../db/database.js";
-import { invalid } from "../errors.js";
-import { checkWholeNumber } from "../limits.js";
-import { ambiguousFact, missingFact } from "./messages.js";
-import { type FactEvent, type FactSummary, type FactVersion, type FullFact, isoTime, type SummaryRow, toSummary } from "./model.js";
+import type { Caller } from "../../auth/caller.js";
+import { assertCanRead, readableScopes, validateScope } from "../../auth/scopes.js";
+import type { Queryable } from "../../db/database.js";
+import { invalid } from "../../errors.js";
+import { checkWholeNumber } from "../../limits.js";
+import { ambiguousFact, missingFact } from "../messages.js";
+import { type FactEvent, type FactSummary, type FactVersion, type FullFact, isoTime, type SummaryRow, toSummary } from "../model.js";
 import {
   charCount,
   type FactStatus,
@@ -20,12 +20,12 @@ import {
   type RecallKeyword,
   STALE_AFTER_DAYS_DEFAULT,
   validateName,
-} from "./rules.js";
-import { wordsQuery } from "./cjk-words.js";
+} from "../rules.js";
+import { wordsQuery } from "../cjk-words.js";
 import { PREVIOUS_CONFIRMATION, RECALL_CALL } from "./recall-sql.js";
-import { addSuccessors } from "./supersession.js";
-import { prepared } from "./prepared.js";
-import * as sql from "./sql.js";
+import { addSuccessors } from "../trust/supersession.js";
+import { prepared } from "../prepared.js";
+import * as sql from "../sql.js";
 
 export const RECALL_DEFAULT_LIMIT = 10;
 export const RECALL_MAX_LIMIT = 50;

@@ -3,9 +3,9 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { fullFactText } from "../format.js";
 import { factUri } from "../model.js";
-import { getFact } from "../read.js";
+import { getFact } from "../recall/recall.js";
 import { GET_HISTORY_VERSIONS } from "../rules.js";
-import { fullFactSchema, nameField, READ_ONLY, scopeField, uriField } from "./schemas.js";
+import { fullFactSchema, nameField, READ_ONLY, scopeField, uriField } from "../schemas.js";
 
 const input = {
   name: nameField,

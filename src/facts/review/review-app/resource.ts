@@ -3,7 +3,7 @@
 // other origin: the page needs none, and its buttons reach the service only
 // through the host (tools/call of memory_promote, as the caller).
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
-import type { FixedResourceDefinition } from "../../mcp/tool.js";
+import type { FixedResourceDefinition } from "../../../mcp/tool.js";
 import { reviewAppPage } from "./page.js";
 
 export const REVIEW_APP_URI = "ui://agent-memory/review-queue.html";

@@ -2,18 +2,18 @@
 // may confirm, oldest first so nothing waits forever, with the previous version
 // of an updated fact for a diff; and the stale facts they may confirm again.
 // Same rule as memory_list reviewable: true.
-import { type Caller } from "../auth/caller.js";
-import type { Database, Queryable } from "../db/database.js";
+import { type Caller } from "../../auth/caller.js";
+import type { Database, Queryable } from "../../db/database.js";
 import * as z from "zod/v4";
-import { openSealedCursor, sealCursor } from "../paging.js";
-import { cursorKey } from "../db/cursor-key.js";
-import { LIST_SCAN_MAX } from "../limits.js";
-import { type FactPageRequest, factPageParams, type PageRow, readFactPage } from "./list.js";
-import { type FactSummary, type SimilarFact, toSummary } from "./model.js";
-import { daysSinceReview, type FactType, STALE_AFTER_DAYS_DEFAULT } from "./rules.js";
-import { prepared } from "./prepared.js";
-import * as sql from "./sql.js";
-import { similarFacts } from "./store.js";
+import { openSealedCursor, sealCursor } from "../../paging.js";
+import { cursorKey } from "../../db/cursor-key.js";
+import { LIST_SCAN_MAX } from "../../limits.js";
+import { type FactPageRequest, factPageParams, type PageRow, readFactPage } from "../lifecycle/list.js";
+import { type FactSummary, type SimilarFact, toSummary } from "../model.js";
+import { daysSinceReview, type FactType, STALE_AFTER_DAYS_DEFAULT } from "../rules.js";
+import { prepared } from "../prepared.js";
+import * as sql from "../sql.js";
+import { similarFacts } from "../lifecycle/store.js";
 
 /** Counting stops here: past it the queue shows "1000+", and the count stays cheap at any size. */
 const REVIEW_COUNT_CAP = 1000;
