@@ -23,7 +23,7 @@ export interface MetricsReply {
 const AUTH_FAILURE_REASONS = ["missing", "invalid"] as const;
 export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
 
-/** One scope's memory health (src/facts/health.ts). */
+/** One scope's memory health (src/facts/review/health.ts). */
 export interface HealthFigures {
   scope: string;
   drafts: number;
@@ -51,7 +51,7 @@ export interface Metrics {
   recalls: client.Counter<"result">;
   /**
    * Where the health gauges read their figures (set once by the app:
-   * src/facts/health.ts); undefined when they could not be read (the database
+   * src/facts/review/health.ts); undefined when they could not be read (the database
    * is down), and the gauges are then left out of the scrape.
    */
   health: { source: (() => Promise<HealthFigures[] | undefined>) | undefined };

@@ -2,13 +2,13 @@
 // registers (src/server/capabilities.ts lists it).
 import type { Capability } from "../mcp/tool.js";
 import { factResource } from "./lifecycle/resources.js";
-import { memoryGetTool } from "./lifecycle/get-tool.js";
-import { memoryListTool } from "./lifecycle/list-tool.js";
-import { memoryPromoteTool } from "./review/promote-tool.js";
-import { memoryRecallTool } from "./recall/recall-tool.js";
-import { memoryReviewTool } from "./review/review-tool.js";
+import { memoryGetTool } from "./lifecycle/tools/get.js";
+import { memoryListTool } from "./lifecycle/tools/list.js";
+import { memoryPromoteTool } from "./review/tools/promote.js";
+import { memoryRecallTool } from "./recall/tools/recall.js";
+import { memoryReviewTool } from "./review/tools/review.js";
 import { reviewAppResource } from "./review/review-app/resource.js";
-import { memoryStoreTool } from "./lifecycle/store-tool.js";
+import { memoryStoreTool } from "./lifecycle/tools/store.js";
 
 export const facts: Capability = {
   name: "facts",

@@ -191,7 +191,6 @@ function sentenceOf(text: string): RecallKeyword["sentence"] {
   return { words, lexemes: cjk ? cjk.map((w) => wordsQuery([w.key])) : null };
 }
 
-
 /**
  * The parts of a CJK keyword of several space-separated parts (see RecallKeyword.parts),
  * and the index pattern that finds every fact holding them all: that of the longest part

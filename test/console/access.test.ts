@@ -3,7 +3,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeToken, setAgentDisabled } from "../../src/auth/store.js";
-import { getFact } from "../../src/facts/recall/recall.js";
+import { getFact } from "../../src/facts/lifecycle/get.js";
 import { CONTENT_SECURITY_POLICY } from "../../src/console/security.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";

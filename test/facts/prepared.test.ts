@@ -4,8 +4,9 @@
 // call, and a second store of the same name still meets the unique key.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listFacts } from "../../src/facts/lifecycle/list.js";
-import { getFact, recallFacts } from "../../src/facts/recall/recall.js";
-import { promoteFact } from "../../src/facts/lifecycle/store.js";
+import { getFact } from "../../src/facts/lifecycle/get.js";
+import { recallFacts } from "../../src/facts/recall/recall.js";
+import { promoteFact } from "../../src/facts/review/promote.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller, domainError, fact, store } from "./helpers.js";
 

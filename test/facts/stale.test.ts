@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listFacts } from "../../src/facts/lifecycle/list.js";
-import { getFact } from "../../src/facts/recall/recall.js";
+import { getFact } from "../../src/facts/lifecycle/get.js";
 import * as sql from "../../src/facts/sql.js";
 import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";

@@ -9,7 +9,7 @@ import { setActionScope } from "../../src/ledger/actions.js";
 import { verifyLedger } from "../../src/ledger/audit.js";
 import { addTeam, populate, type Team } from "../snapshots/helpers.js";
 import { fact, store } from "../facts/helpers.js";
-import { promoteFact } from "../../src/facts/lifecycle/store.js";
+import { promoteFact } from "../../src/facts/review/promote.js";
 
 export type { Team };
 

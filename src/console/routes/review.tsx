@@ -7,7 +7,7 @@ import type { AppDeps } from "../../app-deps.js";
 import { DomainError } from "../../errors.js";
 import { reviewQueue, staleQueue } from "../../facts/review/queue.js";
 import { confirmationReason, DEPRECATION_NEEDS_REASON, NAME_PATTERN, PROMOTION_TARGETS, type PromotionTarget } from "../../facts/rules.js";
-import { reviewFact } from "../../facts/lifecycle/store.js";
+import { reviewFact } from "../../facts/review/promote.js";
 import { SCOPE_PATTERN } from "../../scope-name.js";
 import { sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";

@@ -21,7 +21,7 @@ import { openSealedCursor, sealCursor } from "../../paging.js";
 import { cursorKey } from "../../db/cursor-key.js";
 import { type FactSummary, type SummaryRow, toSummary } from "../model.js";
 import { prepared } from "../prepared.js";
-import { optionalReadableScope } from "../recall/recall.js";
+import { optionalReadableScope } from "./get.js";
 import { type FactStatus, type FactType, STALE_AFTER_DAYS_DEFAULT } from "../rules.js";
 import * as sql from "../sql.js";
 

@@ -3,10 +3,10 @@
 // fact the caller cannot read does not exist for it. Errors are mapped by the
 // MCP layer (src/mcp/guard.ts), as for tools.
 import { defineResource } from "../../mcp/tool.js";
-import { fullFactText } from "../format.js";
+import { fullFactText } from "./format.js";
 import { factUri } from "../model.js";
 import { listFacts } from "./list.js";
-import { getFact } from "../recall/recall.js";
+import { getFact } from "./get.js";
 import { completeFactName, completeReadableScope } from "./complete.js";
 
 // resources/list has no paging through McpServer's template callback, so the

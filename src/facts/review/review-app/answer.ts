@@ -1,6 +1,6 @@
 // memory_review's answer: the caller's review queue as the console shows it
-// (src/facts/review.ts: the same reads, the same rules), with each updated
-// draft's diff computed by the one diff rule (src/facts/diff.ts), so that a
+// (src/facts/review/queue.ts: the same reads, the same rules), with each updated
+// draft's diff computed by the one diff rule (src/facts/review/diff.ts), so that a
 // client without MCP Apps, a model and the review app all get the same thing.
 import type { Caller } from "../../../auth/caller.js";
 import type { Database } from "../../../db/database.js";

@@ -1,4 +1,4 @@
-// The review app's ui:// resource: one self-contained page (src/facts/review-app/page.ts)
+// The review app's ui:// resource: one self-contained page (src/facts/review/review-app/page.ts)
 // that hosts with MCP Apps show for memory_review. Its CSP metadata allows no
 // other origin: the page needs none, and its buttons reach the service only
 // through the host (tools/call of memory_promote, as the caller).

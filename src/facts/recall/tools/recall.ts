@@ -1,10 +1,10 @@
 // memory_recall: find what the team already knows before starting work.
 import * as z from "zod/v4";
-import { defineTool } from "../../mcp/tool.js";
+import { defineTool } from "../../../mcp/tool.js";
 import { recallText } from "../format.js";
-import { RECALL_DEFAULT_LIMIT, type RecallHit, RECALL_MAX_LIMIT, recallFacts } from "./recall.js";
-import { wordHints } from "./recall-hints.js";
-import { keywordsField, READ_ONLY, recallHitSchema, scopeField, statusField, typeField } from "../schemas.js";
+import { RECALL_DEFAULT_LIMIT, type RecallHit, RECALL_MAX_LIMIT, recallFacts } from "../recall.js";
+import { wordHints } from "../recall-hints.js";
+import { keywordsField, READ_ONLY, recallHitSchema, scopeField, statusField, typeField } from "../../tools/schemas.js";
 
 const input = {
   keywords: keywordsField,

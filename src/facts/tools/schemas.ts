@@ -1,8 +1,8 @@
 // Zod shapes shared by the facts tools. Built once at module load: the server
 // is created per request (stateless HTTP), so nothing here is rebuilt per call.
 import * as z from "zod/v4";
-import { withRule } from "../mcp/arguments.js";
-import { FACT_EVENT_KINDS, FACT_STATUSES, FACT_TYPES, GET_HISTORY_VERSIONS, MAX_KEYWORDS, validateName } from "./rules.js";
+import { withRule } from "../../mcp/arguments.js";
+import { FACT_EVENT_KINDS, FACT_STATUSES, FACT_TYPES, GET_HISTORY_VERSIONS, MAX_KEYWORDS, validateName } from "../rules.js";
 
 export const nameField = withRule(z.string(), validateName).describe("Exact kebab-case name, e.g. deploy-needs-migrations.");
 
