@@ -12,6 +12,21 @@ export interface Caller {
   tokenId: number;
 }
 
+/** The columns a token's or a session's lookup returns for its agent (auth/sql.ts, console/sql.ts). */
+export interface CallerRow {
+  agent_id: number;
+  name: string;
+  kind: "agent" | "human";
+  write_scopes: string[];
+  read_scopes: string[];
+  token_id: number;
+}
+
+/** The caller a looked-up token or console session stands for: built here only. */
+export function callerOfRow(row: CallerRow): Caller {
+  return { agentId: row.agent_id, name: row.name, kind: row.kind, writeScopes: row.write_scopes, readScopes: row.read_scopes, tokenId: row.token_id };
+}
+
 /** Per-request notes that the request log line picks up (see http/logging.ts). */
 export interface RequestTrace {
   requestId: string;

@@ -5,7 +5,7 @@
 // whichever replica answers.
 import { isHuman } from "../auth/scopes.js";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Caller } from "../auth/caller.js";
+import { type Caller, type CallerRow, callerOfRow } from "../auth/caller.js";
 import type { Queryable } from "../db/database.js";
 import * as sql from "./sql.js";
 
@@ -18,19 +18,13 @@ export interface ConsoleSession {
 
 type SessionLookup = { ok: true; session: ConsoleSession } | { ok: false; reason: "missing" | "ended" };
 
-interface SessionRow {
+interface SessionRow extends CallerRow {
   id: number;
-  token_id: number;
   revoked: boolean;
   expired: boolean;
   stale_seen: boolean;
   token_revoked: boolean;
   token_expired: boolean;
-  agent_id: number;
-  name: string;
-  kind: "agent" | "human";
-  write_scopes: string[];
-  read_scopes: string[];
   agent_disabled: boolean;
 }
 
@@ -77,14 +71,7 @@ export async function findSession(db: Queryable, sessionId: string | undefined):
     session: {
       id: row.id,
       csrf: csrfTokenFor(sessionId),
-      caller: {
-        agentId: row.agent_id,
-        name: row.name,
-        kind: row.kind,
-        writeScopes: row.write_scopes,
-        readScopes: row.read_scopes,
-        tokenId: row.token_id,
-      },
+      caller: callerOfRow(row),
     },
   };
 }
