@@ -9,9 +9,6 @@ import type { Logger } from "pino";
 import type { Queryable } from "../../db/database.js";
 import type { HealthFigures } from "../../metrics.js";
 
-/** One scope's health: what /metrics reports and the Health page shows. */
-export type ScopeHealth = HealthFigures;
-
 const HEALTH = `
   with drafts as (
     select scope, count(*)::int as drafts, extract(epoch from now() - min(updated_at))::float8 as oldest
@@ -24,7 +21,7 @@ const HEALTH = `
     from drafts d full join stale s on s.scope = d.scope
    order by 1`;
 
-export async function memoryHealth(db: Queryable, staleAfterDays: number): Promise<ScopeHealth[]> {
+export async function memoryHealth(db: Queryable, staleAfterDays: number): Promise<HealthFigures[]> {
   const rows = (await db.query<{ scope: string; drafts: number; oldest: number; stale: number }>(HEALTH, [staleAfterDays])).rows;
   return rows.map((r) => ({ scope: r.scope, drafts: r.drafts, oldestDraftSeconds: r.oldest, stale: r.stale }));
 }
