@@ -23,7 +23,7 @@ export interface AppDeps {
   reads?: ReadRouter;
 }
 
-export interface DepsOptions {
+interface DepsOptions {
   /** Already known (the service counted them before migrating); read from sql/ otherwise. */
   expectedMigrations?: number;
   isShuttingDown?: () => boolean;

@@ -17,7 +17,7 @@ function inContainer(): boolean {
  * `tokenFile`: "shown" (a person at a terminal: the token is printed), the file
  * the token went to, or undefined (writing it failed).
  */
-export interface BannerNotes {
+interface BannerNotes {
   /** An embedded database beside a service on Postgres (not moved: its data never reached this one). */
   leftover?: EmbeddedLeftover | undefined;
   /** No human agent: nobody can sign in to the console. */

@@ -14,7 +14,6 @@ import { type HttpConfig, httpConfig, httpEnv } from "./config/http.js";
 import { type LedgerConfig, ledgerConfig, ledgerEnv } from "./config/ledger.js";
 import { checkOAuth, type OAuthConfig, oauthConfig, oauthEnv } from "./config/oauth.js";
 
-export { FIRST_TOKEN_FILE_NAME } from "./config/core.js";
 export type { OAuthConfig } from "./config/oauth.js";
 
 const EnvSchema = z

@@ -2,14 +2,14 @@
 // that made the call (what went wrong and what to do); anything else is logged
 // and answered with a generic message, so internals never reach a client.
 
-export type ErrorCode = "invalid" | "not_found" | "conflict" | "forbidden" | "unavailable";
+type ErrorCode = "invalid" | "not_found" | "conflict" | "forbidden" | "unavailable";
 
 /**
  * A refusal's stable reason, for programs that act on it (the review app, the
  * console) instead of matching the message's words, which may change.
  * "changed_since_read": what the caller read was replaced or removed meanwhile.
  */
-export type ErrorReason = "changed_since_read";
+type ErrorReason = "changed_since_read";
 
 export class DomainError extends Error {
   override name = "DomainError";
@@ -34,4 +34,3 @@ export const invalid = (message: string, details?: Record<string, unknown>) => n
 export const notFound = (message: string, details?: Record<string, unknown>) => new DomainError("not_found", message, details);
 export const conflict = (message: string, details?: Record<string, unknown>) => new DomainError("conflict", message, details);
 export const forbidden = (message: string, details?: Record<string, unknown>) => new DomainError("forbidden", message, details);
-export const unavailable = (message: string) => new DomainError("unavailable", message, undefined, true);

@@ -1,13 +1,13 @@
 // The one way an import opens a file (`agent-memory import`: fact files and
 // ledger.jsonl; `agent-memory graph import`): a regular file, never a symbolic
 // link, a device or a pipe, of at most its limit, read as a stream. A
-// ledger.jsonl linked to /dev/zero was read as one endless line until the heap
-// ran out (security audit). The limits are IMPORT_FILES in src/limits.ts.
+// ledger.jsonl linked to /dev/zero would otherwise be read as one endless line
+// until the heap runs out. The limits are IMPORT_FILES in src/limits.ts.
 import { constants, type Stats } from "node:fs";
 import { lstat, open, type FileHandle } from "node:fs/promises";
 import { invalid } from "./errors.js";
 
-export interface ImportFileLimits {
+interface ImportFileLimits {
   /** "a ledger.jsonl", "a graph file": named in refusals. */
   what: string;
   maxBytes: number;
@@ -31,7 +31,7 @@ const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
 
 /** 67,108,864 bytes as "64 MiB (67,108,864 bytes)". */
-export function byteLimitText(bytes: number): string {
+function byteLimitText(bytes: number): string {
   const unit = bytes % GiB === 0 ? `${bytes / GiB} GiB` : bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${bytes.toLocaleString("en-US")} bytes`;
   return unit.endsWith(" bytes") ? unit : `${unit} (${bytes.toLocaleString("en-US")} bytes)`;
 }

@@ -17,7 +17,7 @@ export const MAX_TEXTS_PER_CALL = 10_000;
 /**
  * The same on the embedded database, where a write holds the only connection:
  * each text is a row with three index entries, and 10,000 of them held every
- * other agent ~0.8 s (second security audit); 2,000 take ~0.17 s.
+ * other agent ~0.8 s; 2,000 take ~0.17 s.
  */
 export const EMBEDDED_TEXTS_PER_CALL = 2_000;
 /**
@@ -117,7 +117,7 @@ const MiB = 1024 * 1024;
  * files read line by line, lines of at most `maxLineBytes` (a longer line is
  * reported by number, never held in memory). Each is far above what an export of
  * this service's largest records writes, and low enough that reading never runs
- * the process out of memory: a ledger.jsonl linked to /dev/zero did (security audit).
+ * the process out of memory (a ledger.jsonl linked to /dev/zero, say).
  */
 export const IMPORT_FILES = {
   /**
@@ -166,7 +166,7 @@ export function countTrigrams(texts: readonly string[], stopAfter = Infinity): n
 }
 
 /** How a refusal of checkChars reads, besides the field, the count and the limit. */
-export interface CharLimitWords {
+interface CharLimitWords {
   /** "is N characters long" (the graph's wording) rather than "is N characters". */
   long?: boolean;
   /** The config key that sets the limit, named in brackets after it. */

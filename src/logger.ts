@@ -6,9 +6,9 @@
 import pino, { type Logger } from "pino";
 import type { PrettyOptions } from "pino-pretty";
 
-export type LogFormat = "auto" | "json" | "pretty";
+type LogFormat = "auto" | "json" | "pretty";
 
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   "req.headers.authorization",
   "req.headers.cookie",
   "headers.authorization",
@@ -20,7 +20,7 @@ export const REDACT_PATHS = [
 ];
 
 /** Readable lines when asked for, or (auto) when stdout is a terminal. */
-export function wantsReadableLogs(format: LogFormat, stdoutIsTerminal = process.stdout.isTTY === true): boolean {
+function wantsReadableLogs(format: LogFormat, stdoutIsTerminal = process.stdout.isTTY === true): boolean {
   return format === "pretty" || (format === "auto" && stdoutIsTerminal);
 }
 
@@ -43,7 +43,7 @@ const READABLE_OPTIONS: PrettyOptions = {
 };
 
 /** A request line as "POST /mcp 200 12 ms, blog-writer: memory_recall ok"; other lines keep their message. */
-export function readableMessage(log: Record<string, unknown>, messageKey: string): string {
+function readableMessage(log: Record<string, unknown>, messageKey: string): string {
   const message = String(log[messageKey] ?? "");
   const agent = typeof log.agent === "string" ? log.agent : undefined;
   const req = log.req as { method?: string; url?: string } | undefined;

@@ -21,10 +21,10 @@ export interface MetricsReply {
  * audience, a JWT of another issuer…). Whoever reads /metrics must not learn
  * that a token once existed, or which agents do; the caller's own 401 says more.
  */
-export const AUTH_FAILURE_REASONS = ["missing", "invalid"] as const;
+const AUTH_FAILURE_REASONS = ["missing", "invalid"] as const;
 export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
 
-/** One scope's memory health (src/facts/health.ts). */
+/** One scope's memory health (src/facts/review/health.ts). */
 export interface HealthFigures {
   scope: string;
   drafts: number;
@@ -52,7 +52,7 @@ export interface Metrics {
   recalls: client.Counter<"result">;
   /**
    * Where the health gauges read their figures (set once by the app:
-   * src/facts/health.ts); undefined when they could not be read (the database
+   * src/facts/review/health.ts); undefined when they could not be read (the database
    * is down), and the gauges are then left out of the scrape.
    */
   health: { source: (() => Promise<HealthFigures[] | undefined>) | undefined };
@@ -75,7 +75,7 @@ export const HEALTH_SCOPES_NAMED = 20;
  */
 const HEALTH_READING_REUSED_MS = 10_000;
 
-export interface MetricsOptions {
+interface MetricsOptions {
   /**
    * Whether the health gauges name scopes (METRICS_TOKEN is set, so only an
    * authenticated scraper reads them); without it they are one series, scope="all".

@@ -19,8 +19,8 @@ import { describeDatabase, openDatabase, openReadRouter, withConnectionAdvice } 
 import type { ReadRouter } from "./db/read-router.js";
 import { DomainError } from "./errors.js";
 import { banner, oauthBanner } from "./banner.js";
-import { segmentOlderFacts } from "./facts/cjk-backfill.js";
-import { startHealthSamples } from "./facts/health.js";
+import { segmentOlderFacts } from "./facts/lifecycle/cjk-backfill.js";
+import { startHealthSamples } from "./facts/review/health.js";
 import { createApp } from "./http/app.js";
 import { limitConnections } from "./http/connection-limits.js";
 import { oauthMcpUrl as oauthMcpUrlOf } from "./oauth/routes.js";
@@ -40,7 +40,7 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-export interface StartOptions {
+interface StartOptions {
   logger: Logger;
   /** Where the human-readable start-up banner goes (never the log stream). */
   print: (text: string) => void;
@@ -109,8 +109,8 @@ export async function startService(config: Config, options: StartOptions): Promi
       httpServer!.listen(config.port, config.host, () => resolve());
     });
     // The owner is created only once the port is ours: created before a failed
-    // listen (port in use), its token was shown to nobody and every later start
-    // found an owner already there (new-user trial).
+    // listen (port in use), its token would be shown to nobody and every later
+    // start would find an owner already there.
     // An empty Postgres beside an embedded database that was not moved: the
     // team's agents and tokens are in that folder, and a new owner here would
     // hide it (agent-memory move copies it, into a database still empty).

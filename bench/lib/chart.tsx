@@ -34,13 +34,13 @@ interface GraphSize {
   readGraph: Record<string, { ms?: number; error?: string } | undefined>;
 }
 
-export interface RatioBar {
+interface RatioBar {
   op: string;
   size: number;
   ratio: number;
 }
 
-export interface LatencyBar {
+interface LatencyBar {
   tool: string;
   p50: number;
   p99: number;
@@ -51,7 +51,7 @@ const REF = "reference";
 const ok = (x: number | undefined): x is number => typeof x === "number" && Number.isFinite(x) && x > 0;
 
 /** reference ÷ ours for every graph operation and size (>1: we are faster). */
-export function ratioBars(input: ChartInput): RatioBar[] {
+function ratioBars(input: ChartInput): RatioBar[] {
   const bars: RatioBar[] = [];
   for (const s of input.results.graph?.sizes ?? []) {
     const add = (op: string, ref: number | undefined, ours: number | undefined) => {
@@ -67,7 +67,7 @@ export function ratioBars(input: ChartInput): RatioBar[] {
 }
 
 /** p50 and p99 of each tool as the run measured it. */
-export function latencyBars(input: ChartInput): LatencyBar[] {
+function latencyBars(input: ChartInput): LatencyBar[] {
   const bars: LatencyBar[] = [];
   const add = (tool: string, p?: Pct) => {
     if (p && ok(p.p50) && ok(p.p99)) bars.push({ tool, p50: p.p50, p99: p.p99 });

@@ -5,7 +5,7 @@
 // - RARE_WORD appears in exactly RARE_COUNT facts; ABSENT_WORD in none.
 
 export const RARE_WORD = "flamingo";
-export const RARE_COUNT = 10;
+const RARE_COUNT = 10;
 export const ABSENT_WORD = "zyxwvutsrq";
 /** RARE_WORD with two letters swapped: recall finds its facts only as near matches. */
 export const TYPO_WORD = "flamigno";
@@ -19,7 +19,7 @@ const KO_B = ["서비스", "배치", "화면", "API", "기반", "워커", "정�
 
 const TYPES = ["feedback", "project", "reference"] as const;
 
-export interface GeneratedFact {
+interface GeneratedFact {
   name: string;
   description: string;
   type: (typeof TYPES)[number];

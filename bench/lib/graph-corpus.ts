@@ -1,4 +1,4 @@
-// The graph workloads, so that no figure depends on one data set (issue 16).
+// The graph workloads, so that no figure depends on one data set.
 // "sprint": short English texts, loaded 100 entities a call, planner statistics
 // refreshed before reading (as `graph import` does). "mixed": other words,
 // English, Japanese and Korean in one graph, loaded 50 entities a call as an
@@ -37,7 +37,7 @@ export const SPRINT_NEEDLE = "kiwi-needle";
 const NEEDLE = SPRINT_NEEDLE;
 const ABSENT = "qqzzxxyyww";
 
-export const SPRINT: GraphCorpus = {
+const SPRINT: GraphCorpus = {
   name: "sprint",
   batch: 100,
   analyze: true,
@@ -78,7 +78,7 @@ const mixedName = (i: number) => {
   return `${WORDS[lang][i % 12]}-${lang}-${i.toString(36)}`;
 };
 
-export const MIXED: GraphCorpus = {
+const MIXED: GraphCorpus = {
   name: "mixed",
   batch: 50,
   analyze: false,

@@ -5,7 +5,7 @@
 // answer validation), which runs on the same cores.
 import http from "node:http";
 
-export interface RawClient {
+interface RawClient {
   call(tool: string, args?: Record<string, unknown>): Promise<unknown>;
   close(): void;
 }

@@ -9,7 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 
 const REFERENCE = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-memory/dist/index.js", import.meta.url));
 
-export interface ReferenceFile {
+interface ReferenceFile {
   path: string;
   /** Starts one more server process on the same file (as a second agent would). */
   connect(): Promise<Client>;

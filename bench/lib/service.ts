@@ -33,7 +33,7 @@ export async function createDatabase(baseUrl: string, name: string): Promise<{ u
   return { url, drop: () => dropDatabase(name, baseUrl) };
 }
 
-export interface ServiceProcess {
+interface ServiceProcess {
   /** Another build's CLI (bench/floor-ab.ts compares builds); default this checkout's dist. */
   cli?: string;
   /** Node flags, e.g. --cpu-prof. */

@@ -8,7 +8,7 @@ export function printTable(title: string, headers: string[], rows: Array<Array<s
   return text;
 }
 
-export function formatNumber(x: number): string {
+function formatNumber(x: number): string {
   if (!Number.isFinite(x)) return "–";
   if (Math.abs(x) >= 1000) return Math.round(x).toLocaleString("en-US");
   if (Math.abs(x) >= 100) return x.toFixed(0);

@@ -16,7 +16,7 @@ export interface QualityFact {
 
 export type QueryClass = "exact" | "inflection" | "multi-word" | "typo" | "cjk" | "cjk-natural" | "question" | "ranking" | "synonym";
 
-export interface QualityQuery {
+interface QualityQuery {
   class: QueryClass;
   lang: "en" | "ja" | "ko";
   keywords: string[];
@@ -52,7 +52,7 @@ export const FACTS: QualityFact[] = [
   { name: "ko-migration-order", description: "배포 전에 데이터베이스 마이그레이션을 실행한다", body: "이유: 스키마가 오래되면 API가 시작되지 않는다.", status: "confirmed" },
   { name: "ko-webhook", description: "웹훅 처리기는 멱등이어야 한다", body: "제공자가 타임아웃 시 다시 보낸다. 이벤트 ID를 저장하고 중복을 건너뛴다." },
   { name: "ko-certificate", description: "TLS 인증서는 만료 30일 전에 자동 갱신된다", body: "두 번 실패하면 당직자에게 알림이 간다." },
-  // From the new-user trial of 1 Dec 2026 (am_recall).
+  // Keywords as new users write them (am_recall).
   { name: "pull-request-review", description: "Every pull request needs a reviewer", body: "Someone other than its author reads it before it is merged." },
   { name: "ja-qiita-tags", description: "Qiita の記事にはタグを5つまでしか付けられない", body: "投稿前にタグを選んでおく。" },
   // Japanese and Korean as people write them (cjk-natural): particles, conjugations, compounds.
@@ -122,7 +122,7 @@ export const QUERIES: QualityQuery[] = [
   { class: "typo", lang: "en", keywords: ["recieve"], expect: ["webhook-idempotency"] },
   { class: "typo", lang: "en", keywords: ["rollbak"], expect: ["rollback-procedure"] },
   { class: "typo", lang: "en", keywords: ["cahce"], expect: ["cache-invalidation-order"] },
-  // A typo of another word form (new-user trial): two edits from the word written, one from its plural or singular.
+  // A typo of another word form : two edits from the word written, one from its plural or singular.
   { class: "typo", lang: "en", keywords: ["reviewrs"], expect: ["pull-request-review"] },
   { class: "typo", lang: "en", keywords: ["handlr"], expect: ["webhook-idempotency"] },
   { class: "typo", lang: "en", keywords: ["migratons"], expect: ["migrate-before-deploy", "rollback-procedure"] },
@@ -137,13 +137,13 @@ export const QUERIES: QualityQuery[] = [
   { class: "cjk", lang: "ko", keywords: ["웹훅"], expect: ["ko-webhook"] },
   { class: "cjk", lang: "ko", keywords: ["인증서"], expect: ["ko-certificate"] },
   { class: "cjk", lang: "ko", keywords: ["멱등"], expect: ["ko-webhook"] },
-  // One keyword of several parts (new-user trial): each part inside the text, in any order.
+  // One keyword of several parts : each part inside the text, in any order.
   { class: "cjk", lang: "ja", keywords: ["タグ 5つ"], expect: ["ja-qiita-tags"] },
   { class: "cjk", lang: "ja", keywords: ["記事 タグ"], expect: ["ja-qiita-tags", "ja-blog-tags"] },
   { class: "cjk", lang: "ja", keywords: ["キャッシュ 無効化"], expect: ["ja-cache"] },
   { class: "cjk", lang: "ko", keywords: ["마이그레이션 배포"], expect: ["ko-migration-order"] },
   // Japanese and Korean as people write them: particles between the words, another
-  // conjugation, a compound written together or apart (the misses of the new-user trial first).
+  // conjugation, a compound written together or apart.
   { class: "cjk-natural", lang: "ja", keywords: ["記事のタグ"], expect: ["ja-blog-tags", "ja-qiita-tags"] },
   { class: "cjk-natural", lang: "ja", keywords: ["タグを付けて"], expect: ["ja-blog-tags", "ja-qiita-tags"] },
   { class: "cjk-natural", lang: "ja", keywords: ["タグ付け"], expect: ["ja-blog-tags", "ja-qiita-tags"] },
@@ -168,7 +168,7 @@ export const QUERIES: QualityQuery[] = [
   { class: "cjk-natural", lang: "ko", keywords: ["배포 일정을 등록"], expect: ["ko-deploy-calendar"] },
   { class: "cjk-natural", lang: "ko", keywords: ["작성자가 아닌 사람"], expect: ["ko-code-review"] },
   { class: "cjk-natural", lang: "ko", keywords: ["중복을 건너뛰기"], expect: ["ko-webhook"] },
-  // Questions passed whole as one keyword, as agents often do (issue 45): most of their words are in the fact.
+  // Questions passed whole as one keyword, as agents often do: most of their words are in the fact.
   { class: "question", lang: "ja", keywords: ["Qiitaのタグは何個まで付けられる？"], expect: ["ja-qiita-tags"] },
   { class: "question", lang: "ja", keywords: ["金曜日にデプロイしてもいい？"], expect: ["ja-deploy-freeze"] },
   { class: "question", lang: "ja", keywords: ["本番デプロイの前に何を実行する？"], expect: ["ja-migration-order"] },
@@ -195,7 +195,7 @@ export const QUERIES: QualityQuery[] = [
  * `partials` newer facts (stored after it, confirmed) each match one keyword
  * in their description. The best fact must come first.
  */
-export interface RankingCase {
+interface RankingCase {
   best: QualityFact;
   keywords: string[];
   lang: "en" | "ja" | "ko";

@@ -4,8 +4,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import pg from "pg";
 import { factWordsParams } from "../../src/facts/cjk-words.js";
-import { recallParams } from "../../src/facts/read.js";
-import { parseKeywords } from "../../src/facts/rules.js";
 import { call, connect, timeConcurrent, timeSequential, type Throughput } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
 import { ABSENT_WORD, area, areaAsWritten, generateFact, RARE_WORD, TYPO_WORD } from "../lib/corpus.js";
@@ -274,7 +272,7 @@ function mix(x: number): number {
 }
 
 /** The n-th new fact of the benchmark: its own name and description (words picked by a hash of n). */
-export function distinctFact(n: number): { name: string; description: string } {
+function distinctFact(n: number): { name: string; description: string } {
   const pick = (list: string[], k: number) => list[mix(mix(n) + k) % list.length]!;
   const topic = [0, 1, 2].map((k) => pick(TEAM_WORDS, k));
   const rest = [3, 4, 5, 6].map((k) => pick(TEAM_WORDS, k));

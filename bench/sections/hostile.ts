@@ -1,4 +1,4 @@
-// One hostile client against the embedded database (audit finding 1): while it
+// One hostile client against the embedded database: while it
 // loops on the most expensive calls it can make (search_nodes with a
 // 100,000-character query and with the longest query accepted, memory_recall
 // with ten long keywords), how long do normal clients (whoami, memory_recall,

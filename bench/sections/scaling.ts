@@ -20,7 +20,7 @@ import { summarize } from "../lib/stats.js";
 import { printTable } from "../lib/table.js";
 
 /** Largest p50 ÷ smallest-size p50 a selective read may reach. */
-export const SCALING_LIMIT = 2;
+const SCALING_LIMIT = 2;
 
 interface Read {
   label: string;

@@ -3,7 +3,7 @@
 -- starts as a draft; status goes draft → confirmed or deprecated, confirmed →
 -- deprecated; and the review fields of an unchanged status change only when a
 -- confirmed fact is confirmed again, with a later status_at. A redaction of
--- the current version (src/facts/redaction.ts) replaces its description,
+-- the current version (src/facts/trust/redaction.ts) replaces its description,
 -- body and review reason with '[redacted]' once its tombstone is recorded.
 create or replace function am_check_fact_change() returns trigger
   language plpgsql

@@ -1,7 +1,7 @@
 -- Guards fact_events (trigger before update or delete): history is never
 -- rewritten, with one exception, a redaction: the reason given for a version
 -- (a review may quote the text that had to go) becomes '[redacted]' once the
--- version's tombstone is in fact_redactions (src/facts/redaction.ts), and
+-- version's tombstone is in fact_redactions (src/facts/trust/redaction.ts), and
 -- nothing else of the row changes.
 create or replace function am_fact_event_change() returns trigger
   language plpgsql

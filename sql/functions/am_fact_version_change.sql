@@ -1,7 +1,7 @@
 -- Guards fact_versions (trigger before update or delete): history is never
 -- rewritten, with one exception, a redaction: the description and body of a
 -- version become '[redacted]' once its tombstone is in fact_redactions
--- (src/facts/redaction.ts), and nothing else of the row changes.
+-- (src/facts/trust/redaction.ts), and nothing else of the row changes.
 create or replace function am_fact_version_change() returns trigger
   language plpgsql
   set search_path from current

@@ -17,6 +17,25 @@ export interface Caller {
   lastWriteLsn?: string;
 }
 
+/** The columns a token's or a session's lookup returns for its agent (auth/sql.ts, console/sql.ts). */
+export interface CallerRow {
+  agent_id: number;
+  name: string;
+  kind: "agent" | "human";
+  write_scopes: string[];
+  read_scopes: string[];
+  token_id: number;
+  /** agent_write_positions.lsn, where the lookup reads it (the token check). */
+  write_lsn?: string | null;
+}
+
+/** The caller a looked-up token or console session stands for: built here only. */
+export function callerOfRow(row: CallerRow): Caller {
+  const caller: Caller = { agentId: row.agent_id, name: row.name, kind: row.kind, writeScopes: row.write_scopes, readScopes: row.read_scopes, tokenId: row.token_id };
+  if (row.write_lsn) caller.lastWriteLsn = row.write_lsn;
+  return caller;
+}
+
 /** Per-request notes that the request log line picks up (see http/logging.ts). */
 export interface RequestTrace {
   requestId: string;

@@ -40,8 +40,6 @@ export const LIST_AGENTS = `
     from agents a
    order by a.name`;
 
-export const COUNT_AGENTS = `select count(*)::int as n from agents`;
-
 /** Every agent's id and name, and whether it is disabled (an import maps names to ids). */
 export const AGENT_NAMES = `select id, name, disabled_at is not null as disabled from agents`;
 
@@ -79,8 +77,8 @@ export const LIST_TOKENS = `
 
 // Revoking a token of an OAuth grant revokes the grant, with its refresh tokens
 // and its other access tokens, in the same statement: alone, the access token
-// would be replaced at the client's next refresh (new-user trial: a client
-// "revoked" in the console went on working). The grant's reason matches
+// would be replaced at the client's next refresh (a client "revoked" in the
+// console would go on working). The grant's reason matches
 // `agent-memory grant revoke`.
 export const REVOKE_TOKEN = `
   with target as (select id, oauth_grant_id from agent_tokens where id = $1::bigint),

@@ -117,7 +117,7 @@ export async function ensureImporterAgent(db: Queryable): Promise<{ id: number; 
   return { id: Number(row.id), name: row.name };
 }
 
-export interface NewAgent {
+interface NewAgent {
   name: string;
   kind: "agent" | "human";
   writeScopes: string[];
@@ -164,10 +164,6 @@ export async function listAgents(db: Queryable): Promise<Array<Agent & { activeT
 /** Every agent, as names to map to ids: without listAgents' token counts. */
 export async function agentNames(db: Queryable): Promise<Array<{ id: number; name: string; disabled: boolean }>> {
   return (await db.query<{ id: number; name: string; disabled: boolean }>(sql.AGENT_NAMES)).rows;
-}
-
-export async function countAgents(db: Queryable): Promise<number> {
-  return (await db.query<{ n: number }>(sql.COUNT_AGENTS)).rows[0]?.n ?? 0;
 }
 
 export async function setAgentDisabled(db: Queryable, name: string, disabled: boolean): Promise<Agent> {

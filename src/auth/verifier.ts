@@ -7,7 +7,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Logger } from "pino";
 import type { Database, Queryable } from "../db/database.js";
 import type { Metrics } from "../metrics.js";
-import { type Caller, toAuthInfo } from "./caller.js";
+import { type Caller, type CallerRow, callerOfRow, toAuthInfo } from "./caller.js";
 import * as sql from "./sql.js";
 import { hashToken, looksLikeToken } from "./tokens.js";
 
@@ -15,7 +15,7 @@ import { hashToken, looksLikeToken } from "./tokens.js";
 // horizon that only matters to the middleware's own check.
 const NO_EXPIRY_HORIZON_SECONDS = 365 * 24 * 3600;
 
-export const REJECTED_TOKEN_MESSAGE = "The bearer token is not valid (unknown, revoked or expired, or its agent is disabled). Ask an operator for a new token.";
+const REJECTED_TOKEN_MESSAGE = "The bearer token is not valid (unknown, revoked or expired, or its agent is disabled). Ask an operator for a new token.";
 
 export interface VerifierDeps {
   db: Database;
@@ -81,20 +81,13 @@ export type TokenCheck =
   | { ok: true; caller: Caller; expiresAt: Date | null; touch: boolean; /** Issued by an OAuth grant (short-lived, for MCP only). */ oauthGrant: boolean }
   | { ok: false; reason: TokenRejection };
 
-interface VerifyRow {
-  token_id: number;
+interface VerifyRow extends CallerRow {
   expires_at: Date | null;
   revoked_at: Date | null;
   expired: boolean;
   stale_last_used: boolean;
   oauth_grant: boolean;
-  agent_id: number;
-  name: string;
-  kind: "agent" | "human";
-  write_scopes: string[];
-  read_scopes: string[];
   disabled_at: Date | null;
-  write_lsn: string | null;
 }
 
 export async function checkToken(db: Queryable, token: string): Promise<TokenCheck> {
@@ -109,15 +102,7 @@ export async function checkToken(db: Queryable, token: string): Promise<TokenChe
     touch: row.stale_last_used,
     oauthGrant: row.oauth_grant,
     expiresAt: row.expires_at,
-    caller: {
-      agentId: row.agent_id,
-      name: row.name,
-      kind: row.kind,
-      writeScopes: row.write_scopes,
-      readScopes: row.read_scopes,
-      tokenId: row.token_id,
-      ...(row.write_lsn ? { lastWriteLsn: row.write_lsn } : {}),
-    },
+    caller: callerOfRow(row),
   };
 }
 

@@ -12,7 +12,7 @@ import { restrictFileModes } from "./file-modes.js";
 import type { CliIo } from "./io.js";
 
 /** What a command's work receives besides the database: the settings, and the secret guard every text it stores passes. */
-export interface CommandContext {
+interface CommandContext {
   config: Config;
   secrets: SecretGuard;
 }

@@ -15,7 +15,7 @@ export interface CliIo {
 export const processIo = (): CliIo => ({ env: process.env, stdout: process.stdout, stderr: process.stderr });
 
 /** One run: its io, and the exit code its command ended with. */
-export interface CliRun {
+interface CliRun {
   io: CliIo;
   exitCode: number;
 }

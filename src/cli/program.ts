@@ -17,7 +17,7 @@ import { bindRun, type CliIo, processIo } from "./io.js";
 import { ExitCode, reportError } from "./output.js";
 
 /** `json`: the command line has --json, so usage errors are printed once, as JSON, by runProgram (not also as text by commander). */
-export function buildProgram(io: CliIo, options: { json?: boolean } = {}): Command {
+function buildProgram(io: CliIo, options: { json?: boolean } = {}): Command {
   const program = new Command("agent-memory")
     .description("Shared, trustworthy memory for teams of AI agents, served over MCP.")
     .version(SERVICE_VERSION)

@@ -33,7 +33,7 @@ export function checkWorkers(config: Config): void {
   }
 }
 
-export interface PrimaryOptions {
+interface PrimaryOptions {
   logger: Logger;
   /** Prints what the first worker reports once all listen: the banner, or the --json object. */
   announce: (started: StartedMessage) => void;

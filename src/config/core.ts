@@ -6,7 +6,7 @@ import { HostListError, parseHostList } from "../db/hosts.js";
 import { boolFrom, intFrom } from "./parse.js";
 
 const DEFAULT_PORT = 8080;
-export const FIRST_TOKEN_FILE_NAME = "owner-token";
+const FIRST_TOKEN_FILE_NAME = "owner-token";
 
 /** A Postgres URL, one host or libpq's host list (postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write). */
 function postgresUrl(setting: string) {

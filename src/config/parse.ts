@@ -46,20 +46,6 @@ export const listFrom = () =>
         .filter((s) => s.length > 0),
     );
 
-/** true/false (also 1/0, yes/no, on/off); empty or unset means undefined (decided elsewhere). */
-export const optionalBoolFrom = (name: string) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((raw, ctx): boolean | undefined => {
-      if (raw === undefined || raw === "") return undefined;
-      if (/^(1|true|yes|on)$/i.test(raw)) return true;
-      if (/^(0|false|no|off)$/i.test(raw)) return false;
-      ctx.addIssue({ code: "custom", message: `${name} must be true or false, or empty for the default, got "${raw}"` });
-      return z.NEVER;
-    });
-
 /** true/false (also 1/0, yes/no, on/off); empty or unset means `def`. */
 export const boolFrom = (name: string, def: boolean) =>
   z

@@ -8,7 +8,7 @@ import type { Router } from "express";
  * data-ask. Every action is a plain form that works without this file; it only
  * moves focus, presses those forms' buttons, and asks before some.
  */
-export const CONSOLE_JS = String.raw`"use strict";
+const CONSOLE_JS = String.raw`"use strict";
 (function () {
   var current = -1;
   function items() { return Array.prototype.slice.call(document.querySelectorAll("[data-item]")); }
@@ -84,7 +84,7 @@ export const CONSOLE_JS = String.raw`"use strict";
 })();
 `;
 
-export const CONSOLE_CSS = String.raw`:root { color-scheme: light; --fg: #1d2327; --muted: #5f6b73; --line: #d8dee2; --bg: #f6f7f8; --accent: #0b5cad; --ok: #17663a; --bad: #a32020; }
+const CONSOLE_CSS = String.raw`:root { color-scheme: light; --fg: #1d2327; --muted: #5f6b73; --line: #d8dee2; --bg: #f6f7f8; --accent: #0b5cad; --ok: #17663a; --bad: #a32020; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
 a { color: var(--accent); }
@@ -161,7 +161,7 @@ kbd { border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 3p
 `;
 
 /** The tab icon: a small blue tile with a white "m". SVG, so one file serves every size. */
-export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b5cad"/><path d="M8 24V13.5c0-1.4 1.1-2.5 2.5-2.5s2.5 1.1 2.5 2.5V24M13 13.5c0-1.4 1.1-2.5 2.5-2.5S18 12.1 18 13.5V24M18 13.5c0-1.4 1.1-2.5 2.5-2.5S23 12.1 23 13.5V24" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round"/></svg>
+const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b5cad"/><path d="M8 24V13.5c0-1.4 1.1-2.5 2.5-2.5s2.5 1.1 2.5 2.5V24M13 13.5c0-1.4 1.1-2.5 2.5-2.5S18 12.1 18 13.5V24M18 13.5c0-1.4 1.1-2.5 2.5-2.5S23 12.1 23 13.5V24" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round"/></svg>
 `;
 
 export function registerAssets(router: Router): void {

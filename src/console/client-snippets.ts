@@ -1,7 +1,7 @@
 // How to connect an MCP client with a token just issued, for the console's
 // "shown only now" card: the configuration each common client reads, filled in
 // with the service's URL and the token, ready to paste (README, "Connect").
-export interface ClientSnippet {
+interface ClientSnippet {
   id: string;
   title: string;
   /** Where the text goes. */

@@ -11,7 +11,7 @@ import type { Request, Response } from "express";
 export const SESSION_COOKIE = "am_console";
 /** Double-submit secret of the sign-in form, before a session exists. */
 export const SIGN_IN_COOKIE = "am_console_signin";
-export const COOKIE_PATH = "/console";
+const COOKIE_PATH = "/console";
 const HOST_PREFIX = "__Host-";
 
 /** The cookie's name and path: `secure` is servedOverHttps (src/console/security.ts) for this request. */

@@ -19,7 +19,7 @@ import { crossSiteRefusal, securityHeaders } from "./security.js";
 import { pageContext, requireSession, sessionOf } from "./session-middleware.js";
 import { ErrorPage } from "./views/errors.js";
 
-export interface ConsoleOptions {
+interface ConsoleOptions {
   /**
    * The per-agent concurrency limit MCP uses (same queues; src/http/agent-concurrency.ts
    * builds it): given who a request is for and how to refuse it, the middleware.

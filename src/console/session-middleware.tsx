@@ -18,7 +18,7 @@ export function sessionOf(res: Response): ConsoleSession {
 }
 
 /** The admin rule: people whose agent may write every scope ("*") manage agents and tokens. */
-export const isAdmin = (session: ConsoleSession): boolean => hasAllScopes(session.caller);
+const isAdmin = (session: ConsoleSession): boolean => hasAllScopes(session.caller);
 
 export function pageContext(res: Response, section?: PageContext["section"]): PageContext {
   const session = sessionOf(res);

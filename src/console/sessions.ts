@@ -5,7 +5,7 @@
 // whichever replica answers.
 import { isHuman } from "../auth/scopes.js";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Caller } from "../auth/caller.js";
+import { type Caller, type CallerRow, callerOfRow } from "../auth/caller.js";
 import type { Queryable } from "../db/database.js";
 import * as sql from "./sql.js";
 
@@ -16,21 +16,15 @@ export interface ConsoleSession {
   csrf: string;
 }
 
-export type SessionLookup = { ok: true; session: ConsoleSession } | { ok: false; reason: "missing" | "ended" };
+type SessionLookup = { ok: true; session: ConsoleSession } | { ok: false; reason: "missing" | "ended" };
 
-interface SessionRow {
+interface SessionRow extends CallerRow {
   id: number;
-  token_id: number;
   revoked: boolean;
   expired: boolean;
   stale_seen: boolean;
   token_revoked: boolean;
   token_expired: boolean;
-  agent_id: number;
-  name: string;
-  kind: "agent" | "human";
-  write_scopes: string[];
-  read_scopes: string[];
   agent_disabled: boolean;
 }
 
@@ -43,7 +37,7 @@ const sha256Hex = (value: string) => createHash("sha256").update(value, "utf8").
  * this request know (the database holds a different hash of it): nothing to
  * store, and it changes with every sign-in.
  */
-export const csrfTokenFor = (sessionId: string) => createHash("sha256").update(`console-csrf\0${sessionId}`, "utf8").digest("base64url");
+const csrfTokenFor = (sessionId: string) => createHash("sha256").update(`console-csrf\0${sessionId}`, "utf8").digest("base64url");
 
 export function sameSecret(given: unknown, expected: string): boolean {
   if (typeof given !== "string") return false;
@@ -77,14 +71,7 @@ export async function findSession(db: Queryable, sessionId: string | undefined):
     session: {
       id: row.id,
       csrf: csrfTokenFor(sessionId),
-      caller: {
-        agentId: row.agent_id,
-        name: row.name,
-        kind: row.kind,
-        writeScopes: row.write_scopes,
-        readScopes: row.read_scopes,
-        tokenId: row.token_id,
-      },
+      caller: callerOfRow(row),
     },
   };
 }

@@ -54,7 +54,7 @@ export async function prepareDataDir(dataDir: string): Promise<void> {
 /** The file every Postgres data directory, PGlite's included, holds at its top. */
 const CLUSTER_MARK = "PG_VERSION";
 
-export class DataDirModeError extends Error {
+class DataDirModeError extends Error {
   override name = "DataDirModeError";
 }
 

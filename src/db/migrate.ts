@@ -16,9 +16,9 @@ import { fileURLToPath } from "node:url";
 import type { Database, Queryable } from "./database.js";
 
 /** sql/ at the package root, from src/db (tests) and dist/db (built). */
-export const SQL_DIR = fileURLToPath(new URL("../../sql/", import.meta.url));
-export const MIGRATIONS_DIR = `${SQL_DIR}migrations/`;
-export const FUNCTIONS_DIR = `${SQL_DIR}functions/`;
+const SQL_DIR = fileURLToPath(new URL("../../sql/", import.meta.url));
+const MIGRATIONS_DIR = `${SQL_DIR}migrations/`;
+const FUNCTIONS_DIR = `${SQL_DIR}functions/`;
 
 // An arbitrary constant shared by every agent-memory process.
 const MIGRATION_LOCK_KEY = 7_311_900_117;
@@ -105,7 +105,7 @@ const CREATE_FUNCTIONS = `
     applied_at timestamptz not null default now()
   )`;
 
-export interface MigrationReport {
+interface MigrationReport {
   /** Migrations applied now, as NNNNNN_name. */
   applied: string[];
   /** Function files applied now (new or changed), and functions dropped with their file. */
@@ -288,7 +288,7 @@ export async function migrate(db: Database, options: { migrations?: Migration[];
 }
 
 /** A database whose schema is not the one this build (or CLI) expects; the message says what to run. */
-export class SchemaMismatchError extends Error {
+class SchemaMismatchError extends Error {
   override name = "SchemaMismatchError";
 }
 

@@ -13,7 +13,7 @@ import { ReadRouter, type ReplicaState } from "./read-router.js";
 import { connectSocketDatabase } from "./socket-client.js";
 import { SOCKET_FILE } from "./socket-protocol.js";
 
-export interface OpenOptions {
+interface OpenOptions {
   onIdleError?: (error: Error) => void;
   /** The embedded database's watchdog ended its worker (a statement ran too long) and started another. */
   onWorkerRestart?: (reason: string) => void;
@@ -64,7 +64,7 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
 }
 
 /** The web console of a server started with this config (as its banner prints it). */
-export function consoleUrlOf(config: Config): string {
+function consoleUrlOf(config: Config): string {
   if (config.publicUrl) return `${config.publicUrl}/console`;
   const host = ["0.0.0.0", "::"].includes(config.host) ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host;
   return `http://${host}:${config.port}/console`;

@@ -1,7 +1,7 @@
 // The worker thread that owns the embedded database. PGlite runs Postgres as
 // WebAssembly on the thread that calls it and cannot interrupt a statement, so
 // in the service's own thread one expensive query froze every request, /healthz
-// included (audit finding 1: ~3 s per hostile search_nodes call). Here it only
+// included (~3 s per hostile search_nodes call). Here it only
 // blocks this thread; the service's watchdog (pglite.ts) ends the thread when a
 // statement runs past the timeout. The service sends one message at a time, so
 // this side needs no queue of its own.

@@ -21,7 +21,7 @@ import { transactionPrelude } from "./database.js";
 import { PgCode } from "./errors.js";
 import { fromWorkerError, type WorkerInit, type WorkerRequest, type WorkerResponse } from "./pglite-protocol.js";
 
-export interface PgliteOptions extends DatabaseTimeouts {
+interface PgliteOptions extends DatabaseTimeouts {
   /** A folder path, or undefined for a throwaway in-memory database (tests). */
   dataDir: string | undefined;
   /**

@@ -17,7 +17,7 @@ const types = {
   },
 };
 
-export interface PostgresOptions extends DatabaseTimeouts {
+interface PostgresOptions extends DatabaseTimeouts {
   connectionString: string;
   poolMax: number;
   connectTimeoutMs: number;

@@ -1,14 +1,14 @@
 // The facts capability: its tools and resources, as one definition the MCP layer
 // registers (src/server/capabilities.ts lists it).
 import type { Capability } from "../mcp/tool.js";
-import { factResource } from "./resources.js";
-import { memoryGetTool } from "./tools/get.js";
-import { memoryListTool } from "./tools/list.js";
-import { memoryPromoteTool } from "./tools/promote.js";
-import { memoryRecallTool } from "./tools/recall.js";
-import { memoryReviewTool } from "./tools/review.js";
-import { reviewAppResource } from "./review-app/resource.js";
-import { memoryStoreTool } from "./tools/store.js";
+import { factResource } from "./lifecycle/resources.js";
+import { memoryGetTool } from "./lifecycle/tools/get.js";
+import { memoryListTool } from "./lifecycle/tools/list.js";
+import { memoryPromoteTool } from "./review/tools/promote.js";
+import { memoryRecallTool } from "./recall/tools/recall.js";
+import { memoryReviewTool } from "./review/tools/review.js";
+import { reviewAppResource } from "./review/review-app/resource.js";
+import { memoryStoreTool } from "./lifecycle/tools/store.js";
 
 export const facts: Capability = {
   name: "facts",
@@ -27,12 +27,11 @@ export {
   type ExportFilters,
   type FactHistory,
   type StoredFactEvent,
-  type StoredFactVersion,
-} from "./history.js";
-export { completeFactName, completeFactType, completeReadableScope, completeWritableScope } from "./complete.js";
-export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./replay.js";
-export { restoreRedactions } from "./redaction.js";
-export { restoreSupersessions } from "./supersession.js";
+} from "./lifecycle/history.js";
+export { completeFactType, completeWritableScope } from "./lifecycle/complete.js";
+export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./lifecycle/replay.js";
+export { restoreRedactions } from "./trust/redaction.js";
+export { restoreSupersessions } from "./trust/supersession.js";
 export {
   DESCRIPTION_MAX_CHARS,
   FACT_EVENT_KINDS,
@@ -53,5 +52,5 @@ export {
   type PromotionTarget,
 } from "./rules.js";
 // The row shapes of a fact's history, so that snapshots derives its own from them.
-export type { FactEvent, FactVersion } from "./model.js";
-export { healthHistory, memoryHealth, reviewsByAgent } from "./health.js";
+export type { FactEvent } from "./model.js";
+export { healthHistory, memoryHealth, reviewsByAgent } from "./review/health.js";

@@ -24,7 +24,7 @@ export type PromotionTarget = (typeof PROMOTION_TARGETS)[number];
 export const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const NAME_MAX_CHARS = 64;
 export const DESCRIPTION_MAX_CHARS = 200;
-export { KEYWORD_MAX_CHARS, MAX_KEYWORDS };
+export { MAX_KEYWORDS };
 /**
  * memory_get shows this many versions (with their events) at a time, newest
  * last: a fact may be revised without end, and every version's body is up to
@@ -136,7 +136,7 @@ export const RECALL_NEAR_MAX_FACTS = 100;
  * one fewer and a question mark) is matched by most of its words rather than
  * all (docs/recall.md, "Questions and sentences").
  */
-export const SENTENCE_MIN_WORDS = 4;
+const SENTENCE_MIN_WORDS = 4;
 
 /**
  * Each word of a sentence keyword is looked up in at most this many readable
@@ -190,7 +190,6 @@ function sentenceOf(text: string): RecallKeyword["sentence"] {
   if (words.length < SENTENCE_MIN_WORDS && !(asked && words.length >= SENTENCE_MIN_WORDS - 1)) return null;
   return { words, lexemes: cjk ? cjk.map((w) => wordsQuery([w.key])) : null };
 }
-
 
 /**
  * The parts of a CJK keyword of several space-separated parts (see RecallKeyword.parts),
@@ -247,11 +246,6 @@ export function parseKeywords(keywords: string[]): RecallKeyword[] {
     throw invalid(`keywords have more than ${MAX_SEARCH_TRIGRAMS} distinct trigrams together (three-letter pieces the search index looks up); that is the limit. Use fewer or shorter keywords.`);
   }
   return parsed;
-}
-
-/** The substring patterns of the keywords (see parseKeywords). */
-export function keywordPatterns(keywords: string[]): string[] {
-  return parseKeywords(keywords).map((k) => k.pattern);
 }
 
 /** The lifecycle: which promotions are allowed from which status. */

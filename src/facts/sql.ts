@@ -3,18 +3,18 @@
 // agent, never from a tool argument alone. Recall's statement is in recall-sql.ts.
 import { isoTimeSql as TS } from "../db/iso-time.js";
 
-export const READABLE = (all: string, scopes: string) => `am_in_scopes(f.scope, ${all}::boolean, ${scopes}::text[])`;
+const READABLE = (all: string, scopes: string) => `am_in_scopes(f.scope, ${all}::boolean, ${scopes}::text[])`;
 
 /** Columns every fact answer carries (no body). */
-export const SUMMARY_COLUMNS = `
+const SUMMARY_COLUMNS = `
   f.id, f.scope, f.name, f.description, f.type, f.status, f.version,
   a.name as author, f.created_at, f.updated_at,
   sb.name as status_by, f.status_at, f.status_reason, char_length(f.body) as body_chars`;
 
 /** Whether the fact `f` is stale (am_fact_stale), given the parameter holding STALE_AFTER_DAYS. */
-export const STALE = (daysParam: string) => `am_fact_stale(f.status, f.status_at, ${daysParam}::int) as stale`;
+const STALE = (daysParam: string) => `am_fact_stale(f.status, f.status_at, ${daysParam}::int) as stale`;
 
-export const SUMMARY_JOINS = `
+const SUMMARY_JOINS = `
   join agents a on a.id = f.author_id
   left join agents sb on sb.id = f.status_by_id`;
 
@@ -63,9 +63,9 @@ export const GET_FACT = `
 // A review time as whole microseconds since 1970, as text: the stale part's
 // keyset (status_at, id) must come back exact, and a JavaScript Date keeps
 // milliseconds only (a cursor a microsecond early would repeat its fact).
-export const MICROS = (column: string) => `(extract(epoch from ${column}) * 1000000)::bigint::text`;
+const MICROS = (column: string) => `(extract(epoch from ${column}) * 1000000)::bigint::text`;
 /** The time MICROS wrote, back as a timestamptz (null stays null). */
-export const FROM_MICROS = (param: string) => `('epoch'::timestamptz + ${param}::bigint * interval '1 microsecond')`;
+const FROM_MICROS = (param: string) => `('epoch'::timestamptz + ${param}::bigint * interval '1 microsecond')`;
 
 /**
  * A page of facts read by a bounded scan (am_fact_page): at most
@@ -80,7 +80,7 @@ export const FROM_MICROS = (param: string) => `('epoch'::timestamptz + ${param}:
  * $8 facts wanted, $9/$10 readable, $11 type, $12 scope, $13 author name,
  * $14 not written by this agent id, $15/$16 writable scopes (null $15: any).
  */
-export const FACT_PAGE = (extraColumns = "", extraJoins = "") => `
+const FACT_PAGE = (extraColumns = "", extraJoins = "") => `
   select ${SUMMARY_COLUMNS}, ${STALE("$4")}, p.id as scan_id, p.change_seq, ${MICROS("p.status_at")} as status_at_us, p.kept, p.last${extraColumns}
     from am_fact_page($1::text, $2::text, $3::bigint, am_stale_cutoff($4::int), ${FROM_MICROS("$5")}, $6::bigint,
                       $7::int, $8::int, $9::boolean, $10::text[], $11::text, $12::text, $13::text,

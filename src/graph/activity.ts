@@ -5,7 +5,7 @@ import type { Queryable } from "../db/database.js";
 import { LIST_SCAN_MAX } from "../limits.js";
 import * as sql from "./activity-sql.js";
 
-export interface GraphActivity {
+interface GraphActivity {
   kind: "entity" | "relation" | "observation";
   /** Added by a create/add tool, or removed by a delete tool (who deleted it: actor). */
   action: "added" | "deleted";

@@ -14,7 +14,7 @@
 // walk (ReadBounds).
 
 /** Where the budget of one read_graph / search_nodes / open_nodes answer goes. */
-export interface AnswerBudget {
+interface AnswerBudget {
   /** Entities with their observations. */
   entityChars: number;
   /** Relations. A part of its own, so a page full of entities still makes progress on its relations. */

@@ -7,8 +7,8 @@ import type { EntityInput, Graph, GraphEntity, GraphPage, GraphRelation, Observa
 export const json = (value: unknown): string => JSON.stringify(value, null, 2);
 
 // Rebuilt field by field so the key order is the reference's whatever the source.
-export const plainEntity = (e: GraphEntity | EntityInput): EntityInput => ({ name: e.name, entityType: e.entityType, observations: e.observations });
-export const plainRelation = (r: GraphRelation | RelationInput): RelationInput => ({ from: r.from, to: r.to, relationType: r.relationType });
+const plainEntity = (e: GraphEntity | EntityInput): EntityInput => ({ name: e.name, entityType: e.entityType, observations: e.observations });
+const plainRelation = (r: GraphRelation | RelationInput): RelationInput => ({ from: r.from, to: r.to, relationType: r.relationType });
 
 // An entity whose observations were cut keeps its marks in the text too.
 const textEntity = (e: GraphEntity) =>

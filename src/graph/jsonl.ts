@@ -9,12 +9,12 @@ import { DomainError } from "../errors.js";
 import type { EntityInput, Provenance, RelationInput } from "./types.js";
 import { validateText } from "./validate.js";
 
-export interface EntityProvenance extends Provenance {
+interface EntityProvenance extends Provenance {
   /** Each observation's, index-aligned with the entity's observations. */
   observationsMeta: Provenance[];
 }
 
-export type GraphLine =
+type GraphLine =
   | { kind: "entity"; entity: EntityInput; provenance?: EntityProvenance | undefined }
   | { kind: "relation"; relation: RelationInput; provenance?: Provenance | undefined };
 

@@ -21,7 +21,7 @@ const HINT_COUNT_CAP = 100;
 /** …and walks at most this many entities where the indexes cannot narrow the search. */
 const HINT_SCAN_MAX = 1000;
 
-export interface OtherScope {
+interface OtherScope {
   scope: string;
   /** Entities that matched there (read_graph: entities there). */
   matches: number;

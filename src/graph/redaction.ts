@@ -14,7 +14,7 @@ import { REDACTED_TEXT } from "../text.js";
 import { resolveScope } from "./validate.js";
 
 
-export interface GraphRedaction {
+interface GraphRedaction {
   scope: string;
   entityId: number;
   kind: "entity" | "observation";

@@ -15,7 +15,7 @@ import * as relationsSql from "./relations-sql.js";
 import type { GraphRelation, RelationPage, SearchPageRequest } from "./types.js";
 import { validateCallChars, validateItemCount, pageBounds } from "./validate.js";
 
-export interface RelationsInput extends SearchPageRequest {
+interface RelationsInput extends SearchPageRequest {
   names?: string[] | undefined;
   unattached?: boolean | undefined;
 }
@@ -33,7 +33,7 @@ const RelationCursor = z.object({
   seen: z.number().int().min(0).max(2_147_483_647),
 });
 
-export interface RelationsAt {
+interface RelationsAt {
   after: number;
   skip: number;
   seen: number;

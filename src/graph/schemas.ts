@@ -38,7 +38,7 @@ const provenanceFields = {
 
 const ObservationMetaSchema = z.object({ createdBy: z.string(), createdAt: z.string() });
 
-export const EntityOutSchema = EntitySchema.extend({
+const EntityOutSchema = EntitySchema.extend({
   ...provenanceFields,
   observationsMeta: z.array(ObservationMetaSchema).optional().describe("Who added each observation and when, in the same order as observations."),
   observationsTruncated: z
@@ -48,7 +48,7 @@ export const EntityOutSchema = EntitySchema.extend({
   totalObservations: z.number().int().optional().describe("Only with observationsTruncated: how many observations the entity has."),
 });
 
-export const RelationOutSchema = RelationSchema.extend(provenanceFields);
+const RelationOutSchema = RelationSchema.extend(provenanceFields);
 
 const nextRelationsSchema = z
   .object({

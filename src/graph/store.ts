@@ -125,9 +125,9 @@ export async function addObservations(db: Queryable, writer: GraphWriter, items:
 }
 
 /** Who deletes, and where: recorded with what they removed (graph_deletions). */
-export type Deleter = Pick<GraphWriter, "scope" | "agentId" | "maxCallTexts">;
+type Deleter = Pick<GraphWriter, "scope" | "agentId" | "maxCallTexts">;
 
-export interface DeletedCounts {
+interface DeletedCounts {
   entities: number;
   relations: number;
   observations: number;

@@ -26,7 +26,7 @@ export interface ImportReport {
 }
 
 /** At most this many invalid lines are listed (all are counted). */
-export const MAX_INVALID_LISTED = 1000;
+const MAX_INVALID_LISTED = 1000;
 
 /** Who wrote a row and when: an agent id, and a time (null: now). */
 interface Written {
@@ -187,7 +187,7 @@ export async function importGraph(
   return report;
 }
 
-export interface ExportReport {
+interface ExportReport {
   entities: number;
   relations: number;
 }

@@ -19,7 +19,7 @@ import {
   MAX_TEXTS_PER_CALL,
 } from "../limits.js";
 
-export { DEFAULT_PAGE_LIMIT, MAX_ITEMS_PER_CALL, MAX_PAGE_LIMIT, MAX_TEXTS_PER_CALL };
+export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT };
 
 /** The scope a graph call names, "shared" when omitted. */
 export function resolveScope(scope: string | undefined): string {

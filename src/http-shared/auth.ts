@@ -15,14 +15,14 @@ import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
 const WINDOW_MS = 60_000;
 
 /** The 401 of a request without Authorization: what to send, and where a token comes from. */
-export const MISSING_AUTHORIZATION =
+const MISSING_AUTHORIZATION =
   "Missing Authorization header: send \"Authorization: Bearer amk_…\" with your agent's token. " +
   "An administrator issues one in the web console (Agents) or with: agent-memory token issue NAME.";
 
 const isMissingHeader = (body: unknown): body is Record<string, unknown> =>
   typeof body === "object" && body !== null && (body as { error_description?: unknown }).error_description === "Missing Authorization header";
 
-export const TOO_MANY_FAILURES_MESSAGE = "Too many failed authentication attempts from this address; wait a minute and check your token.";
+const TOO_MANY_FAILURES_MESSAGE = "Too many failed authentication attempts from this address; wait a minute and check your token.";
 
 /** The bearer token of a request, if it has one. */
 export function bearerToken(header: string | undefined): string | undefined {
@@ -68,7 +68,7 @@ function limiter(options: LimiterOptions): RequestHandler | undefined {
   });
 }
 
-export interface FailedAuthLimitOptions {
+interface FailedAuthLimitOptions {
   /**
    * Checks the request's credential once its address is over the limit (for
    * /mcp: one indexed token lookup). True lets it through; false, or an error,
@@ -124,7 +124,7 @@ export function mcpFailedAuthLimit(deps: AppDeps, check: (token: string) => Prom
   });
 }
 
-export interface BearerAuthOptions {
+interface BearerAuthOptions {
   /** The token lookup, shared by the requests in flight (sharedTokenChecks); default: a set of its own. */
   check?: (token: string) => Promise<TokenCheck>;
   /** The token check; default: our agent tokens (static /mcp). */

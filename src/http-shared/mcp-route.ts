@@ -36,7 +36,7 @@ export interface McpPostTransport {
 /** Production uses ours; the differential test (test/foundation/mcp-transport.test.ts) builds the same app around the SDK's. */
 export type McpTransportFactory = (req: Request, res: Response) => McpPostTransport;
 
-export const jsonResponseTransport: McpTransportFactory = (req, res) => {
+const jsonResponseTransport: McpTransportFactory = (req, res) => {
   const transport = new JsonResponseTransport(req, res);
   return { transport, handle: (body) => transport.handlePost(body), answered: () => transport.answered };
 };

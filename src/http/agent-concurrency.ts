@@ -27,7 +27,7 @@ export const EMBEDDED_CONCURRENT_PER_AGENT = 1;
  * Postgres, so that no agent holds every connection while others wait in the
  * pool's queue behind it. 0: no limit.
  */
-export function concurrentPerAgent(configured: number | "auto", db: Pick<AppDeps["db"], "kind" | "poolStats">): number {
+function concurrentPerAgent(configured: number | "auto", db: Pick<AppDeps["db"], "kind" | "poolStats">): number {
   if (configured !== "auto") return configured;
   return db.kind === "pglite" ? EMBEDDED_CONCURRENT_PER_AGENT : Math.max(1, Math.floor(db.poolStats().max / 2));
 }
@@ -43,7 +43,7 @@ const RETRY_AFTER_SECONDS = 1;
  * until its work has ended (src/http-shared/request-work.ts).
  */
 /** Where a limited request comes from: its caller, and how to refuse it in that surface's language. */
-export interface LimitedSurface {
+interface LimitedSurface {
   callerOf(req: Request, res: Response): Caller | undefined;
   refuse(res: Response, message: string): void;
 }

@@ -17,7 +17,7 @@ import { healthz, metricsEndpoint, metricsTokenCheck, readyz } from "./ops.js";
 import { memoryHealth } from "../facts/index.js";
 import { originCheck } from "./origin.js";
 
-export interface AppOptions {
+interface AppOptions {
   /** The MCP transport of POST /mcp (default ours); only the differential test passes the SDK's. */
   mcpTransport?: McpTransportFactory;
 }

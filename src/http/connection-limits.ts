@@ -6,8 +6,8 @@
 //
 // The bounds are set above what a legitimate host reaches (each agent's calls
 // already wait in its own queue); they keep one client from holding every slot
-// (security audit: one client opening 1,000 sockets, each with one request,
-// held every slot for the 65 s keep-alive). Near the process's bound, idle
+// (one client opening 1,000 sockets, each with one request, would hold every
+// slot for the 65 s keep-alive). Near the process's bound, idle
 // keep-alive sockets give way to new clients.
 //
 // The address is the socket's own: a reverse proxy is one address, so behind
@@ -22,9 +22,9 @@ const IDLE_SHEDDING_SHARE = 0.9;
 /** A connection past a bound gets this long to send its request before it is closed unanswered. */
 const REFUSED_REQUEST_WAIT_MS = 5_000;
 /** What a refused request is told to wait before it retries. */
-export const CONNECTION_RETRY_AFTER_SECONDS = 1;
+const CONNECTION_RETRY_AFTER_SECONDS = 1;
 
-export interface ConnectionLimits {
+interface ConnectionLimits {
   /** Open connections one client address may have served; more are answered 503. */
   perAddress: number;
   /** Open connections the process serves; more are answered 503. */
@@ -36,7 +36,7 @@ export interface ConnectionLimits {
  * as many again as are served, for connections that are only answered 503.
  * Past it a connection is closed on accept, the last resort of a flood.
  */
-export const hardConnectionCeiling = (limits: ConnectionLimits) => 2 * limits.total;
+const hardConnectionCeiling = (limits: ConnectionLimits) => 2 * limits.total;
 
 function refuse(res: ServerResponse): void {
   const body = JSON.stringify({

@@ -1,8 +1,8 @@
 // One log line per request: request id, agent (once known), tools called, status,
 // duration. Headers are never serialized, so no token can reach the log.
 //
-// This used to be pino-http; the line and req.log are the same, but pino-http
-// built two child loggers per request (serializing the request into each, full
+// Not pino-http: the line and req.log would be the same, but pino-http
+// builds two child loggers per request (serializing the request into each, full
 // headers and query first) whether anything logged through them or not. Here
 // req.log is built only when something uses it (rare: errors, console sign-in),
 // the line is built only when its level is enabled, and the listeners are shared

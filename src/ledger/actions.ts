@@ -44,7 +44,7 @@ export async function restoreActionScope(db: Queryable, input: { action: string;
   return { restored: false, mapping: toActionScope((await db.query<ActionScopeRow>(sql.ACTION_SCOPE_OF, [action])).rows[0]!) };
 }
 
-export interface OpenClaimOfAction {
+interface OpenClaimOfAction {
   target: string;
   holder: string;
   expiresAt: Date;

@@ -4,7 +4,7 @@ import type { Queryable } from "../db/database.js";
 import { eventHash, type EventRow, GENESIS_HASH, type LedgerEvent, toEvent } from "./event.js";
 import * as sql from "./sql.js";
 
-export const AUDIT_BATCH = 1000;
+const AUDIT_BATCH = 1000;
 
 interface Head {
   lastSeq: number;
@@ -80,7 +80,7 @@ export async function verifyLedger(db: Queryable, batch = AUDIT_BATCH): Promise<
   return { ok: true, rows: count, lastSeq: head.lastSeq, lastHash: head.lastHash };
 }
 
-export interface ExportSummary {
+interface ExportSummary {
   rows: number;
   lastSeq: number;
   lastHash: string;

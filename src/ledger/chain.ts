@@ -103,7 +103,7 @@ export async function readKey(db: Queryable, key: LedgerKey): Promise<KeyState> 
 }
 
 /** An event as an import of history names it: the same kind, key, actor and time is the same event. */
-export interface PastEvent extends LedgerKey {
+interface PastEvent extends LedgerKey {
   kind: EventKind;
   actor: string;
   at: Date;
@@ -116,7 +116,7 @@ export async function eventPresent(tx: Queryable, e: PastEvent): Promise<boolean
 }
 
 /** An event of an imported history: its own time, actor and claim expiry. */
-export interface ImportedEvent extends PastEvent {
+interface ImportedEvent extends PastEvent {
   evidence: string | null;
   note: string | null;
   reason: string | null;

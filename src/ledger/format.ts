@@ -15,7 +15,7 @@ export function executedText(r: ExecutedRecord): string {
   );
 }
 
-export function claimText(claim: Claim, now: Date, you: boolean): string {
+function claimText(claim: Claim, now: Date, you: boolean): string {
   return `${keyText(claim)} is claimed by ${you ? "you" : claim.holder} until ${claim.expiresAt.toISOString()} (${secondsLeft(claim.expiresAt, now)} s left)`;
 }
 

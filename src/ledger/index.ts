@@ -14,7 +14,7 @@ export const ledger: Capability = {
 // The public surface snapshots builds on: the event format, the hash chain and
 // the key rules. Never the ledger's SQL.
 export { exportLedger } from "./audit.js";
-export { listActionScopes, restoreActionScope, type ActionScope } from "./actions.js";
+export { listActionScopes, restoreActionScope } from "./actions.js";
 export { completeAction, completeTarget } from "./complete.js";
 export { appendImported, claimExpired, eventPresent, lockChainHead, readKey } from "./chain.js";
 export { EVENT_KINDS, eventHash, eventJson, GENESIS_HASH, type EventKind } from "./event.js";

@@ -40,11 +40,11 @@ export interface LedgerPolicy {
   maxOpenClaimsPerAgent: number;
 }
 
-export const DEFAULT_LEDGER_POLICY: LedgerPolicy = { defaultScope: "shared", maxOpenClaimsPerAgent: 100 };
+const DEFAULT_LEDGER_POLICY: LedgerPolicy = { defaultScope: "shared", maxOpenClaimsPerAgent: 100 };
 
-export type CheckStatus = "EXECUTED" | "CLAIMED" | "NOT_EXECUTED";
+type CheckStatus = "EXECUTED" | "CLAIMED" | "NOT_EXECUTED";
 
-export interface CheckResult extends KeyState {
+interface CheckResult extends KeyState {
   key: LedgerKey;
   status: CheckStatus;
 }
@@ -56,7 +56,7 @@ export async function checkLedger(db: Queryable, input: { action: string; target
   return { ...state, key, status };
 }
 
-export interface ClaimResult {
+interface ClaimResult {
   kind: "claimed" | "renewed" | "taken_over";
   claim: Claim;
   seq: number;
@@ -143,9 +143,8 @@ export async function recordLedger(
         throw conflict(refusals.recordWhileClaimed(claim, now), { status: "CLAIMED", holder: claim.holder, expiresAt: claim.expiresAt.toISOString() });
       }
       // Only the holder of the key's claim records it (expired or not, as long
-      // as nobody took it over): a record without one let an agent mark
-      // operations it never ran as done, and the real ones were then refused
-      // (security audit). The claim quota bounds what one agent holds at once.
+      // as nobody took it over): a record without one would let an agent mark
+      // operations it never ran as done, and the real ones would then be refused. The claim quota bounds what one agent holds at once.
       if (!claim || claim.holderId !== actor.agentId) throw conflict(refusals.recordWithoutClaim(key, claim), { status: claim ? "CLAIM_EXPIRED" : "NOT_CLAIMED" });
       return {
         append: { kind: "executed", evidence, note, claim: "drop", countsAgainstQuota: false },
@@ -165,7 +164,7 @@ export async function recordLedger(
   }
 }
 
-export interface ReleaseResult {
+interface ReleaseResult {
   seq: number;
   released: Claim;
   reason: string;
@@ -197,7 +196,7 @@ export async function releaseLedger(
   }, HOLDER_MAY_FINISH);
 }
 
-export interface VoidResult {
+interface VoidResult {
   seq: number;
   at: Date;
   reason: string;

@@ -25,7 +25,7 @@ import * as sql from "./sql.js";
 import type { LedgerKey } from "./validate.js";
 
 /** What an agent's write is checked against. */
-export interface AgentWriteState extends KeyState {
+interface AgentWriteState extends KeyState {
   actionScope: string;
   /** Null when the agent does not exist. */
   agent: { writeScopes: string[]; kind: "agent" | "human"; disabled: boolean; openClaims: number } | null;
@@ -57,12 +57,12 @@ export interface PlannedEvent {
 export type { Appended } from "./appender.js";
 export type Decision<T> = { answer: T } | { append: PlannedEvent; answer(appended: Appended): T };
 
-export interface WriteOptions {
+interface WriteOptions {
   /** Record and release: the holder of the key's live claim may write even without the action's scope. */
   holderMayFinish?: boolean;
 }
 
-export interface WritePolicy {
+interface WritePolicy {
   defaultScope: string;
   maxOpenClaimsPerAgent: number;
 }

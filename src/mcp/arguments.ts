@@ -67,7 +67,7 @@ function unknownArgumentText(key: string, known: readonly string[]): string {
  * are ignored (ttl_seconds for ttlSeconds), or within a small edit distance
  * (one edit for short names, two from six characters on).
  */
-export function closestName(key: string, known: readonly string[]): string | undefined {
+function closestName(key: string, known: readonly string[]): string | undefined {
   const fold = (s: string) => s.toLowerCase().replace(/[-_]/g, "");
   const wanted = fold(key);
   let best: { name: string; distance: number } | undefined;

@@ -15,7 +15,7 @@ import { ProtocolError } from "./protocol-error.js";
 import type { Completer } from "./tool.js";
 
 /** Values one answer holds at most (MCP's limit); a completer may return one more to say that more exist. */
-export const COMPLETION_MAX_VALUES = 100;
+const COMPLETION_MAX_VALUES = 100;
 
 export type { Completer };
 
@@ -27,7 +27,7 @@ export function completableArg<T extends z.ZodType>(schema: T, complete: Complet
 /** The same completer in the shape ResourceTemplate's `complete` takes (the SDK never calls it: completionHandler does). */
 export const templateCompleter = (complete: Completer) => complete as unknown as (value: string) => string[];
 
-export interface CompletionSources {
+interface CompletionSources {
   /** Each prompt's argument shape, by prompt name. */
   prompts: ReadonlyMap<string, z.ZodRawShape>;
   /** Each resource template's completers, by URI template. */

@@ -168,7 +168,7 @@ function errorMeta(error: DomainError): Record<string, unknown> {
  * The structured answer without null properties, at any depth: "none" is an
  * absent field (NullAsAbsent in tool.ts says why). Copies only what it changes.
  */
-export function withoutNulls(value: unknown): unknown {
+function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     value.forEach((item, i) => {

@@ -16,7 +16,6 @@ export interface CallContext {
   log: Logger;
   deps: AppDeps;
 }
-export type ToolContext = CallContext;
 
 export interface ToolAnswer<S> {
   /** What a human or a model reads. */
@@ -37,7 +36,7 @@ export type NullAsAbsent<T> = T extends readonly (infer U)[]
     ? { [K in keyof T]: undefined extends T[K] ? NullAsAbsent<Exclude<T[K], undefined>> | null | undefined : NullAsAbsent<T[K]> }
     : T;
 
-export interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
+interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   name: string;
   title: string;
   /** For an agent the description is the instruction: say when to call the tool. */
@@ -120,7 +119,7 @@ export interface FixedResourceDefinition {
   read(uri: URL, ctx: CallContext): Promise<ReadResourceResult>;
 }
 
-export interface PromptSpec<A extends z.ZodRawShape> {
+interface PromptSpec<A extends z.ZodRawShape> {
   name: string;
   title: string;
   description: string;

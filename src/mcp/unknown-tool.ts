@@ -14,7 +14,7 @@ function distance(a: string, b: string): number {
 }
 
 /** The tools whose names look like `name`: one contains the other, a word in common, or a few edits apart; closest first, at most 3. */
-export function closestTools(name: string, tools: readonly string[]): string[] {
+function closestTools(name: string, tools: readonly string[]): string[] {
   const wanted = name.toLowerCase();
   const words = new Set(wanted.split(/[_\-.\s]+/).filter((w) => w.length >= 3));
   return tools

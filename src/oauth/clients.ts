@@ -39,7 +39,7 @@ const USE_INSTEAD = "Use https, http on localhost or 127.0.0.1, or your app's ow
  * password (the code would go with credentials that the URI leaks wherever it is
  * shown, logged or stored).
  */
-export function validateRedirectUris(uris: string[]): void {
+function validateRedirectUris(uris: string[]): void {
   if (uris.length === 0) throw new InvalidClientMetadataError("redirect_uris must list at least one URI.");
   for (const uri of uris) {
     const url = new URL(uri);

@@ -22,7 +22,7 @@ import * as sql from "./sql.js";
 const REQUEST_TTL_SECONDS = 600;
 const CSRF_COOKIE_PREFIX = "am_oauth_csrf_";
 
-export interface ConsentContext {
+interface ConsentContext {
   deps: AppDeps;
   issuer: string;
   getClient(clientId: string): Promise<OAuthClientInformationFull | undefined>;
@@ -188,7 +188,7 @@ export function consentRouter(ctx: ConsentContext): Router {
    * The agents a person may hand to a client: themself; an admin (writes every
    * scope) also any enabled non-human agent. Never another person: a client
    * acting as a colleague could confirm drafts in their name, and what people
-   * confirm must be their own act (new-user trial). Never the importer, which
+   * confirm must be their own act. Never the importer, which
    * stands for confirmations made before an import.
    */
   async function choicesFor(tx: Queryable, humanId: number): Promise<Array<AgentChoice & { id: number }>> {

@@ -13,7 +13,7 @@ import { callerOf, getAgent } from "../auth/store.js";
 import type { VerifierDeps } from "../auth/verifier.js";
 import { DomainError } from "../errors.js";
 
-export interface ExternalIssuer {
+interface ExternalIssuer {
   issuer: string;
   audience: string;
   agentClaim: string;

@@ -13,22 +13,22 @@ import { hashSecret, newSecret } from "./secrets.js";
 import * as sql from "./sql.js";
 
 /** Authorization codes live one minute: the client exchanges them right away. */
-export const CODE_TTL_SECONDS = 60;
+const CODE_TTL_SECONDS = 60;
 
 export interface TokenLifetimes {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
 }
 
-export type RevocationReason = "revoked by operator" | "revoked by client" | "refresh token reused" | "authorization code reused";
+type RevocationReason = "revoked by operator" | "revoked by client" | "refresh token reused" | "authorization code reused";
 
-export async function revokeGrant(tx: Queryable, grantId: number, reason: RevocationReason): Promise<void> {
+async function revokeGrant(tx: Queryable, grantId: number, reason: RevocationReason): Promise<void> {
   await tx.query(sql.REVOKE_GRANT, [grantId, reason]);
   await tx.query(sql.REVOKE_GRANT_ACCESS_TOKENS, [grantId]);
   await tx.query(sql.REVOKE_GRANT_REFRESH_TOKENS, [grantId]);
 }
 
-export interface NewGrant {
+interface NewGrant {
   clientId: string;
   agentId: number;
   approvedBy: number;
@@ -86,7 +86,7 @@ function validateCode(row: CodeRow | undefined, clientId: string): asserts row i
   if (!row.used_at && row.expired) throw new InvalidGrantError(`The authorization code has expired (codes live ${CODE_TTL_SECONDS} seconds). Start the authorization again.`);
 }
 
-export interface CodeExchange {
+interface CodeExchange {
   clientId: string;
   code: string;
   redirectUri: string | undefined;
@@ -185,7 +185,7 @@ export async function revokePresentedToken(db: Database, clientId: string, token
   });
 }
 
-export interface TokenGrant {
+interface TokenGrant {
   tokenId: number;
   id: number;
   resource: string;

@@ -12,9 +12,9 @@ import { InvalidClientError } from "@modelcontextprotocol/sdk/server/auth/errors
 import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
 
 export const METADATA_DOCUMENT_MAX_BYTES = 5 * 1024;
-export const METADATA_DOCUMENT_TIMEOUT_MS = 5000;
+const METADATA_DOCUMENT_TIMEOUT_MS = 5000;
 
-export interface FetchOptions {
+interface FetchOptions {
   /** TEST ONLY: accept http and loopback addresses (127.0.0.0/8, ::1). */
   allowLoopback: boolean;
   maxBytes?: number;

@@ -8,7 +8,7 @@ import { createClientsStore } from "./clients.js";
 import { startConsent } from "./consent.js";
 import { challengeForCode, exchangeCode, exchangeRefresh, revokePresentedToken, type TokenLifetimes } from "./grants.js";
 
-export interface ProviderOptions {
+interface ProviderOptions {
   /** The issuer URL as the metadata states it. */
   issuer: string;
   /** The OAuth MCP URL: the only resource tokens are minted for. */

@@ -22,7 +22,7 @@ import { issueText } from "../text.js";
 import { hashSecret } from "./secrets.js";
 import { createGrantTokenVerifier } from "./verifier.js";
 
-export const OAUTH_MCP_PATH = "/oauth/mcp";
+const OAUTH_MCP_PATH = "/oauth/mcp";
 const PROTECTED_RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${OAUTH_MCP_PATH}`;
 
 /** The connector URL hosted clients are given, when OAuth is on. */
@@ -32,7 +32,7 @@ export function oauthMcpUrl(config: Config): string | undefined {
 }
 
 /** What /mcp runs around its authenticator; /oauth/mcp runs the same. */
-export interface OAuthMountOptions {
+interface OAuthMountOptions {
   guards: RequestHandler[];
   /** Answer CORS preflight (ALLOWED_ORIGINS is set). */
   preflight: boolean;

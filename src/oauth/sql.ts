@@ -52,7 +52,7 @@ const CODE_COLUMNS = `
   c.grant_id, c.code_challenge, c.redirect_uri, c.used_at, (c.expires_at <= now()) as expired,
   g.client_id, g.resource, g.revoked_at as grant_revoked_at, g.agent_id, a.name as agent, a.disabled_at`;
 
-export const SELECT_CODE = `
+const SELECT_CODE = `
   select ${CODE_COLUMNS}
     from oauth_codes c join oauth_grants g on g.id = c.grant_id join agents a on a.id = g.agent_id
    where c.code_hash = $1::text`;

@@ -9,7 +9,7 @@ import { callerFromAuthInfo } from "../auth/caller.js";
 import { createTokenVerifier, type VerifierDeps } from "../auth/verifier.js";
 import { grantOfToken } from "./grants.js";
 
-export const OAUTH_REJECTED_TOKEN_MESSAGE =
+const OAUTH_REJECTED_TOKEN_MESSAGE =
   "The access token is not valid (unknown, revoked or expired, or its agent is disabled). Authorize again: reconnect the connector, or run your client's OAuth sign-in.";
 
 export function createGrantTokenVerifier(deps: VerifierDeps, resource: string): OAuthTokenVerifier {

@@ -8,8 +8,6 @@ import { rememberPrompt } from "./remember.js";
 import { reviewPrompt } from "./review.js";
 import { startTaskPrompt } from "./start-task.js";
 
-export const PROMPT_NAMES = ["start-task", "remember", "handoff", "review"] as const;
-
 export const prompts: Capability = {
   name: "prompts",
   tools: [],

@@ -5,7 +5,7 @@
 import type * as z from "zod/v4";
 import { definePrompt, type PromptDefinition } from "../mcp/tool.js";
 
-export interface PromptSpec<A extends z.ZodRawShape> {
+interface PromptSpec<A extends z.ZodRawShape> {
   name: string;
   title: string;
   /** Shown in the client's prompt picker: say when to use it. */

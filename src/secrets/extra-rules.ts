@@ -86,10 +86,10 @@ const messages: Record<MessageId, { en: (props: Record<string, never>) => string
   PRIVATE_KEY_ANY: { en: () => "found a private key" },
 };
 
-export const EXTRA_RULE_ID = "agent-memory/credentials-beyond-the-preset";
+const EXTRA_RULE_ID = "agent-memory/credentials-beyond-the-preset";
 
 /** Each range of `content` these rules report, with its message id. */
-export function* extraHits(content: string): Generator<{ id: MessageId; start: number; end: number }> {
+function* extraHits(content: string): Generator<{ id: MessageId; start: number; end: number }> {
   for (const [id, pattern] of Object.entries(PATTERNS) as [keyof typeof PATTERNS, RegExp][]) {
     for (const m of content.matchAll(pattern)) yield { id, start: m.index, end: m.index + m[0].length };
   }

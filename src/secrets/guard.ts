@@ -23,7 +23,7 @@ export const SECRET_GUARD_MODES = ["refuse", "off"] as const;
 /** A text as written: the field it came in (`body`, `entities[0].observations[2]`) and its value. */
 export type FieldText = readonly [field: string, text: string];
 
-export interface SecretHit {
+interface SecretHit {
   field: string;
   kind: SecretKind;
   /** The issuer's public prefix of the value (ghp_, AKIA, sk-ant-…), never more of it. */
@@ -67,7 +67,7 @@ const SEPARATOR = "\n\n";
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /** The form of a text that the rules read. */
-export function scannedForm(text: string): string {
+function scannedForm(text: string): string {
   return text.normalize("NFKC").replace(INVISIBLE, "");
 }
 
@@ -119,7 +119,7 @@ export async function findSecrets(texts: Iterable<FieldText>): Promise<SecretHit
 }
 
 /** `text` in its scanned form with each credential replaced by its visible prefix and "…"; `text` itself when it holds none. */
-export async function maskSecrets(text: string): Promise<string> {
+async function maskSecrets(text: string): Promise<string> {
   if (text.length < MIN_SECRET_CHARS) return text;
   const content = scannedForm(text);
   const hits = (await scan(content)).sort((a, b) => a.start - b.start);
@@ -135,7 +135,7 @@ export async function maskSecrets(text: string): Promise<string> {
 }
 
 /** The refusal: each field and kind, the issuer's prefix at most, and what to store instead. */
-export function secretRefusal(hits: SecretHit[]): string {
+function secretRefusal(hits: SecretHit[]): string {
   const each = hits.map((h) => `${h.field} holds what looks like ${h.kind.label}${h.prefix ? ` (${h.prefix}…)` : ""}`);
   return (
     `Refused: ${each.join("; ")}. Store where to find the secret (a vault path, the name of an environment variable), not the secret itself. ` +

@@ -25,11 +25,6 @@ import { capabilities as allCapabilities } from "./capabilities.js";
 /** Registers every capability's tools, resources and prompts on one server. */
 type Registration = (server: McpServer) => void;
 
-/** Turns definitions into registrations once; each is replayed per request. */
-export function buildRegistrations(deps: AppDeps, capabilities: readonly Capability[]): Registration[] {
-  return [...buildToolRegistrations(deps, capabilities).values(), ...buildOtherRegistrations(deps, capabilities)];
-}
-
 /** Each tool's registration, by tool name. */
 function buildToolRegistrations(deps: AppDeps, capabilities: readonly Capability[]): Map<string, Registration> {
   const registrations = new Map<string, Registration>();
@@ -98,7 +93,7 @@ function buildOtherRegistrations(deps: AppDeps, capabilities: readonly Capabilit
  * else (initialize, the lists, an unknown tool, a malformed message) gets every
  * registration.
  */
-export type McpServerFactory = (message?: unknown) => McpServer;
+type McpServerFactory = (message?: unknown) => McpServer;
 
 export function createMcpServerFactory(deps: AppDeps, capabilities: readonly Capability[] = allCapabilities): McpServerFactory {
   const tools = buildToolRegistrations(deps, capabilities);

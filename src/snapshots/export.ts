@@ -17,7 +17,7 @@ import { factPath, GRAPH_FILE, LEDGER_FILE } from "./model.js";
 import { factsForExport } from "./read.js";
 import { exportedFiles, removeExported, resolveTarget, validateInsideTarget, writeAtomically, writeIfChanged } from "./tree.js";
 
-export interface ExportOptions {
+interface ExportOptions {
   dir: string;
   /** Only these scopes (all when empty). */
   scopes: string[];
@@ -41,7 +41,7 @@ export interface ExportReport {
 // Lines are gathered into chunks of about this size before each write.
 const LEDGER_CHUNK_CHARS = 64 * 1024;
 
-export function exportFilters(scopes: string[], statuses: string[]): ExportFilters {
+function exportFilters(scopes: string[], statuses: string[]): ExportFilters {
   for (const s of statuses) {
     if (!(FACT_STATUSES as readonly string[]).includes(s)) throw invalid(`--status "${s}" is not valid: use draft, confirmed or deprecated.`);
   }

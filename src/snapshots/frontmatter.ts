@@ -3,7 +3,7 @@
 import { invalid } from "../errors.js";
 import { fromYaml } from "./yaml.js";
 
-export interface SplitFile {
+interface SplitFile {
   /** The parsed front matter: a plain object. */
   fields: Record<string, unknown>;
   /** Everything after the closing "---" line (starting right after its newline). */

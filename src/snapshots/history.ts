@@ -14,7 +14,7 @@ export interface TargetHistory {
   events: PlannedEvent[];
 }
 
-export interface FinalState {
+interface FinalState {
   version: number;
   status: FactStatus;
   authorId: number;

@@ -13,7 +13,7 @@ import { type Identity, seedIdentity, seedTarget, snapshotIdentity, snapshotTarg
 
 export type FactOutcome = "created" | "updated" | "unchanged";
 
-export interface FactImportResult extends Identity {
+interface FactImportResult extends Identity {
   outcome: FactOutcome;
   /** Only when true: this import recorded the fact's confirmation under the importer identity. */
   confirmedByImporter?: true;

@@ -16,13 +16,6 @@ export interface LineProblem {
   reason: string;
 }
 
-export interface LedgerImportResult {
-  appended: number;
-  unchanged: number;
-  invalid: LineProblem[];
-  warnings: string[];
-}
-
 /** The file's non-blank lines; a line past IMPORT_FILES.ledger.maxLineBytes comes as an invalid one (its text never read). */
 async function* lines(file: ImportFile): AsyncGenerator<{ line: number; text: string } | { line: number; tooLong: string }> {
   for await (const l of file.lines()) {

@@ -41,7 +41,7 @@ import { toYaml } from "./yaml.js";
  * prefix gets one more backslash; parse.ts removes one. Reversible for every
  * body, and it touches nothing else: only lines that could end the body early.
  */
-export function escapeBody(body: string): string {
+function escapeBody(body: string): string {
   return body
     .split("\n")
     .map((line) => (isMarkerLike(line) ? `\\${line}` : line))
@@ -61,7 +61,7 @@ function isMarkerLike(line: string): boolean {
   return line.startsWith(MARKER_PREFIX, i);
 }
 
-export function frontMatterOf(f: SnapshotFact) {
+function frontMatterOf(f: SnapshotFact) {
   return {
     name: f.name,
     description: f.description,

@@ -80,7 +80,7 @@ export const GRAPH_FILE = "graph.jsonl";
 export const graphPath = (scope: string): string => `${scope}/${GRAPH_FILE}`;
 
 /** Timestamps in snapshot files: ISO 8601, UTC, exactly three fraction digits. */
-export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 export function isCanonicalTime(text: string): boolean {
   if (!ISO_MS.test(text)) return false;

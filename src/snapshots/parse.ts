@@ -26,8 +26,8 @@ import {
 } from "./model.js";
 import { fromYaml } from "./yaml.js";
 
-export const SNAPSHOT_FIELDS = ["name", "description", "type", "status", "scope", "author", "version", "created", "updated", "supersedes", "superseded-by"] as const;
-export const SEED_FIELDS = ["name", "description", "type", "status", "owner", "created", "scope"] as const;
+const SNAPSHOT_FIELDS = ["name", "description", "type", "status", "scope", "author", "version", "created", "updated", "supersedes", "superseded-by"] as const;
+const SEED_FIELDS = ["name", "description", "type", "status", "owner", "created", "scope"] as const;
 
 /** A promotion line the seeds' memory_promote appends: `> [confirmed] by reviewer: reason`. */
 export interface SeedPromotion {
@@ -206,8 +206,8 @@ function entries<T>(yaml: string, schema: z.ZodType<T>, section: string): T[] {
 // --- the seeds' file-based format ---
 
 // Exactly the line the seeds' memory_promote appends. The trailing block of
-// them becomes the fact's promotions and leaves the body (new-user trial: each
-// recall printed "> [confirmed] by …" above the real confirmation); the rest
+// them becomes the fact's promotions and leaves the body (else each recall
+// prints "> [confirmed] by …" above the real confirmation); the rest
 // of the body is left as written.
 const PROMOTION_LINE = /^> \[(confirmed|deprecated)\] by (\S+): (.+)$/;
 

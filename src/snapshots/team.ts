@@ -31,7 +31,7 @@ export interface AgentLine {
   disabled: boolean;
 }
 
-export interface ActionLine {
+interface ActionLine {
   action: string;
   scope: string;
   setBy: string;

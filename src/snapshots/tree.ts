@@ -89,7 +89,7 @@ const entries = async (dir: string): Promise<Dirent[]> =>
   });
 
 /** `<type>_<name>.md`, the file name an export gives a fact. */
-export function isFactFileName(file: string): boolean {
+function isFactFileName(file: string): boolean {
   if (!file.endsWith(".md")) return false;
   const stem = file.slice(0, -3);
   const sep = stem.indexOf("_");

@@ -3,7 +3,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeToken, setAgentDisabled } from "../../src/auth/store.js";
-import { getFact } from "../../src/facts/read.js";
+import { getFact } from "../../src/facts/lifecycle/get.js";
 import { CONTENT_SECURITY_POLICY } from "../../src/console/security.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -182,7 +182,7 @@ describe.each(["postgres", "pglite"] as const)("console access rules (%s)", (bac
   it("refuses a stale version with 'changed since you opened it', then confirms as the signed-in human", async () => {
     const w = await callerOf(t.db, writer.token);
     await draft(t.db, w, "deploy-order", "blog");
-    const { storeFact } = await import("../../src/facts/store.js");
+    const { storeFact } = await import("../../src/facts/lifecycle/store.js");
     await storeFact(t.db, w, { name: "deploy-order", scope: "blog", type: "project", description: "About deploy-order", body: "Changed body.", version: 1 }, { bodyMaxChars: 16_000 });
     const who = await signIn(app.base, alice.token);
     const stale = await postForm(app.base, who, "/console/review", { name: "deploy-order", scope: "blog", version: "1", to: "confirmed", reason: "" });

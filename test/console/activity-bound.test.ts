@@ -16,7 +16,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
 import type { Database } from "../../src/db/database.js";
-import { recentFactEvents } from "../../src/facts/activity.js";
+import { recentFactEvents } from "../../src/facts/review/activity.js";
 import { GRAPH_ACTIVITY_SOURCES, recentGraphWrites, type RecentGraphWrites } from "../../src/graph/activity.js";
 import { addObservations, createEntities, createRelations, deleteObservations } from "../../src/graph/store.js";
 import { addCaller, fact, store } from "../facts/helpers.js";

@@ -2,7 +2,7 @@
 // feed, each in readable scopes only.
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { promoteFact } from "../../src/facts/store.js";
+import { promoteFact } from "../../src/facts/review/promote.js";
 import { addObservations, createEntities, createRelations, deleteEntities, deleteObservations, deleteRelations } from "../../src/graph/store.js";
 import { claimAndRecord } from "../ledger/support.js";
 import { layoutNeighbourhood } from "../../src/console/views/neighbourhood.js";

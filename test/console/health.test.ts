@@ -3,8 +3,8 @@
 // backlog chart with today's sample, and reviews per agent.
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sampleHealthToday } from "../../src/facts/health.js";
-import { promoteFact } from "../../src/facts/store.js";
+import { sampleHealthToday } from "../../src/facts/review/health.js";
+import { promoteFact } from "../../src/facts/review/promote.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { callerOf, type ConsoleApp, draft, signIn, startConsoleApp } from "./support.js";

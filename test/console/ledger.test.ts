@@ -1,7 +1,7 @@
 // Ledger pages: open claims, filtered history, verify, export download.
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claimLedger, recordLedger } from "../../src/ledger/store.js";
+import { claimLedger } from "../../src/ledger/store.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { claimAndRecord } from "../ledger/support.js";

@@ -4,7 +4,8 @@
 // facts the reviewer may read are listed, as for the author.
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { promoteFact, storeFact } from "../../src/facts/store.js";
+import { promoteFact } from "../../src/facts/review/promote.js";
+import { storeFact } from "../../src/facts/lifecycle/store.js";
 import { addAgent } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { callerOf, type ConsoleApp, signIn, startConsoleApp } from "./support.js";

@@ -7,7 +7,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
-import { getFact } from "../../src/facts/read.js";
+import { getFact } from "../../src/facts/lifecycle/get.js";
 import * as sql from "../../src/facts/sql.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";

@@ -6,7 +6,7 @@ import request from "supertest";
 import type { Caller } from "../../src/auth/caller.js";
 import { checkToken } from "../../src/auth/verifier.js";
 import type { Database } from "../../src/db/database.js";
-import { storeFact } from "../../src/facts/store.js";
+import { storeFact } from "../../src/facts/lifecycle/store.js";
 import { createTestApp, type DesignBounds } from "../support/service.js";
 
 export interface ConsoleApp {
@@ -29,7 +29,7 @@ export function hiddenField(html: string, name: string): string | undefined {
 }
 
 /** name=value of one Set-Cookie line. */
-export function cookieOf(setCookie: string[] | string | undefined, name: string): string | undefined {
+function cookieOf(setCookie: string[] | string | undefined, name: string): string | undefined {
   const lines = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
   const line = lines.find((l) => l.startsWith(`${name}=`));
   return line?.split(";")[0];

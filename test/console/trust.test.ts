@@ -4,7 +4,8 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
-import { promoteFact, storeFact } from "../../src/facts/store.js";
+import { promoteFact } from "../../src/facts/review/promote.js";
+import { storeFact } from "../../src/facts/lifecycle/store.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { callerOf, type ConsoleApp, postForm, signIn, startConsoleApp } from "./support.js";

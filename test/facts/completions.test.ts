@@ -3,7 +3,7 @@
 // (or write), at most 100 values with hasMore, each lookup one index range.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NAMES_BY_PREFIX, SCOPES_BY_PREFIX } from "../../src/facts/complete.js";
+import { NAMES_BY_PREFIX, SCOPES_BY_PREFIX } from "../../src/facts/lifecycle/complete.js";
 import { ACTIONS_BY_PREFIX, TARGETS_BY_PREFIX } from "../../src/ledger/complete.js";
 import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";

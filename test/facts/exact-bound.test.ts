@@ -10,8 +10,8 @@
 // (as near-bound.test.ts). The victim's lookup must fetch about what its own
 // hits need, whatever the decoys (a lookup by the keyword alone fetches every decoy).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recallParams } from "../../src/facts/read.js";
-import { RECALL_CALL } from "../../src/facts/recall-sql.js";
+import { recallParams } from "../../src/facts/recall/recall.js";
+import { RECALL_CALL } from "../../src/facts/recall/recall-sql.js";
 import { parseKeywords } from "../../src/facts/rules.js";
 import type { Database } from "../../src/db/database.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";

@@ -10,7 +10,7 @@
 // prices the index as if every keyword hit all of it. On Postgres autovacuum
 // runs after the first ~1,000 inserts; PGlite has no autovacuum.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recallParams } from "../../src/facts/read.js";
+import { recallParams } from "../../src/facts/recall/recall.js";
 import { parseKeywords } from "../../src/facts/rules.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller, fact, store } from "./helpers.js";

@@ -6,7 +6,7 @@ import { DomainError } from "../../src/errors.js";
 import type { Database } from "../../src/db/database.js";
 import { SIMILAR_MAX, SIMILAR_THRESHOLD } from "../../src/facts/rules.js";
 import { SIMILAR_FACTS } from "../../src/facts/sql.js";
-import { storeFact, type StoreInput } from "../../src/facts/store.js";
+import { storeFact, type StoreInput } from "../../src/facts/lifecycle/store.js";
 import { addAgent } from "../support/service.js";
 
 export const LIMITS = { bodyMaxChars: 16_000 };

@@ -2,10 +2,10 @@
 // isolation, and listing (paging and the review queue).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
-import { listFacts } from "../../src/facts/list.js";
-import { reviewQueue } from "../../src/facts/review.js";
-import { getFact } from "../../src/facts/read.js";
-import { promoteFact } from "../../src/facts/store.js";
+import { listFacts } from "../../src/facts/lifecycle/list.js";
+import { reviewQueue } from "../../src/facts/review/queue.js";
+import { getFact } from "../../src/facts/lifecycle/get.js";
+import { promoteFact } from "../../src/facts/review/promote.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller, counts, domainError, fact, store } from "./helpers.js";
 

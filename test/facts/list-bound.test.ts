@@ -12,8 +12,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
-import { type ListInput, listFacts } from "../../src/facts/list.js";
-import { reviewQueue, staleQueue } from "../../src/facts/review.js";
+import { type ListInput, listFacts } from "../../src/facts/lifecycle/list.js";
+import { reviewQueue, staleQueue } from "../../src/facts/review/queue.js";
 import * as sql from "../../src/facts/sql.js";
 import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";

@@ -21,8 +21,8 @@
 // every one and its check rejected every one, uncounted (24,000 rows, 4.7 s a
 // recall on Postgres); the rows read now do not grow with their number.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recallParams } from "../../src/facts/read.js";
-import { RECALL_CALL } from "../../src/facts/recall-sql.js";
+import { recallParams } from "../../src/facts/recall/recall.js";
+import { RECALL_CALL } from "../../src/facts/recall/recall-sql.js";
 import { parseKeywords, RECALL_NEAR_MAX_FACTS, RECALL_NEAR_WORD_CANDIDATES } from "../../src/facts/rules.js";
 import type { Database } from "../../src/db/database.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";

@@ -4,7 +4,7 @@
 // swapped), in any script, found by symmetric deletes. On both databases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
-import { recallFacts, recallParams, type RecallInput } from "../../src/facts/read.js";
+import { recallFacts, recallParams, type RecallInput } from "../../src/facts/recall/recall.js";
 import { parseKeywords } from "../../src/facts/rules.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { type AnalyzedPlanNode, functionStatement, planNodes } from "../support/plans.js";

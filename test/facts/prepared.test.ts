@@ -3,9 +3,10 @@
 // every call. The answers are the same as the plain statements', call after
 // call, and a second store of the same name still meets the unique key.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listFacts } from "../../src/facts/list.js";
-import { getFact, recallFacts } from "../../src/facts/read.js";
-import { promoteFact } from "../../src/facts/store.js";
+import { listFacts } from "../../src/facts/lifecycle/list.js";
+import { getFact } from "../../src/facts/lifecycle/get.js";
+import { recallFacts } from "../../src/facts/recall/recall.js";
+import { promoteFact } from "../../src/facts/review/promote.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller, domainError, fact, store } from "./helpers.js";
 

@@ -6,8 +6,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getFact } from "../../src/facts/read.js";
-import { promoteFact } from "../../src/facts/store.js";
+import { getFact } from "../../src/facts/lifecycle/get.js";
+import { promoteFact } from "../../src/facts/review/promote.js";
 import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { callOk, connectClient, startTestService, textOf } from "../support/service.js";

@@ -9,7 +9,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { segmentOlderFacts } from "../../src/facts/cjk-backfill.js";
+import { segmentOlderFacts } from "../../src/facts/lifecycle/cjk-backfill.js";
 import { CJK_WORD_RULES, factWords, keywordParts, keywordWords, wordsQuery } from "../../src/facts/cjk-words.js";
 import { replayCreate } from "../../src/facts/index.js";
 import type { RunningService } from "../../src/serve.js";

@@ -5,8 +5,8 @@
 // would compute the similarity of every fact for a typo) the facts are read
 // through the indexes only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recallParams } from "../../src/facts/read.js";
-import { RECALL_CALL } from "../../src/facts/recall-sql.js";
+import { recallParams } from "../../src/facts/recall/recall.js";
+import { RECALL_CALL } from "../../src/facts/recall/recall-sql.js";
 import { functionStatement } from "../support/plans.js";
 import { parseKeywords } from "../../src/facts/rules.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
 import { DomainError } from "../../src/errors.js";
-import { recallFacts, type RecallInput } from "../../src/facts/read.js";
-import { promoteFact } from "../../src/facts/store.js";
+import { recallFacts, type RecallInput } from "../../src/facts/recall/recall.js";
+import { promoteFact } from "../../src/facts/review/promote.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller, fact, store } from "./helpers.js";
 

@@ -10,7 +10,7 @@ import type { CallToolRequest, CallToolResult } from "@modelcontextprotocol/sdk/
 import type { Browser, FrameLocator, Page } from "playwright-core";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REVIEW_APP_URI } from "../../src/facts/review-app/resource.js";
+import { REVIEW_APP_URI } from "../../src/facts/review/review-app/resource.js";
 import type { RunningService } from "../../src/serve.js";
 import { launchBrowser } from "../support/browser.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";

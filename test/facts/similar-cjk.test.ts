@@ -2,12 +2,8 @@
 // pairs of similar-pairs.ts through the lookup memory_store runs, on both
 // databases, with the errors that remain named; how a text is read; and the
 // migration, which writes again only the facts whose reading it changes.
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadMigrations, migrate } from "../../src/db/migrate.js";
-import { openPostgres } from "../../src/db/postgres.js";
-import { createAgent } from "../../src/auth/store.js";
-import { BACKENDS, createEmptyPostgresDatabase, createTestDatabase, TEST_TIMEOUTS, type TestDatabase } from "../support/databases.js";
+import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { storePairs } from "./helpers.js";
 import { CJK_KNOWN_ERRORS, DIFFERENT_FACTS_CJK, DIFFERENT_FACTS_ZH, SAME_FACT_CJK, SAME_FACT_ZH } from "./similar-pairs.js";
 

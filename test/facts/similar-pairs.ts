@@ -5,7 +5,7 @@
 // measures compare at each threshold (docs/hygiene.md, "Choosing the measure").
 // Similarities "as written" in the comments are of the text as written, not through am_duplicate_text.
 
-export type Fact = [name: string, description: string];
+type Fact = [name: string, description: string];
 
 /** Rewordings: the second is the first said again. */
 export const SAME_FACT: Array<[Fact, Fact]> = [

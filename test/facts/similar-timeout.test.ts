@@ -5,7 +5,7 @@
 // timeout there restarts the database's worker).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
-import { storeFact } from "../../src/facts/store.js";
+import { storeFact } from "../../src/facts/lifecycle/store.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller, counts, fact, LIMITS } from "./helpers.js";
 

@@ -2,8 +2,8 @@
 // backstops behind the rules.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
-import { getFact } from "../../src/facts/read.js";
-import { promoteFact } from "../../src/facts/store.js";
+import { getFact } from "../../src/facts/lifecycle/get.js";
+import { promoteFact } from "../../src/facts/review/promote.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller, counts, domainError, fact, store } from "./helpers.js";
 

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getFact } from "../../src/facts/read.js";
+import { getFact } from "../../src/facts/lifecycle/get.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -160,7 +160,7 @@ describe.each(["postgres", "pglite"] as const)("supersession (%s)", (kind) => {
       expect(await readFile(file, "utf8")).toContain("supersedes: shared/lone-rule\nsuperseded-by: ops/ops-window\n");
       for (const name of ["writer", "reviewer"]) await addAgent(copy.db, name, { kind: name === "reviewer" ? "human" : "agent", scopes: ["shared", "ops"] });
       const owner = await callerOf(copy.db, (await addAgent(copy.db, "owner2", { scopes: ["ops"] })).token);
-      const { storeFact } = await import("../../src/facts/store.js");
+      const { storeFact } = await import("../../src/facts/lifecycle/store.js");
       await storeFact(copy.db, owner, { name: "ops-window", scope: "ops", description: "Ops window", type: "project", body: "b" }, { bodyMaxChars: 16_000 });
       const report = await importFrom(copy.db, dir);
       expect(report.facts.invalid).toBe(0);

@@ -6,7 +6,7 @@ import type { Database } from "../../src/db/database.js";
 import { loadFunctions, loadMigrations, migrate, migrationsPending, type SqlFunction } from "../../src/db/migrate.js";
 import { openPglite } from "../../src/db/pglite.js";
 import { openPostgres } from "../../src/db/postgres.js";
-import { BACKENDS, createEmptyPostgresDatabase, type Backend, TEST_TIMEOUTS } from "../support/databases.js";
+import { BACKENDS, createEmptyPostgresDatabase, createTestDatabase, type Backend, TEST_TIMEOUTS } from "../support/databases.js";
 import { migrateAsBefore, preBaselineMigrations, schemaOf } from "../support/schema.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -29,6 +29,16 @@ async function emptyDatabase(backend: Backend): Promise<Database> {
     await empty.drop();
   });
   return db;
+}
+
+/**
+ * A database of `backend` as migrate() leaves an empty one, from the suite's
+ * template (which global-setup migrated with the same migrate()), dropped after the file.
+ */
+async function migratedDatabase(backend: Backend): Promise<Database> {
+  const tdb = await createTestDatabase(backend, { statementTimeoutMs: 120_000 });
+  cleanups.push(() => tdb.drop());
+  return tdb.db;
 }
 
 const FUNCTION_COUNT = `select count(*)::int as n from pg_proc where proname like 'am\\_%' and pronamespace = 'public'::regnamespace`;
@@ -60,9 +70,8 @@ describe.each(BACKENDS)("migrating on %s", (backend) => {
   });
 
   it("re-applies a changed function file only, drops the function of a file that is gone, replaces a changed signature, and refuses two signatures in one file", async () => {
-    const db = await emptyDatabase(backend);
+    const db = await migratedDatabase(backend);
     const files = await loadFunctions();
-    await migrate(db);
     const changed = (f: SqlFunction, sql: string): SqlFunction => ({ ...f, sql, checksum: `${f.checksum}-changed` });
     const limit = files.find((f) => f.name === "am_graph_max_observations")!;
     const raised = changed(limit, limit.sql.replace("select 1000", "select 1200"));
@@ -90,9 +99,8 @@ describe.each(BACKENDS)("migrating on %s", (backend) => {
   });
 
   it("refuses to change in place a function whose results an index or a stored column holds, also through a function that calls it", async () => {
-    const db = await emptyDatabase(backend);
+    const db = await migratedDatabase(backend);
     const files = await loadFunctions();
-    await migrate(db);
     const changed = (name: string, from: string, to: string): SqlFunction[] =>
       files.map((f) => (f.name === name ? { ...f, sql: f.sql.replace(from, to), checksum: `${f.checksum}-changed` } : f));
     await expect(migrate(db, { functions: changed("am_fact_search_body", "left(p_body, 1000)", "left(p_body, 900)") })).rejects.toThrow(
@@ -119,8 +127,7 @@ describe.each(BACKENDS)("migrating on %s", (backend) => {
   });
 
   it("upgrades a database made before the baseline, with data, to the very schema a fresh one gets", async () => {
-    const fresh = await emptyDatabase(backend);
-    await migrate(fresh);
+    const fresh = await migratedDatabase(backend);
     const old = await emptyDatabase(backend);
     await migrateAsBefore(old, preBaselineMigrations());
     await old.query("insert into agents (name, kind, write_scopes) values ('writer', 'agent', '{shared}')");

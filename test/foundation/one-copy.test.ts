@@ -7,8 +7,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ACTION_PATTERN } from "../../src/ledger/validate.js";
+import { ACTION_PATTERN, LIMITS } from "../../src/ledger/validate.js";
+import { REASON_MAX_CHARS } from "../../src/limits.js";
 import { SCOPE_PATTERN } from "../../src/scope-name.js";
+import { REDACTED_TEXT } from "../../src/text.js";
 
 const src = fileURLToPath(new URL("../../src/", import.meta.url));
 const sources = readdirSync(src, { recursive: true, encoding: "utf8" })
@@ -49,5 +51,36 @@ describe("the database's backstops spell each rule as src/ does", () => {
     const baseline = readdirSync(join(sqlDir, "migrations")).find((f) => f.includes("baseline"))!;
     const constraint = sqlText(join("migrations", baseline)).split("\n").find((line) => line.includes("ledger_actions_scope_format"));
     expect(constraint).toContain(`'${SCOPE_PATTERN.source}'`);
+  });
+
+  it("the redaction triggers' placeholder is REDACTED_TEXT", () => {
+    const files = readdirSync(join(sqlDir, "functions")).filter((f) => sqlText(join("functions", f)).includes("[redacted]"));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const quoted = sqlText(join("functions", file)).match(/'[^']*redacted[^']*'/g) ?? [];
+      expect(quoted.length, file).toBeGreaterThan(0);
+      for (const q of quoted) expect(q, file).toBe(`'${REDACTED_TEXT}'`);
+    }
+  });
+
+  it("every length check on a reason or note in the schema is its constant in src/", () => {
+    const schema = readdirSync(join(sqlDir, "migrations")).map((f) => sqlText(join("migrations", f))).join("\n");
+    // The bound of each check, keyed by its table and column ("ledger_events.note").
+    const bounds = new Map<string, number[]>();
+    let table = "";
+    for (const line of schema.split("\n")) {
+      table = /create table (\w+)/.exec(line)?.[1] ?? table;
+      for (const m of line.matchAll(/char_length\((reason|note)\)[^)]*?(\d{3,})/g)) {
+        const key = `${table}.${m[1]}`;
+        bounds.set(key, [...(bounds.get(key) ?? []), Number(m[2])]);
+      }
+    }
+    expect(Object.fromEntries(bounds)).toEqual({
+      "fact_events.reason": [REASON_MAX_CHARS],
+      "fact_redactions.reason": [REASON_MAX_CHARS],
+      "graph_redactions.reason": [REASON_MAX_CHARS],
+      "ledger_events.note": [LIMITS.noteMaxChars],
+      "ledger_events.reason": [LIMITS.reasonMaxChars],
+    });
   });
 });

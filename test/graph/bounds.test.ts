@@ -10,7 +10,7 @@ import { openNodes, readGraph, readObservations } from "../../src/graph/read.js"
 import { readRelations } from "../../src/graph/relations.js";
 import { searchNodes } from "../../src/graph/search.js";
 import type { Graph, GraphRelation, RelationsRequest } from "../../src/graph/types.js";
-import { addObservations, createEntities, createRelations } from "../../src/graph/store.js";
+import { createEntities, createRelations } from "../../src/graph/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 const BUDGET = 20_000;

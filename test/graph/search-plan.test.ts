@@ -7,13 +7,12 @@
 // sql/functions/am_graph_search.sql.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import type { Database } from "../../src/db/database.js";
 import * as sql from "../../src/graph/read-sql.js";
 import { openNodes } from "../../src/graph/read.js";
 import { searchNodes } from "../../src/graph/search.js";
 import { likePattern } from "../../src/text.js";
 import { createEntities, createRelations } from "../../src/graph/store.js";
-import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
+import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { nestedPlans, type PlanNode, planNodes } from "../support/plans.js";
 
 // The plans of every statement search_nodes runs (am_graph_search and the
@@ -61,14 +60,6 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
   });
 
   const graphSeqScans = (plan: PlanNode[]) => plan.filter((n) => n["Node Type"] === "Seq Scan" && n["Relation Name"]?.startsWith("graph_"));
-
-  async function explain(statement: string, params: unknown[], settings: string[] = []): Promise<PlanNode[]> {
-    return tdb.db.transaction(async (tx) => {
-      for (const setting of settings) await tx.query(`set local ${setting}`);
-      const r = await tx.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>(`explain (format json) ${statement}`, params);
-      return planNodes(r.rows[0]!["QUERY PLAN"][0]!.Plan);
-    });
-  }
 
   const explainSearch = async (query: string) => allNodes(await searchPlans(tdb.url!, "shared", query));
   const TRIGRAM_INDEXES = ["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm"];

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { type Actor, claimLedger, type ListFilters, listLedger, recordLedger, releaseLedger } from "../../src/ledger/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { claimAndRecord, countEvents } from "./support.js";
+import { countEvents } from "./support.js";
 
 describe.each(BACKENDS)("ledger_list's bounded scan on %s", (backend) => {
   let tdb: TestDatabase;

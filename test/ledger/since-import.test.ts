@@ -10,10 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import { loadMigrations, migrate } from "../../src/db/migrate.js";
-import { openPostgres } from "../../src/db/postgres.js";
-import { claimLedger, listLedger, recordLedger } from "../../src/ledger/store.js";
-import { BACKENDS, createEmptyPostgresDatabase, createTestDatabase, TEST_TIMEOUTS, type TestDatabase } from "../support/databases.js";
+import { claimLedger, listLedger } from "../../src/ledger/store.js";
+import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 import { importFrom } from "../snapshots/helpers.js";
 

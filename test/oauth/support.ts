@@ -29,7 +29,7 @@ export interface OAuthService extends RunningService {
   logLines: string[];
 }
 
-export interface ServiceOptions {
+interface ServiceOptions {
   /** Fetch client ID metadata documents from loopback addresses (served by the test itself). */
   allowLoopbackMetadataDocuments?: boolean;
   /** A short bound for a metadata document to arrive, instead of waiting out the service's. */
@@ -78,7 +78,7 @@ export function pkcePair(): { verifier: string; challenge: string } {
   return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
 }
 
-export interface RegisteredClient {
+interface RegisteredClient {
   client_id: string;
   client_secret?: string;
   redirect_uris: string[];
@@ -105,7 +105,7 @@ function requestIdOf(html: string): string {
   return m[1]!;
 }
 
-export interface ConsentAnswer {
+interface ConsentAnswer {
   status: number;
   location: string | null;
   html: string;

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 
 /** Texts that have broken parsers, encoders and query builders before. */
-export const NASTY_STRINGS = [
+const NASTY_STRINGS = [
   "",
   " ",
   "\u0000",
@@ -84,7 +84,6 @@ export function mostly<T>(plausible: fc.Arbitrary<T>): fc.Arbitrary<unknown> {
 export const text = fc.oneof(fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 }), fc.constantFrom("日本語の事実", "한국어", "🦜 parrot", "\u202Ertl", "a'b\"c", "%_\\"));
 export const slug = fc.oneof(fc.constantFrom("seed-fact", "fuzz-fact", "a"), fc.stringMatching(/^[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,3}$/));
 export const scope = fc.constantFrom("shared", "team");
-export const anyScope = fc.constantFrom("shared", "team", "other-team", "*", "Shared", "");
 export const factType = fc.constantFrom("feedback", "project", "reference");
 export const factStatus = fc.constantFrom("draft", "confirmed", "deprecated");
 export const action = fc.oneof(fc.constantFrom("publish_post", "deploy-prod", "Deploy-Prod"), fc.stringMatching(/^[a-z0-9]{1,10}([_-][a-z0-9]{1,10}){0,2}$/));
@@ -97,7 +96,7 @@ export const count = fc.integer({ min: 1, max: 50 });
 export const entityName = fc.oneof(fc.constantFrom("Seed Entity", "Fuzz Entity"), text);
 
 /** Values no field expects: hostile strings, edge-case numbers and dates, wrong types, nested junk. */
-export const hostile: fc.Arbitrary<unknown> = fc.oneof(
+const hostile: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: anyString },
   { weight: 1, arbitrary: fc.constantFrom("0000-01-01", "9999-12-31T23:59:59Z", "2025-13-40", "yesterday", "javascript:alert(1)", "https://user:pw@example.com/") },
   { weight: 1, arbitrary: fc.constantFrom(0, -1, 2 ** 31, 2 ** 53 + 1, 1.5, 1e308, -0) },

@@ -6,7 +6,7 @@
 // the writer's scopes (checked in the answers and, after each scenario, over
 // every row in the database).
 import fc from "fast-check";
-import { REVIEW_APP_URI } from "../../src/facts/review-app/resource.js";
+import { REVIEW_APP_URI } from "../../src/facts/review/review-app/resource.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent } from "../support/service.js";

@@ -44,7 +44,7 @@ async function write(url: string, token: string, kind: WriteKind, key: string): 
   return callTool(url, token, tool, args);
 }
 
-export interface WriteLoad {
+interface WriteLoad {
   attempts: WriteAttempt[];
   /** Attempts per agent that ended with `kind` since index `from` of attempts. */
   count(filter: (a: WriteAttempt) => boolean): number;
@@ -83,9 +83,9 @@ export function startWriteLoad(agents: TestAgent[], urlFor: (agentIndex: number,
 }
 
 /** The client was told, one way or another, that the write did not happen. */
-export const toldFailed = (o: Outcome) => o.kind === "refused" || o.kind === "http" || o.kind === "rpc-error";
+const toldFailed = (o: Outcome) => o.kind === "refused" || o.kind === "http" || o.kind === "rpc-error";
 
-export interface Reconciliation {
+interface Reconciliation {
   acknowledged: number;
   failed: number;
   unanswered: number;

@@ -68,7 +68,7 @@ export type Outcome =
 let nextId = 1;
 
 // Shared with every test and the benchmark; re-exported for the reliability tests.
-export { adminQuery, MCP_HEADERS, textOf };
+export { adminQuery, MCP_HEADERS };
 
 
 /** POSTs one JSON-RPC message to /mcp and returns the raw HTTP answer. */
@@ -108,7 +108,7 @@ export async function callTool(mcpUrl: string, token: string, name: string, args
 }
 
 /** The service's answers that say the same call may simply be repeated (lock timeout, deadlock, database away). */
-export const RETRYABLE = /Nothing was written; retry/;
+const RETRYABLE = /Nothing was written; retry/;
 
 /**
  * Calls a tool as a well-behaved agent does: a refusal that says "retry" is
@@ -131,7 +131,7 @@ export async function callToolOk<T = Record<string, unknown>>(mcpUrl: string, to
 
 
 /** Thrown by a probe to stop polling at once (e.g. the service died: waiting longer is pointless). */
-export class GiveUp extends Error {}
+class GiveUp extends Error {}
 
 /** Throws GiveUp, with the end of its output, if the replica's process has exited. */
 export function assertAlive(replica: Replica): void {
@@ -207,22 +207,6 @@ export async function serviceBackendsWaitingOnLocks(database: string): Promise<n
     [database],
   );
   return rows[0]!.n;
-}
-
-/** Runs `work` over `items` with at most `lanes` at a time; results in input order. */
-export async function inLanes<T, R>(items: T[], lanes: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(lanes, items.length) }, async () => {
-      for (;;) {
-        const i = next++;
-        if (i >= items.length) return;
-        results[i] = await work(items[i]!, i);
-      }
-    }),
-  );
-  return results;
 }
 
 export interface RawAnswer {

@@ -8,7 +8,7 @@ import type { Caller } from "../../src/auth/caller.js";
 import { issueToken } from "../../src/auth/store.js";
 import { checkToken } from "../../src/auth/verifier.js";
 import type { Database, Queryable } from "../../src/db/database.js";
-import { promoteFact } from "../../src/facts/store.js";
+import { promoteFact } from "../../src/facts/review/promote.js";
 import type { Actor } from "../../src/ledger/chain.js";
 import { claimLedger, recordLedger, releaseLedger } from "../../src/ledger/store.js";
 import { exportSnapshot } from "../../src/snapshots/export.js";
@@ -93,7 +93,7 @@ export async function readTree(dir: string): Promise<Record<string, string>> {
   return tree;
 }
 
-export interface RowCounts {
+interface RowCounts {
   facts: number;
   versions: number;
   events: number;

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getFact } from "../../src/facts/read.js";
+import { getFact } from "../../src/facts/lifecycle/get.js";
 import { CLI_PATH, onlyJson, runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addTeam, rowCounts, type Team } from "./helpers.js";

@@ -4,8 +4,8 @@ import { mkdtemp, readFile, rm, stat, writeFile, mkdir } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getFact } from "../../src/facts/read.js";
-import { promoteFact } from "../../src/facts/store.js";
+import { getFact } from "../../src/facts/lifecycle/get.js";
+import { promoteFact } from "../../src/facts/review/promote.js";
 import { verifyLedger } from "../../src/ledger/audit.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { fact, store } from "../facts/helpers.js";

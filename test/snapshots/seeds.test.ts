@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getFact } from "../../src/facts/read.js";
+import { getFact } from "../../src/facts/lifecycle/get.js";
 import { verifyLedger } from "../../src/ledger/audit.js";
 import { eventHash, GENESIS_HASH } from "../../src/ledger/event.js";
 import { claimLedger } from "../../src/ledger/store.js";

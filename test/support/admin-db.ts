@@ -16,7 +16,7 @@ export async function adminQuery<R extends pg.QueryResultRow = Record<string, un
 }
 
 /** The connection string of database `name` on the server of `serverUrl`. */
-export function urlOfDatabase(serverUrl: string, name: string): string {
+function urlOfDatabase(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();

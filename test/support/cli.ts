@@ -9,7 +9,7 @@ import { runProgram } from "../../src/cli/program.js";
 
 export const CLI_PATH = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 
-export interface CliResult {
+interface CliResult {
   code: number;
   stdout: string;
   stderr: string;

@@ -9,7 +9,7 @@ import { setActionScope } from "../../src/ledger/actions.js";
 import { verifyLedger } from "../../src/ledger/audit.js";
 import { addTeam, populate, type Team } from "../snapshots/helpers.js";
 import { fact, store } from "../facts/helpers.js";
-import { promoteFact } from "../../src/facts/store.js";
+import { promoteFact } from "../../src/facts/review/promote.js";
 
 export type { Team };
 
@@ -32,7 +32,7 @@ export async function fillTeamMemory(db: Database): Promise<Team> {
 }
 
 /** The user tables of the current schema. */
-export async function userTables(db: Queryable): Promise<string[]> {
+async function userTables(db: Queryable): Promise<string[]> {
   return (await db.query<{ t: string }>(
     "select c.relname as t from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') order by 1",
   )).rows.map((r) => r.t);

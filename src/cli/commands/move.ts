@@ -22,7 +22,7 @@ import { restrictFileModes } from "../file-modes.js";
 import { UsageError, type Output } from "../output.js";
 import { action } from "../run.js";
 
-export interface MoveReport {
+interface MoveReport {
   from: string;
   to: string;
   tables: CopiedTable[];
@@ -48,7 +48,7 @@ async function openTarget(url: string, timeouts: { statementTimeoutMs: number; l
   return target;
 }
 
-export async function moveToPostgres(url: string, env: NodeJS.ProcessEnv): Promise<MoveReport> {
+async function moveToPostgres(url: string, env: NodeJS.ProcessEnv): Promise<MoveReport> {
   if (!/^postgres(ql)?:\/\//.test(url)) throw new UsageError(`--to must be a Postgres connection URL (postgres://user@host:5432/database), got "${url.replace(/:[^:@/]*@/, ":***@")}".`);
   const config = loadConfig(env);
   restrictFileModes(config);

@@ -24,7 +24,7 @@ const tokenJson = (t: TokenRecord) => ({
  * A number without a unit is refused, saying which unit to add, rather than
  * guessed at: days (the console's field) and seconds are both plausible readings.
  */
-export function parseExpiresIn(value: string | undefined): Date | null {
+function parseExpiresIn(value: string | undefined): Date | null {
   if (value === undefined) return null;
   const bare = /^\s*(\d+\.?\d*|\.\d+)\s*$/.exec(value)?.[1];
   if (bare !== undefined) {

@@ -5,7 +5,7 @@
 import type { Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { AGENT_NAME_PATTERN } from "../../auth/scopes.js";
-import { recentFactEvents } from "../../facts/activity.js";
+import { recentFactEvents } from "../../facts/review/activity.js";
 import { cursorKey } from "../../db/cursor-key.js";
 import { DomainError } from "../../errors.js";
 import { GRAPH_ACTIVITY_SOURCES, type GraphActivitySource, recentGraphWrites } from "../../graph/activity.js";
@@ -17,7 +17,7 @@ import { ActivityPage } from "../views/activity.js";
 import { entityHref } from "../views/entity-href.js";
 import { BASE } from "../views/layout.js";
 
-export const ACTIVITY_ITEMS = 100;
+const ACTIVITY_ITEMS = 100;
 
 export function registerActivity(router: Router, deps: AppDeps): void {
   router.get("/activity", async (req, res) => {

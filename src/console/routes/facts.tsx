@@ -5,9 +5,10 @@ import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { DomainError } from "../../errors.js";
 import { mayRedact } from "../../auth/scopes.js";
-import { listFacts } from "../../facts/list.js";
-import { redactFactVersion } from "../../facts/redaction.js";
-import { getFact, recallFacts } from "../../facts/read.js";
+import { listFacts } from "../../facts/lifecycle/list.js";
+import { redactFactVersion } from "../../facts/trust/redaction.js";
+import { getFact } from "../../facts/lifecycle/get.js";
+import { recallFacts } from "../../facts/recall/recall.js";
 import type { FactStatus, FactType } from "../../facts/rules.js";
 import { FACT_STATUSES, FACT_TYPES, MAX_KEYWORDS } from "../../facts/rules.js";
 import { sendPage, statusOf } from "../render.js";
@@ -15,7 +16,7 @@ import { pageContext, sessionOf } from "../session-middleware.js";
 import { FactPage, type FactFilters, factHref, FactsPage } from "../views/facts.js";
 import { promoteFromForm, readPromoteForm } from "./review.js";
 
-export const FACTS_PAGE_SIZE = 50;
+const FACTS_PAGE_SIZE = 50;
 
 const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 

@@ -17,8 +17,8 @@ import { EntityPage, entityHref, GraphSearchPage } from "../views/graph.js";
 import { BASE } from "../views/layout.js";
 import { MAX_FIRST_HOP } from "../views/neighbourhood.js";
 
-export const GRAPH_PAGE_SIZE = 50;
-export const OBSERVATIONS_PAGE_SIZE = 50;
+const GRAPH_PAGE_SIZE = 50;
+const OBSERVATIONS_PAGE_SIZE = 50;
 const FIRST_HOP_RELATIONS = 100;
 const SECOND_HOP_RELATIONS = 200;
 // Pages show lists, not whole texts: a small budget keeps each read cheap.

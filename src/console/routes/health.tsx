@@ -1,5 +1,5 @@
 // The Health page (GET /console/health): memory health for the scopes the
-// signed-in person may read; the same figures as /metrics (src/facts/health.ts).
+// signed-in person may read; the same figures as /metrics (src/facts/review/health.ts).
 import type { Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { canRead, readableScopes } from "../../auth/scopes.js";

@@ -13,10 +13,10 @@ import { pageContext, sessionOf } from "../session-middleware.js";
 import { BASE } from "../views/layout.js";
 import { LedgerPage, type LedgerFilters, type LedgerNotice, VerifyPage } from "../views/ledger.js";
 
-export const LEDGER_PAGE_SIZE = 50;
+const LEDGER_PAGE_SIZE = 50;
 const CLAIMS_SHOWN = 100;
 /** Records one void form may name: a page's worth, with room. */
-export const VOID_MAX_RECORDS = 100;
+const VOID_MAX_RECORDS = 100;
 
 const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 

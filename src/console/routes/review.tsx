@@ -5,16 +5,16 @@
 import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { DomainError } from "../../errors.js";
-import { reviewQueue, staleQueue } from "../../facts/review.js";
+import { reviewQueue, staleQueue } from "../../facts/review/queue.js";
 import { confirmationReason, DEPRECATION_NEEDS_REASON, NAME_PATTERN, PROMOTION_TARGETS, type PromotionTarget } from "../../facts/rules.js";
-import { reviewFact } from "../../facts/store.js";
+import { reviewFact } from "../../facts/review/promote.js";
 import { SCOPE_PATTERN } from "../../scope-name.js";
 import { sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
 import { BASE } from "../views/layout.js";
 import { QueuePage, type QueueNotice } from "../views/queue.js";
 
-export const QUEUE_PAGE_SIZE = 10;
+const QUEUE_PAGE_SIZE = 10;
 
 const positiveInt = (value: unknown): number | undefined => {
   if (typeof value !== "string" || !/^\d{1,15}$/.test(value)) return undefined;
@@ -61,7 +61,7 @@ async function renderQueue(deps: AppDeps, req: Request, res: Response, status: n
   sendPage(res, status, <QueuePage ctx={pageContext(res, "review")} queue={queue} stale={stale} notice={notice} after={after} staleCursor={staleCursor} />);
 }
 
-export interface PromoteForm {
+interface PromoteForm {
   name: string;
   scope: string;
   version: number | undefined;

@@ -17,7 +17,7 @@ import { ErrorPage } from "../views/errors.js";
 import { BASE } from "../views/layout.js";
 import { SignInPage } from "../views/sign-in.js";
 
-export const INVALID_TOKEN_MESSAGE = "That token is not valid: it is unknown, revoked or expired, or its agent is disabled. Check it, or ask an administrator for a new one.";
+const INVALID_TOKEN_MESSAGE = "That token is not valid: it is unknown, revoked or expired, or its agent is disabled. Check it, or ask an administrator for a new one.";
 
 /** The token a sign-in form carries (empty when it carries none). */
 const typedToken = (req: Request): string => {

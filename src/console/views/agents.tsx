@@ -5,7 +5,7 @@ import { clientSnippets } from "../client-snippets.js";
 import { age } from "../render.js";
 import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";
 
-export type AgentRow = Agent & { activeTokens: number; lastUsedAt: Date | null };
+type AgentRow = Agent & { activeTokens: number; lastUsedAt: Date | null };
 
 const scopesText = (scopes: string[]) => scopes.join(", ") || "—";
 const when = (d: Date | null) => (d ? age(d.toISOString()) : "never");
@@ -202,7 +202,7 @@ export function AgentPage({
             <CsrfField csrf={ctx.csrf} />
             {/* A new key each time the form is shown: sent twice (a reload), it issues one token. */}
             <input type="hidden" name="issueKey" value={randomBytes(24).toString("base64url")} />
-            {/* No sample number as placeholder: "90" read as a default, while empty means never (new-user trial). */}
+            {/* No sample number as placeholder: "90" read as a default, while empty means never. */}
             <label for="expires-days">Expires after (days)</label>
             <input id="expires-days" name="expiresDays" type="text" inputMode="numeric" placeholder="days, empty = never" />
             <button type="submit">Issue a token</button>

@@ -2,7 +2,7 @@
 // fact with every version and every event.
 import { REASON_MAX_CHARS } from "../../limits.js";
 import type { FactSummary, FullFact } from "../../facts/model.js";
-import type { RecallHit } from "../../facts/read.js";
+import type { RecallHit } from "../../facts/recall/recall.js";
 import { FACT_STATUSES, FACT_TYPES } from "../../facts/rules.js";
 import { age } from "../render.js";
 import { TextDiff } from "./diff.js";
@@ -24,10 +24,10 @@ type PageNotice = { kind: "ok" | "error"; text: string };
 /**
  * When a fact last changed: its newest version or its last review, whichever
  * came later. The listing is in this order (change_seq, bumped by both), so the
- * column shows it; the version's time alone put "62 days ago" (a fact stored
- * long ago, confirmed just now) above "7 min ago" (new-user trial).
+ * column shows it; the version's time alone would put "62 days ago" (a fact
+ * stored long ago, confirmed just now) above "7 min ago".
  */
-export function lastChange(f: { updatedAt: string; statusAt: string | null }): string {
+function lastChange(f: { updatedAt: string; statusAt: string | null }): string {
   return f.statusAt !== null && Date.parse(f.statusAt) > Date.parse(f.updatedAt) ? f.statusAt : f.updatedAt;
 }
 

@@ -2,7 +2,8 @@
 // viewer may read, with two small charts drawn on the server as SVG (no
 // script, nothing from another origin): the review backlog over the last 30
 // days and reviews per agent.
-import type { DaySample, ScopeHealth } from "../../facts/health.js";
+import type { DaySample } from "../../facts/review/health.js";
+import type { HealthFigures } from "../../metrics.js";
 import { Layout, type PageContext } from "./layout.js";
 
 export const HEALTH_DAYS = 30;
@@ -94,7 +95,7 @@ function ReviewsChart({ reviews }: { reviews: Array<{ agent: string; confirmed: 
   );
 }
 
-export function HealthPage(props: { ctx: PageContext; scopes: ScopeHealth[]; days: Day[]; reviews: Array<{ agent: string; confirmed: number; deprecated: number }> }) {
+export function HealthPage(props: { ctx: PageContext; scopes: HealthFigures[]; days: Day[]; reviews: Array<{ agent: string; confirmed: number; deprecated: number }> }) {
   const { ctx, scopes, days, reviews } = props;
   return (
     <Layout ctx={ctx} title="Health">

@@ -5,7 +5,7 @@ import type { GraphRelation } from "../../graph/types.js";
 import { entityHref } from "./entity-href.js";
 
 export const MAX_FIRST_HOP = 16;
-export const MAX_SECOND_HOP = 24;
+const MAX_SECOND_HOP = 24;
 
 // Nodes are placed around (0, 0); the picture is then cut to what was drawn
 // (viewBox), so two nodes make a small picture, not a 960×640 one.

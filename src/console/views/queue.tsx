@@ -3,7 +3,7 @@
 // is a plain form (works without script); console.js adds j/k/c/d/r to both.
 import { REASON_MAX_CHARS } from "../../limits.js";
 import type { SimilarFact } from "../../facts/model.js";
-import type { ReviewItem, ReviewQueue, StaleItem, StaleQueue } from "../../facts/review.js";
+import type { ReviewItem, ReviewQueue, StaleItem, StaleQueue } from "../../facts/review/queue.js";
 import { age } from "../render.js";
 import { FieldChange, TextDiff } from "./diff.js";
 import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";
@@ -132,9 +132,9 @@ function QueueItem({ ctx, item }: { ctx: PageContext; item: ReviewItem }) {
  * The readable facts much like a draft, with what to do if it copies one. Not
  * "the author was warned": an older fact's author got no warning, and updates
  * never warn. A deprecated look-alike is listed as already withdrawn and never
- * named in the advice: after a reviewer withdrew one of two copies, the other's
- * card said "deprecate it as duplicate of <the withdrawn one>", and following
- * both cards withdrew both (new-user trial).
+ * named in the advice: after a reviewer withdraws one of two copies, the other's
+ * card would say "deprecate it as duplicate of <the withdrawn one>", and
+ * following both cards would withdraw both.
  */
 function SimilarFacts({ similar }: { similar: SimilarFact[] }) {
   if (similar.length === 0) return null;

@@ -1,7 +1,7 @@
 // Sign-in: a human agent's token is exchanged for a console session.
 import { BASE, Layout, Notice } from "./layout.js";
 
-export const SIGN_IN_NOTES: Record<string, { kind: "info" | "error"; text: string }> = {
+const SIGN_IN_NOTES: Record<string, { kind: "info" | "error"; text: string }> = {
   "signed-out": { kind: "info", text: "You are signed out." },
   ended: { kind: "info", text: "Your console session has ended (it expired, or its token was revoked or its agent disabled). Sign in again." },
   required: { kind: "info", text: "Sign in to use the console." },

@@ -115,7 +115,7 @@ export const similarFactSchema = z.object({
   similarity: z.number().describe("Trigram similarity of name and description (English function words left out), 0-1."),
 });
 
-export const versionSchema = z.object({
+const versionSchema = z.object({
   version: z.number().int(),
   description: z.string(),
   type: z.enum(FACT_TYPES),
@@ -124,7 +124,7 @@ export const versionSchema = z.object({
   at: iso,
 });
 
-export const eventSchema = z.object({
+const eventSchema = z.object({
   kind: z.enum(FACT_EVENT_KINDS),
   version: z.number().int(),
   actor: z.string(),

@@ -4,13 +4,13 @@
 // old fact is deprecated ("superseded by …") and points at its successor. The
 // old row is locked first, so of two replacements confirmed at once exactly one
 // becomes the successor and the other confirmation is refused.
-import type { Caller } from "../auth/caller.js";
-import { assertCanWrite, canRead, canWrite, validateScope } from "../auth/scopes.js";
-import type { Queryable } from "../db/database.js";
-import { conflict, forbidden, invalid, notFound } from "../errors.js";
-import { prepared } from "./prepared.js";
-import { validateName } from "./rules.js";
-import * as sql from "./sql.js";
+import type { Caller } from "../../auth/caller.js";
+import { assertCanWrite, canRead, canWrite, validateScope } from "../../auth/scopes.js";
+import type { Queryable } from "../../db/database.js";
+import { conflict, forbidden, invalid, notFound } from "../../errors.js";
+import { prepared } from "../prepared.js";
+import { validateName } from "../rules.js";
+import * as sql from "../sql.js";
 
 interface SupersededRow {
   id: number;

@@ -2,11 +2,11 @@
 // that runs MCP Apps it opens the review app (its _meta.ui.resourceUri); every
 // other client gets the same answer as text and structured content.
 import * as z from "zod/v4";
-import { defineTool } from "../../mcp/tool.js";
+import { defineTool } from "../../../mcp/tool.js";
 import { TOOL_UI_META } from "../review-app/resource.js";
 import { reviewAnswer, reviewText } from "../review-app/answer.js";
-import { FACT_TYPES } from "../rules.js";
-import { READ_ONLY, summaryShape } from "./schemas.js";
+import { FACT_TYPES } from "../../rules.js";
+import { READ_ONLY, summaryShape } from "../../tools/schemas.js";
 
 const input = {
   cursor: z.string().optional().describe("The last answer's nextCursor."),

@@ -6,11 +6,8 @@
 // for the console's chart is written by the service itself, at most once a day
 // per database (startHealthSamples), whatever scrapes or page views do.
 import type { Logger } from "pino";
-import type { Queryable } from "../db/database.js";
-import type { HealthFigures } from "../metrics.js";
-
-/** One scope's health: what /metrics reports and the Health page shows. */
-export type ScopeHealth = HealthFigures;
+import type { Queryable } from "../../db/database.js";
+import type { HealthFigures } from "../../metrics.js";
 
 const HEALTH = `
   with drafts as (
@@ -24,7 +21,7 @@ const HEALTH = `
     from drafts d full join stale s on s.scope = d.scope
    order by 1`;
 
-export async function memoryHealth(db: Queryable, staleAfterDays: number): Promise<ScopeHealth[]> {
+export async function memoryHealth(db: Queryable, staleAfterDays: number): Promise<HealthFigures[]> {
   const rows = (await db.query<{ scope: string; drafts: number; oldest: number; stale: number }>(HEALTH, [staleAfterDays])).rows;
   return rows.map((r) => ({ scope: r.scope, drafts: r.drafts, oldestDraftSeconds: r.oldest, stale: r.stale }));
 }

@@ -6,17 +6,17 @@
 // a tombstone says who redacted which version, when and why.
 // The database allows the overwrite only once the tombstone exists
 // (am_fact_version_change, am_check_fact_change).
-import type { Caller } from "../auth/caller.js";
-import { assertMayRedact, validateScope } from "../auth/scopes.js";
-import type { Database, Queryable } from "../db/database.js";
-import { conflict, invalid, notFound } from "../errors.js";
-import { REFUSING_GUARD, type SecretGuard } from "../secrets/guard.js";
-import { likePattern, REDACTED_TEXT } from "../text.js";
-import { isoTime } from "./model.js";
-import { validateName, validateReason } from "./rules.js";
+import type { Caller } from "../../auth/caller.js";
+import { assertMayRedact, validateScope } from "../../auth/scopes.js";
+import type { Database, Queryable } from "../../db/database.js";
+import { conflict, invalid, notFound } from "../../errors.js";
+import { REFUSING_GUARD, type SecretGuard } from "../../secrets/guard.js";
+import { likePattern, REDACTED_TEXT } from "../../text.js";
+import { isoTime } from "../model.js";
+import { validateName, validateReason } from "../rules.js";
 
 
-export interface Redaction {
+interface Redaction {
   scope: string;
   name: string;
   version: number;

@@ -19,7 +19,7 @@ export const DIFF_MAX_LINES = 2_000;
 /** Lines added plus removed past which the diff gives up (Myers' work grows with lines × edits). */
 export const DIFF_MAX_EDITS = 200;
 /** Wall-clock backstop of one diff, in milliseconds. */
-export const DIFF_TIMEOUT_MS = 20;
+const DIFF_TIMEOUT_MS = 20;
 
 const linesOf = (text: string) => {
   const lines = text.split("\n");
@@ -46,8 +46,8 @@ function editsAtLeast(before: string[], after: string[]): number {
  * The lines of both texts, each once, marked kept, removed or added; undefined
  * when the diff would cost more than its bounds allow. Each diff part is split
  * into its lines: rendered as whole parts, a removed last line without a
- * newline ran into the first added one ("…09:00 UTC.Why: …" on one line;
- * new-user trial). A missing newline at the end is no change of its own.
+ * newline would run into the first added one ("…09:00 UTC.Why: …" on one
+ * line). A missing newline at the end is no change of its own.
  */
 export function diffRows(before: string, after: string): DiffLine[] | undefined {
   const a = linesOf(before);

@@ -1,31 +1,16 @@
-// Reading facts: recall by keywords, get one whole with its history (a page of
-// facts: list.ts). Each is a single query; the caller's readable scopes filter in SQL.
-import type { Caller } from "../auth/caller.js";
-import { assertCanRead, readableScopes, validateScope } from "../auth/scopes.js";
-import type { Queryable } from "../db/database.js";
-import { invalid } from "../errors.js";
-import { checkWholeNumber } from "../limits.js";
-import { ambiguousFact, missingFact } from "./messages.js";
-import { type FactEvent, type FactSummary, type FactVersion, type FullFact, isoTime, type SummaryRow, toSummary } from "./model.js";
-import {
-  charCount,
-  type FactStatus,
-  type FactType,
-  GET_HISTORY_VERSIONS,
-  parseKeywords,
-  RECALL_NEAR_MAX_FACTS,
-  RECALL_NEAR_MIN_CHARS,
-  RECALL_NEAR_WORD_CANDIDATES,
-  RECALL_SENTENCE_WORD_FACTS,
-  type RecallKeyword,
-  STALE_AFTER_DAYS_DEFAULT,
-  validateName,
-} from "./rules.js";
-import { wordsQuery } from "./cjk-words.js";
+// Recall: the facts that match an agent's keywords, best first, in one query;
+// the caller's readable scopes filter in SQL.
+import type { Caller } from "../../auth/caller.js";
+import { readableScopes } from "../../auth/scopes.js";
+import type { Queryable } from "../../db/database.js";
+import { type FactSummary, isoTime, type SummaryRow } from "../model.js";
+import { charCount, type FactStatus, type FactType, parseKeywords, RECALL_NEAR_MAX_FACTS, RECALL_NEAR_MIN_CHARS, RECALL_NEAR_WORD_CANDIDATES, RECALL_SENTENCE_WORD_FACTS, type RecallKeyword, STALE_AFTER_DAYS_DEFAULT } from "../rules.js";
+import { wordsQuery } from "../cjk-words.js";
 import { PREVIOUS_CONFIRMATION, RECALL_CALL } from "./recall-sql.js";
-import { addSuccessors } from "./supersession.js";
-import { prepared } from "./prepared.js";
-import * as sql from "./sql.js";
+import { addSuccessors } from "../trust/supersession.js";
+import { checkWholeNumber } from "../../limits.js";
+import { optionalReadableScope } from "../lifecycle/get.js";
+import { prepared } from "../prepared.js";
 
 export const RECALL_DEFAULT_LIMIT = 10;
 export const RECALL_MAX_LIMIT = 50;
@@ -43,7 +28,7 @@ export interface RecallInput {
  * quoted phrase), nearly (a typo), or, for a keyword written as a sentence or
  * question, by most of its words (`words` says which).
  */
-export type MatchKind = "exact" | "stemmed" | "similar" | "most-words";
+type MatchKind = "exact" | "stemmed" | "similar" | "most-words";
 /** Where: the fact's summary (its name or one-line description, ranked first) or its body. */
 export type MatchField = "summary" | "body";
 
@@ -99,7 +84,7 @@ const LEVELS: Record<number, { in: MatchField; how: MatchKind }> = {
   8: { in: "body", how: "most-words" },
 };
 
-export interface RecallFilters {
+interface RecallFilters {
   type?: FactType | undefined;
   status?: FactStatus | undefined;
   /** Already checked to be readable. */
@@ -157,8 +142,8 @@ export async function recallFacts(db: Queryable, caller: Caller, input: RecallIn
 
 /**
  * An update makes a fact a draft again, and recall shows only the current
- * version: without this, an agent saw an unreviewed draft where the team had
- * a confirmed fact a day before (new-user trial). One more query, only when a
+ * version: without this, an agent would see an unreviewed draft where the team
+ * had a confirmed fact a day before. One more query, only when a
  * hit is a draft of a later version.
  */
 async function addConfirmedBefore(db: Queryable, hits: RecallHit[]): Promise<void> {
@@ -229,75 +214,6 @@ function recallHit(r: RecallRow, keywords: RecallKeyword[]): RecallHit {
   };
   if (r.copy_scope !== null && r.copy_name !== null) hit.copyOf = { scope: r.copy_scope, name: r.copy_name };
   return hit;
-}
-
-interface JsonVersion extends Omit<FactVersion, "at"> {
-  at: string;
-}
-interface JsonEvent extends Omit<FactEvent, "at"> {
-  at: string;
-}
-
-export interface GetInput {
-  name: string;
-  scope?: string | undefined;
-  /** Show the versions before this one (and their events) instead of the newest. */
-  versionsBefore?: number | undefined;
-}
-
-/**
- * One fact whole, with the newest GET_HISTORY_VERSIONS versions and their
- * events (or those before `versionsBefore`); `earlierVersions` says how many
- * older ones the answer leaves out.
- */
-export async function getFact(db: Queryable, caller: Caller, input: GetInput): Promise<FullFact> {
-  const name = validateName(input.name);
-  const scope = input.scope === undefined ? undefined : validateScope(input.scope);
-  const before = input.versionsBefore;
-  if (before !== undefined && (!Number.isInteger(before) || before < 2)) {
-    throw invalid(`versionsBefore must be a version number of 2 or more (the first version an earlier answer showed), got ${before}.`);
-  }
-  const readable = readableScopes(caller);
-  const rows = (
-    await db.query<SummaryRow & { body: string; versions: JsonVersion[]; events: JsonEvent[]; earlier: number } & SupersessionLinks>(sql.GET_FACT, [
-      name,
-      scope ?? null,
-      readable.all,
-      readable.scopes,
-      before ?? null,
-      GET_HISTORY_VERSIONS,
-    ], prepared("get"))
-  ).rows;
-  const row = rows[0];
-  if (!row) throw missingFact(caller, name, scope);
-  if (rows.length > 1) throw ambiguousFact(name, rows.map((r) => r.scope));
-  return {
-    ...toSummary(row),
-    body: row.body,
-    // json_agg renders timestamps in Postgres's ISO form; normalise like every other time.
-    versions: row.versions.map((v) => ({ ...v, at: isoTime(v.at) })),
-    events: row.events.map((e) => ({ ...e, at: isoTime(e.at) })),
-    ...(row.earlier > 0 ? { earlierVersions: row.earlier } : {}),
-    ...(row.supersedes ? { supersedes: row.supersedes } : {}),
-    ...(row.superseded_by ? { supersededBy: row.superseded_by } : {}),
-    ...(row.replacements ? { replacements: row.replacements } : {}),
-    ...(row.redactions ? { redactions: row.redactions.map((r) => ({ ...r, at: isoTime(r.at) })) } : {}),
-  };
-}
-
-interface SupersessionLinks {
-  supersedes: string | null;
-  superseded_by: string | null;
-  replacements: string[] | null;
-  redactions: Array<{ version: number; by: string; at: string; reason: string }> | null;
-}
-
-/** An explicit scope filter must be one the caller may read (this says nothing about any fact). */
-export function optionalReadableScope(caller: Caller, scope: string | undefined): string | undefined {
-  if (scope === undefined) return undefined;
-  validateScope(scope);
-  assertCanRead(caller, scope);
-  return scope;
 }
 
 function boundedLimit(limit: number | undefined, def: number, max: number): number {

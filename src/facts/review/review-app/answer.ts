@@ -1,19 +1,19 @@
 // memory_review's answer: the caller's review queue as the console shows it
-// (src/facts/review.ts: the same reads, the same rules), with each updated
-// draft's diff computed by the one diff rule (src/facts/diff.ts), so that a
+// (src/facts/review/queue.ts: the same reads, the same rules), with each updated
+// draft's diff computed by the one diff rule (src/facts/review/diff.ts), so that a
 // client without MCP Apps, a model and the review app all get the same thing.
-import type { Caller } from "../../auth/caller.js";
-import type { Database } from "../../db/database.js";
+import type { Caller } from "../../../auth/caller.js";
+import type { Database } from "../../../db/database.js";
 import { type DiffLine, diffRows } from "../diff.js";
-import { headline } from "../format.js";
-import type { FactSummary } from "../model.js";
-import { reviewQueue, staleQueue } from "../review.js";
-import type { FactType } from "../rules.js";
+import { headline } from "../../format.js";
+import type { FactSummary } from "../../model.js";
+import { reviewQueue, staleQueue } from "../queue.js";
+import type { FactType } from "../../rules.js";
 
 /** Drafts per page: each carries its whole body (and the previous one), as on the console's page. */
-export const REVIEW_PAGE_SIZE = 10;
+const REVIEW_PAGE_SIZE = 10;
 
-export interface ReviewDraft extends FactSummary {
+interface ReviewDraft extends FactSummary {
   body: string;
   /** The version before (an updated fact); null for a new one. */
   previous: { description: string; type: FactType; body: string } | null;
@@ -21,7 +21,7 @@ export interface ReviewDraft extends FactSummary {
   diff: DiffLine[] | null;
 }
 
-export interface ReviewAnswer {
+interface ReviewAnswer {
   drafts: ReviewDraft[];
   /** Drafts waiting in all (up to a cap; countCapped past it). */
   draftCount: number;
@@ -32,7 +32,7 @@ export interface ReviewAnswer {
   nextCursor: string | null;
 }
 
-export interface ReviewOptions {
+interface ReviewOptions {
   staleAfterDays: number;
   scanMax: number;
   duplicateTimeoutMs: number;

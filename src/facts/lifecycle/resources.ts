@@ -2,16 +2,16 @@
 // browse resources rather than call tools. Same scope rules as the tools: a
 // fact the caller cannot read does not exist for it. Errors are mapped by the
 // MCP layer (src/mcp/guard.ts), as for tools.
-import { defineResource } from "../mcp/tool.js";
+import { defineResource } from "../../mcp/tool.js";
 import { fullFactText } from "./format.js";
-import { factUri } from "./model.js";
+import { factUri } from "../model.js";
 import { listFacts } from "./list.js";
-import { getFact } from "./read.js";
+import { getFact } from "./get.js";
 import { completeFactName, completeReadableScope } from "./complete.js";
 
 // resources/list has no paging through McpServer's template callback, so the
 // listing is bounded: the most recently changed facts. memory_list pages through all.
-export const RESOURCE_LIST_LIMIT = 100;
+const RESOURCE_LIST_LIMIT = 100;
 
 export const factResource = defineResource({
   name: "fact",

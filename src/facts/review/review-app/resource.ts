@@ -1,9 +1,9 @@
-// The review app's ui:// resource: one self-contained page (src/facts/review-app/page.ts)
+// The review app's ui:// resource: one self-contained page (src/facts/review/review-app/page.ts)
 // that hosts with MCP Apps show for memory_review. Its CSP metadata allows no
 // other origin: the page needs none, and its buttons reach the service only
 // through the host (tools/call of memory_promote, as the caller).
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
-import type { FixedResourceDefinition } from "../../mcp/tool.js";
+import type { FixedResourceDefinition } from "../../../mcp/tool.js";
 import { reviewAppPage } from "./page.js";
 
 export const REVIEW_APP_URI = "ui://agent-memory/review-queue.html";

@@ -1,11 +1,11 @@
 // A fact's whole history as the database holds it: what an export writes and what
 // an import compares a file with. Snapshots reads facts only through these
 // functions (never the tables), and derives its file shapes from these types.
-import type { Queryable } from "../db/database.js";
-import type { FactEvent } from "./model.js";
+import type { Queryable } from "../../db/database.js";
+import type { FactEvent } from "../model.js";
 import type { FactContent } from "./replay.js";
-import type { FactStatus, FactType } from "./rules.js";
-import * as sql from "./sql.js";
+import type { FactStatus, FactType } from "../rules.js";
+import * as sql from "../sql.js";
 
 /** A fact event as stored: with the actor's id, which an import compares. */
 export interface StoredFactEvent extends FactEvent {
@@ -59,7 +59,7 @@ export interface ExportFilters {
   statuses: FactStatus[] | null;
 }
 
-export const EXPORT_BATCH = 200;
+const EXPORT_BATCH = 200;
 
 export async function countFactsForExport(db: Queryable, filters: ExportFilters): Promise<number> {
   return (await db.query<{ n: number }>(sql.COUNT_EXPORT_FACTS, [filters.scopes, filters.statuses])).rows[0]?.n ?? 0;

@@ -1,12 +1,12 @@
 // completion/complete for scopes and fact names: only what the caller may read
 // (or write, where the argument names a scope to write to), by prefix, each
 // lookup one range of facts_scope_name_c and at most PREFIX_LOOKUP rows.
-import type { Caller } from "../auth/caller.js";
-import { readableScopes, SHARED_SCOPE, writableScopes, type ScopeFilter } from "../auth/scopes.js";
-import type { Queryable } from "../db/database.js";
-import { distinctByPrefix, PREFIX_LOOKUP, valuesByPrefix } from "../db/prefix-sql.js";
-import { prepared } from "./prepared.js";
-import { FACT_TYPES } from "./rules.js";
+import type { Caller } from "../../auth/caller.js";
+import { readableScopes, SHARED_SCOPE, writableScopes, type ScopeFilter } from "../../auth/scopes.js";
+import type { Queryable } from "../../db/database.js";
+import { distinctByPrefix, PREFIX_LOOKUP, valuesByPrefix } from "../../db/prefix-sql.js";
+import { prepared } from "../prepared.js";
+import { FACT_TYPES } from "../rules.js";
 
 /** The distinct scopes of facts from a prefix on. $1 prefix. */
 export const SCOPES_BY_PREFIX = distinctByPrefix("facts", "scope");

@@ -1,12 +1,12 @@
 // memory_store: record a reusable fact, or a new version of one.
 import * as z from "zod/v4";
-import { withRule } from "../../mcp/arguments.js";
-import { defineTool } from "../../mcp/tool.js";
+import { withRule } from "../../../mcp/arguments.js";
+import { defineTool } from "../../../mcp/tool.js";
 import { SIMILAR_ADVICE, storeText } from "../format.js";
-import { factUri } from "../model.js";
-import { validateDescription } from "../rules.js";
+import { factUri } from "../../model.js";
+import { validateDescription } from "../../rules.js";
 import { storeFact } from "../store.js";
-import { nameField, scopeField, similarFactSchema, summarySchema, typeField, uriField, versionField } from "./schemas.js";
+import { nameField, scopeField, similarFactSchema, summarySchema, typeField, uriField, versionField } from "../../tools/schemas.js";
 
 const input = {
   name: nameField,

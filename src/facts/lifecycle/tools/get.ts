@@ -1,11 +1,11 @@
 // memory_get: one fact whole, with its recent versions and reviews (older ones page by page).
 import * as z from "zod/v4";
-import { defineTool } from "../../mcp/tool.js";
+import { defineTool } from "../../../mcp/tool.js";
 import { fullFactText } from "../format.js";
-import { factUri } from "../model.js";
-import { getFact } from "../read.js";
-import { GET_HISTORY_VERSIONS } from "../rules.js";
-import { fullFactSchema, nameField, READ_ONLY, scopeField, uriField } from "./schemas.js";
+import { factUri } from "../../model.js";
+import { getFact } from "../get.js";
+import { GET_HISTORY_VERSIONS } from "../../rules.js";
+import { fullFactSchema, nameField, READ_ONLY, scopeField, uriField } from "../../tools/schemas.js";
 
 const input = {
   name: nameField,

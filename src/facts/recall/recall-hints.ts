@@ -5,11 +5,11 @@
 // agent cannot tell which part. One bounded recall per word (limit 1: the
 // count comes with it), at most MAX_KEYWORDS words in all, only on an empty
 // answer.
-import type { Caller } from "../auth/caller.js";
-import type { Queryable } from "../db/database.js";
-import { MAX_KEYWORDS } from "../limits.js";
-import { keywordParts } from "./cjk-words.js";
-import { type ReadOptions, type RecallInput, recallFacts } from "./read.js";
+import type { Caller } from "../../auth/caller.js";
+import type { Queryable } from "../../db/database.js";
+import { MAX_KEYWORDS } from "../../limits.js";
+import { keywordParts } from "../cjk-words.js";
+import { type ReadOptions, type RecallInput, recallFacts } from "./recall.js";
 
 export interface WordHint {
   /** The keyword that found nothing. */

@@ -1,10 +1,10 @@
 // memory_recall: find what the team already knows before starting work.
 import * as z from "zod/v4";
-import { defineTool } from "../../mcp/tool.js";
+import { defineTool } from "../../../mcp/tool.js";
 import { recallText } from "../format.js";
-import { RECALL_DEFAULT_LIMIT, type RecallHit, RECALL_MAX_LIMIT, recallFacts } from "../read.js";
+import { RECALL_DEFAULT_LIMIT, type RecallHit, RECALL_MAX_LIMIT, recallFacts } from "../recall.js";
 import { wordHints } from "../recall-hints.js";
-import { keywordsField, READ_ONLY, recallHitSchema, scopeField, statusField, typeField } from "./schemas.js";
+import { keywordsField, READ_ONLY, recallHitSchema, scopeField, statusField, typeField } from "../../tools/schemas.js";
 
 const input = {
   keywords: keywordsField,
@@ -34,7 +34,7 @@ const output = {
 
 /**
  * A hit as the structured content carries it: what an agent acts on, nothing
- * it can tell from the rest (issue 15, lean answers). Complete on its own: some
+ * it can tell from the rest (lean answers). Complete on its own: some
  * clients (Claude Code among them) show their model this JSON and not the text.
  * The day of the current version (`updatedOn`) instead of its exact time: an
  * agent weighs a fact's age in days. Left out: createdAt (the first version's

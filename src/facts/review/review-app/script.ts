@@ -9,8 +9,8 @@
 // scopes hold exactly as over MCP. A refusal is told apart by its stable
 // reason (_meta's ERROR_META_KEY), never by its words; the review's own texts
 // are the service's (rules.ts), written into the script here.
-import { ERROR_META_KEY } from "../../mcp/guard.js";
-import { confirmationReason, DEPRECATION_NEEDS_REASON } from "../rules.js";
+import { ERROR_META_KEY } from "../../../mcp/guard.js";
+import { confirmationReason, DEPRECATION_NEEDS_REASON } from "../../rules.js";
 
 export const APP_SCRIPT = String.raw`
 const { App, applyDocumentTheme, applyHostStyleVariables } = extApps;

@@ -1,13 +1,13 @@
 // What happened to facts lately, for the console's activity feed: the same
 // events memory_get shows in a fact's history, across facts, readable scopes only.
-import { type Caller } from "../auth/caller.js";
-import { readableScopes } from "../auth/scopes.js";
-import type { Queryable } from "../db/database.js";
-import { LIST_SCAN_MAX } from "../limits.js";
-import { isoTime } from "./model.js";
+import { type Caller } from "../../auth/caller.js";
+import { readableScopes } from "../../auth/scopes.js";
+import type { Queryable } from "../../db/database.js";
+import { LIST_SCAN_MAX } from "../../limits.js";
+import { isoTime } from "../model.js";
 import * as reviewSql from "./review-sql.js";
 
-export interface FactActivity {
+interface FactActivity {
   /** The event's id: the console's "Older" pages go on below it. */
   id: number;
   kind: "created" | "updated" | "confirmed" | "deprecated";
@@ -19,7 +19,7 @@ export interface FactActivity {
   reason: string | null;
 }
 
-export interface RecentFactEvents {
+interface RecentFactEvents {
   /** Newest first; with an actor, only events above `stop`. */
   events: FactActivity[];
   /** The read stopped at its bound (scanMax) before finding `limit` events by the actor: older ones may exist. */

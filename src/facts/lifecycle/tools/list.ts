@@ -1,9 +1,9 @@
 // memory_list: browse facts page by page, e.g. the review queue.
 import * as z from "zod/v4";
-import { defineTool } from "../../mcp/tool.js";
+import { defineTool } from "../../../mcp/tool.js";
 import { listText } from "../format.js";
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, listFacts } from "../list.js";
-import { READ_ONLY, scopeField, statusField, summarySchema, typeField } from "./schemas.js";
+import { READ_ONLY, scopeField, statusField, summarySchema, typeField } from "../../tools/schemas.js";
 
 const input = {
   status: statusField.optional().describe("Only facts in this status."),

@@ -1,10 +1,10 @@
 // Writing a fact's history as it happened elsewhere (snapshot import): the same
 // statements memory_store and memory_promote use, at each event's original time
 // and author. The caller holds the transaction and decides what to append.
-import type { Queryable } from "../db/database.js";
-import { factWordsParams } from "./cjk-words.js";
-import type { FactStatus, FactType, PromotionTarget } from "./rules.js";
-import * as sql from "./sql.js";
+import type { Queryable } from "../../db/database.js";
+import { factWordsParams } from "../cjk-words.js";
+import type { FactStatus, FactType, PromotionTarget } from "../rules.js";
+import * as sql from "../sql.js";
 
 export interface FactContent {
   description: string;

@@ -2,21 +2,21 @@
 // may confirm, oldest first so nothing waits forever, with the previous version
 // of an updated fact for a diff; and the stale facts they may confirm again.
 // Same rule as memory_list reviewable: true.
-import { type Caller } from "../auth/caller.js";
-import type { Database, Queryable } from "../db/database.js";
+import { type Caller } from "../../auth/caller.js";
+import type { Database, Queryable } from "../../db/database.js";
 import * as z from "zod/v4";
-import { openSealedCursor, sealCursor } from "../paging.js";
-import { cursorKey } from "../db/cursor-key.js";
-import { LIST_SCAN_MAX } from "../limits.js";
-import { type FactPageRequest, factPageParams, type PageRow, readFactPage } from "./list.js";
-import { type FactSummary, type SimilarFact, toSummary } from "./model.js";
-import { daysSinceReview, type FactType, STALE_AFTER_DAYS_DEFAULT } from "./rules.js";
-import { prepared } from "./prepared.js";
-import * as sql from "./sql.js";
-import { similarFacts } from "./store.js";
+import { openSealedCursor, sealCursor } from "../../paging.js";
+import { cursorKey } from "../../db/cursor-key.js";
+import { LIST_SCAN_MAX } from "../../limits.js";
+import { type FactPageRequest, factPageParams, type PageRow, readFactPage } from "../lifecycle/list.js";
+import { type FactSummary, type SimilarFact, toSummary } from "../model.js";
+import { daysSinceReview, type FactType, STALE_AFTER_DAYS_DEFAULT } from "../rules.js";
+import { prepared } from "../prepared.js";
+import * as sql from "../sql.js";
+import { similarFacts } from "../lifecycle/store.js";
 
 /** Counting stops here: past it the queue shows "1000+", and the count stays cheap at any size. */
-export const REVIEW_COUNT_CAP = 1000;
+const REVIEW_COUNT_CAP = 1000;
 
 export interface ReviewItem extends FactSummary {
   /** Readable facts much like this draft (memory_store's duplicate lookup, deprecated ones included), most similar first. */
@@ -36,7 +36,7 @@ export interface ReviewQueue {
   /**
    * `cursor` for the next page; null on the last. Sealed like memory_list's: a
    * page cut at the scan's bound stops at a draft the reviewer may not read, and
-   * in the clear its position told how many such drafts exist (security audit).
+   * in the clear its position would tell how many such drafts exist.
    */
   nextCursor: string | null;
   /** The page stopped at the scan's bound (LIST_SCAN_MAX), not at the last draft: more may wait after nextCursor. */
@@ -84,8 +84,8 @@ export async function reviewQueue(
   const shown = page.rows.slice(0, options.limit);
   const more = page.rows.length > options.limit;
   const nextAfter = more ? Number(shown[shown.length - 1]!.change_seq) : page.stoppedAt ? Number(page.stoppedAt.change_seq) : null;
-  // memory_store's duplicate lookup, run for the reviewer (a reviewer
-  // confirmed a word-for-word copy with one keystroke: new-user trial). Advice:
+  // memory_store's duplicate lookup, run for the reviewer (without it a
+  // word-for-word copy is confirmed with one keystroke). Advice:
   // a lookup that fails or runs past its bound shows nothing.
   const lookup = (r: QueueRow) => similarFacts(db, caller, r.scope, r.name, r.description, options.duplicateTimeoutMs).catch((): SimilarFact[] => []);
   const similar = options.similar === false ? shown.map((): SimilarFact[] => []) : await Promise.all(shown.map(lookup));

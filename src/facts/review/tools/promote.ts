@@ -1,10 +1,10 @@
 // memory_promote: review a fact — confirm someone else's draft, or deprecate a wrong fact.
 import * as z from "zod/v4";
-import { defineTool } from "../../mcp/tool.js";
+import { defineTool } from "../../../mcp/tool.js";
 import { promoteText } from "../format.js";
-import { FACT_STATUSES, PROMOTION_TARGETS } from "../rules.js";
-import { reviewFact } from "../store.js";
-import { nameField, scopeField, summarySchema, versionField } from "./schemas.js";
+import { FACT_STATUSES, PROMOTION_TARGETS } from "../../rules.js";
+import { reviewFact } from "../promote.js";
+import { nameField, scopeField, summarySchema, versionField } from "../../tools/schemas.js";
 
 const input = {
   name: nameField,

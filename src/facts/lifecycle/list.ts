@@ -12,18 +12,18 @@
 // longest unreviewed first). In one order (change_seq) the stale part would have
 // to read every confirmed fact to find the few that are stale.
 import * as z from "zod/v4";
-import type { Caller } from "../auth/caller.js";
-import { readableScopes, validateAgentName, writableScopes } from "../auth/scopes.js";
-import type { Queryable } from "../db/database.js";
-import { invalid } from "../errors.js";
-import { checkWholeNumber, LIST_SCAN_MAX } from "../limits.js";
-import { openSealedCursor, sealCursor } from "../paging.js";
-import { cursorKey } from "../db/cursor-key.js";
-import { type FactSummary, type SummaryRow, toSummary } from "./model.js";
-import { prepared } from "./prepared.js";
-import { optionalReadableScope } from "./read.js";
-import { type FactStatus, type FactType, STALE_AFTER_DAYS_DEFAULT } from "./rules.js";
-import * as sql from "./sql.js";
+import type { Caller } from "../../auth/caller.js";
+import { readableScopes, validateAgentName, writableScopes } from "../../auth/scopes.js";
+import type { Queryable } from "../../db/database.js";
+import { invalid } from "../../errors.js";
+import { checkWholeNumber, LIST_SCAN_MAX } from "../../limits.js";
+import { openSealedCursor, sealCursor } from "../../paging.js";
+import { cursorKey } from "../../db/cursor-key.js";
+import { type FactSummary, type SummaryRow, toSummary } from "../model.js";
+import { prepared } from "../prepared.js";
+import { optionalReadableScope } from "./get.js";
+import { type FactStatus, type FactType, STALE_AFTER_DAYS_DEFAULT } from "../rules.js";
+import * as sql from "../sql.js";
 
 export const LIST_DEFAULT_LIMIT = 20;
 export const LIST_MAX_LIMIT = 100;
@@ -38,7 +38,7 @@ export interface ListInput {
   cursor?: string | undefined;
 }
 
-export interface ListOptions {
+interface ListOptions {
   staleAfterDays?: number | undefined;
   /** Facts one call reads at most before it answers with what it found. */
   scanMax?: number | undefined;
@@ -92,7 +92,7 @@ export interface FactPageRequest {
   reviewer?: boolean | undefined;
 }
 
-export interface FactPage<R> {
+interface FactPage<R> {
   /** The facts that passed the filters, in the scan's order, up to `want`. */
   rows: R[];
   /** The scan read its bound (this is the last fact it read) and did not find `want` facts before it. */
