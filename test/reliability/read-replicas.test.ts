@@ -11,6 +11,8 @@ import { openPostgres } from "../../src/db/postgres.js";
 import { CLUSTER_DATABASE, createPair, type Pair } from "../support/clusters.js";
 import { TEST_TIMEOUTS } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
+import request from "supertest";
+import { postForm, type SignedIn, signIn } from "../console/support.js";
 import { callTool, callToolOk, httpStatus, type Replica, startReplica, stopAllReplicas, until } from "./support.js";
 
 /** Short, so that "beyond the bound" comes within a test; long enough that a loaded machine answers two calls inside it. */
@@ -21,6 +23,8 @@ let services: [Replica, Replica];
 let writer: TestAgent;
 let other: TestAgent;
 let reviewer: TestAgent;
+let person: TestAgent;
+let viewer: TestAgent;
 
 beforeAll(async () => {
   pair = await createPair();
@@ -30,6 +34,8 @@ beforeAll(async () => {
     writer = await addAgent(db, "writer");
     other = await addAgent(db, "other");
     reviewer = await addAgent(db, "reviewer");
+    person = await addAgent(db, "person", { kind: "human" });
+    viewer = await addAgent(db, "viewer", { kind: "human" });
   } finally {
     await db.close();
   }
@@ -145,6 +151,34 @@ describe("reads from a streaming replica", () => {
       const seen = await until("another agent to see the write", async () => (await recallNames(b, other, "platypus")).includes("bounded-lag") && Date.now(), 3 * MAX_LAG_MS);
       expect(seen - writtenAt).toBeLessThan(MAX_LAG_MS + 2000);
       expect(await metric(b, /^agent_memory_db_replica_state\{replica="127\.0\.0\.1:\d+",state="lagging"\}/)).toBe(1);
+    });
+  });
+
+  it("serve the console's pages too: a person sees their own change at once, another person reads the standby", async () => {
+    const [a, b] = services;
+    const personOnB = await signIn(b.url, person.token);
+    const viewerOnB = await signIn(b.url, viewer.token);
+    const page = async (who: SignedIn, path: string) => {
+      const res = await request(b.url).get(path).set("Cookie", who.cookie);
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+      return res.text;
+    };
+    await withReplayPaused(async () => {
+      const replicaReads = await metric(b, /^agent_memory_db_reads_total\{target="replica"\}/);
+      // A change through MCP on one service, the person's next page on the other.
+      await callToolOk(a.mcpUrl, person.token, "memory_store", { name: "console-own", description: "Echidna builds need two cores", type: "project", body: "b" });
+      expect(await page(personOnB, "/console/facts/shared/console-own")).toContain("Echidna builds need two cores");
+      // A change through a console form: the page its redirect leads to shows it.
+      await callToolOk(a.mcpUrl, writer.token, "memory_store", { name: "console-draft", description: "Numbat caches expire hourly", type: "project", body: "b" });
+      const confirmed = await postForm(b.url, personOnB, "/console/facts/shared/console-draft/promote", { to: "confirmed", version: "1", reason: "checked the cache settings" });
+      expect(confirmed.status, confirmed.text.slice(0, 300)).toBe(303);
+      // The standby has no such fact yet: the page (200) came from the primary.
+      const shown = String(confirmed.headers.location).replace(b.url, "");
+      expect(await page(personOnB, shown)).toContain("Numbat caches expire hourly");
+      expect((await request(b.url).get(shown).set("Cookie", viewerOnB.cookie)).status).toBe(404);
+      // Another person's pages come from the standby, which has none of it yet.
+      expect(await page(viewerOnB, "/console/facts")).not.toContain("console-own");
+      expect((await metric(b, /^agent_memory_db_reads_total\{target="replica"\}/)) - replicaReads).toBeGreaterThanOrEqual(1);
     });
   });
 
