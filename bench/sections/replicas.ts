@@ -28,7 +28,7 @@ export async function benchReplicas(ctx: BenchContext): Promise<void> {
   try {
     const admin = openPostgres({ ...TIMEOUTS, connectionString: pair.primary.url, poolMax: 2, connectTimeoutMs: 5000 });
     await migrate(admin);
-    await createAgent(admin, { name: "bench-replica-reader", kind: "agent", writeScopes: ["shared"] });
+    const readerId = (await createAgent(admin, { name: "bench-replica-reader", kind: "agent", writeScopes: ["shared"] })).id;
     const token = (await issueToken(admin, "bench-replica-reader", null)).token;
 
     const services = {
@@ -86,7 +86,7 @@ export async function benchReplicas(ctx: BenchContext): Promise<void> {
       const noteSamples: number[] = [];
       for (let i = 0; i < (ctx.quick ? 200 : 1000); i++) {
         const s = performance.now();
-        await router.noteWrite(3);
+        await router.noteWrite(readerId);
         noteSamples.push(performance.now() - s);
       }
       await router.close();
