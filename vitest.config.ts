@@ -12,6 +12,9 @@ const TIMING = [
   "test/reliability/killed-service.test.ts",
   "test/reliability/shutdown.test.ts",
   "test/reliability/db-restart.test.ts",
+  // Clusters made by the test: a failover's time to first success, and the replica lag bound, are timed.
+  "test/reliability/failover.test.ts",
+  "test/reliability/read-replicas.test.ts",
   "test/foundation/http-hardening.test.ts",
   "test/foundation/agent-concurrency.test.ts",
   "test/secrets/scan-attack.test.ts",

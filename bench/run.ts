@@ -1,5 +1,6 @@
 // npm run bench [-- --quick] [-- --facts 100000] [-- --graph-sizes 1000,10000,50000] [-- --graph-corpora sprint,mixed]
 //   [-- --scaling-sizes 1000,10000,50000] [-- --sections floor,facts,quality] [-- --service-cli ../other/dist/cli/main.js]
+//   [-- --sections replicas] (not in the default set: it makes its own Postgres clusters)
 //
 // Starts the service as its own process against a fresh Postgres database, drives
 // it only through real MCP clients over HTTP with real tokens (agents made by the
@@ -25,6 +26,7 @@ import { benchGraph } from "./sections/graph.js";
 import { benchHostile } from "./sections/hostile.js";
 import { benchLedger } from "./sections/ledger.js";
 import { benchQuality } from "./sections/quality.js";
+import { benchReplicas } from "./sections/replicas.js";
 import { benchScaling } from "./sections/scaling.js";
 import { benchWorkers } from "./sections/workers.js";
 
@@ -43,12 +45,15 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   hostile: benchHostile,
   // Its own services (1 and 2 worker processes) on the shared database, after facts.
   workers: benchWorkers,
+  // Its own clusters (a primary and a standby) and services; only when asked for (--sections replicas).
+  replicas: benchReplicas,
 };
+const DEFAULT_SECTIONS = Object.keys(SECTIONS).filter((name) => name !== "replicas");
 
 const { values } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
-    sections: { type: "string", default: Object.keys(SECTIONS).join(",") },
+    sections: { type: "string", default: DEFAULT_SECTIONS.join(",") },
     facts: { type: "string" },
     "graph-sizes": { type: "string" },
     "graph-corpora": { type: "string" },

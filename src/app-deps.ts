@@ -3,6 +3,7 @@
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
+import type { ReadRouter } from "./db/read-router.js";
 import { loadMigrations } from "./db/migrate.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { createSecretGuard, type SecretGuard } from "./secrets/guard.js";
@@ -18,17 +19,22 @@ export interface AppDeps {
   expectedMigrations: number;
   /** True once SIGTERM arrived: new requests are refused, /readyz reports 503. */
   isShuttingDown?: () => boolean;
+  /** With DATABASE_READ_URL: where reads that may be a moment old run (src/db/read-router.ts). */
+  reads?: ReadRouter;
 }
 
 interface DepsOptions {
   /** Already known (the service counted them before migrating); read from sql/ otherwise. */
   expectedMigrations?: number;
   isShuttingDown?: () => boolean;
+  reads?: ReadRouter;
 }
 
 /** The one way AppDeps are assembled: src/serve.ts, test/support/service.ts and bench/ use it. */
 export async function createDeps(config: Config, db: Database, logger: Logger, options: DepsOptions = {}): Promise<AppDeps> {
   const metrics = createMetrics(() => db.poolStats(), { scopeLabels: config.metricsToken !== undefined });
+  const reads = options.reads;
+  if (reads) metrics.replicas.source = () => reads.status();
   return {
     config,
     db,
@@ -37,5 +43,6 @@ export async function createDeps(config: Config, db: Database, logger: Logger, o
     secrets: createSecretGuard(config.secretGuard, (kind) => metrics.secretsRefused.inc({ kind })),
     expectedMigrations: options.expectedMigrations ?? (await loadMigrations()).length,
     ...(options.isShuttingDown ? { isShuttingDown: options.isShuttingDown } : {}),
+    ...(reads ? { reads } : {}),
   };
 }

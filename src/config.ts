@@ -9,7 +9,7 @@
 import * as z from "zod/v4";
 import { type ConsoleConfig, consoleConfig, consoleEnv } from "./config/console.js";
 import { type ContentConfig, contentConfig, contentEnv } from "./config/content.js";
-import { type CoreConfig, coreConfig, coreEnv } from "./config/core.js";
+import { checkReadReplicas, type CoreConfig, coreConfig, coreEnv } from "./config/core.js";
 import { type HttpConfig, httpConfig, httpEnv } from "./config/http.js";
 import { type LedgerConfig, ledgerConfig, ledgerEnv } from "./config/ledger.js";
 import { checkOAuth, type OAuthConfig, oauthConfig, oauthEnv } from "./config/oauth.js";
@@ -25,7 +25,8 @@ const EnvSchema = z
     ...consoleEnv.shape,
     ...oauthEnv.shape,
   })
-  .superRefine(checkOAuth);
+  .superRefine(checkOAuth)
+  .superRefine(checkReadReplicas);
 
 /**
  * Every variable loadConfig reads, with the value it takes when the variable is

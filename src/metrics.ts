@@ -3,6 +3,7 @@
 import cluster from "node:cluster";
 import client from "prom-client";
 import type { PoolStats } from "./db/database.js";
+import type { ReplicaStatus } from "./db/read-router.js";
 import { SECRET_KINDS } from "./secrets/kinds.js";
 
 /** A worker's request to the primary for the metrics of all workers added up, and the answer (WORKERS > 1). */
@@ -55,6 +56,10 @@ export interface Metrics {
    * is down), and the gauges are then left out of the scrape.
    */
   health: { source: (() => Promise<HealthFigures[] | undefined>) | undefined };
+  /** Reads that could run on a replica (DATABASE_READ_URL), by where they ran: replica or primary. */
+  dbReads: client.Counter<"target">;
+  /** Where the replica gauges read each replica's state and lag (set by serve.ts when DATABASE_READ_URL is set). */
+  replicas: { source: (() => ReplicaStatus[]) | undefined };
   /** The text of GET /metrics: this process's metrics or, in a worker, every worker's added up. */
   render(): Promise<string>;
   /** In a cluster worker: counts one answered request for this worker. */
@@ -201,9 +206,38 @@ export function createMetrics(poolStats: () => PoolStats, options: MetricsOption
     },
   });
   void pool;
+  const dbReads = new client.Counter({
+    name: "agent_memory_db_reads_total",
+    help: "Calls whose reads may be a moment old (DATABASE_READ_URL), by where they ran: replica, or primary (no replica had the caller's last write, or none was up and within DATABASE_READ_MAX_LAG_MS).",
+    labelNames: ["target"] as const,
+    registers: [registry],
+  });
+  const replicas: Metrics["replicas"] = { source: undefined };
+  new client.Gauge({
+    name: "agent_memory_db_replica_lag_seconds",
+    help: "How far each read replica is behind the primary, in seconds (absent while it is down).",
+    labelNames: ["replica"] as const,
+    registers: [registry],
+    aggregator: "max",
+    collect() {
+      this.reset();
+      for (const r of replicas.source?.() ?? []) if (r.lagSeconds !== undefined) this.set({ replica: r.name }, r.lagSeconds);
+    },
+  });
+  new client.Gauge({
+    name: "agent_memory_db_replica_state",
+    help: "Each read replica's state: 1 on the series of its current state (up, lagging: beyond DATABASE_READ_MAX_LAG_MS, down: unreachable), 0 on the others.",
+    labelNames: ["replica", "state"] as const,
+    registers: [registry],
+    aggregator: "max",
+    collect() {
+      this.reset();
+      for (const r of replicas.source?.() ?? []) for (const state of ["up", "lagging", "down"] as const) this.set({ replica: r.name, state }, r.state === state ? 1 : 0);
+    },
+  });
   const inWorker = cluster.isWorker ? workerMetrics(registry) : undefined;
   const render = inWorker?.render ?? (() => registry.metrics());
-  return { registry, toolCalls, toolDuration, authFailures, rateLimited, httpRequests, mcpWaiting, secretsRefused, reviews, duplicateWarnings, recalls, health, render, countWorkerRequest: inWorker?.countRequest };
+  return { registry, toolCalls, toolDuration, authFailures, rateLimited, httpRequests, mcpWaiting, secretsRefused, reviews, duplicateWarnings, recalls, health, dbReads, replicas, render, countWorkerRequest: inWorker?.countRequest };
 }
 
 /**

@@ -15,7 +15,8 @@ import { type CliSocket, serveCliSocket } from "./db/socket-server.js";
 import { embeddedLeftover } from "./db/embedded-leftover.js";
 import { dataWithoutAgents, readHoldings, type Holdings } from "./db/holdings.js";
 import { announceConsole } from "./db/lock-data-dir.js";
-import { describeDatabase, openDatabase, withConnectionAdvice } from "./db/open.js";
+import { describeDatabase, openDatabase, openReadRouter, withConnectionAdvice } from "./db/open.js";
+import type { ReadRouter } from "./db/read-router.js";
 import { DomainError } from "./errors.js";
 import { banner, oauthBanner } from "./banner.js";
 import { segmentOlderFacts } from "./facts/lifecycle/cjk-backfill.js";
@@ -61,6 +62,7 @@ export async function startService(config: Config, options: StartOptions): Promi
     }));
   let httpServer: Server | undefined;
   let cliSocket: CliSocket | undefined;
+  let reads: ReadRouter | undefined;
   try {
     const migrations = await loadMigrations();
     const report = await migrate(db).catch((error: unknown) => {
@@ -84,7 +86,10 @@ export async function startService(config: Config, options: StartOptions): Promi
     cliSocket = !options.db && !config.databaseUrl ? await serveCliSocket(db, config.dataDir, config.db.statementTimeoutMs, logger) : undefined;
 
     let shuttingDown = false;
-    const deps = await createDeps(config, db, logger, { expectedMigrations: migrations.length, isShuttingDown: () => shuttingDown });
+    reads = await openReadRouter(config, db, (replica, state, error) =>
+      state === "down" ? logger.warn({ replica, err: error }, "read replica down: its reads go to the primary until it is back") : logger.info({ replica }, "read replica back"),
+    );
+    const deps = await createDeps(config, db, logger, { expectedMigrations: migrations.length, isShuttingDown: () => shuttingDown, ...(reads ? { reads } : {}) });
 
     const requestTimeout = config.http.requestTimeoutMs;
     httpServer = createServer({
@@ -137,6 +142,7 @@ export async function startService(config: Config, options: StartOptions): Promi
 
     const server = httpServer;
     const socket = cliSocket;
+    const router = reads;
     return {
       url,
       mcpUrl,
@@ -152,12 +158,14 @@ export async function startService(config: Config, options: StartOptions): Promi
         await healthSamples.stop();
         await unannounce?.();
         await socket?.close();
+        await router?.close();
         await db.close();
       },
     };
   } catch (error) {
     httpServer?.close();
     await cliSocket?.close();
+    await reads?.close();
     if (!options.db) await db.close();
     throw error;
   }

@@ -62,6 +62,7 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
     peakRssMiB: () => procStatusMiB(pid, "VmHWM"),
     rssMiB: () => procStatusMiB(pid, "VmRSS"),
     async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
       await exited;

@@ -16,6 +16,11 @@ interface Results {
   floor?: { sequential: Latency; bareHttpClient: Latency };
   graph?: { sizes: GraphSize[] };
   scaling?: { sizes: number[]; reads: Record<string, { ratio: number }> };
+  replicas?: {
+    readsP50Ms: Record<string, { primary: number; replica: number }>;
+    routing: { chooseMicroseconds: number; noteWriteMs: { p50: number } };
+    failover: { firstSuccessAfterPromotionMs: number; acknowledged: number; lost: number };
+  };
 }
 
 const times = (x: number) => `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}×`;
@@ -46,6 +51,12 @@ export function printSummary(results: Results, durationSeconds: number, peakRssM
     const [label, worst] = Object.entries(results.scaling.reads).sort((a, b) => b[1].ratio - a[1].ratio)[0]!;
     const { sizes } = results.scaling;
     rows.push([`scaling: worst p50 at ${sizes.at(-1)!.toLocaleString("en-US")} ÷ at ${sizes[0]!.toLocaleString("en-US")}`, `${times(worst.ratio)} (${label})`]);
+  }
+  if (results.replicas) {
+    const { readsP50Ms, routing, failover } = results.replicas;
+    for (const [tool, p50] of Object.entries(readsP50Ms)) rows.push([`replicas: ${tool} p50 primary / replica`, `${p50.primary.toFixed(1)} / ${p50.replica.toFixed(1)} ms`]);
+    rows.push(["replicas: routing per read / per write", `${routing.chooseMicroseconds.toFixed(1)} µs / ${routing.noteWriteMs.p50.toFixed(2)} ms`]);
+    rows.push(["replicas: failover, first write after promotion", `${failover.firstSuccessAfterPromotionMs} ms (${failover.acknowledged - failover.lost} of ${failover.acknowledged} acknowledged present)`]);
   }
   rows.push(["service RSS peak", `${peakRssMiB.toFixed(0)} MiB`]);
   printTable("Summary", ["measure", "figure"], rows);

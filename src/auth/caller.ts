@@ -10,6 +10,11 @@ export interface Caller {
   writeScopes: string[];
   readScopes: string[];
   tokenId: number;
+  /**
+   * Where in the primary's WAL this agent's last write ended (agent_write_positions),
+   * when reads go to replicas: a replica serves the agent only once it has replayed it.
+   */
+  lastWriteLsn?: string;
 }
 
 /** The columns a token's or a session's lookup returns for its agent (auth/sql.ts, console/sql.ts). */
@@ -20,11 +25,15 @@ export interface CallerRow {
   write_scopes: string[];
   read_scopes: string[];
   token_id: number;
+  /** agent_write_positions.lsn, where the lookup reads it (the token check). */
+  write_lsn?: string | null;
 }
 
 /** The caller a looked-up token or console session stands for: built here only. */
 export function callerOfRow(row: CallerRow): Caller {
-  return { agentId: row.agent_id, name: row.name, kind: row.kind, writeScopes: row.write_scopes, readScopes: row.read_scopes, tokenId: row.token_id };
+  const caller: Caller = { agentId: row.agent_id, name: row.name, kind: row.kind, writeScopes: row.write_scopes, readScopes: row.read_scopes, tokenId: row.token_id };
+  if (row.write_lsn) caller.lastWriteLsn = row.write_lsn;
+  return caller;
 }
 
 /** Per-request notes that the request log line picks up (see http/logging.ts). */

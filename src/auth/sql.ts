@@ -106,7 +106,8 @@ export const VERIFY_TOKEN = `
          (t.expires_at is not null and t.expires_at <= now()) as expired,
          (t.last_used_at is null or t.last_used_at < now() - interval '60 seconds') as stale_last_used,
          (t.oauth_grant_id is not null) as oauth_grant,
-         a.id as agent_id, a.name, a.kind, a.write_scopes, a.read_scopes, a.disabled_at
+         a.id as agent_id, a.name, a.kind, a.write_scopes, a.read_scopes, a.disabled_at,
+         (select w.lsn::text from agent_write_positions w where w.agent_id = a.id) as write_lsn
     from agent_tokens t join agents a on a.id = t.agent_id
    where t.token_hash = $1::text`;
 

@@ -4,6 +4,7 @@
 // and the CLI), and no capability imports it.
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from "express";
 import type { AppDeps } from "../app-deps.js";
+import { pageReads } from "./page-reads.js";
 import type { Caller } from "../auth/caller.js";
 import { registerAssets } from "./assets.js";
 import { sendPage } from "./render.js";
@@ -55,13 +56,15 @@ export function consoleRouter(deps: AppDeps, options: ConsoleOptions = {}): Rout
       }),
     );
   }
-  registerReview(router, deps);
-  registerFacts(router, deps);
-  registerLedger(router, deps);
-  registerActivity(router, deps);
-  registerGraph(router, deps);
-  registerHealth(router, deps);
-  registerAgents(router, deps);
+  const reads = pageReads(deps);
+  router.use(reads.route);
+  registerReview(router, reads.deps);
+  registerFacts(router, reads.deps);
+  registerLedger(router, reads.deps);
+  registerActivity(router, reads.deps);
+  registerGraph(router, reads.deps);
+  registerHealth(router, reads.deps);
+  registerAgents(router, reads.deps);
 
   router.use((_req, res) => {
     sendPage(res, 404, <ErrorPage ctx={pageContext(res)} title="Not found" message="There is no console page at this address." />);

@@ -20,7 +20,8 @@ export const FIND_SESSION = `
          (t.revoked_at is not null) as token_revoked,
          (t.expires_at is not null and t.expires_at <= now()) as token_expired,
          a.id as agent_id, a.name, a.kind, a.write_scopes, a.read_scopes,
-         (a.disabled_at is not null) as agent_disabled
+         (a.disabled_at is not null) as agent_disabled,
+         (select w.lsn::text from agent_write_positions w where w.agent_id = a.id) as write_lsn
     from console_sessions s
     join agent_tokens t on t.id = s.token_id
     join agents a on a.id = s.agent_id

@@ -22,6 +22,10 @@ export function classifyDatabaseError(error: unknown): DomainError | undefined {
     case PgCode.INVALID_DATETIME_FORMAT:
     case PgCode.CHECK_VIOLATION:
       return new DomainError("invalid", "The database refused a value of this call: check text for unusual characters and numbers or dates for their range. Nothing was written.");
+    // The host this connection reached is a standby now (a switchover or a
+    // failover under way): the next connection looks for the new primary.
+    case PgCode.READ_ONLY_SQL_TRANSACTION:
+      return new DomainError("unavailable", "The memory database is changing its primary server right now. Nothing was written; retry in a few seconds.", undefined, true);
     case PgCode.QUERY_CANCELED:
       return new DomainError("unavailable", "The database took too long to answer and the call was cancelled. Nothing was written; retry, or narrow the request.", undefined, true);
     default:

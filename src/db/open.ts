@@ -8,6 +8,8 @@ import { DataDirBusyError, lockDataDir } from "./lock-data-dir.js";
 import { openPglite } from "./pglite.js";
 import { openPostgres } from "./postgres.js";
 import { connectionFailure } from "./connect-errors.js";
+import { describeHosts, parseHostList } from "./hosts.js";
+import { ReadRouter, type ReplicaState } from "./read-router.js";
 import { connectSocketDatabase } from "./socket-client.js";
 import { SOCKET_FILE } from "./socket-protocol.js";
 
@@ -72,6 +74,8 @@ function consoleUrlOf(config: Config): string {
 export function describeDatabase(config: Config): string {
   if (!config.databaseUrl) return `embedded Postgres (PGlite) in ${config.dataDir}`;
   try {
+    const list = parseHostList(config.databaseUrl, "DATABASE_URL");
+    if (list) return `Postgres at ${describeHosts(list.hosts)}${new URL(list.urlFor(list.hosts[0]!)).pathname} (target_session_attrs=${list.sessionAttrs})`;
     const url = new URL(config.databaseUrl);
     return `Postgres at ${url.hostname}:${url.port || "5432"}${url.pathname}`;
   } catch {
@@ -82,4 +86,38 @@ export function describeDatabase(config: Config): string {
 /** The first statement's failure to reach DATABASE_URL's database, with what to run instead of the driver's words; other errors as they are. */
 export function withConnectionAdvice(error: unknown, config: Config): unknown {
   return (config.databaseUrl && connectionFailure(error, config.databaseUrl, "DATABASE_URL")) || error;
+}
+
+/**
+ * The read router over DATABASE_READ_URL's replicas (one per host of its host
+ * list), or undefined without one. Its first position check has run when it resolves.
+ */
+export async function openReadRouter(config: Config, primary: Database, onStateChange?: (replica: string, state: ReplicaState, error?: unknown) => void): Promise<ReadRouter | undefined> {
+  if (!config.databaseReadUrl || primary.kind !== "postgres") return undefined;
+  const list = parseHostList(config.databaseReadUrl, "DATABASE_READ_URL");
+  const urls = list ? list.hosts.map((h) => ({ name: describeHosts([h]), url: list.urlFor(h) })) : [{ name: hostOfUrl(config.databaseReadUrl), url: config.databaseReadUrl }];
+  const replicas = urls.map(({ name, url }) => ({
+    name,
+    db: openPostgres({
+      statementTimeoutMs: config.db.statementTimeoutMs,
+      lockTimeoutMs: config.db.lockTimeoutMs,
+      connectionString: url,
+      poolMax: config.db.poolMax,
+      connectTimeoutMs: config.db.connectTimeoutMs,
+      applicationName: "agent-memory reads",
+      setting: "DATABASE_READ_URL",
+    }),
+  }));
+  const router = new ReadRouter(primary, replicas, config.db.readMaxLagMs, onStateChange);
+  await router.start();
+  return router;
+}
+
+function hostOfUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || "5432"}`;
+  } catch {
+    return "replica";
+  }
 }

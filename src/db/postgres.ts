@@ -2,6 +2,9 @@
 import pg from "pg";
 import type { Database, DatabaseTimeouts, PoolStats, Queryable, QueryOptions, QueryResult, TransactionOptions } from "./database.js";
 import { transactionPrelude } from "./database.js";
+import { isConnectionError, pgCode, PgCode } from "./errors.js";
+import { type ChosenHost, HostSelector } from "./host-selector.js";
+import { parseHostList } from "./hosts.js";
 
 const INT8_OID = 20;
 
@@ -19,31 +22,67 @@ interface PostgresOptions extends DatabaseTimeouts {
   poolMax: number;
   connectTimeoutMs: number;
   applicationName?: string;
+  /** The variable that named the database, for messages (DATABASE_URL unless told). */
+  setting?: string;
   /** Called when an idle pooled connection breaks (e.g. the server restarted). */
   onIdleError?: (error: Error) => void;
 }
 
 export function openPostgres(options: PostgresOptions): Database {
-  const pool = openPool(options, options.statementTimeoutMs, options.poolMax);
+  const hostList = parseHostList(options.connectionString, options.setting ?? "DATABASE_URL");
+  const selector = hostList && new HostSelector(hostList, options.connectTimeoutMs, options.setting ?? "DATABASE_URL");
+  const pool = openPool(options, options.statementTimeoutMs, options.poolMax, selector);
   // queryBounded's connections: a quarter of the main pool's size (what they
   // run is advice; they must not double the connections the service holds).
   // Each starts with the configured timeout and takes the bound after its
   // first statement: a fresh backend's first statement (catalog caches, the
   // plan of a PL/pgSQL function) can take longer than the bound by itself, and
   // a warning missed on every new connection would be missed after every pause.
-  const boundedPool = openPool(options, options.statementTimeoutMs, Math.max(2, Math.ceil(options.poolMax / 4)));
+  const boundedPool = openPool(options, options.statementTimeoutMs, Math.max(2, Math.ceil(options.poolMax / 4)), selector);
   const boundOf = new WeakMap<pg.PoolClient, number>();
 
   const asResult = <R>(r: pg.QueryResult): QueryResult<R> => ({ rows: r.rows as R[], rowCount: r.rowCount ?? 0 });
 
+  /**
+   * A connection from `from`. With a host list, a connection opened before the
+   * selector dropped its host is closed instead of used, and a failure that
+   * says the host is gone or no longer the primary makes the selector look again.
+   */
+  const connect = async (from: pg.Pool): Promise<pg.PoolClient> => {
+    if (!selector) return from.connect();
+    for (;;) {
+      const client = await from.connect();
+      if ((client as unknown as SelectedHostClient).chosen.generation === selector.generation) return client;
+      client.release(true);
+    }
+  };
+  const noteFailure = (client: pg.PoolClient | undefined, error: unknown): void => {
+    if (!selector || !client) return;
+    if (isConnectionError(error) || pgCode(error) === PgCode.READ_ONLY_SQL_TRANSACTION) selector.forget((client as unknown as SelectedHostClient).chosen);
+  };
+
+  const query = async <R>(sql: string, params?: readonly unknown[], queryOptions?: QueryOptions): Promise<QueryResult<R>> => {
+    if (!selector) return asResult<R>(await pool.query(queryConfig(sql, params, queryOptions)));
+    const client = await connect(pool);
+    let broken: Error | undefined;
+    try {
+      return asResult<R>(await client.query(queryConfig(sql, params, queryOptions)));
+    } catch (error) {
+      noteFailure(client, error);
+      // A lost connection, or one to a host that is no longer the primary, is not reused.
+      if (!pgCode(error) || pgCode(error) === PgCode.READ_ONLY_SQL_TRANSACTION) broken = error as Error;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+
   return {
     kind: "postgres",
-    async query<R>(sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) {
-      return asResult<R>(await pool.query(queryConfig(sql, params, queryOptions)));
-    },
+    query,
     async queryBounded<R>(timeoutMs: number, sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) {
       const bound = Math.trunc(timeoutMs);
-      const client = await boundedPool.connect();
+      const client = await connect(boundedPool);
       let broken: Error | undefined;
       try {
         const current = boundOf.get(client);
@@ -63,16 +102,17 @@ export function openPostgres(options: PostgresOptions): Database {
         // server gives) leaves the connection usable; only a lost connection,
         // which carries no SQLSTATE, is dropped.
         if (!(error as { code?: unknown }).code) broken = error as Error;
+        noteFailure(client, error);
         throw error;
       } finally {
         client.release(broken);
       }
     },
     async exec(sql: string) {
-      await pool.query(sql);
+      await query(sql);
     },
     async transaction<T>(work: (tx: Queryable) => Promise<T>, txOptions?: TransactionOptions): Promise<T> {
-      const client = await pool.connect();
+      const client = await connect(pool);
       let broken: Error | undefined;
       try {
         await client.query(`begin; ${transactionPrelude(options, txOptions)}`);
@@ -88,6 +128,7 @@ export function openPostgres(options: PostgresOptions): Database {
         await client.query("commit");
         return result;
       } catch (error) {
+        noteFailure(client, error);
         try {
           await client.query("rollback");
         } catch (rollbackError) {
@@ -109,9 +150,11 @@ export function openPostgres(options: PostgresOptions): Database {
 }
 
 /** A pool whose sessions run statements outside explicit transactions under `statementTimeoutMs`. */
-function openPool(options: PostgresOptions, statementTimeoutMs: number, max: number): pg.Pool {
+function openPool(options: PostgresOptions, statementTimeoutMs: number, max: number, selector: HostSelector | undefined): pg.Pool {
   const pool = new pg.Pool({
-    connectionString: options.connectionString,
+    // With a host list, every host shares the user, password, database and
+    // parameters of the first one's URL; the client replaces the host and port.
+    ...(selector ? { Client: selectedHostClient(selector), connectionString: selector.urlFor(selector.hosts[0]!) } : { connectionString: options.connectionString }),
     max,
     connectionTimeoutMillis: options.connectTimeoutMs,
     idleTimeoutMillis: 30_000,
@@ -146,4 +189,39 @@ function openPool(options: PostgresOptions, statementTimeoutMs: number, max: num
 function queryConfig(text: string, params: readonly unknown[] | undefined, options: QueryOptions | undefined): pg.QueryConfig {
   const values = params as unknown[] | undefined;
   return options?.prepareAs ? { name: options.prepareAs, text, values } : { text, values };
+}
+
+/** A pg.Client that connects to the selector's current host. */
+interface SelectedHostClient extends pg.Client {
+  chosen: ChosenHost;
+}
+
+type ConnectCallback = ((err: Error) => void) | ((err: null, c: pg.Client) => void);
+
+function selectedHostClient(selector: HostSelector): new () => pg.Client {
+  return class extends pg.Client implements SelectedHostClient {
+    chosen: ChosenHost = { host: "", port: 0, generation: -1 };
+
+    // pg-pool calls connect(callback); the host is chosen first, asynchronously.
+    override connect(): Promise<pg.Client>;
+    override connect(callback: ConnectCallback): void;
+    override connect(callback?: ConnectCallback): Promise<pg.Client> | void {
+      const connected = selector.pick().then(async (host) => {
+        this.chosen = host;
+        // The driver reads these two when it opens the socket (pg/lib/client.js, _connect).
+        Object.assign(this, { host: host.host, port: host.port });
+        try {
+          return await super.connect();
+        } catch (error) {
+          if (isConnectionError(error)) selector.forget(host);
+          throw error;
+        }
+      });
+      if (!callback) return connected;
+      connected.then(
+        (client) => (callback as (err: null, c: pg.Client) => void)(null, client),
+        (error: Error) => (callback as (err: Error) => void)(error),
+      );
+    }
+  };
 }

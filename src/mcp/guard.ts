@@ -13,6 +13,7 @@ import { DomainError, invalid } from "../errors.js";
 import { findUnstorableText, unstorableTextMessage } from "../text.js";
 import { checkToolArguments } from "./arguments.js";
 import type { CallContext, PromptDefinition, ResourceDefinition, ToolDefinition } from "./tool.js";
+import type { ReadRouter } from "../db/read-router.js";
 import { ProtocolError } from "./protocol-error.js";
 
 /** The part of the SDK's RequestHandlerExtra the callbacks read. */
@@ -36,8 +37,8 @@ class GuardedContext implements CallContext {
   constructor(
     readonly caller: Caller,
     readonly deps: AppDeps,
-    private readonly what: What,
-    private readonly requestId: string | undefined,
+    readonly what: What,
+    readonly requestId: string | undefined,
   ) {}
   get log(): Logger {
     return (this.logger ??= this.deps.logger.child({ [this.what.kind]: this.what.name, agent: this.caller.name, reqId: this.requestId }));
@@ -57,11 +58,12 @@ async function guarded<T, A>(
   internalMessage: (trace: RequestTrace | undefined) => string,
   work: (ctx: CallContext, arg: A) => Promise<T>,
   arg: A,
+  readsMayLag = false,
 ): Promise<Outcome<T>> {
   const caller = callerFromAuthInfo(extra.authInfo);
   const trace = traceFromAuthInfo(extra.authInfo);
   const ctx = new GuardedContext(caller, deps, what, trace?.requestId);
-  const pending = work(ctx, arg);
+  const pending = readsMayLag && deps.reads ? onReplicaIfCurrent(deps, deps.reads, ctx, work, arg) : work(ctx, arg);
   trace?.running?.add(pending);
   try {
     return { ok: true, value: await pending, outcome: "ok" };
@@ -79,6 +81,32 @@ async function guarded<T, A>(
     trace?.running?.delete(pending);
   }
 }
+
+/**
+ * Runs a read on a replica that has replayed the caller's last write, when one
+ * is up and within the lag bound, else on the primary (read-router.ts). A
+ * replica that fails the read by being gone (or by cancelling it for a
+ * conflict with recovery) costs the caller nothing: the read runs again on the primary.
+ */
+async function onReplicaIfCurrent<T, A>(deps: AppDeps, reads: ReadRouter, ctx: GuardedContext, work: (ctx: CallContext, arg: A) => Promise<T>, arg: A): Promise<T> {
+  const choice = reads.choose(ctx.caller);
+  if (choice.target === "primary") {
+    deps.metrics.dbReads.inc(PRIMARY_READ);
+    return work(ctx, arg);
+  }
+  deps.metrics.dbReads.inc(REPLICA_READ);
+  try {
+    return await work(new GuardedContext(ctx.caller, { ...deps, db: choice.db }, ctx.what, ctx.requestId), arg);
+  } catch (error) {
+    if (!choice.failed?.(error)) throw error;
+    ctx.log.warn({ err: error }, "read on a replica failed; read again on the primary");
+    // Counted twice: the replica tried, and the primary answered.
+    deps.metrics.dbReads.inc(PRIMARY_READ);
+    return work(ctx, arg);
+  }
+}
+const PRIMARY_READ = { target: "primary" } as const;
+const REPLICA_READ = { target: "replica" } as const;
 
 /**
  * A refusal may quote what was sent (an invalid name, a value out of range); a
@@ -112,11 +140,13 @@ export function toolCallback(deps: AppDeps, tool: ToolDefinition) {
     return tool.run(checkToolArguments(tool.name, tool.inputSchema, args), ctx);
   };
   const durationLabels = { tool: tool.name };
+  const writes = tool.annotations.readOnlyHint !== true;
   return async (input: Record<string, unknown>, extra: CallExtra): Promise<CallToolResult> => {
     const trace = traceFromAuthInfo(extra.authInfo);
     trace?.tools.push(tool.name);
     const started = performance.now();
-    const result = await guarded(deps, what, extra, internalMessage, run, input);
+    const result = await guarded(deps, what, extra, internalMessage, run, input, tool.readsMayLag === true);
+    if (writes && deps.reads && result.ok) await noteWrite(deps, deps.reads, extra);
     metrics.toolDuration.observe(durationLabels, (performance.now() - started) / 1000);
     metrics.toolCalls.inc({ tool: tool.name, outcome: result.outcome });
     if (trace) trace.outcome = result.outcome;
@@ -167,16 +197,32 @@ function throwAsJsonRpc(error: DomainError): never {
   throw new ProtocolError(code, error.message);
 }
 
+/**
+ * After a tool that may have written answered: the primary's WAL position now
+ * is past its write, and the caller's reads wait for a replica that has it
+ * (agent_write_positions, read back by the next call's token check). Recorded
+ * before the answer leaves, so the agent's next call, on any service process,
+ * knows it. A failure to record is logged, not answered: the write stands.
+ */
+async function noteWrite(deps: AppDeps, reads: ReadRouter, extra: CallExtra): Promise<void> {
+  const caller = callerFromAuthInfo(extra.authInfo);
+  try {
+    await reads.noteWrite(caller.agentId);
+  } catch (error) {
+    deps.logger.warn({ err: error, agent: caller.name }, "could not record the write position for reads from replicas");
+  }
+}
+
 /** Wraps a resource's list or read callback; failures become JSON-RPC errors. */
 export function resourceCall<T>(deps: AppDeps, resource: Pick<ResourceDefinition, "name">, extra: CallExtra, work: (ctx: CallContext) => Promise<T>): Promise<T> {
-  return guarded(deps, { kind: "resource", name: resource.name }, extra, () => `Internal error while reading ${resource.name} resources; nothing was changed.`, work, undefined).then(
+  return guarded(deps, { kind: "resource", name: resource.name }, extra, () => `Internal error while reading ${resource.name} resources; nothing was changed.`, work, undefined, true).then(
     (result) => (result.ok ? result.value : throwAsJsonRpc(result.error)),
   );
 }
 
 /** Wraps one completion lookup; failures become JSON-RPC errors. */
 export function completionCall<T>(deps: AppDeps, name: string, extra: CallExtra, work: (ctx: CallContext) => Promise<T>): Promise<T> {
-  return guarded(deps, { kind: "completion", name }, extra, () => `Internal error while completing ${name}.`, work, undefined).then((result) =>
+  return guarded(deps, { kind: "completion", name }, extra, () => `Internal error while completing ${name}.`, work, undefined, true).then((result) =>
     result.ok ? result.value : throwAsJsonRpc(result.error),
   );
 }

@@ -46,6 +46,12 @@ interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   annotations: ToolAnnotations;
   /** The tool's _meta in tools/list, e.g. an MCP App's `ui.resourceUri`. */
   meta?: Record<string, unknown>;
+  /**
+   * Its reads may be a moment old: with DATABASE_READ_URL it may run on a
+   * streaming replica that has the caller's own writes (src/db/read-router.ts).
+   * Never for a tool that writes or decides (a claim, a check before an action).
+   */
+  readsMayLag?: true;
   run(input: z.infer<z.ZodObject<I>>, ctx: CallContext): Promise<ToolAnswer<NullAsAbsent<z.infer<z.ZodObject<O>>>>>;
 }
 
@@ -58,6 +64,7 @@ export interface ToolDefinition {
   outputSchema: z.ZodObject<z.ZodRawShape>;
   annotations: ToolAnnotations;
   meta?: Record<string, unknown> | undefined;
+  readsMayLag?: true | undefined;
   // Method syntax on purpose: a spec's run takes its own narrower input, and the
   // input has been checked against inputSchema before run is called (guard.ts).
   run(input: Record<string, unknown>, ctx: CallContext): Promise<ToolAnswer<unknown>>;
@@ -74,6 +81,7 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(spe
     outputSchema: z.object(spec.output),
     annotations: { title: spec.title, ...spec.annotations },
     meta: spec.meta,
+    readsMayLag: spec.readsMayLag,
     run: spec.run,
   };
 }

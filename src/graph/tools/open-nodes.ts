@@ -19,6 +19,7 @@ export const openNodesTool = defineTool({
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  readsMayLag: true,
   async run(input, { caller, deps }) {
     const { graphAnswerMaxChars, graphSearchCountMax } = deps.config.limits;
     const scope = readableGraph(caller, input.scope);

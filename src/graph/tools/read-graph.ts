@@ -18,6 +18,7 @@ export const readGraphTool = defineTool({
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  readsMayLag: true,
   async run(input, { caller, deps }) {
     const { graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax } = deps.config.limits;
     const scope = readableGraph(caller, input.scope);

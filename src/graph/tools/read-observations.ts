@@ -23,6 +23,7 @@ export const readObservationsTool = defineTool({
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  readsMayLag: true,
   async run(input, { caller, deps }) {
     const { graphAnswerMaxChars, graphSearchCountMax } = deps.config.limits;
     const page = await readObservations(deps.db, readableGraph(caller, input.scope), input.name, input, graphAnswerMaxChars, { countCap: graphSearchCountMax });

@@ -36,6 +36,7 @@ export const readRelationsTool = defineTool({
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  readsMayLag: true,
   async run(input, { caller, deps }) {
     const { graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax } = deps.config.limits;
     const page = await readRelations(deps.db, readableGraph(caller, input.scope), input, graphAnswerMaxChars, { countCap: graphSearchCountMax, scanMax: graphSearchScanMax });

@@ -31,6 +31,7 @@ export const searchNodesTool = defineTool({
   input,
   output,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  readsMayLag: true,
   async run(input, { caller, deps }) {
     const { graphAnswerMaxChars, graphSearchCountMax, graphSearchScanMax } = deps.config.limits;
     const scope = readableGraph(caller, input.scope);

@@ -29,6 +29,7 @@ export const memoryGetTool = defineTool({
   input,
   output,
   annotations: READ_ONLY,
+  readsMayLag: true,
   async run(args, { caller, deps }) {
     const fact = await getFact(deps.db, caller, args);
     return { text: fullFactText(fact), structured: { fact, uri: factUri(fact.scope, fact.name) } };

@@ -44,6 +44,7 @@ export const memoryListTool = defineTool({
   input,
   output,
   annotations: READ_ONLY,
+  readsMayLag: true,
   async run(args, { caller, deps }) {
     const result = await listFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.limits.listScanMax });
     const { scanCut, ...page } = result;

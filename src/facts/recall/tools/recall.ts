@@ -94,6 +94,7 @@ export const memoryRecallTool = defineTool({
   input,
   output,
   annotations: READ_ONLY,
+  readsMayLag: true,
   async run(args, { caller, deps }) {
     const options = { staleAfterDays: deps.config.facts.staleAfterDays };
     const result = await recallFacts(deps.db, caller, args, options);

@@ -41,6 +41,7 @@ export const memoryReviewTool = defineTool({
   input,
   output,
   annotations: READ_ONLY,
+  readsMayLag: true,
   meta: TOOL_UI_META,
   async run(args, { caller, deps }) {
     const { facts, limits } = deps.config;
