@@ -136,6 +136,8 @@ async function main() {
     fail: (reason) => failures.push(reason),
   };
   const rss: number[] = [];
+  /** Where the run's time goes, section by section (the whole run has a time budget: bench/README.md). */
+  const sectionSeconds: Record<string, number> = {};
   const rssTimer = setInterval(() => rss.push(service.rssMiB()), 500);
   try {
     const env = await versions(database.url);
@@ -143,13 +145,17 @@ async function main() {
     for (const name of values.sections!.split(",")) {
       const section = SECTIONS[name.trim()];
       if (!section) throw new Error(`unknown section "${name}"; known: ${Object.keys(SECTIONS).join(", ")}`);
+      const sectionStarted = performance.now();
       await section(ctx);
+      sectionSeconds[name.trim()] = (performance.now() - sectionStarted) / 1000;
     }
+    console.log(`\nSection times: ${Object.entries(sectionSeconds).map(([n, s]) => `${n} ${s.toFixed(0)} s`).join(", ")}`);
     const peak = service.peakRssMiB();
     console.log(`\nService RSS: start ${rss[0]?.toFixed(0) ?? "?"} MiB, end ${service.rssMiB().toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB (target ≤ 250)`);
     const report = {
       date: started.toISOString(),
       durationSeconds: (Date.now() - started.getTime()) / 1000,
+      sectionSeconds,
       quick,
       environment: env,
       serviceRssMiB: { start: rss[0], end: service.rssMiB(), peak },
