@@ -6,7 +6,8 @@
 import http from "node:http";
 
 interface RawClient {
-  call(tool: string, args?: Record<string, unknown>): Promise<unknown>;
+  /** `headers`: sent with this call (e.g. a traceparent that names its trace). */
+  call(tool: string, args?: Record<string, unknown>, headers?: Record<string, string>): Promise<unknown>;
   close(): void;
 }
 
@@ -15,7 +16,7 @@ export function rawClient(mcpUrl: string, token: string, protocolVersion: string
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   let id = 0;
   return {
-    call(tool, args = {}) {
+    call(tool, args = {}, headers = {}) {
       const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: tool, arguments: args } });
       return new Promise((resolve, reject) => {
         const req = http.request(
@@ -31,6 +32,7 @@ export function rawClient(mcpUrl: string, token: string, protocolVersion: string
               "content-type": "application/json",
               "mcp-protocol-version": protocolVersion,
               "content-length": Buffer.byteLength(body),
+              ...headers,
             },
           },
           (res) => {
