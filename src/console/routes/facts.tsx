@@ -8,6 +8,7 @@ import { mayRedact } from "../../auth/scopes.js";
 import { listFacts } from "../../facts/lifecycle/list.js";
 import { redactFactVersion } from "../../facts/trust/redaction.js";
 import { getFact } from "../../facts/lifecycle/get.js";
+import { factReaders } from "../../facts/trust/receipts.js";
 import { recallFacts } from "../../facts/recall/recall.js";
 import type { FactStatus, FactType } from "../../facts/rules.js";
 import { FACT_STATUSES, FACT_TYPES, MAX_KEYWORDS } from "../../facts/rules.js";
@@ -62,7 +63,8 @@ export function registerFacts(router: Router, deps: AppDeps): void {
     const before = /^\d{1,9}$/.test(str(req.query.before)) ? Number(req.query.before) : undefined;
     const fact = await getFact(deps.db, sessionOf(res).caller, { name: String(req.params.name), scope: String(req.params.scope), versionsBefore: before });
     const caller = sessionOf(res).caller;
-    sendPage(res, status, <FactPage ctx={pageContext(res, "facts")} fact={fact} notice={notice} mayRedact={mayRedact(caller, fact.scope)} />);
+    const readBy = await factReaders(deps.db, caller, fact);
+    sendPage(res, status, <FactPage ctx={pageContext(res, "facts")} fact={fact} notice={notice} mayRedact={mayRedact(caller, fact.scope)} readBy={readBy} />);
   };
 
   const showRefusal = (req: Request, res: Response, error: unknown) => {

@@ -26,6 +26,7 @@ export const factResource = defineResource({
   },
   async list({ caller, deps }) {
     const { facts } = await listFacts(deps.db, caller, { limit: RESOURCE_LIST_LIMIT }, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.limits.listScanMax });
+    deps.receipts.record(caller.agentId, "resources/list", facts);
     return {
       resources: facts.map((f) => ({
         uri: factUri(f.scope, f.name),
@@ -38,6 +39,7 @@ export const factResource = defineResource({
   },
   async read(uri, variables, { caller, deps }) {
     const fact = await getFact(deps.db, caller, { scope: String(variables.scope), name: String(variables.name) });
+    deps.receipts.record(caller.agentId, "resources/read", [fact]);
     return { contents: [{ uri: uri.href, mimeType: "text/plain", text: fullFactText(fact) }] };
   },
 });

@@ -47,6 +47,7 @@ export const memoryListTool = defineTool({
   readsMayLag: true,
   async run(args, { caller, deps }) {
     const result = await listFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.limits.listScanMax });
+    deps.receipts.record(caller.agentId, "memory_list", result.facts);
     const { scanCut, ...page } = result;
     return { text: listText(result, args.reviewable ?? false), structured: scanCut ? { ...page, scanCut } : page };
   },

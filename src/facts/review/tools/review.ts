@@ -46,6 +46,7 @@ export const memoryReviewTool = defineTool({
   async run(args, { caller, deps }) {
     const { facts, limits } = deps.config;
     const answer = await reviewAnswer(deps.db, caller, args.cursor, { staleAfterDays: facts.staleAfterDays, scanMax: limits.listScanMax, duplicateTimeoutMs: facts.duplicateTimeoutMs });
+    deps.receipts.record(caller.agentId, "memory_review", [...answer.drafts, ...answer.stale]);
     return { text: reviewText(answer), structured: answer };
   },
 });
