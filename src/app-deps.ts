@@ -8,6 +8,7 @@ import { loadMigrations } from "./db/migrate.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { ReceiptWriter } from "./receipts.js";
 import { createSecretGuard, type SecretGuard } from "./secrets/guard.js";
+import { loadMcpTracing, type McpTracing } from "./tracing/mcp-tracing.js";
 
 export interface AppDeps {
   config: Config;
@@ -30,6 +31,8 @@ export interface AppDeps {
   isShuttingDown?: () => boolean;
   /** With DATABASE_READ_URL: where reads that may be a moment old run (src/db/read-router.ts). */
   reads?: ReadRouter;
+  /** With OTEL_* asking for traces: the MCP server span of each request (src/tracing/). Absent, nothing is traced. */
+  tracing?: McpTracing;
 }
 
 interface DepsOptions {
@@ -61,5 +64,6 @@ export async function createDeps(config: Config, db: Database, logger: Logger, o
     expectedMigrations: options.expectedMigrations ?? (await loadMigrations()).length,
     ...(options.isShuttingDown ? { isShuttingDown: options.isShuttingDown } : {}),
     ...(reads ? { reads } : {}),
+    ...(config.tracing.enabled ? { tracing: await loadMcpTracing() } : {}),
   };
 }

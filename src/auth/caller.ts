@@ -47,6 +47,10 @@ export interface RequestTrace {
    * concurrency limit holds the request's slot until these have ended.
    */
   running?: Set<Promise<unknown>>;
+  /** Facts the answer served (CallContext.served), for the request's trace span. */
+  served?: number;
+  /** The one scope those facts were in, if they were all in one. */
+  storeId?: string;
 }
 
 /** The shape of AuthInfo.extra in this service. */

@@ -24,9 +24,9 @@ export const factResource = defineResource({
     scope: (prefix, { deps, caller }) => completeReadableScope(deps.db, caller, prefix),
     name: (prefix, { deps, caller }, args) => completeFactName(deps.db, caller, args.scope, prefix),
   },
-  async list({ caller, deps }) {
+  async list({ caller, deps, served }) {
     const { facts } = await listFacts(deps.db, caller, { limit: RESOURCE_LIST_LIMIT }, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.limits.listScanMax });
-    deps.receipts.record(caller.agentId, "resources/list", facts);
+    served(facts);
     return {
       resources: facts.map((f) => ({
         uri: factUri(f.scope, f.name),
@@ -37,9 +37,9 @@ export const factResource = defineResource({
       })),
     };
   },
-  async read(uri, variables, { caller, deps }) {
+  async read(uri, variables, { caller, deps, served }) {
     const fact = await getFact(deps.db, caller, { scope: String(variables.scope), name: String(variables.name) });
-    deps.receipts.record(caller.agentId, "resources/read", [fact]);
+    served([fact]);
     return { contents: [{ uri: uri.href, mimeType: "text/plain", text: fullFactText(fact) }] };
   },
 });

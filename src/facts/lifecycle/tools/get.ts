@@ -41,9 +41,9 @@ export const memoryGetTool = defineTool({
   output,
   annotations: READ_ONLY,
   readsMayLag: true,
-  async run(args, { caller, deps }) {
+  async run(args, { caller, deps, served }) {
     const fact = await getFact(deps.db, caller, args);
-    deps.receipts.record(caller.agentId, "memory_get", [fact]);
+    served([fact]);
     const readBy = await factReaders(deps.db, caller, fact);
     const text = fullFactText(fact) + (readBy ? `\n\n${readersText(readBy)}` : "");
     return { text, structured: { fact, uri: factUri(fact.scope, fact.name), ...(readBy ? { readBy } : {}) } };

@@ -97,13 +97,13 @@ export const memoryRecallTool = defineTool({
   output,
   annotations: READ_ONLY,
   readsMayLag: true,
-  async run(args, { caller, deps }) {
+  async run(args, { caller, deps, served }) {
     const options = { staleAfterDays: deps.config.facts.staleAfterDays };
     // Read beside the recall (on the primary, where notices are written), not after it.
     const notices = startNotices(deps, caller);
     const result = await recallFacts(deps.db, caller, args, options);
     deps.metrics.recalls.inc({ result: result.total > 0 ? "hits" : "empty" });
-    deps.receipts.record(caller.agentId, "memory_recall", result.hits);
+    served(result.hits);
     const hints = result.total === 0 ? await wordHints(deps.db, caller, args, options) : [];
     const withdrawn = await notices.deliver();
     const text = recallText(args.keywords, result, hints);

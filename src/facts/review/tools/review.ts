@@ -43,10 +43,10 @@ export const memoryReviewTool = defineTool({
   annotations: READ_ONLY,
   readsMayLag: true,
   meta: TOOL_UI_META,
-  async run(args, { caller, deps }) {
+  async run(args, { caller, deps, served }) {
     const { facts, limits } = deps.config;
     const answer = await reviewAnswer(deps.db, caller, args.cursor, { staleAfterDays: facts.staleAfterDays, scanMax: limits.listScanMax, duplicateTimeoutMs: facts.duplicateTimeoutMs });
-    deps.receipts.record(caller.agentId, "memory_review", [...answer.drafts, ...answer.stale]);
+    served([...answer.drafts, ...answer.stale]);
     return { text: reviewText(answer), structured: answer };
   },
 });

@@ -1,0 +1,19 @@
+// Starting OpenTelemetry's Node SDK: loaded by src/cli/main.ts only when the
+// OTEL_* variables ask for traces (src/config/tracing.ts), and before anything
+// that loads pg or express, so that their instrumentations hook them as they
+// load. The SDK reads the exporter, its endpoint and protocol, headers and the
+// sampler from OTEL_* itself. Statements are traced without their parameter
+// values, and only inside a request (no span per background check).
+import { tracedLibraries } from "./instrumentations.js";
+
+export interface RunningTracing {
+  /** Exports the spans still buffered and stops (at the end of the process). */
+  shutdown(): Promise<void>;
+}
+
+export async function startTracing(serviceName: string): Promise<RunningTracing> {
+  const { NodeSDK } = await import("@opentelemetry/sdk-node");
+  const sdk = new NodeSDK({ serviceName, instrumentations: await tracedLibraries() });
+  sdk.start();
+  return { shutdown: () => sdk.shutdown() };
+}
