@@ -44,7 +44,8 @@ class GuardedContext implements CallContext {
   get log(): Logger {
     return (this.logger ??= this.deps.logger.child({ [this.what.kind]: this.what.name, agent: this.caller.name, reqId: this.trace?.requestId }));
   }
-  served(facts: readonly ServedFact[]): void {
+  // A property, not a method: callbacks take it out of their context ({ served }).
+  readonly served = (facts: readonly ServedFact[]): void => {
     this.deps.receipts.record(this.caller.agentId, this.what.kind === "tool" ? this.what.name : `${this.what.kind}:${this.what.name}`, facts);
     if (this.trace) {
       this.trace.served = (this.trace.served ?? 0) + facts.length;
@@ -52,7 +53,7 @@ class GuardedContext implements CallContext {
       const scope = facts[0]?.scope;
       if (scope !== undefined && facts.every((f) => f.scope === scope)) this.trace.storeId = scope;
     }
-  }
+  };
 }
 
 /**

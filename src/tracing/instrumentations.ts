@@ -5,14 +5,15 @@
 const UNTRACED_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 
 export async function tracedLibraries() {
-  const [{ HttpInstrumentation }, { ExpressInstrumentation }, { PgInstrumentation }] = await Promise.all([
+  const [{ HttpInstrumentation }, { ExpressInstrumentation, ExpressLayerType }, { PgInstrumentation }] = await Promise.all([
     import("@opentelemetry/instrumentation-http"),
     import("@opentelemetry/instrumentation-express"),
     import("@opentelemetry/instrumentation-pg"),
   ]);
   return [
     new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? "").split("?")[0]!), ignoreOutgoingRequestHook: () => true }),
-    new ExpressInstrumentation(),
+    // Routes and routers, not each middleware (the CSP, the body parser…): a span per step would bury the route.
+    new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
     // Parameter values stay out (enhancedDatabaseReporting off); statements outside a request (replica checks, upkeep) make no spans.
     new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
   ];

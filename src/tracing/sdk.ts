@@ -4,6 +4,7 @@
 // load. The SDK reads the exporter, its endpoint and protocol, headers and the
 // sampler from OTEL_* itself. Statements are traced without their parameter
 // values, and only inside a request (no span per background check).
+import { register } from "node:module";
 import { tracedLibraries } from "./instrumentations.js";
 
 export interface RunningTracing {
@@ -12,6 +13,10 @@ export interface RunningTracing {
 }
 
 export async function startTracing(serviceName: string): Promise<RunningTracing> {
+  // Express reaches this service through an ESM import, which the require hooks
+  // do not see: OpenTelemetry's ESM loader hook (import-in-the-middle) does,
+  // for every module imported after this line. pg is seen either way.
+  register("@opentelemetry/instrumentation/hook.mjs", import.meta.url);
   const { NodeSDK } = await import("@opentelemetry/sdk-node");
   const sdk = new NodeSDK({ serviceName, instrumentations: await tracedLibraries() });
   sdk.start();
