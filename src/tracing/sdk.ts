@@ -14,9 +14,11 @@ export interface RunningTracing {
 
 export async function startTracing(serviceName: string): Promise<RunningTracing> {
   // Express reaches this service through an ESM import, which the require hooks
-  // do not see: OpenTelemetry's ESM loader hook (import-in-the-middle) does,
-  // for every module imported after this line. pg is seen either way.
-  register("@opentelemetry/instrumentation/hook.mjs", import.meta.url);
+  // do not see: OpenTelemetry's ESM loader hook (import-in-the-middle) does, for
+  // modules imported after this line. Only express is wrapped: a wrapped module's
+  // exports are reached through the wrapper's bindings, a cost every call of
+  // this service's own modules would pay. pg is seen by the require hooks.
+  register("@opentelemetry/instrumentation/hook.mjs", import.meta.url, { data: { include: ["express"] } });
   const { NodeSDK } = await import("@opentelemetry/sdk-node");
   const sdk = new NodeSDK({ serviceName, instrumentations: await tracedLibraries() });
   sdk.start();

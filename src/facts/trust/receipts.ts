@@ -143,8 +143,8 @@ export function noticeText(n: WithdrawalNotice): string {
  * them costs the answer nothing: they come with a later one.
  */
 export function startNotices(deps: Pick<AppDeps, "primary" | "metrics" | "logger" | "receipts">, caller: Caller): { deliver(): Promise<string[]> } {
-  // Without receipts (RECEIPTS_RETENTION_DAYS=0) nobody is owed a notice: no query.
-  if (!deps.receipts.enabled) return { deliver: async () => [] };
+  // No query unless the token check found one waiting (nearly always none).
+  if (!caller.noticesWaiting) return { deliver: async () => [] };
   const pending = pendingNotices(deps.primary, caller).catch((error: unknown) => {
     deps.logger.warn({ err: error, agent: caller.name }, "reading withdrawal notices failed; they are shown with a later answer");
     return undefined;
