@@ -4,7 +4,10 @@
 // Recording costs a read nothing it waits for: a call adds its receipts to a
 // queue in memory and answers; the queue is written to the primary in one
 // statement per batch, every RECEIPT_FLUSH_MS or once RECEIPT_BATCH receipts
-// wait, and on shutdown (close). Always the primary, also when the read ran on
+// wait, and on shutdown (close). The same agent served the same fact version by
+// the same tool again before its batch is written adds to that receipt's count
+// (`served`) instead of a row: an agent recalling in a loop costs the database
+// a row per fact a second, not a row per call. Always the primary, also when the read ran on
 // a replica (the writer holds the primary, not the call's database).
 //
 // What a crash can lose: the receipts of at most the last RECEIPT_FLUSH_MS (a
@@ -33,9 +36,11 @@ export interface ServedFact {
 }
 
 interface Receipt extends ServedFact {
+  /** The first time it was served in this batch. */
   at: Date;
   agentId: number;
   via: string;
+  served: number;
 }
 
 // One statement per batch: the receipts appended, and each (fact, reader)'s
@@ -43,18 +48,18 @@ interface Receipt extends ServedFact {
 // (facts_name_unique), so that no read query has to return its facts' ids.
 const RECORD_RECEIPTS = `
   with batch as (
-    select r.at, r.agent_id, f.id as fact_id, r.version, r.status, r.via
-      from unnest($1::timestamptz[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[])
-             as r (at, agent_id, scope, name, version, status, via)
+    select r.at, r.agent_id, f.id as fact_id, r.version, r.status, r.via, r.served
+      from unnest($1::timestamptz[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[])
+             as r (at, agent_id, scope, name, version, status, via, served)
       join facts f on f.scope = r.scope and f.name = r.name
       join agents a on a.id = r.agent_id
   ), appended as (
-    insert into fact_receipts (at, agent_id, fact_id, version, status, via)
-    select at, agent_id, fact_id, version, status, via from batch
-    returning 1
+    insert into fact_receipts (at, agent_id, fact_id, version, status, via, served)
+    select at, agent_id, fact_id, version, status, via, served from batch
+    returning served
   ), readers as (
     insert into fact_readers (fact_id, agent_id, first_at, last_at, last_version, reads, versions)
-    select fact_id, agent_id, min(at), max(at), (array_agg(version order by at desc))[1], count(*), array_agg(distinct version order by version)
+    select fact_id, agent_id, min(at), max(at), (array_agg(version order by at desc))[1], sum(served), array_agg(distinct version order by version)
       from batch group by fact_id, agent_id
     on conflict (fact_id, agent_id) do update
        set last_at = greatest(fact_readers.last_at, excluded.last_at),
@@ -63,7 +68,7 @@ const RECORD_RECEIPTS = `
            versions = array(select distinct v from unnest(fact_readers.versions || excluded.versions) as v order by v)
     returning 1
   )
-  select (select count(*) from appended)::int as recorded`;
+  select (select coalesce(sum(served), 0) from appended)::int as recorded`;
 
 // Receipts, and readers not seen since, older than the retention; in bounded
 // batches so that one prune never holds a long transaction.
@@ -82,6 +87,8 @@ export interface ReceiptCounters {
 
 export class ReceiptWriter {
   private queue: Receipt[] = [];
+  /** The queued receipts by what makes them one (agent, fact, version, status, via). */
+  private byKey = new Map<string, Receipt>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
@@ -98,13 +105,24 @@ export class ReceiptWriter {
   /** Notes that `agentId` was served `facts` by `via` (a tool, resource or prompt name). Never waits. */
   record(agentId: number, via: string, facts: readonly ServedFact[]): void {
     if (!this.enabled || facts.length === 0 || this.closed) return;
-    const room = RECEIPT_QUEUE_MAX - this.queue.length;
-    if (room < facts.length) this.counters.dropped(facts.length - Math.max(room, 0));
-    const at = new Date();
-    for (let i = 0; i < facts.length && i < room; i++) {
-      const f = facts[i]!;
-      this.queue.push({ at, agentId, via, scope: f.scope, name: f.name, version: f.version, status: f.status });
+    let at: Date | undefined;
+    let dropped = 0;
+    for (const f of facts) {
+      const key = receiptKey(agentId, via, f);
+      const queued = this.byKey.get(key);
+      if (queued) {
+        queued.served++;
+        continue;
+      }
+      if (this.queue.length >= RECEIPT_QUEUE_MAX) {
+        dropped++;
+        continue;
+      }
+      const receipt = { at: (at ??= new Date()), agentId, via, scope: f.scope, name: f.name, version: f.version, status: f.status, served: 1 };
+      this.queue.push(receipt);
+      this.byKey.set(key, receipt);
     }
+    if (dropped > 0) this.counters.dropped(dropped);
     if (this.queue.length >= RECEIPT_BATCH) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), RECEIPT_FLUSH_MS).unref();
   }
@@ -126,6 +144,9 @@ export class ReceiptWriter {
   private async writeQueued(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, RECEIPT_BATCH);
+      // Served again from now on is a new receipt: these are on their way.
+      if (this.queue.length === 0) this.byKey.clear();
+      else for (const r of batch) this.byKey.delete(receiptKey(r.agentId, r.via, r));
       try {
         const { rows } = await this.primary.query<{ recorded: number }>(RECORD_RECEIPTS, [
           batch.map((r) => r.at),
@@ -135,6 +156,7 @@ export class ReceiptWriter {
           batch.map((r) => r.version),
           batch.map((r) => r.status),
           batch.map((r) => r.via),
+          batch.map((r) => r.served),
         ]);
         this.counters.recorded(rows[0]?.recorded ?? 0);
       } catch (error) {
@@ -150,6 +172,9 @@ export class ReceiptWriter {
     }
   }
 }
+
+/** What makes two servings one receipt (names and scopes hold no line break). */
+const receiptKey = (agentId: number, via: string, f: ServedFact): string => `${agentId}\n${via}\n${f.scope}\n${f.name}\n${f.version}\n${f.status}`;
 
 /** Deletes receipts (and readers not seen since) older than `retentionDays`; part of the service's hourly upkeep. */
 export async function pruneReceipts(db: Queryable, retentionDays: number): Promise<{ receipts: number; readers: number }> {

@@ -27,7 +27,7 @@ export async function benchCosts(ctx: BenchContext): Promise<void> {
   const services = {
     plain: await startBenchService(ctx.service.databaseUrl, { RECEIPTS_RETENTION_DAYS: "0" }),
     receipts: await startBenchService(ctx.service.databaseUrl, {}),
-    traced: await startBenchService(ctx.service.databaseUrl, { RECEIPTS_RETENTION_DAYS: "0", OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }),
+    traced: await startBenchService(ctx.service.databaseUrl, { RECEIPTS_RETENTION_DAYS: "0", OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl }),
   };
   try {
     const writer = ctx.agents.writers[0]!;
@@ -69,7 +69,7 @@ export async function benchCosts(ctx: BenchContext): Promise<void> {
         ["memory_recall, receipts off (RECEIPTS_RETENTION_DAYS=0)", s.recallPlain.p50, s.recallPlain.p99, "", ""],
         ["memory_recall, receipts on", s.recallReceipts.p50, s.recallReceipts.p99, round(receiptsCost, 3), "≤ 0.2"],
         ["whoami, tracing off", s.whoamiPlain.p50, s.whoamiPlain.p99, "", ""],
-        ["whoami, tracing on (OTLP http/json to a sink)", s.whoamiTraced.p50, s.whoamiTraced.p99, round(tracingCost, 3), "≤ 0.3"],
+        ["whoami, tracing on (OTLP http/protobuf to a sink)", s.whoamiTraced.p50, s.whoamiTraced.p99, round(tracingCost, 3), "≤ 0.3"],
       ],
     );
     ctx.results.costs = { ...s, receiptsAddedP50Ms: receiptsCost, tracingAddedP50Ms: tracingCost };

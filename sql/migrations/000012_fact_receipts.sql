@@ -1,7 +1,9 @@
 -- Recall receipts: which agent was served which version of a fact, when, and by
 -- which tool, resource or prompt (never what it asked). Written in batches off
--- the request path (src/receipts.ts); pruned after RECEIPTS_RETENTION_DAYS.
--- Append-only: rows are never changed, only pruned (deleted) once old.
+-- the request path (src/receipts.ts): one row per agent, fact version, status and
+-- tool within a batch, `served` saying how many times (at is the first);
+-- pruned after RECEIPTS_RETENTION_DAYS. Append-only: rows are never changed,
+-- only pruned (deleted) once old.
 create table fact_receipts (
   id bigint generated always as identity primary key,
   at timestamptz not null,
@@ -9,7 +11,8 @@ create table fact_receipts (
   fact_id bigint not null references facts (id),
   version integer not null check (version >= 1),
   status text not null check (status in ('draft', 'confirmed', 'deprecated')),
-  via text not null check (char_length(via) between 1 and 64)
+  via text not null check (char_length(via) between 1 and 64),
+  served integer not null default 1 check (served >= 1)
 );
 create index fact_receipts_fact_at on fact_receipts (fact_id, at);
 create index fact_receipts_at on fact_receipts (at);

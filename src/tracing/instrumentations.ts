@@ -12,9 +12,10 @@ export async function tracedLibraries() {
   ]);
   return [
     new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? "").split("?")[0]!), ignoreOutgoingRequestHook: () => true }),
-    // Routes and routers, not each middleware (the CSP, the body parser…): a span per step would bury the route.
-    new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
-    // Parameter values stay out (enhancedDatabaseReporting off); statements outside a request (replica checks, upkeep) make no spans.
-    new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
+    // The route's handler only, not each middleware (the CSP, the body parser…) or router: a span per step would bury the route, and cost each call.
+    new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER] }),
+    // Parameter values stay out (enhancedDatabaseReporting off); statements outside a request (replica checks,
+    // upkeep) make no spans, nor does taking a pooled connection (one per statement: noise at a price).
+    new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true, ignoreConnectSpans: true }),
   ];
 }

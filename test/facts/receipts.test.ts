@@ -62,11 +62,19 @@ describe.each(["postgres", "pglite"] as const)("recall receipts (%s)", (kind) =>
       { agent: "agent-d", version: 1, status: "confirmed", via: "memory_recall" },
     ]);
     const columns = (await tdb.db.query<{ column_name: string }>("select column_name from information_schema.columns where table_name = 'fact_receipts'")).rows.map((r) => r.column_name);
-    expect(columns.sort()).toEqual(["agent_id", "at", "fact_id", "id", "status", "version", "via"]);
+    expect(columns.sort()).toEqual(["agent_id", "at", "fact_id", "id", "served", "status", "version", "via"]);
 
     const seen = await readBy(person);
     expect(seen?.readers.map((r) => r.agent).sort()).toEqual(["agent-b", "agent-c", "agent-d"]);
     expect(seen?.readers.find((r) => r.agent === "agent-b")).toMatchObject({ reads: 1, versions: [1] });
+
+    // Served again before its batch is written: the same receipt, counted twice.
+    await callOk(d, "memory_recall", { keywords: ["freeze"] });
+    await callOk(d, "memory_recall", { keywords: ["freeze"] });
+    await service.deps.receipts.flush();
+    const coalesced = (await tdb.db.query<{ served: number }>("select r.served from fact_receipts r join agents a on a.id = r.agent_id join facts f on f.id = r.fact_id where a.name = 'agent-d' and f.name = 'freeze-window' order by r.id desc limit 1")).rows[0];
+    expect(coalesced?.served).toBe(2);
+    expect((await readBy(person))?.readers.find((r) => r.agent === "agent-d")).toMatchObject({ reads: 3, versions: [1] });
     // A reviewer of the scope (may write it) sees them too; an agent that only reads the scope does not.
     expect(await readBy(writer)).toBeDefined();
     expect(await readBy(b)).toBeUndefined();
@@ -135,7 +143,7 @@ describe.each(["postgres", "pglite"] as const)("recall receipts (%s)", (kind) =>
       const withReceipts = await exportSnapshot(tdb.db, { dir, scopes: [], statuses: [], receipts: true });
       const lines = (await readFile(join(dir, "receipts.jsonl"), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(withReceipts.receipts?.rows).toBe(lines.length);
-      expect(lines).toContainEqual({ at: expect.any(String), agent: "agent-b", scope: "ops", name: "freeze-window", version: 1, status: "confirmed", via: "memory_recall" });
+      expect(lines).toContainEqual({ at: expect.any(String), agent: "agent-b", scope: "ops", name: "freeze-window", version: 1, status: "confirmed", via: "memory_recall", served: 1 });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -180,11 +180,13 @@ export interface ExportedReceipt {
   version: number;
   status: string;
   via: string;
+  /** How many times within its batch (at most RECEIPT_FLUSH_MS after `at`). */
+  served: number;
 }
 
 const EXPORT_PAGE = 1000;
 const RECEIPTS_PAGE = `
-  select r.id, r.at, a.name as agent, f.scope, f.name, r.version, r.status, r.via
+  select r.id, r.at, a.name as agent, f.scope, f.name, r.version, r.status, r.via, r.served
     from fact_receipts r join facts f on f.id = r.fact_id join agents a on a.id = r.agent_id
    where r.id > $1::bigint and ($2::text[] is null or f.scope = any($2::text[]))
    order by r.id
@@ -196,7 +198,7 @@ export async function exportReceipts(db: Queryable, scopes: string[] | null, eac
   let count = 0;
   for (;;) {
     const rows = (await db.query<{ id: string } & Omit<ExportedReceipt, "at"> & { at: Date | string }>(RECEIPTS_PAGE, [after, scopes, EXPORT_PAGE])).rows;
-    for (const r of rows) await each({ at: isoTime(r.at), agent: r.agent, scope: r.scope, name: r.name, version: r.version, status: r.status, via: r.via });
+    for (const r of rows) await each({ at: isoTime(r.at), agent: r.agent, scope: r.scope, name: r.name, version: r.version, status: r.status, via: r.via, served: r.served });
     count += rows.length;
     if (rows.length < EXPORT_PAGE) return count;
     after = String(rows[rows.length - 1]!.id);
