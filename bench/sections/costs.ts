@@ -1,8 +1,9 @@
 // What two opt-outs cost a call: recall with its receipts recorded against
 // RECEIPTS_RETENTION_DAYS=0 (none recorded), and whoami with tracing on (OTEL_*
-// pointing at a sink that accepts every span) against off. Three services on the
+// pointing at a sink that accepts every span; and with no trace sampled) against
+// off. Four services on the
 // shared database, measured in interleaved rounds (so that drift in the machine's
-// load falls on all three alike), from a bare HTTP client.
+// load falls on all alike), from a bare HTTP client.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
@@ -28,6 +29,8 @@ export async function benchCosts(ctx: BenchContext): Promise<void> {
     plain: await startBenchService(ctx.service.databaseUrl, { RECEIPTS_RETENTION_DAYS: "0" }),
     receipts: await startBenchService(ctx.service.databaseUrl, {}),
     traced: await startBenchService(ctx.service.databaseUrl, { RECEIPTS_RETENTION_DAYS: "0", OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl }),
+    // Instrumented, but no trace sampled: what the instrumentation costs without recording and exporting spans.
+    sampledOut: await startBenchService(ctx.service.databaseUrl, { RECEIPTS_RETENTION_DAYS: "0", OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_TRACES_SAMPLER: "always_off" }),
   };
   try {
     const writer = ctx.agents.writers[0]!;
@@ -39,7 +42,7 @@ export async function benchCosts(ctx: BenchContext): Promise<void> {
     const clients = Object.fromEntries(Object.entries(services).map(([k, s]) => [k, rawClient(s.mcpUrl, writer.token, LATEST_PROTOCOL_VERSION)])) as Record<keyof typeof services, ReturnType<typeof rawClient>>;
     const n = ctx.quick ? 200 : 1000;
     const recallArgs = { keywords: ["canary rollout"], limit: 10 };
-    const samples = { recallPlain: [] as number[], recallReceipts: [] as number[], whoamiPlain: [] as number[], whoamiTraced: [] as number[] };
+    const samples = { recallPlain: [] as number[], recallReceipts: [] as number[], whoamiPlain: [] as number[], whoamiTraced: [] as number[], whoamiSampledOut: [] as number[] };
     const time = async (into: number[], run: () => Promise<unknown>, count: number) => {
       for (let i = 0; i < count; i++) {
         const t0 = performance.now();
@@ -57,6 +60,7 @@ export async function benchCosts(ctx: BenchContext): Promise<void> {
       await time(samples.recallReceipts, () => clients.receipts.call("memory_recall", recallArgs), n);
       await time(samples.whoamiPlain, () => clients.plain.call("whoami"), n);
       await time(samples.whoamiTraced, () => clients.traced.call("whoami"), n);
+      await time(samples.whoamiSampledOut, () => clients.sampledOut.call("whoami"), n);
     }
     for (const c of Object.values(clients)) c.close();
     const s = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)])) as Record<keyof typeof samples, ReturnType<typeof summarize>>;
@@ -70,6 +74,7 @@ export async function benchCosts(ctx: BenchContext): Promise<void> {
         ["memory_recall, receipts on", s.recallReceipts.p50, s.recallReceipts.p99, round(receiptsCost, 3), "≤ 0.2"],
         ["whoami, tracing off", s.whoamiPlain.p50, s.whoamiPlain.p99, "", ""],
         ["whoami, tracing on (OTLP http/protobuf to a sink)", s.whoamiTraced.p50, s.whoamiTraced.p99, round(tracingCost, 3), "≤ 0.3"],
+        ["whoami, tracing on, no trace sampled (always_off)", s.whoamiSampledOut.p50, s.whoamiSampledOut.p99, round(s.whoamiSampledOut.p50 - s.whoamiPlain.p50, 3), ""],
       ],
     );
     ctx.results.costs = { ...s, receiptsAddedP50Ms: receiptsCost, tracingAddedP50Ms: tracingCost };
