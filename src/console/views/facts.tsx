@@ -251,7 +251,7 @@ export function FactPage({ ctx, fact, notice, mayRedact, readBy }: { ctx: PageCo
 /** The agents served this fact (recall receipts, docs/receipts.md), most recent first. */
 function ReadBy({ readBy }: { readBy: FactReaders }) {
   return (
-    <section aria-labelledby="read-by">
+    <>
       <h2 id="read-by">Read by</h2>
       {readBy.readers.length === 0 ? (
         <p class="meta">No agent was served this fact within the receipts' retention.</p>
@@ -282,6 +282,6 @@ function ReadBy({ readBy }: { readBy: FactReaders }) {
         </table>
       )}
       {readBy.more > 0 && <p class="meta">… and {readBy.more} more agents.</p>}
-    </section>
+    </>
   );
 }
