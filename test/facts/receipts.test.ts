@@ -134,6 +134,18 @@ describe.each(["postgres", "pglite"] as const)("recall receipts (%s)", (kind) =>
     expect((await callOk<Recall>(b, "memory_recall", { keywords: ["rota"] })).withdrawn).toEqual([expect.stringContaining("ops/cache-ttl (version 1), was withdrawn: no cache any more")]);
   });
 
+  it("a supersession reaches the old fact's readers, and names the replacement to those who may read it", async () => {
+    await callOk(writer, "memory_store", { name: "deploy-day", scope: "ops", type: "project", description: "Deploys happen on Tuesdays", body: "Tuesday is deploy day." });
+    await callOk(person, "memory_promote", { name: "deploy-day", scope: "ops", to: "confirmed", reason: "checked" });
+    await callOk(b, "memory_get", { name: "deploy-day", scope: "ops" });
+    await callOk(writer, "memory_store", { name: "deploy-day-wednesday", scope: "ops", type: "project", description: "Deploys happen on Wednesdays", body: "Wednesday is deploy day.", supersedes: "deploy-day" });
+    const promoted = await callOk<{ readersTold?: { names: string[] } }>(person, "memory_promote", { name: "deploy-day-wednesday", scope: "ops", to: "confirmed", reason: "new calendar" });
+    expect(promoted.readersTold?.names).toEqual(["agent-b"]);
+    expect((await callOk<Recall>(b, "memory_recall", { keywords: ["rota"] })).withdrawn).toEqual([
+      expect.stringMatching(/ops\/deploy-day \(version 1\), was withdrawn: superseded by deploy-day-wednesday \(version 1\), confirmed by person; its replacement: ops\/deploy-day-wednesday\.$/),
+    ]);
+  });
+
   it("keeps receipts out of an export unless asked, and prunes them after the retention", async () => {
     const dir = await mkdtemp(join(tmpdir(), "am-receipts-"));
     try {
