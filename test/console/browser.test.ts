@@ -130,6 +130,7 @@ describe("console in a browser", () => {
     await page.keyboard.type("Qiita raised the limit to 10 tags in 2026.");
     await page.keyboard.press("Enter");
     await page.locator(".notice-ok").waitFor();
+    expect(await text(".notice-ok")).toContain("One agent that read it since its last confirmation is told at its next recall");
     await page.goto(url("/console/facts/blog/qiita-tag-limit"));
     const row = page.locator('tr[data-event="deprecated"]');
     expect(await row.textContent()).toContain("Qiita raised the limit to 10 tags in 2026.");

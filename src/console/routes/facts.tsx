@@ -15,7 +15,7 @@ import { FACT_STATUSES, FACT_TYPES, MAX_KEYWORDS } from "../../facts/rules.js";
 import { sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
 import { FactPage, type FactFilters, factHref, FactsPage } from "../views/facts.js";
-import { promoteFromForm, readPromoteForm } from "./review.js";
+import { promoteFromForm, readPromoteForm, toldQuery, toldText } from "./review.js";
 
 const FACTS_PAGE_SIZE = 50;
 
@@ -79,7 +79,7 @@ export function registerFacts(router: Router, deps: AppDeps): void {
   };
 
   router.get("/facts/:scope/:name", async (req, res) => {
-    const done = typeof req.query.done === "string" ? DONE[req.query.done] : undefined;
+    const done = typeof req.query.done === "string" && DONE[req.query.done] ? `${DONE[req.query.done]}${toldText(req)}` : undefined;
     try {
       await renderFact(req, res, 200, done ? { kind: "ok", text: done } : undefined);
     } catch (error) {
@@ -110,7 +110,7 @@ export function registerFacts(router: Router, deps: AppDeps): void {
     const name = String(req.params.name);
     const form = { ...readPromoteForm(req.body as Record<string, unknown>), name, scope };
     const refused = await promoteFromForm(deps, res, form);
-    if (!refused) return res.redirect(303, `${factHref({ scope, name })}?done=${form.to}`);
+    if (!("status" in refused)) return res.redirect(303, `${factHref({ scope, name })}?done=${form.to}${toldQuery(refused.told)}`);
     try {
       await renderFact(req, res, refused.status, { kind: "error", text: refused.text });
     } catch (error) {
