@@ -61,6 +61,8 @@ const RECORD_RECEIPTS = `
     insert into fact_readers (fact_id, agent_id, first_at, last_at, last_version, reads, versions)
     select fact_id, agent_id, min(at), max(at), (array_agg(version order by at desc))[1], sum(served), array_agg(distinct version order by version)
       from batch group by fact_id, agent_id
+     -- In key order: batches of several service processes touch shared rows in one order, never each waiting on the other.
+     order by fact_id, agent_id
     on conflict (fact_id, agent_id) do update
        set last_at = greatest(fact_readers.last_at, excluded.last_at),
            last_version = case when excluded.last_at >= fact_readers.last_at then excluded.last_version else fact_readers.last_version end,

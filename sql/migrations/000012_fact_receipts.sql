@@ -4,11 +4,16 @@
 -- tool within a batch, `served` saying how many times (at is the first);
 -- pruned after RECEIPTS_RETENTION_DAYS. Append-only: rows are never changed,
 -- only pruned (deleted) once old.
+--
+-- fact_id references no key on purpose: a foreign key would make each batch take
+-- a key-share lock on every fact it names, and wait behind a review holding that
+-- fact's row (select … for update), or deadlock with one that locks a second
+-- fact (a supersession). Facts are never deleted, so the id stays good.
 create table fact_receipts (
   id bigint generated always as identity primary key,
   at timestamptz not null,
   agent_id bigint not null references agents (id) on delete cascade,
-  fact_id bigint not null references facts (id),
+  fact_id bigint not null,
   version integer not null check (version >= 1),
   status text not null check (status in ('draft', 'confirmed', 'deprecated')),
   via text not null check (char_length(via) between 1 and 64),
@@ -20,9 +25,10 @@ create trigger fact_receipts_append_only before update on fact_receipts for each
 
 -- One row per fact and reader, kept with the receipts by the same batch: what
 -- memory_get and the console show as "read by", and whom a withdrawal reaches,
--- read without walking a fact's receipts.
+-- read without walking a fact's receipts. Its fact_id, like the receipts', has
+-- no foreign key (the same batch writes it).
 create table fact_readers (
-  fact_id bigint not null references facts (id),
+  fact_id bigint not null,
   agent_id bigint not null references agents (id) on delete cascade,
   first_at timestamptz not null,
   last_at timestamptz not null,
