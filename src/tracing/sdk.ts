@@ -20,7 +20,10 @@ export async function startTracing(serviceName: string): Promise<RunningTracing>
   // this service's own modules would pay. pg is seen by the require hooks.
   register("@opentelemetry/instrumentation/hook.mjs", import.meta.url, { data: { include: ["express"] } });
   const { NodeSDK } = await import("@opentelemetry/sdk-node");
-  const sdk = new NodeSDK({ serviceName, instrumentations: await tracedLibraries() });
+  // Traces only: the SDK would otherwise also export metrics and logs over OTLP
+  // by default (this service's metrics are /metrics, Prometheus), and record a
+  // histogram per request for them.
+  const sdk = new NodeSDK({ serviceName, instrumentations: await tracedLibraries(), metricReaders: [], logRecordProcessors: [] });
   sdk.start();
   return { shutdown: () => sdk.shutdown() };
 }
