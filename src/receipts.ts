@@ -82,6 +82,11 @@ const PRUNE_READERS = `
   delete from fact_readers where (fact_id, agent_id) in (
     select fact_id, agent_id from fact_readers where last_at < now() - make_interval(days => $1::int) limit ${PRUNE_BATCH})`;
 
+// A notice says when its agent read the fact: receipt data, kept no longer, delivered or not.
+const PRUNE_NOTICES = `
+  delete from fact_withdrawal_notices where (agent_id, event_id) in (
+    select agent_id, event_id from fact_withdrawal_notices where read_at < now() - make_interval(days => $1::int) limit ${PRUNE_BATCH})`;
+
 export interface ReceiptCounters {
   recorded(n: number): void;
   dropped(n: number): void;
@@ -178,19 +183,15 @@ export class ReceiptWriter {
 /** What makes two servings one receipt (names and scopes hold no line break). */
 const receiptKey = (agentId: number, via: string, f: ServedFact): string => `${agentId}\n${via}\n${f.scope}\n${f.name}\n${f.version}\n${f.status}`;
 
-/** Deletes receipts (and readers not seen since) older than `retentionDays`; part of the service's hourly upkeep. */
-export async function pruneReceipts(db: Queryable, retentionDays: number): Promise<{ receipts: number; readers: number }> {
-  let receipts = 0;
-  let readers = 0;
-  for (;;) {
-    const n = (await db.query(PRUNE_RECEIPTS, [retentionDays])).rowCount;
-    receipts += n;
-    if (n < PRUNE_BATCH) break;
-  }
-  for (;;) {
-    const n = (await db.query(PRUNE_READERS, [retentionDays])).rowCount;
-    readers += n;
-    if (n < PRUNE_BATCH) break;
-  }
-  return { receipts, readers };
+/** Deletes receipts, readers not served the fact since, and notices of reads older than `retentionDays`; part of the service's hourly upkeep. */
+export async function pruneReceipts(db: Queryable, retentionDays: number): Promise<{ receipts: number; readers: number; notices: number }> {
+  const prune = async (statement: string) => {
+    let deleted = 0;
+    for (;;) {
+      const n = (await db.query(statement, [retentionDays])).rowCount;
+      deleted += n;
+      if (n < PRUNE_BATCH) return deleted;
+    }
+  };
+  return { receipts: await prune(PRUNE_RECEIPTS), readers: await prune(PRUNE_READERS), notices: await prune(PRUNE_NOTICES) };
 }

@@ -167,10 +167,11 @@ describe.each(["postgres", "pglite"] as const)("recall receipts (%s)", (kind) =>
        select now() - interval '91 days', a.id, f.id, 1, 'confirmed', 'memory_recall' from agents a, facts f where a.name = 'agent-c' and f.name = 'on-call-rota'`,
     );
     await tdb.db.query(`update fact_readers set last_at = now() - interval '91 days' where agent_id = (select id from agents where name = 'agent-c') and fact_id = (select id from facts where name = 'on-call-rota')`);
+    // D's notice (never shown: D lost the scope) tells of a read 91 days ago.
+    await tdb.db.query(`update fact_withdrawal_notices set read_at = now() - interval '91 days' where agent_id = (select id from agents where name = 'agent-d')`);
     expect(await count()).toBe(before + 1);
     const pruned = await pruneReceipts(tdb.db, 90);
-    expect(pruned.receipts).toBe(1);
-    expect(pruned.readers).toBe(1);
+    expect(pruned).toEqual({ receipts: 1, readers: 1, notices: 1 });
     expect(await count()).toBe(before);
     // Receipts are never changed, only pruned.
     await expect(tdb.db.query("update fact_receipts set via = 'x'")).rejects.toThrow(/append-only/);
