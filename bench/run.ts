@@ -20,6 +20,7 @@ import type { BenchAgent, BenchContext } from "./lib/context.js";
 import { createDatabase, startBenchService } from "./lib/service.js";
 import { benchAnswers } from "./sections/answers.js";
 import { benchConsole } from "./sections/console.js";
+import { benchCosts } from "./sections/costs.js";
 import { benchFacts } from "./sections/facts.js";
 import { benchFloor } from "./sections/floor.js";
 import { benchGraph } from "./sections/graph.js";
@@ -45,6 +46,8 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   hostile: benchHostile,
   // Its own services (1 and 2 worker processes) on the shared database, after facts.
   workers: benchWorkers,
+  // Its own three services: recall with receipts on and off, whoami with tracing on and off.
+  costs: benchCosts,
   // Its own clusters (a primary and a standby) and services; only when asked for (--sections replicas).
   replicas: benchReplicas,
 };

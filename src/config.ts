@@ -3,7 +3,7 @@
 // deployment shows up at start-up rather than as odd behaviour later.
 //
 // Each area declares its variables, its slice of Config and the mapping between
-// them in src/config/ (core, http, content, ledger, console, oauth); this file
+// them in src/config/ (core, http, content, ledger, console, oauth, tracing); this file
 // puts them together. Adding a variable: its area's file, .env.example and
 // docs/configuration.md (test/foundation/config-docs.test.ts checks all three).
 import * as z from "zod/v4";
@@ -13,6 +13,7 @@ import { checkReadReplicas, type CoreConfig, coreConfig, coreEnv } from "./confi
 import { type HttpConfig, httpConfig, httpEnv } from "./config/http.js";
 import { type LedgerConfig, ledgerConfig, ledgerEnv } from "./config/ledger.js";
 import { checkOAuth, type OAuthConfig, oauthConfig, oauthEnv } from "./config/oauth.js";
+import { type TracingConfig, tracingConfig, tracingEnv } from "./config/tracing.js";
 
 export type { OAuthConfig } from "./config/oauth.js";
 
@@ -24,6 +25,7 @@ const EnvSchema = z
     ...ledgerEnv.shape,
     ...consoleEnv.shape,
     ...oauthEnv.shape,
+    ...tracingEnv.shape,
   })
   .superRefine(checkOAuth)
   .superRefine(checkReadReplicas);
@@ -44,7 +46,7 @@ export function envDefaults(): Record<string, string> {
   );
 }
 
-export interface Config extends CoreConfig, HttpConfig, ContentConfig, LedgerConfig, ConsoleConfig {
+export interface Config extends CoreConfig, HttpConfig, ContentConfig, LedgerConfig, ConsoleConfig, TracingConfig {
   oauth: OAuthConfig;
 }
 
@@ -62,5 +64,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}\nSee .env.example for every setting and its default.`);
   }
   const e = parsed.data;
-  return { ...coreConfig(e), ...httpConfig(e), ...contentConfig(e), ...ledgerConfig(e), ...consoleConfig(e), ...oauthConfig(e) };
+  return { ...coreConfig(e), ...httpConfig(e), ...contentConfig(e), ...ledgerConfig(e), ...consoleConfig(e), ...oauthConfig(e), ...tracingConfig(e) };
 }

@@ -56,6 +56,11 @@ export interface Metrics {
    * is down), and the gauges are then left out of the scrape.
    */
   health: { source: (() => Promise<HealthFigures[] | undefined>) | undefined };
+  /** Recall receipts written (src/receipts.ts), and those dropped because the queue was full while the database was away. */
+  receiptsRecorded: client.Counter;
+  receiptsDropped: client.Counter;
+  /** Withdrawal notices shown to the agents that had read a fact later deprecated. */
+  noticesDelivered: client.Counter;
   /** Reads that could run on a replica (DATABASE_READ_URL), by where they ran: replica or primary. */
   dbReads: client.Counter<"target">;
   /** Where the replica gauges read each replica's state and lag (set by serve.ts when DATABASE_READ_URL is set). */
@@ -160,6 +165,9 @@ export function createMetrics(poolStats: () => PoolStats, options: MetricsOption
   const duplicateWarnings = new client.Counter({ name: "agent_memory_duplicate_warnings_total", help: "memory_store answers that listed similar facts (the duplicate warning).", registers: [registry] });
   const recalls = new client.Counter({ name: "agent_memory_recalls_total", help: "memory_recall calls by result: hits or empty.", labelNames: ["result"] as const, registers: [registry] });
   for (const result of ["hits", "empty"]) recalls.labels({ result }).inc(0);
+  const receiptsRecorded = new client.Counter({ name: "agent_memory_receipts_recorded_total", help: "Recall receipts written: one per fact served to an agent (docs/receipts.md).", registers: [registry] });
+  const receiptsDropped = new client.Counter({ name: "agent_memory_receipts_dropped_total", help: "Recall receipts dropped because the queue was full while the database refused them.", registers: [registry] });
+  const noticesDelivered = new client.Counter({ name: "agent_memory_withdrawal_notices_delivered_total", help: "Notices shown to an agent that a fact it had read was withdrawn (memory_recall, start-task).", registers: [registry] });
   const health: Metrics["health"] = { source: undefined };
   // One reading serves the three gauges of a scrape (prom-client asks them at
   // once) and the scrapes of the next HEALTH_READING_REUSED_MS; every worker
@@ -237,7 +245,7 @@ export function createMetrics(poolStats: () => PoolStats, options: MetricsOption
   });
   const inWorker = cluster.isWorker ? workerMetrics(registry) : undefined;
   const render = inWorker?.render ?? (() => registry.metrics());
-  return { registry, toolCalls, toolDuration, authFailures, rateLimited, httpRequests, mcpWaiting, secretsRefused, reviews, duplicateWarnings, recalls, health, dbReads, replicas, render, countWorkerRequest: inWorker?.countRequest };
+  return { registry, toolCalls, toolDuration, authFailures, rateLimited, httpRequests, mcpWaiting, secretsRefused, reviews, duplicateWarnings, recalls, receiptsRecorded, receiptsDropped, noticesDelivered, health, dbReads, replicas, render, countWorkerRequest: inWorker?.countRequest };
 }
 
 /**

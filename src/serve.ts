@@ -24,6 +24,7 @@ import { startHealthSamples } from "./facts/review/health.js";
 import { createApp } from "./http/app.js";
 import { limitConnections } from "./http/connection-limits.js";
 import { oauthMcpUrl as oauthMcpUrlOf } from "./oauth/routes.js";
+import { pruneReceipts } from "./receipts.js";
 
 export interface RunningService {
   url: string;
@@ -138,7 +139,9 @@ export async function startService(config: Config, options: StartOptions): Promi
       logger.warn({ err: error }, "segmenting earlier facts' CJK text failed; the next start tries again"),
     );
 
-    const healthSamples = startHealthSamples(db, config.facts.staleAfterDays, logger);
+    const healthSamples = startHealthSamples(db, config.facts.staleAfterDays, logger, [
+      { name: "pruning recall receipts past RECEIPTS_RETENTION_DAYS", run: () => pruneReceipts(db, config.facts.receiptsRetentionDays) },
+    ]);
 
     const server = httpServer;
     const socket = cliSocket;
@@ -154,6 +157,8 @@ export async function startService(config: Config, options: StartOptions): Promi
       async stop() {
         shuttingDown = true;
         await closeHttpServer(server, config.shutdownTimeoutMs, logger);
+        // The receipts of the last answers are written before the database closes.
+        await deps.receipts.close();
         await segmenting;
         await healthSamples.stop();
         await unannounce?.();

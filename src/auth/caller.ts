@@ -15,6 +15,8 @@ export interface Caller {
    * when reads go to replicas: a replica serves the agent only once it has replayed it.
    */
   lastWriteLsn?: string;
+  /** A withdrawal notice waited for this agent when its token was checked (docs/receipts.md). */
+  noticesWaiting?: true;
 }
 
 /** The columns a token's or a session's lookup returns for its agent (auth/sql.ts, console/sql.ts). */
@@ -27,12 +29,15 @@ export interface CallerRow {
   token_id: number;
   /** agent_write_positions.lsn, where the lookup reads it (the token check). */
   write_lsn?: string | null;
+  /** Whether a withdrawal notice waits (the token check reads it). */
+  notices_waiting?: boolean;
 }
 
 /** The caller a looked-up token or console session stands for: built here only. */
 export function callerOfRow(row: CallerRow): Caller {
   const caller: Caller = { agentId: row.agent_id, name: row.name, kind: row.kind, writeScopes: row.write_scopes, readScopes: row.read_scopes, tokenId: row.token_id };
   if (row.write_lsn) caller.lastWriteLsn = row.write_lsn;
+  if (row.notices_waiting) caller.noticesWaiting = true;
   return caller;
 }
 
@@ -47,6 +52,10 @@ export interface RequestTrace {
    * concurrency limit holds the request's slot until these have ended.
    */
   running?: Set<Promise<unknown>>;
+  /** Facts the answer served (CallContext.served), for the request's trace span. */
+  served?: number;
+  /** The one scope those facts were in, if they were all in one. */
+  storeId?: string;
 }
 
 /** The shape of AuthInfo.extra in this service. */

@@ -107,7 +107,10 @@ export const VERIFY_TOKEN = `
          (t.last_used_at is null or t.last_used_at < now() - interval '60 seconds') as stale_last_used,
          (t.oauth_grant_id is not null) as oauth_grant,
          a.id as agent_id, a.name, a.kind, a.write_scopes, a.read_scopes, a.disabled_at,
-         (select w.lsn::text from agent_write_positions w where w.agent_id = a.id) as write_lsn
+         (select w.lsn::text from agent_write_positions w where w.agent_id = a.id) as write_lsn,
+         -- Whether a withdrawal notice waits for this agent (docs/receipts.md): one probe of a
+         -- partial index here spares every recall a query of its own for the common "none".
+         exists (select 1 from fact_withdrawal_notices n where n.agent_id = a.id and n.seen_at is null) as notices_waiting
     from agent_tokens t join agents a on a.id = t.agent_id
    where t.token_hash = $1::text`;
 

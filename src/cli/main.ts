@@ -1,6 +1,15 @@
 #!/usr/bin/env node
 // agent-memory: one entry point for the service and its administration
 // (src/cli/program.ts), run as this process, with its streams and environment.
-import { runProgram } from "./program.js";
+//
+// With OTEL_* asking for traces (src/config/tracing.ts), OpenTelemetry starts
+// first and the program is loaded after it, so that the instrumentations of pg
+// and express hook those as they load. Without, the SDK is never loaded.
+import { tracingFromEnv } from "../config/tracing.js";
 
+const tracingSettings = tracingFromEnv(process.env);
+const tracing = tracingSettings.enabled ? await (await import("../tracing/sdk.js")).startTracing(tracingSettings.serviceName) : undefined;
+const { runProgram } = await import("./program.js");
 process.exitCode = await runProgram(process.argv);
+// The spans still buffered are exported before the process ends.
+await tracing?.shutdown();

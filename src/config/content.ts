@@ -3,6 +3,7 @@
 import * as z from "zod/v4";
 import { FACT_DUPLICATE_TIMEOUT_MS, GRAPH_SEARCH_COUNT_MAX, GRAPH_SEARCH_SCAN_MAX, LIST_SCAN_MAX, MAX_CHARS_PER_CALL } from "../limits.js";
 import { SECRET_GUARD_MODES, type SecretGuardMode } from "../secrets/guard.js";
+import { RECEIPTS_RETENTION_DAYS_DEFAULT } from "../receipts.js";
 import { boolFrom, intFrom, optionalIntFrom } from "./parse.js";
 
 /** STALE_AFTER_DAYS's default: a confirmed fact nobody has reviewed for this many days is stale (am_fact_stale). */
@@ -12,6 +13,8 @@ export const contentEnv = z.object({
   FACT_BODY_MAX_CHARS: intFrom("FACT_BODY_MAX_CHARS", 16_000, 100, 1_000_000),
   FACT_DUPLICATE_WARNING: boolFrom("FACT_DUPLICATE_WARNING", true),
   STALE_AFTER_DAYS: intFrom("STALE_AFTER_DAYS", STALE_AFTER_DAYS_DEFAULT, 1, 36_500),
+  // Days a recall receipt (who was served which fact version) is kept; 0 records none (docs/receipts.md).
+  RECEIPTS_RETENTION_DAYS: intFrom("RECEIPTS_RETENTION_DAYS", RECEIPTS_RETENTION_DAYS_DEFAULT, 0, 36_500),
   GRAPH_TEXT_MAX_CHARS: intFrom("GRAPH_TEXT_MAX_CHARS", 4096, 100, 1_000_000),
   // 100,000 characters is about 25,000 tokens: a read leaves an agent most of its
   // context to work in; larger graphs come in further calls (the answer says how).
@@ -53,6 +56,8 @@ export interface ContentConfig {
     duplicateTimeoutMs: number;
     /** A confirmed fact not reviewed for this many days is stale: marked in recall, back in the review queue. */
     staleAfterDays: number;
+    /** Days recall receipts and "read by" are kept (docs/receipts.md); 0: none are recorded. */
+    receiptsRetentionDays: number;
   };
   /** SECRET_GUARD: refuse writes that hold a credential, or scan nothing. */
   secretGuard: SecretGuardMode;
@@ -73,6 +78,7 @@ export function contentConfig(e: z.output<typeof contentEnv>): ContentConfig {
       duplicateWarning: e.FACT_DUPLICATE_WARNING,
       duplicateTimeoutMs: FACT_DUPLICATE_TIMEOUT_MS,
       staleAfterDays: e.STALE_AFTER_DAYS,
+      receiptsRetentionDays: e.RECEIPTS_RETENTION_DAYS,
     },
     secretGuard: e.SECRET_GUARD,
   };

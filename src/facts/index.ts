@@ -54,3 +54,7 @@ export {
 // The row shapes of a fact's history, so that snapshots derives its own from them.
 export type { FactEvent } from "./model.js";
 export { healthHistory, memoryHealth, reviewsByAgent } from "./review/health.js";
+// Withdrawal notices, which the start-task prompt carries as memory_recall does.
+export { startNotices } from "./trust/receipts.js";
+// Recall receipts for `export --receipts`.
+export { exportReceipts, type ExportedReceipt } from "./trust/receipts.js";

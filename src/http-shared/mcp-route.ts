@@ -6,11 +6,12 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Request, RequestHandler, Response } from "express";
 import type { AppDeps } from "../app-deps.js";
-import { attachTrace, type RequestTrace } from "../auth/caller.js";
+import { attachTrace, callerFromAuthInfo, type RequestTrace } from "../auth/caller.js";
 import { createMcpServerFactory } from "../server/server.js";
 import { JsonRpcCode, requestId, sendJsonRpcError } from "./json-rpc.js";
 import { JsonResponseTransport } from "./mcp-transport.js";
 import { setRequestWork } from "./request-work.js";
+import type { McpTracing } from "../tracing/mcp-tracing.js";
 
 /**
  * A tools/call whose `arguments` is present but not a JSON object. The SDK
@@ -43,7 +44,7 @@ const jsonResponseTransport: McpTransportFactory = (req, res) => {
 
 export function mcpPostHandler(deps: AppDeps, makeTransport: McpTransportFactory = jsonResponseTransport): RequestHandler {
   const createMcpServer = createMcpServerFactory(deps);
-  const handle = mcpPost(createMcpServer, makeTransport);
+  const handle = mcpPost(createMcpServer, makeTransport, deps.tracing);
   return (req: Request, res: Response) => {
     // The client went away before its turn (while its token was checked, or
     // while it waited for its agent's slot): nothing to run for nobody.
@@ -57,7 +58,7 @@ export function mcpPostHandler(deps: AppDeps, makeTransport: McpTransportFactory
   };
 }
 
-function mcpPost(createMcpServer: ReturnType<typeof createMcpServerFactory>, makeTransport: McpTransportFactory) {
+function mcpPost(createMcpServer: ReturnType<typeof createMcpServerFactory>, makeTransport: McpTransportFactory, tracing: McpTracing | undefined) {
   return async (req: Request, res: Response, running: Set<Promise<unknown>>) => {
     // One message per POST. Protocol 2025-06-18 dropped JSON-RPC batches, and a
     // batch would let one request run many tool calls at once, past the per-token
@@ -71,9 +72,10 @@ function mcpPost(createMcpServer: ReturnType<typeof createMcpServerFactory>, mak
       return;
     }
     // Tools read the caller from authInfo; the trace lets the request log line
-    // name the tools that ran.
+    // name the tools that ran (and the request's span what they served).
+    let trace: RequestTrace | undefined;
     if (req.auth) {
-      const trace: RequestTrace = { requestId: String(req.id), tools: [], running };
+      trace = { requestId: String(req.id), tools: [], running };
       attachTrace(req.auth, trace);
     }
     const server = createMcpServer(req.body);
@@ -87,9 +89,16 @@ function mcpPost(createMcpServer: ReturnType<typeof createMcpServerFactory>, mak
       void transport.close();
       void server.close();
     });
-    try {
+    const run = async () => {
       await server.connect(transport);
       await handle(req.body);
+    };
+    try {
+      if (!tracing) await run();
+      else {
+        const agent = req.auth ? callerFromAuthInfo(req.auth).name : undefined;
+        await tracing.request({ body: req.body, headers: req.headers, agent }, run, () => ({ outcome: trace?.outcome, served: trace?.served, storeId: trace?.storeId }));
+      }
     } catch (error) {
       req.log.error({ err: error }, "MCP request failed");
       sendJsonRpcError(res, 500, JsonRpcCode.INTERNAL_ERROR, "Internal server error.");

@@ -15,6 +15,7 @@ import { checkToolArguments } from "./arguments.js";
 import type { CallContext, PromptDefinition, ResourceDefinition, ToolDefinition } from "./tool.js";
 import type { ReadRouter } from "../db/read-router.js";
 import { ProtocolError } from "./protocol-error.js";
+import type { ServedFact } from "../receipts.js";
 
 /** The part of the SDK's RequestHandlerExtra the callbacks read. */
 export interface CallExtra {
@@ -38,11 +39,21 @@ class GuardedContext implements CallContext {
     readonly caller: Caller,
     readonly deps: AppDeps,
     readonly what: What,
-    readonly requestId: string | undefined,
+    readonly trace: RequestTrace | undefined,
   ) {}
   get log(): Logger {
-    return (this.logger ??= this.deps.logger.child({ [this.what.kind]: this.what.name, agent: this.caller.name, reqId: this.requestId }));
+    return (this.logger ??= this.deps.logger.child({ [this.what.kind]: this.what.name, agent: this.caller.name, reqId: this.trace?.requestId }));
   }
+  // A property, not a method: callbacks take it out of their context ({ served }).
+  readonly served = (facts: readonly ServedFact[]): void => {
+    this.deps.receipts.record(this.caller.agentId, this.what.kind === "tool" ? this.what.name : `${this.what.kind}:${this.what.name}`, facts);
+    if (this.trace) {
+      this.trace.served = (this.trace.served ?? 0) + facts.length;
+      // The memory store a span names: the scope, when every fact served is of one.
+      const scope = facts[0]?.scope;
+      if (scope !== undefined && facts.every((f) => f.scope === scope)) this.trace.storeId = scope;
+    }
+  };
 }
 
 /**
@@ -62,7 +73,7 @@ async function guarded<T, A>(
 ): Promise<Outcome<T>> {
   const caller = callerFromAuthInfo(extra.authInfo);
   const trace = traceFromAuthInfo(extra.authInfo);
-  const ctx = new GuardedContext(caller, deps, what, trace?.requestId);
+  const ctx = new GuardedContext(caller, deps, what, trace);
   const pending = readsMayLag && deps.reads ? onReplicaIfCurrent(deps, deps.reads, ctx, work, arg) : work(ctx, arg);
   trace?.running?.add(pending);
   try {
@@ -96,7 +107,7 @@ async function onReplicaIfCurrent<T, A>(deps: AppDeps, reads: ReadRouter, ctx: G
   }
   deps.metrics.dbReads.inc(REPLICA_READ);
   try {
-    return await work(new GuardedContext(ctx.caller, { ...deps, db: choice.db }, ctx.what, ctx.requestId), arg);
+    return await work(new GuardedContext(ctx.caller, { ...deps, db: choice.db }, ctx.what, ctx.trace), arg);
   } catch (error) {
     if (!choice.failed?.(error)) throw error;
     ctx.log.warn({ err: error }, "read on a replica failed; read again on the primary");

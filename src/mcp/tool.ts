@@ -9,12 +9,19 @@ import type { Logger } from "pino";
 import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
 import type { Caller } from "../auth/caller.js";
+import type { ServedFact } from "../receipts.js";
 
 /** What every tool, resource and prompt callback receives besides its input. */
 export interface CallContext {
   caller: Caller;
   log: Logger;
   deps: AppDeps;
+  /**
+   * Says which facts this answer serves: each becomes a recall receipt (on the
+   * primary, off the request path: src/receipts.ts) and the request's trace
+   * span counts them. Every answer that serves facts calls it.
+   */
+  served(facts: readonly ServedFact[]): void;
 }
 
 export interface ToolAnswer<S> {

@@ -1,10 +1,12 @@
 // start-task: read what the team knows before touching anything. The seeds'
 // worst incidents were agents that repeated a mistake already written down
 // because they never looked.
+import type { PromptDefinition } from "../mcp/tool.js";
+import { startNotices } from "../facts/index.js";
 import { json, protocolPrompt } from "./prompt.js";
 import { keywordListArg, lineArg } from "./args.js";
 
-export const startTaskPrompt = protocolPrompt({
+const startTaskProtocol = protocolPrompt({
   name: "start-task",
   title: "Start a task",
   description: "Before starting work on a topic: who you are, what the team already knows about it (confirmed facts first), and which related actions are done or claimed.",
@@ -40,3 +42,20 @@ export const startTaskPrompt = protocolPrompt({
     ].join("\n");
   },
 });
+
+/**
+ * The protocol, preceded by the caller's withdrawal notices when it has any
+ * (facts it read that were deprecated since, as memory_recall shows them once).
+ */
+export const startTaskPrompt: PromptDefinition = {
+  ...startTaskProtocol,
+  async get(args, ctx) {
+    const notices = startNotices(ctx.deps, ctx.caller);
+    const result = await startTaskProtocol.get(args, ctx);
+    const withdrawn = await notices.deliver();
+    if (withdrawn.length === 0) return result;
+    const first = result.messages[0]!;
+    const text = first.content.type === "text" ? first.content.text : "";
+    return { ...result, messages: [{ ...first, content: { type: "text", text: `${withdrawn.join("\n")}\n\n${text}` } }, ...result.messages.slice(1)] };
+  },
+};

@@ -6,14 +6,14 @@
 // to git shows exactly what changed.
 import { join } from "node:path";
 import { validateScope } from "../auth/scopes.js";
-import type { Database } from "../db/database.js";
+import type { Database, Queryable } from "../db/database.js";
 import { invalid } from "../errors.js";
-import { countFactsForExport, type ExportFilters, FACT_STATUSES, type FactStatus } from "../facts/index.js";
+import { countFactsForExport, type ExportFilters, exportReceipts, FACT_STATUSES, type FactStatus } from "../facts/index.js";
 import { eventJson, exportLedger } from "../ledger/index.js";
 import { renderFactFile } from "./markdown.js";
 import { exportTeam } from "./team.js";
 import { exportGraphs, type GraphExport } from "./graph.js";
-import { factPath, GRAPH_FILE, LEDGER_FILE } from "./model.js";
+import { factPath, GRAPH_FILE, LEDGER_FILE, RECEIPTS_FILE } from "./model.js";
 import { factsForExport } from "./read.js";
 import { exportedFiles, removeExported, resolveTarget, validateInsideTarget, writeAtomically, writeIfChanged } from "./tree.js";
 
@@ -24,6 +24,8 @@ interface ExportOptions {
   /** Only these statuses (all when empty). */
   statuses: string[];
   onProgress?: (done: number, total: number) => void;
+  /** Also write the recall receipts (who was served which fact version) as receipts.jsonl: left out unless asked for. */
+  receipts?: boolean;
 }
 
 export interface ExportReport {
@@ -36,6 +38,8 @@ export interface ExportReport {
   graphs: GraphExport[];
   /** agents.jsonl and ledger-actions.jsonl: how many lines each. */
   team: { agents: number; ledgerActions: number };
+  /** receipts.jsonl, with --receipts. */
+  receipts?: { file: string; rows: number };
 }
 
 // Lines are gathered into chunks of about this size before each write.
@@ -90,6 +94,7 @@ export async function exportSnapshot(db: Database, options: ExportOptions): Prom
     const graphs = await exportGraphs(tx, root, filters.scopes);
     for (const g of graphs) expected.add(g.file);
     const team = await exportTeam(tx, root);
+    const receipts = options.receipts ? await writeReceipts(tx, root, filters.scopes) : undefined;
 
     const removedFiles = (await exportedFiles(root)).filter((rel) => !expected.has(rel));
     for (const rel of removedFiles) await removeExported(root, rel);
@@ -100,6 +105,25 @@ export async function exportSnapshot(db: Database, options: ExportOptions): Prom
       ledger: { file: ledgerPath, ...summary },
       graphs,
       team: { agents: team.agents, ledgerActions: team.actions },
+      ...(receipts ? { receipts } : {}),
     };
   });
+}
+
+async function writeReceipts(tx: Queryable, root: string, scopes: string[] | null): Promise<{ file: string; rows: number }> {
+  const file = join(root, RECEIPTS_FILE);
+  await validateInsideTarget(root, file);
+  let rows = 0;
+  await writeAtomically(file, async (write) => {
+    let chunk = "";
+    rows = await exportReceipts(tx, scopes, async (receipt) => {
+      chunk += `${JSON.stringify(receipt)}\n`;
+      if (chunk.length >= LEDGER_CHUNK_CHARS) {
+        await write(chunk);
+        chunk = "";
+      }
+    });
+    await write(chunk);
+  });
+  return { file, rows };
 }

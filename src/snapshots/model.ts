@@ -70,6 +70,8 @@ export const FENCE_CLOSE = "```";
 export const factPath = (scope: string, type: string, name: string): string => `${scope}/${type}_${name}.md`;
 
 export const LEDGER_FILE = "ledger.jsonl";
+/** Recall receipts, written only by `export --receipts` (import leaves the file alone: receipts are the service's own record). */
+export const RECEIPTS_FILE = "receipts.jsonl";
 
 /** The team in a whole export: agents (never tokens) and the ledger's action-to-scope mappings. */
 export const AGENTS_FILE = "agents.jsonl";

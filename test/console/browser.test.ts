@@ -118,7 +118,11 @@ describe("console in a browser", () => {
     expect(fact).toMatchObject({ status: "draft", version: 3 });
   }, SLOW);
 
-  it("deprecates with a reason from the keyboard (d, type, Enter) and shows it in the fact's history", async () => {
+  it("deprecates with a reason from the keyboard (d, type, Enter) and shows it in the fact's history, with the agents that read it", async () => {
+    // An agent reads the fact (it also read it once above, with memory_get): its receipts show on the fact's page ("Read by").
+    await callOk(writer, "memory_recall", { keywords: ["Qiita tags"] });
+    await callOk(writer, "memory_get", { name: "qiita-tag-limit", scope: "blog" });
+    await service.deps.receipts.flush();
     await page.goto(url("/console"));
     await page.locator("#review-blog-qiita-tag-limit").waitFor();
     await page.keyboard.press("d");
@@ -126,10 +130,13 @@ describe("console in a browser", () => {
     await page.keyboard.type("Qiita raised the limit to 10 tags in 2026.");
     await page.keyboard.press("Enter");
     await page.locator(".notice-ok").waitFor();
+    expect(await text(".notice-ok")).toContain("One agent that read it since its last confirmation is told at its next recall");
     await page.goto(url("/console/facts/blog/qiita-tag-limit"));
     const row = page.locator('tr[data-event="deprecated"]');
     expect(await row.textContent()).toContain("Qiita raised the limit to 10 tags in 2026.");
     expect(await row.textContent()).toContain("owner");
+    const reader = page.locator('[data-read-by] tr[data-reader="blog-writer"]');
+    expect(await reader.locator("td").allTextContents()).toEqual(["blog-writer", "3", expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/), "3"]);
     await screenshot(page, "fact");
   }, SLOW);
 

@@ -107,6 +107,21 @@ describe("reads from a streaming replica", () => {
     expect(await metric(a, /^agent_memory_db_replica_lag_seconds\{replica=/)).toBeLessThan(MAX_LAG_MS / 1000);
   });
 
+  it("record a recall served by the standby as a receipt on the primary", async () => {
+    const [a] = services;
+    await callToolOk(a.mcpUrl, writer.token, "memory_store", { name: "replica-receipt", description: "A fact read from the standby", type: "project", body: "Its receipt goes to the primary." });
+    await untilReplayed();
+    const replicaReadsBefore = await metric(a, /^agent_memory_db_reads_total\{target="replica"\}/);
+    expect(await recallNames(a, other, "standby")).toEqual(["replica-receipt"]);
+    expect((await metric(a, /^agent_memory_db_reads_total\{target="replica"\}/)) - replicaReadsBefore).toBe(1);
+    // Written in the next batch (within RECEIPT_FLUSH_MS), on the primary.
+    await until("the receipt on the primary", async () =>
+      (await pair.primary.query<{ n: number }>(
+        "select count(*)::int as n from fact_receipts r join agents a on a.id = r.agent_id join facts f on f.id = r.fact_id where a.name = 'other' and f.name = 'replica-receipt' and r.via = 'memory_recall'",
+      ))[0]!.n === 1,
+    );
+  });
+
   it("show a writer its own fact, update and entity at once, on either service, while the standby replays nothing", async () => {
     const [a, b] = services;
     await withReplayPaused(async () => {

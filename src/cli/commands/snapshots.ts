@@ -46,13 +46,14 @@ export function registerSnapshotCommands(program: Command): void {
     .argument("<dir>", "the folder to write (created if missing; files of facts and graphs that are gone are removed, nothing else is touched)")
     .option("--scope <scopes>", "only these scopes (repeatable or comma-separated)", collect, [])
     .option("--status <statuses>", "only facts with these statuses: draft, confirmed, deprecated (repeatable or comma-separated)", collect, [])
+    .option("--receipts", "also write the recall receipts (which agent was served which fact version, when) as DIR/receipts.jsonl")
     .option("--json", "print one JSON object")
     .action(
-      action(async (out: Output, dir: string, opts: { scope: string[]; status: string[] }) => {
+      action(async (out: Output, dir: string, opts: { scope: string[]; status: string[]; receipts?: boolean }) => {
         const bar = progress(out.io.stderr, "exporting facts");
         let report: ExportReport;
         try {
-          report = await withDatabase(out.io, (db) => exportSnapshot(db, { dir, scopes: opts.scope, statuses: opts.status, onProgress: bar?.update }));
+          report = await withDatabase(out.io, (db) => exportSnapshot(db, { dir, scopes: opts.scope, statuses: opts.status, onProgress: bar?.update, receipts: opts.receipts === true }));
         } finally {
           bar?.end();
         }
@@ -100,6 +101,7 @@ function exportText(r: ExportReport): string {
       `and ${r.ledger.rows} ledger event(s) to ${r.ledger.file}.`,
     ...r.graphs.map((g) => `  graph    ${g.file}: ${count(g.entities, "entity", "entities")}, ${count(g.relations, "relation", "relations")}`),
     `  team     agents.jsonl: ${count(r.team.agents, "agent", "agents")} (never tokens); ledger-actions.jsonl: ${count(r.team.ledgerActions, "action mapping", "action mappings")}`,
+    ...(r.receipts ? [`  receipts ${r.receipts.file}: ${count(r.receipts.rows, "receipt", "receipts")}`] : []),
     ...r.removedFiles.map((f) => `  removed  ${f}`),
   ];
   return lines.join("\n");

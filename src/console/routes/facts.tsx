@@ -8,13 +8,14 @@ import { mayRedact } from "../../auth/scopes.js";
 import { listFacts } from "../../facts/lifecycle/list.js";
 import { redactFactVersion } from "../../facts/trust/redaction.js";
 import { getFact } from "../../facts/lifecycle/get.js";
+import { factReaders } from "../../facts/trust/receipts.js";
 import { recallFacts } from "../../facts/recall/recall.js";
 import type { FactStatus, FactType } from "../../facts/rules.js";
 import { FACT_STATUSES, FACT_TYPES, MAX_KEYWORDS } from "../../facts/rules.js";
 import { sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
 import { FactPage, type FactFilters, factHref, FactsPage } from "../views/facts.js";
-import { promoteFromForm, readPromoteForm } from "./review.js";
+import { promoteFromForm, readPromoteForm, toldQuery, toldText } from "./review.js";
 
 const FACTS_PAGE_SIZE = 50;
 
@@ -62,7 +63,8 @@ export function registerFacts(router: Router, deps: AppDeps): void {
     const before = /^\d{1,9}$/.test(str(req.query.before)) ? Number(req.query.before) : undefined;
     const fact = await getFact(deps.db, sessionOf(res).caller, { name: String(req.params.name), scope: String(req.params.scope), versionsBefore: before });
     const caller = sessionOf(res).caller;
-    sendPage(res, status, <FactPage ctx={pageContext(res, "facts")} fact={fact} notice={notice} mayRedact={mayRedact(caller, fact.scope)} />);
+    const readBy = await factReaders(deps.db, caller, fact);
+    sendPage(res, status, <FactPage ctx={pageContext(res, "facts")} fact={fact} notice={notice} mayRedact={mayRedact(caller, fact.scope)} readBy={readBy} />);
   };
 
   const showRefusal = (req: Request, res: Response, error: unknown) => {
@@ -77,7 +79,7 @@ export function registerFacts(router: Router, deps: AppDeps): void {
   };
 
   router.get("/facts/:scope/:name", async (req, res) => {
-    const done = typeof req.query.done === "string" ? DONE[req.query.done] : undefined;
+    const done = typeof req.query.done === "string" && DONE[req.query.done] ? `${DONE[req.query.done]}${toldText(req)}` : undefined;
     try {
       await renderFact(req, res, 200, done ? { kind: "ok", text: done } : undefined);
     } catch (error) {
@@ -108,7 +110,7 @@ export function registerFacts(router: Router, deps: AppDeps): void {
     const name = String(req.params.name);
     const form = { ...readPromoteForm(req.body as Record<string, unknown>), name, scope };
     const refused = await promoteFromForm(deps, res, form);
-    if (!refused) return res.redirect(303, `${factHref({ scope, name })}?done=${form.to}`);
+    if (!("status" in refused)) return res.redirect(303, `${factHref({ scope, name })}?done=${form.to}${toldQuery(refused.told)}`);
     try {
       await renderFact(req, res, refused.status, { kind: "error", text: refused.text });
     } catch (error) {

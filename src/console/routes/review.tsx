@@ -29,8 +29,19 @@ function doneNotice(req: Request): QueueNotice | undefined {
   const { done, name, scope } = req.query;
   if (typeof done !== "string" || !(PROMOTION_TARGETS as readonly string[]).includes(done)) return undefined;
   const what = typeof name === "string" && NAME_PATTERN.test(name) && typeof scope === "string" && SCOPE_PATTERN.test(scope) ? ` "${name}" (scope ${scope})` : "";
-  return { kind: "ok", text: `${DONE_TEXT[done as PromotionTarget]}${what}.` };
+  return { kind: "ok", text: `${DONE_TEXT[done as PromotionTarget]}${what}.${toldText(req)}` };
 }
+
+/** After a withdrawal: how many agents that read the fact since its last confirmation are told (docs/receipts.md). */
+export function toldText(req: Request): string {
+  const told = typeof req.query.told === "string" && /^\d{1,6}$/.test(req.query.told) ? Number(req.query.told) : 0;
+  if (told === 0) return "";
+  const who = told === 1 ? "One agent that read it since its last confirmation is told at its" : `${told} agents that read it since its last confirmation are told at their`;
+  return ` ${who} next recall; the fact's page lists its readers.`;
+}
+
+/** The query that carries a promotion's outcome through the redirect after it. */
+export const toldQuery = (told: number): string => (told > 0 ? `&told=${told}` : "");
 
 async function renderQueue(deps: AppDeps, req: Request, res: Response, status: number, notice?: QueueNotice): Promise<void> {
   const after = typeof req.query.after === "string" && req.query.after !== "" ? req.query.after : undefined;
@@ -86,15 +97,15 @@ export function readPromoteForm(body: Record<string, unknown>): PromoteForm {
  * A stale version gets the console's own words: the person must read the new
  * version before deciding, never overwrite it silently.
  */
-export async function promoteFromForm(deps: AppDeps, res: Response, form: PromoteForm): Promise<{ status: number; text: string } | undefined> {
+export async function promoteFromForm(deps: AppDeps, res: Response, form: PromoteForm): Promise<{ status: number; text: string } | { told: number }> {
   if (!form.to) return { status: 400, text: "Choose Confirm or Deprecate." };
   if (form.version === undefined) return { status: 400, text: "The form lost the version you reviewed; reload the page." };
   if (form.to === "deprecated" && form.reason === "") return { status: 400, text: `${DEPRECATION_NEEDS_REASON} Nothing was changed on "${form.name}".` };
   const reason = form.reason || confirmationReason(form.version, "the review console");
   try {
     // Re-confirming a stale fact is memory_promote's confirmed → confirmed, with the service's own staleness age.
-    await reviewFact(deps, sessionOf(res).caller, { name: form.name, scope: form.scope, to: form.to, reason, version: form.version });
-    return undefined;
+    const done = await reviewFact(deps, sessionOf(res).caller, { name: form.name, scope: form.scope, to: form.to, reason, version: form.version });
+    return { told: done.readersTold?.total ?? 0 };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     const current = error.details?.currentVersion;
@@ -115,8 +126,8 @@ export function registerReview(router: Router, deps: AppDeps): void {
 
   router.post("/review", async (req, res) => {
     const form = readPromoteForm(req.body as Record<string, unknown>);
-    const refused = await promoteFromForm(deps, res, form);
-    if (refused) return renderQueue(deps, req, res, refused.status, { kind: "error", text: refused.text });
-    res.redirect(303, `${BASE}?done=${form.to}&name=${encodeURIComponent(form.name)}&scope=${encodeURIComponent(form.scope)}`);
+    const outcome = await promoteFromForm(deps, res, form);
+    if ("status" in outcome) return renderQueue(deps, req, res, outcome.status, { kind: "error", text: outcome.text });
+    res.redirect(303, `${BASE}?done=${form.to}&name=${encodeURIComponent(form.name)}&scope=${encodeURIComponent(form.scope)}${toldQuery(outcome.told)}`);
   });
 }

@@ -7,6 +7,7 @@ import { FACT_STATUSES, FACT_TYPES } from "../../facts/rules.js";
 import { age } from "../render.js";
 import { TextDiff } from "./diff.js";
 import { FactLinks, RedactForm, Redactions } from "./fact-trust.js";
+import type { FactReaders } from "../../facts/trust/receipts.js";
 import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";
 import { ReviewButtons } from "./queue.js";
 
@@ -151,7 +152,7 @@ export function FactsPage({
   );
 }
 
-export function FactPage({ ctx, fact, notice, mayRedact }: { ctx: PageContext; fact: FullFact; notice?: PageNotice | undefined; mayRedact: boolean }) {
+export function FactPage({ ctx, fact, notice, mayRedact, readBy }: { ctx: PageContext; fact: FullFact; notice?: PageNotice | undefined; mayRedact: boolean; readBy?: FactReaders | undefined }) {
   const newestFirst = [...fact.versions].reverse();
   return (
     <Layout ctx={ctx} title={fact.name}>
@@ -218,6 +219,7 @@ export function FactPage({ ctx, fact, notice, mayRedact }: { ctx: PageContext; f
         </tbody>
       </table>
       <Redactions fact={fact} />
+      {readBy && <ReadBy readBy={readBy} />}
       {mayRedact && <RedactForm ctx={ctx} fact={fact} action={`${factHref(fact)}/redact`} />}
       <h2>Versions</h2>
       {newestFirst.map((v) => {
@@ -243,5 +245,43 @@ export function FactPage({ ctx, fact, notice, mayRedact }: { ctx: PageContext; f
         </p>
       )}
     </Layout>
+  );
+}
+
+/** The agents served this fact (recall receipts, docs/receipts.md), most recent first. */
+function ReadBy({ readBy }: { readBy: FactReaders }) {
+  return (
+    <>
+      <h2 id="read-by">Read by</h2>
+      {readBy.readers.length === 0 ? (
+        <p class="meta">No agent was served this fact within the receipts' retention.</p>
+      ) : (
+        <table class="events" data-read-by>
+          <thead>
+            <tr>
+              <th scope="col">Agent</th>
+              <th scope="col">Times</th>
+              <th scope="col">Last</th>
+              <th scope="col">Versions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {readBy.readers.map((r) => (
+              <tr data-reader={r.agent}>
+                <td>{r.agent}</td>
+                <td>{r.reads}</td>
+                <td>
+                  <time dateTime={r.lastAt} title={r.lastAt}>
+                    {`${r.lastAt.replace("T", " ").slice(0, 19)} UTC`}
+                  </time>
+                </td>
+                <td>{r.versions.join(", ")}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {readBy.more > 0 && <p class="meta">… and {readBy.more} more agents.</p>}
+    </>
   );
 }

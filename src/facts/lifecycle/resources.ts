@@ -24,8 +24,9 @@ export const factResource = defineResource({
     scope: (prefix, { deps, caller }) => completeReadableScope(deps.db, caller, prefix),
     name: (prefix, { deps, caller }, args) => completeFactName(deps.db, caller, args.scope, prefix),
   },
-  async list({ caller, deps }) {
+  async list({ caller, deps, served }) {
     const { facts } = await listFacts(deps.db, caller, { limit: RESOURCE_LIST_LIMIT }, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.limits.listScanMax });
+    served(facts);
     return {
       resources: facts.map((f) => ({
         uri: factUri(f.scope, f.name),
@@ -36,8 +37,9 @@ export const factResource = defineResource({
       })),
     };
   },
-  async read(uri, variables, { caller, deps }) {
+  async read(uri, variables, { caller, deps, served }) {
     const fact = await getFact(deps.db, caller, { scope: String(variables.scope), name: String(variables.name) });
+    served([fact]);
     return { contents: [{ uri: uri.href, mimeType: "text/plain", text: fullFactText(fact) }] };
   },
 });

@@ -53,11 +53,25 @@ export async function sampleHealthToday(db: Queryable, staleAfterDays: number): 
 /** How often a service looks whether today's sample is written (the write itself happens once a day). */
 const SAMPLE_CHECK_MS = 60 * 60 * 1000;
 
-/** Writes the day's sample now and then hourly (each a no-op once written); stop() ends it, once a write in progress is done. */
-export function startHealthSamples(db: Queryable, staleAfterDays: number, logger: Logger): { stop(): Promise<void> } {
+/** A piece of the hourly upkeep besides the health sample (pruning what has outlived its retention), with what its failure is logged as. */
+export interface HourlyChore {
+  name: string;
+  run(): Promise<unknown>;
+}
+
+/**
+ * The service's hourly upkeep: the day's health sample now and then hourly
+ * (each a no-op once written), and the chores given (e.g. pruning receipts past
+ * RECEIPTS_RETENTION_DAYS), one after another. stop() ends it, once a run in progress is done.
+ */
+export function startHealthSamples(db: Queryable, staleAfterDays: number, logger: Logger, chores: readonly HourlyChore[] = []): { stop(): Promise<void> } {
   let running = Promise.resolve();
   const sample = () => {
-    running = sampleHealthToday(db, staleAfterDays).catch((error: unknown) => logger.warn({ err: error }, "writing the day's health sample failed; it is tried again within the hour"));
+    running = sampleHealthToday(db, staleAfterDays)
+      .catch((error: unknown) => logger.warn({ err: error }, "writing the day's health sample failed; it is tried again within the hour"))
+      .then(async () => {
+        for (const chore of chores) await chore.run().catch((error: unknown) => logger.warn({ err: error }, `${chore.name} failed; it is tried again within the hour`));
+      });
   };
   sample();
   const timer = setInterval(sample, SAMPLE_CHECK_MS);

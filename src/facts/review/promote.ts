@@ -14,6 +14,7 @@ import { prepared } from "../prepared.js";
 import * as sql from "../sql.js";
 import type { LockedRow } from "../lifecycle/store.js";
 import { completeSupersession, type Superseded } from "../trust/supersession.js";
+import { withdrawalReaders } from "../trust/receipts.js";
 
 interface PromoteInput {
   name: string;
@@ -32,6 +33,12 @@ export interface PromoteResult {
   at: string;
   /** The fact this confirmation deprecated as replaced by this one. */
   superseded?: Superseded;
+  /**
+   * A deprecation (of this fact, or of the one it superseded): the agents that
+   * read that fact since it was last confirmed, each told at its next recall
+   * (at most READERS_SHOWN names; `total` counts them all).
+   */
+  readersTold?: { names: string[]; total: number };
 }
 
 export async function promoteFact(
@@ -78,8 +85,11 @@ export async function promoteFact(
     const done = (await tx.query<{ version: number; status_at: Date }>(sql.PROMOTE_FACT, [row.id, input.to, caller.agentId, reason, row.status, null], prepared("promote"))).rows[0]!;
     const at = isoTime(done.status_at);
     const superseded = input.to === "confirmed" && row.supersedes_id !== null ? await completeSupersession(tx, { id: row.id, scope: row.scope, name: row.name, version: row.version }, row.supersedes_id, caller) : undefined;
+    const withdrawn = input.to === "deprecated" ? row.id : superseded ? row.supersedes_id : null;
+    const readersTold = withdrawn === null ? undefined : await withdrawalReaders(tx, withdrawn);
     return {
       ...(superseded ? { superseded } : {}),
+      ...(readersTold && readersTold.total > 0 ? { readersTold } : {}),
       fact: { ...toSummary(row), status: input.to, statusBy: caller.name, statusAt: at, statusReason: reason },
       from: row.status,
       to: input.to,
@@ -98,7 +108,11 @@ const reviewOutcome = (r: PromoteResult): "confirmed" | "deprecated" | "reconfir
  * promotion with the service's settings (STALE_AFTER_DAYS, SECRET_GUARD),
  * counted in /metrics. The one place a review is counted.
  */
-export async function reviewFact(deps: Pick<AppDeps, "db" | "config" | "secrets" | "metrics">, caller: Caller, input: PromoteInput): Promise<PromoteResult> {
+export async function reviewFact(deps: Pick<AppDeps, "db" | "config" | "secrets" | "metrics" | "receipts">, caller: Caller, input: PromoteInput): Promise<PromoteResult> {
+  // This process's receipts not yet written are written first, so that a
+  // deprecation reaches an agent that read the fact a moment ago (receipts
+  // from other service processes may still be up to RECEIPT_FLUSH_MS behind).
+  await deps.receipts.flush();
   const done = await promoteFact(deps.db, caller, input, { staleAfterDays: deps.config.facts.staleAfterDays, secrets: deps.secrets });
   deps.metrics.reviews.inc({ outcome: reviewOutcome(done) });
   return done;

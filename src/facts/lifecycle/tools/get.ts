@@ -5,6 +5,7 @@ import { fullFactText } from "../format.js";
 import { factUri } from "../../model.js";
 import { getFact } from "../get.js";
 import { GET_HISTORY_VERSIONS } from "../../rules.js";
+import { factReaders, readersText } from "../../trust/receipts.js";
 import { fullFactSchema, nameField, READ_ONLY, scopeField, uriField } from "../../tools/schemas.js";
 
 const input = {
@@ -18,7 +19,17 @@ const input = {
     .describe("Older history: versions[0].version of an answer with earlierVersions."),
 };
 
-const output = { fact: fullFactSchema, uri: uriField };
+const output = {
+  fact: fullFactSchema,
+  uri: uriField,
+  readBy: z
+    .object({
+      readers: z.array(z.object({ agent: z.string(), reads: z.number().int(), firstAt: z.string(), lastAt: z.string(), versions: z.array(z.number().int()) })),
+      more: z.number().int(),
+    })
+    .optional()
+    .describe("For humans and reviewers of its scope: the agents served this fact, most recent first."),
+};
 
 export const memoryGetTool = defineTool({
   name: "memory_get",
@@ -30,8 +41,11 @@ export const memoryGetTool = defineTool({
   output,
   annotations: READ_ONLY,
   readsMayLag: true,
-  async run(args, { caller, deps }) {
+  async run(args, { caller, deps, served }) {
     const fact = await getFact(deps.db, caller, args);
-    return { text: fullFactText(fact), structured: { fact, uri: factUri(fact.scope, fact.name) } };
+    served([fact]);
+    const readBy = await factReaders(deps.db, caller, fact);
+    const text = fullFactText(fact) + (readBy ? `\n\n${readersText(readBy)}` : "");
+    return { text, structured: { fact, uri: factUri(fact.scope, fact.name), ...(readBy ? { readBy } : {}) } };
   },
 });

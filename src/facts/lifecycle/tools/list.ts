@@ -45,8 +45,9 @@ export const memoryListTool = defineTool({
   output,
   annotations: READ_ONLY,
   readsMayLag: true,
-  async run(args, { caller, deps }) {
+  async run(args, { caller, deps, served }) {
     const result = await listFacts(deps.db, caller, args, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.limits.listScanMax });
+    served(result.facts);
     const { scanCut, ...page } = result;
     return { text: listText(result, args.reviewable ?? false), structured: scanCut ? { ...page, scanCut } : page };
   },

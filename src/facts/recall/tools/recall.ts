@@ -4,6 +4,7 @@ import { defineTool } from "../../../mcp/tool.js";
 import { recallText } from "../format.js";
 import { RECALL_DEFAULT_LIMIT, type RecallHit, RECALL_MAX_LIMIT, recallFacts } from "../recall.js";
 import { wordHints } from "../recall-hints.js";
+import { startNotices } from "../../trust/receipts.js";
 import { keywordsField, READ_ONLY, recallHitSchema, scopeField, statusField, typeField } from "../../tools/schemas.js";
 
 const input = {
@@ -30,6 +31,7 @@ const output = {
     .array(z.object({ keyword: z.string(), words: z.array(z.object({ word: z.string(), facts: z.number().int() })) }))
     .optional()
     .describe("Only when nothing matched: for each Chinese, Japanese or Korean keyword of several words, how many facts each word finds on its own (try those as separate keywords)."),
+  withdrawn: z.array(z.string()).optional().describe("Facts you read earlier that were withdrawn since: do not act on them any more. Shown once."),
 };
 
 /**
@@ -95,14 +97,19 @@ export const memoryRecallTool = defineTool({
   output,
   annotations: READ_ONLY,
   readsMayLag: true,
-  async run(args, { caller, deps }) {
+  async run(args, { caller, deps, served }) {
     const options = { staleAfterDays: deps.config.facts.staleAfterDays };
+    // Read beside the recall (on the primary, where notices are written), not after it.
+    const notices = startNotices(deps, caller);
     const result = await recallFacts(deps.db, caller, args, options);
     deps.metrics.recalls.inc({ result: result.total > 0 ? "hits" : "empty" });
+    served(result.hits);
     const hints = result.total === 0 ? await wordHints(deps.db, caller, args, options) : [];
+    const withdrawn = await notices.deliver();
+    const text = recallText(args.keywords, result, hints);
     return {
-      text: recallText(args.keywords, result, hints),
-      structured: { ...result, hits: result.hits.map(leanHit), ...(hints.length > 0 ? { wordHints: hints } : {}) },
+      text: withdrawn.length > 0 ? `${withdrawn.join("\n")}\n\n${text}` : text,
+      structured: { ...result, hits: result.hits.map(leanHit), ...(hints.length > 0 ? { wordHints: hints } : {}), ...(withdrawn.length > 0 ? { withdrawn } : {}) },
     };
   },
 });

@@ -26,6 +26,7 @@ const output = {
   actor: z.string().describe("You."),
   at: z.string().describe("ISO 8601 time, UTC."),
   superseded: z.object({ scope: z.string(), name: z.string(), version: z.number().int() }).optional().describe("The fact this one replaced, now deprecated."),
+  readersTold: z.object({ names: z.array(z.string()), total: z.number().int() }).optional().describe("Agents that read the withdrawn fact since its last confirmation; each is told once."),
 };
 
 export const memoryPromoteTool = defineTool({

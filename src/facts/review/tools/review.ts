@@ -43,9 +43,10 @@ export const memoryReviewTool = defineTool({
   annotations: READ_ONLY,
   readsMayLag: true,
   meta: TOOL_UI_META,
-  async run(args, { caller, deps }) {
+  async run(args, { caller, deps, served }) {
     const { facts, limits } = deps.config;
     const answer = await reviewAnswer(deps.db, caller, args.cursor, { staleAfterDays: facts.staleAfterDays, scanMax: limits.listScanMax, duplicateTimeoutMs: facts.duplicateTimeoutMs });
+    served([...answer.drafts, ...answer.stale]);
     return { text: reviewText(answer), structured: answer };
   },
 });

@@ -1,0 +1,197 @@
+// Recall receipts: which agent was served which fact version, when, and by which
+// tool, resource or prompt. Never what it asked: no query text, no arguments.
+//
+// Recording costs a read nothing it waits for: a call adds its receipts to a
+// queue in memory and answers; the queue is written to the primary in one
+// statement per batch, every RECEIPT_FLUSH_MS or once RECEIPT_BATCH receipts
+// wait, and on shutdown (close). The same agent served the same fact version by
+// the same tool again before its batch is written adds to that receipt's count
+// (`served`) instead of a row: an agent recalling in a loop costs the database
+// a row per fact a second, not a row per call. Always the primary, also when the read ran on
+// a replica (the writer holds the primary, not the call's database).
+//
+// What a crash can lose: the receipts of at most the last RECEIPT_FLUSH_MS (a
+// batch in flight is one statement: written whole or not at all). While the
+// database refuses the batches, receipts wait up to RECEIPT_QUEUE_MAX; past that
+// new ones are dropped and counted (agent_memory_receipts_dropped_total), never
+// held against a read.
+import type { Logger } from "pino";
+import type { Queryable } from "./db/database.js";
+
+/** How long a receipt waits in memory at most before its batch is written (the window a crash can lose). */
+export const RECEIPT_FLUSH_MS = 1000;
+/** A batch is written at once when this many receipts wait. */
+const RECEIPT_BATCH = 500;
+/** Receipts kept in memory at most (while the database is away); past this, new ones are dropped and counted. */
+const RECEIPT_QUEUE_MAX = 20_000;
+/** RECEIPTS_RETENTION_DAYS's default. */
+export const RECEIPTS_RETENTION_DAYS_DEFAULT = 90;
+
+/** One fact as it was served: its current version and status at that moment. */
+export interface ServedFact {
+  scope: string;
+  name: string;
+  version: number;
+  status: string;
+}
+
+interface Receipt extends ServedFact {
+  /** The first time it was served in this batch. */
+  at: Date;
+  agentId: number;
+  via: string;
+  served: number;
+}
+
+// One statement per batch: the receipts appended, and each (fact, reader)'s
+// summary in fact_readers brought up to date. Facts are found by (scope, name)
+// (facts_name_unique), so that no read query has to return its facts' ids.
+const RECORD_RECEIPTS = `
+  with batch as (
+    select r.at, r.agent_id, f.id as fact_id, r.version, r.status, r.via, r.served
+      from unnest($1::timestamptz[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[])
+             as r (at, agent_id, scope, name, version, status, via, served)
+      join facts f on f.scope = r.scope and f.name = r.name
+      join agents a on a.id = r.agent_id
+  ), appended as (
+    insert into fact_receipts (at, agent_id, fact_id, version, status, via, served)
+    select at, agent_id, fact_id, version, status, via, served from batch
+    returning served
+  ), readers as (
+    insert into fact_readers (fact_id, agent_id, first_at, last_at, last_version, reads, versions)
+    select fact_id, agent_id, min(at), max(at), (array_agg(version order by at desc))[1], sum(served), array_agg(distinct version order by version)
+      from batch group by fact_id, agent_id
+     -- In key order: batches of several service processes touch shared rows in one order, never each waiting on the other.
+     order by fact_id, agent_id
+    on conflict (fact_id, agent_id) do update
+       set last_at = greatest(fact_readers.last_at, excluded.last_at),
+           last_version = case when excluded.last_at >= fact_readers.last_at then excluded.last_version else fact_readers.last_version end,
+           reads = fact_readers.reads + excluded.reads,
+           versions = array(select distinct v from unnest(fact_readers.versions || excluded.versions) as v order by v)
+    returning 1
+  )
+  select (select coalesce(sum(served), 0) from appended)::int as recorded`;
+
+// Receipts, and readers not seen since, older than the retention; in bounded
+// batches so that one prune never holds a long transaction.
+const PRUNE_BATCH = 10_000;
+const PRUNE_RECEIPTS = `
+  delete from fact_receipts where id in (
+    select id from fact_receipts where at < now() - make_interval(days => $1::int) order by at limit ${PRUNE_BATCH})`;
+const PRUNE_READERS = `
+  delete from fact_readers where (fact_id, agent_id) in (
+    select fact_id, agent_id from fact_readers where last_at < now() - make_interval(days => $1::int) limit ${PRUNE_BATCH})`;
+
+// A notice says when its agent read the fact: receipt data, kept no longer, delivered or not.
+const PRUNE_NOTICES = `
+  delete from fact_withdrawal_notices where (agent_id, event_id) in (
+    select agent_id, event_id from fact_withdrawal_notices where read_at < now() - make_interval(days => $1::int) limit ${PRUNE_BATCH})`;
+
+export interface ReceiptCounters {
+  recorded(n: number): void;
+  dropped(n: number): void;
+}
+
+export class ReceiptWriter {
+  private queue: Receipt[] = [];
+  /** The queued receipts by what makes them one (agent, fact, version, status, via). */
+  private byKey = new Map<string, Receipt>();
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    /** The primary: receipts are written there whatever database served the read. */
+    private readonly primary: Queryable,
+    /** False when RECEIPTS_RETENTION_DAYS is 0: nothing is recorded. */
+    readonly enabled: boolean,
+    private readonly counters: ReceiptCounters,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Notes that `agentId` was served `facts` by `via` (a tool, resource or prompt name). Never waits. */
+  record(agentId: number, via: string, facts: readonly ServedFact[]): void {
+    if (!this.enabled || facts.length === 0 || this.closed) return;
+    let at: Date | undefined;
+    let dropped = 0;
+    for (const f of facts) {
+      const key = receiptKey(agentId, via, f);
+      const queued = this.byKey.get(key);
+      if (queued) {
+        queued.served++;
+        continue;
+      }
+      if (this.queue.length >= RECEIPT_QUEUE_MAX) {
+        dropped++;
+        continue;
+      }
+      const receipt = { at: (at ??= new Date()), agentId, via, scope: f.scope, name: f.name, version: f.version, status: f.status, served: 1 };
+      this.queue.push(receipt);
+      this.byKey.set(key, receipt);
+    }
+    if (dropped > 0) this.counters.dropped(dropped);
+    if (this.queue.length >= RECEIPT_BATCH) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), RECEIPT_FLUSH_MS).unref();
+  }
+
+  /** Writes every receipt queued so far; resolves once they are in the database (or were given up on). */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.writing = this.writing.then(() => this.writeQueued());
+    return this.writing;
+  }
+
+  /** Writes what waits and records nothing more (shutdown). */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+  }
+
+  private async writeQueued(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, RECEIPT_BATCH);
+      // Served again from now on is a new receipt: these are on their way.
+      if (this.queue.length === 0) this.byKey.clear();
+      else for (const r of batch) this.byKey.delete(receiptKey(r.agentId, r.via, r));
+      try {
+        const { rows } = await this.primary.query<{ recorded: number }>(RECORD_RECEIPTS, [
+          batch.map((r) => r.at),
+          batch.map((r) => r.agentId),
+          batch.map((r) => r.scope),
+          batch.map((r) => r.name),
+          batch.map((r) => r.version),
+          batch.map((r) => r.status),
+          batch.map((r) => r.via),
+          batch.map((r) => r.served),
+        ]);
+        this.counters.recorded(rows[0]?.recorded ?? 0);
+      } catch (error) {
+        // Kept for the next flush while there is room: a database that is away
+        // for a moment loses no receipts; one away for long loses the newest.
+        const room = RECEIPT_QUEUE_MAX - this.queue.length;
+        if (room > 0) this.queue.unshift(...batch.slice(0, room));
+        if (batch.length > room) this.counters.dropped(batch.length - Math.max(room, 0));
+        this.logger.warn({ err: error, receipts: batch.length }, "writing recall receipts failed; they are tried again with the next batch");
+        if (!this.closed) this.timer ??= setTimeout(() => void this.flush(), RECEIPT_FLUSH_MS).unref();
+        return;
+      }
+    }
+  }
+}
+
+/** What makes two servings one receipt (names and scopes hold no line break). */
+const receiptKey = (agentId: number, via: string, f: ServedFact): string => `${agentId}\n${via}\n${f.scope}\n${f.name}\n${f.version}\n${f.status}`;
+
+/** Deletes receipts, readers not served the fact since, and notices of reads older than `retentionDays`; part of the service's hourly upkeep. */
+export async function pruneReceipts(db: Queryable, retentionDays: number): Promise<{ receipts: number; readers: number; notices: number }> {
+  const prune = async (statement: string) => {
+    let deleted = 0;
+    for (;;) {
+      const n = (await db.query(statement, [retentionDays])).rowCount;
+      deleted += n;
+      if (n < PRUNE_BATCH) return deleted;
+    }
+  };
+  return { receipts: await prune(PRUNE_RECEIPTS), readers: await prune(PRUNE_READERS), notices: await prune(PRUNE_NOTICES) };
+}

@@ -1,0 +1,26 @@
+// What the MCP route and the span implementation (mcp-spans.ts) share.
+
+/** What the route knows of one MCP request before it runs. */
+export interface McpRequestInfo {
+  /** The parsed JSON-RPC message. */
+  body: unknown;
+  /** The HTTP request's headers (traceparent, mcp-protocol-version). */
+  headers: Record<string, string | string[] | undefined>;
+  /** The authenticated agent's name, if any. */
+  agent: string | undefined;
+}
+
+/** What the request's callbacks noted once it has run (auth/caller.ts RequestTrace). */
+export interface McpRequestResult {
+  /** A tool's outcome: "ok" or the refusal's code (then error.type = tool_error). */
+  outcome?: string | undefined;
+  /** Facts served. */
+  served?: number | undefined;
+  /** The one scope they were in. */
+  storeId?: string | undefined;
+}
+
+export interface McpTracing {
+  /** Runs one MCP request inside its server span; `after` tells what it did. */
+  request(info: McpRequestInfo, work: () => Promise<void>, after: () => McpRequestResult): Promise<void>;
+}
