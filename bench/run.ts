@@ -19,6 +19,7 @@ import { renderBenchChart } from "./lib/chart.js";
 import type { BenchAgent, BenchContext } from "./lib/context.js";
 import { createDatabase, startBenchService } from "./lib/service.js";
 import { benchAnswers } from "./sections/answers.js";
+import { benchBreakdown } from "./sections/breakdown.js";
 import { benchConsole } from "./sections/console.js";
 import { benchCosts } from "./sections/costs.js";
 import { benchFacts } from "./sections/facts.js";
@@ -34,6 +35,8 @@ import { benchWorkers } from "./sections/workers.js";
 const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   floor: benchFloor,
   facts: benchFacts,
+  // Right after facts, on its corpus: one call's time, part by part, from its trace.
+  breakdown: benchBreakdown,
   ledger: benchLedger,
   graph: benchGraph,
   answers: benchAnswers,

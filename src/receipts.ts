@@ -15,6 +15,7 @@
 // database refuses the batches, receipts wait up to RECEIPT_QUEUE_MAX; past that
 // new ones are dropped and counted (agent_memory_receipts_dropped_total), never
 // held against a read.
+import { AsyncResource } from "node:async_hooks";
 import type { Logger } from "pino";
 import type { Queryable } from "./db/database.js";
 
@@ -99,6 +100,13 @@ export class ReceiptWriter {
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
+  // A batch is written in the context the writer was made in (the service's
+  // start), not in that of the request whose receipt started or filled it: its
+  // statement belongs to no request, nor to that request's trace.
+  private readonly flushNow = AsyncResource.bind(() => void this.flush());
+  private readonly flushSoon = AsyncResource.bind(() => {
+    this.timer ??= setTimeout(() => void this.flush(), RECEIPT_FLUSH_MS).unref();
+  });
 
   constructor(
     /** The primary: receipts are written there whatever database served the read. */
@@ -130,8 +138,8 @@ export class ReceiptWriter {
       this.byKey.set(key, receipt);
     }
     if (dropped > 0) this.counters.dropped(dropped);
-    if (this.queue.length >= RECEIPT_BATCH) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), RECEIPT_FLUSH_MS).unref();
+    if (this.queue.length >= RECEIPT_BATCH) this.flushNow();
+    else this.flushSoon();
   }
 
   /** Writes every receipt queued so far; resolves once they are in the database (or were given up on). */
@@ -173,7 +181,7 @@ export class ReceiptWriter {
         if (room > 0) this.queue.unshift(...batch.slice(0, room));
         if (batch.length > room) this.counters.dropped(batch.length - Math.max(room, 0));
         this.logger.warn({ err: error, receipts: batch.length }, "writing recall receipts failed; they are tried again with the next batch");
-        if (!this.closed) this.timer ??= setTimeout(() => void this.flush(), RECEIPT_FLUSH_MS).unref();
+        if (!this.closed) this.flushSoon();
         return;
       }
     }

@@ -4,11 +4,10 @@
 // off. Four services on the
 // shared database, measured in interleaved rounds (so that drift in the machine's
 // load falls on all alike), from a bare HTTP client.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { call, connect } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
+import { startOtlpReceiver } from "../lib/otlp-receiver.js";
 import { rawClient } from "../lib/raw-client.js";
 import { startBenchService } from "../lib/service.js";
 import { round, summarize } from "../lib/stats.js";
@@ -19,12 +18,8 @@ const ROUNDS = 3;
 
 export async function benchCosts(ctx: BenchContext): Promise<void> {
   // An OTLP endpoint that takes everything and keeps nothing.
-  const sink = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
-  });
-  await new Promise<void>((r) => sink.listen(0, "127.0.0.1", r));
-  const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+  const sink = await startOtlpReceiver({ keep: false });
+  const sinkUrl = sink.url;
   const services = {
     plain: await startBenchService(ctx.service.databaseUrl, { RECEIPTS_RETENTION_DAYS: "0" }),
     receipts: await startBenchService(ctx.service.databaseUrl, {}),
@@ -80,6 +75,6 @@ export async function benchCosts(ctx: BenchContext): Promise<void> {
     ctx.results.costs = { ...s, receiptsAddedP50Ms: receiptsCost, tracingAddedP50Ms: tracingCost };
   } finally {
     await Promise.all(Object.values(services).map((svc) => svc.stop()));
-    sink.close();
+    await sink.close();
   }
 }
