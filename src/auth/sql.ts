@@ -99,6 +99,16 @@ export const REVOKE_TOKEN = `
    where t.id = $1::bigint and a.id = t.agent_id
   returning ${TOKEN_COLUMNS}, t.revoked_at < now() as already_revoked`;
 
+// What a request needs to know of its agent `a` beside the agent's row, read
+// wherever a request's caller is looked up (its token, or an identity provider's
+// JWT naming it): where its last write ended in the primary's WAL, for the
+// replicas (docs/replicas.md), and whether a withdrawal notice waits for it
+// (docs/receipts.md): one probe of a partial index here spares every recall a
+// query of its own for the common "none".
+const CALLER_STATE = `
+         (select w.lsn::text from agent_write_positions w where w.agent_id = a.id) as write_lsn,
+         exists (select 1 from fact_withdrawal_notices n where n.agent_id = a.id and n.seen_at is null) as notices_waiting`;
+
 // The hot path of every request: one indexed lookup by hash. `now()` comes from
 // the database so that expiry does not depend on each replica's clock.
 export const VERIFY_TOKEN = `
@@ -106,13 +116,16 @@ export const VERIFY_TOKEN = `
          (t.expires_at is not null and t.expires_at <= now()) as expired,
          (t.last_used_at is null or t.last_used_at < now() - interval '60 seconds') as stale_last_used,
          (t.oauth_grant_id is not null) as oauth_grant,
-         a.id as agent_id, a.name, a.kind, a.write_scopes, a.read_scopes, a.disabled_at,
-         (select w.lsn::text from agent_write_positions w where w.agent_id = a.id) as write_lsn,
-         -- Whether a withdrawal notice waits for this agent (docs/receipts.md): one probe of a
-         -- partial index here spares every recall a query of its own for the common "none".
-         exists (select 1 from fact_withdrawal_notices n where n.agent_id = a.id and n.seen_at is null) as notices_waiting
+         a.id as agent_id, a.name, a.kind, a.write_scopes, a.read_scopes, a.disabled_at,${CALLER_STATE}
     from agent_tokens t join agents a on a.id = t.agent_id
    where t.token_hash = $1::text`;
+
+// An identity provider's JWT names its agent: the agent as a caller, as the token
+// check reads it (token_id 0: not one of our tokens).
+export const CALLER_BY_AGENT_NAME = `
+  select 0 as token_id, a.id as agent_id, a.name, a.kind, a.write_scopes, a.read_scopes, a.disabled_at,${CALLER_STATE}
+    from agents a
+   where a.name = $1::text`;
 
 // Written at most once a minute per token, not on every request.
 export const TOUCH_TOKEN = `

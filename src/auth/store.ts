@@ -1,6 +1,6 @@
 // Agents and tokens: creation, listing, disabling, revocation (the admin side;
 // the per-request token check is in verifier.ts).
-import type { Caller } from "./caller.js";
+import { type Caller, type CallerRow, callerOfRow } from "./caller.js";
 import { createHash } from "node:crypto";
 import type { Queryable } from "../db/database.js";
 import { conflict, invalid, notFound } from "../errors.js";
@@ -148,6 +148,16 @@ export async function restoreAgent(db: Queryable, input: NewAgent & { createdAt:
 /** Every agent but the reserved importer, oldest first (what a whole export lists). */
 export async function agentsForExport(db: Queryable): Promise<Agent[]> {
   return (await db.query<AgentRow>(sql.EXPORT_AGENTS, [IMPORTER_AGENT])).rows.map(toAgent);
+}
+
+/**
+ * The agent an identity provider's JWT names, as the caller it makes, read as the
+ * token check reads a token's (its last write position, whether a notice waits),
+ * and whether it is disabled; undefined when there is no such agent.
+ */
+export async function callerByAgentName(db: Queryable, name: string): Promise<{ caller: Caller; disabled: boolean } | undefined> {
+  const row = (await db.query<CallerRow & { disabled_at: Date | null }>(sql.CALLER_BY_AGENT_NAME, [name])).rows[0];
+  return row && { caller: callerOfRow(row), disabled: row.disabled_at !== null };
 }
 
 export async function getAgent(db: Queryable, name: string): Promise<Agent> {

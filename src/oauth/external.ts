@@ -9,9 +9,8 @@ import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/p
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import { toAuthInfo } from "../auth/caller.js";
 import { isHuman } from "../auth/scopes.js";
-import { callerOf, getAgent } from "../auth/store.js";
+import { callerByAgentName } from "../auth/store.js";
 import type { VerifierDeps } from "../auth/verifier.js";
-import { DomainError } from "../errors.js";
 
 interface ExternalIssuer {
   issuer: string;
@@ -78,20 +77,19 @@ function createJwtVerifier(deps: VerifierDeps, external: ExternalIssuer, keySet:
       }
       const name = payload[external.agentClaim];
       if (typeof name !== "string" || name === "") return reject("no agent claim");
-      let agent;
+      let found;
       try {
-        agent = await getAgent(deps.db, name);
-      } catch (error) {
-        if (error instanceof DomainError && error.code === "not_found") return reject("unknown agent");
+        found = await callerByAgentName(deps.db, name);
+      } catch {
         deps.onUnavailable?.();
         throw new ServerError("The memory database is unreachable right now; retry in a few seconds.");
       }
-      if (agent.disabledAt) return reject("agent disabled");
+      if (!found) return reject("unknown agent");
+      if (found.disabled) return reject("agent disabled");
+      const { caller } = found;
       // A person's powers (an admin's: every scope, confirming in their name) go
       // to an identity provider's client only for the people the operator lists.
-      if (isHuman(agent) && !external.humanAgents.includes(agent.name)) return reject("names a human agent not listed in OAUTH_HUMAN_AGENTS");
-      // No token row exists for a JWT: tokenId 0 marks "not one of our tokens".
-      const caller = callerOf(agent);
+      if (isHuman(caller) && !external.humanAgents.includes(caller.name)) return reject("names a human agent not listed in OAUTH_HUMAN_AGENTS");
       return toAuthInfo(token, caller, payload.exp!, new URL(external.audience));
     },
   };

@@ -77,6 +77,21 @@ describe("tokens from an external identity provider", () => {
     expect(jwksFetches).toBe(1);
   });
 
+  it("is the agent as its own token makes it: a withdrawal notice reaches it once at its next recall", async () => {
+    const writer = await connectClient(service.oauthUrl.replace(/\/oauth\/mcp$/, "/mcp"), (await addAgent(tdb.db, "runbook-writer", { scopes: ["deploy"] })).token);
+    const person = await connectClient(service.oauthUrl.replace(/\/oauth\/mcp$/, "/mcp"), (await addAgent(tdb.db, "runbook-owner", { kind: "human", scopes: ["deploy"] })).token);
+    await callOk(writer, "memory_store", { name: "rollback-steps", scope: "deploy", type: "reference", description: "How to roll a release back", body: "Revert the tag, then redeploy the previous build." });
+    const deployer = await connectClient(service.oauthUrl, await jwt({ agent_name: "deployer" }));
+    const recall = async () => (await deployer.callTool({ name: "memory_recall", arguments: { keywords: ["rollback"] } })).structuredContent as { hits: unknown[]; withdrawn?: string[] };
+    expect((await recall()).hits).toHaveLength(1);
+    await service.deps.receipts.flush();
+    const deprecated = await callOk<{ readersTold?: string[] }>(person, "memory_promote", { name: "rollback-steps", scope: "deploy", to: "deprecated", reason: "the pipeline rolls back by itself now" });
+    expect(deprecated.readersTold).toEqual({ names: ["deployer"], total: 1 });
+    expect((await recall()).withdrawn).toEqual([expect.stringMatching(/deploy\/rollback-steps \(version 1\), was withdrawn: the pipeline rolls back by itself now/)]);
+    expect((await recall()).withdrawn).toBeUndefined();
+    for (const client of [writer, person, deployer]) await client.close();
+  });
+
   it.each([
     ["another audience", () => jwt({ agent_name: "deployer" }, { audience: "https://other.example/mcp" }), "wrong audience"],
     ["another issuer", () => jwt({ agent_name: "deployer" }, { issuer: "https://evil.example" }), "wrong issuer"],
