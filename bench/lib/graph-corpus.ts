@@ -19,9 +19,8 @@ export interface GraphCorpus {
   analyze: boolean;
   /**
    * The largest size the graph section runs it at, when less than every size
-   * asked for: the reference rewrites its whole file on every call, and loading
-   * "mixed" 50 a call took it ~12 minutes at 50,000 entities (the scaling
-   * section still reads our own "mixed" graph at every size).
+   * asked for: the run's time budget (bench/README.md). The scaling section
+   * still reads our own "mixed" graph at every size.
    */
   largestSize?: number;
   entity(i: number, n: number): EntityInput;

@@ -1,6 +1,6 @@
 // The reference knowledge-graph server (@modelcontextprotocol/server-memory), as
 // its users run it: a stdio process on a JSONL file.
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +11,11 @@ const REFERENCE = fileURLToPath(new URL("../../node_modules/@modelcontextprotoco
 
 interface ReferenceFile {
   path: string;
+  /**
+   * Writes the graph as the reference's own save does (one JSON line per entity,
+   * then one per relation, keys in its order), without going through its tools.
+   */
+  write(entities: Array<{ name: string; entityType: string; observations: string[] }>, relations: Array<{ from: string; to: string; relationType: string }>): void;
   /** Starts one more server process on the same file (as a second agent would). */
   connect(): Promise<Client>;
   entityCount(): number;
@@ -24,6 +29,13 @@ export function referenceFile(): ReferenceFile {
   const clients: Client[] = [];
   return {
     path,
+    write(entities, relations) {
+      const lines = [
+        ...entities.map((e) => JSON.stringify({ type: "entity", name: e.name, entityType: e.entityType, observations: e.observations })),
+        ...relations.map((r) => JSON.stringify({ type: "relation", from: r.from, to: r.to, relationType: r.relationType })),
+      ];
+      writeFileSync(path, lines.join("\n"));
+    },
     async connect() {
       const transport = new StdioClientTransport({
         command: process.execPath,

@@ -35,7 +35,7 @@ export async function benchWorkers(ctx: BenchContext): Promise<void> {
       whoami: () => ({}),
       memory_recall: (i: number) => ({ keywords: [i % 2 ? RARE_WORD : area("ja", i % 200)] }),
     };
-    const rounds = ctx.quick ? 2 : 5;
+    const rounds = ctx.quick ? 2 : 3;
     const perRound = ctx.quick ? 200 : 2000;
     const totals: Record<string, { calls: number; seconds: number; samples: number[] }> = {};
     for (let r = 0; r <= rounds; r++) {
