@@ -61,15 +61,22 @@ async function importEntities(db: Database, writer: GraphWriter, batch: Imported
   const texts = entities.reduce((n, e) => n + e.entity.observations.length, 0);
   const { created, added } = await withinEntityBounds(() =>
     db.transaction(async (tx: Queryable) => {
-      const inserted = await tx.query(sql.INSERT_ENTITIES, [
+      const inserted = await tx.query<{ id: number; name: string }>(sql.INSERT_ENTITIES, [
         writer.scope,
         names,
         entities.map((e) => e.entity.entityType),
         entities.map((e) => e.written.by),
         entities.map((e) => e.written.at),
       ]);
-      const locked = await tx.query<{ id: number; name: string }>(sql.KEY_SHARE_ENTITIES_BY_NAME, [writer.scope, names]);
-      const idOf = new Map(locked.rows.map((r) => [r.name, r.id]));
+      const idOf = new Map(inserted.rows.map((r) => [r.name, r.id]));
+      // The names that were there already, locked against a delete until this
+      // transaction ends; the new ones no other transaction sees yet. (Looking
+      // up every name again cost more than the rest of the batch in a graph
+      // growing through the import, before ANALYZE: 20 ms a batch at 25,000 entities.)
+      const existing = names.filter((n) => !idOf.has(n));
+      if (existing.length > 0) {
+        for (const r of (await tx.query<{ id: number; name: string }>(sql.KEY_SHARE_ENTITIES_BY_NAME, [writer.scope, existing])).rows) idOf.set(r.name, r.id);
+      }
       const ids: number[] = [];
       const contents: string[] = [];
       const written: Written[] = [];
