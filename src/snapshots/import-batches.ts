@@ -1,6 +1,6 @@
 // The fact files of an import, in batches. Each batch is read, parsed and
-// checked (every text through the secret guard) while the batch before it is
-// written, and written in one transaction: its new facts together, each row
+// checked (every text through the secret guard, in one scan) while the batch
+// before it is written, and written in one transaction: its new facts together, each row
 // once as its history leaves it (insertFactHistories), then the others (facts
 // the database has already, seed files, files with redactions) one at a time,
 // each in a savepoint, so that a file that fails leaves nothing behind and the
@@ -92,28 +92,33 @@ export async function importFactFiles(
   let writing: Promise<void> | null = null;
   let batch: ReadFile[] = [];
   let chars = 0;
-  const flush = async (read: number) => {
-    if (writing) await writing;
-    writing = write(batch, read);
-    writing.catch(() => undefined);
+  const cut = async (read: number) => {
+    const next = batch;
     batch = [];
     chars = 0;
+    // Every text of the batch in one scan of the guard, each file refused on its own.
+    const refusals = await options.secrets.checkEach(next.map((f) => stringsIn(f.parsed)));
+    const admitted = next.filter((f, i) => {
+      const refusal = refusals[i];
+      if (refusal) results[f.index] = { file: f.rel, outcome: "invalid", reason: refusal.message };
+      else f.agents.note(f.parsed.format === "snapshot" ? [f.parsed.fact.author, ...f.parsed.fact.history.map((e) => e.by)] : f.parsed.owner === undefined ? [] : [f.parsed.owner]);
+      return !refusal;
+    });
+    if (writing) await writing;
+    writing = write(admitted, read);
+    writing.catch(() => undefined);
   };
   for (const [index, { rel, folder }] of files.entries()) {
-    const fileAgents = agents.forFile(rel);
     try {
       const text = await readFactFile(join(root, rel));
-      const parsed = parseFactFile(text);
-      await options.secrets.check(stringsIn(parsed));
-      fileAgents.note(parsed.format === "snapshot" ? [parsed.fact.author, ...parsed.fact.history.map((e) => e.by)] : parsed.owner === undefined ? [] : [parsed.owner]);
-      batch.push({ index, rel, folder, parsed, agents: fileAgents });
+      batch.push({ index, rel, folder, parsed: parseFactFile(text), agents: agents.forFile(rel) });
       chars += text.length;
     } catch (error) {
       results[index] = { file: rel, outcome: "invalid", reason: reasonOf(error) };
     }
-    if (batch.length >= BATCH_FILES || chars >= BATCH_CHARS) await flush(index + 1);
+    if (batch.length >= BATCH_FILES || chars >= BATCH_CHARS) await cut(index + 1);
   }
-  await flush(files.length);
+  await cut(files.length);
   await writing;
   return { results, links };
 }
