@@ -49,7 +49,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "timing", include: TIMING, fileParallelism: false, sequence: { groupOrder: 1 } },
+        test: { name: "timing", include: TIMING, fileParallelism: false, isolate: false, sequence: { groupOrder: 1 } },
       },
     ],
   },

@@ -5,11 +5,12 @@
 // blocks this thread; the service's watchdog (pglite.ts) ends the thread when a
 // statement runs past the timeout. The service sends one message at a time, so
 // this side needs no queue of its own.
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
-import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { PGLITE_EXTENSIONS, readPgliteImage } from "./pglite-image.js";
 import { toWorkerError, type WorkerInit, type WorkerRequest, type WorkerResponse } from "./pglite-protocol.js";
 
 const port = parentPort!;
@@ -27,8 +28,18 @@ interface OpenTransaction {
   done: Promise<void>;
 }
 
-const loadDataDir = init.template === undefined ? undefined : new Blob([await readFile(init.template)]);
-const db = await PGlite.create(init.dataDir, { extensions: { pg_trgm, btree_gin }, loadDataDir });
+/**
+ * What the database starts from: the template asked for; nothing for a folder
+ * that holds a cluster already; else the build's initialised cluster, when
+ * there is one (PGlite runs initdb when there is none).
+ */
+async function startingPoint(): Promise<Blob | undefined> {
+  if (init.template !== undefined) return new Blob([await readFile(init.template)]);
+  if (init.dataDir !== undefined && existsSync(join(init.dataDir, "PG_VERSION"))) return undefined;
+  return readPgliteImage();
+}
+
+const db = await PGlite.create(init.dataDir, { extensions: PGLITE_EXTENSIONS, loadDataDir: await startingPoint() });
 await db.exec(`set statement_timeout = ${Math.trunc(init.statementTimeoutMs)}`);
 let open: OpenTransaction | undefined;
 

@@ -6,18 +6,17 @@
 //   migrator, so every Postgres test runs on an upgraded schema and every PGlite
 //   test on a fresh one: the whole suite holds for both.
 // - PGlite: a tarball of a freshly migrated data folder, loaded per file into
-//   memory (an empty PGlite spends seconds in initdb; loading takes about one).
+//   memory (migrating costs seconds; loading takes about one).
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { migrate } from "../../src/db/migrate.js";
 import { openPglite } from "../../src/db/pglite.js";
+import { buildPgliteImage, PGLITE_EXTENSIONS } from "../../src/db/pglite-image.js";
 import { openPostgres } from "../../src/db/postgres.js";
 import { adminUrl, databaseUrl } from "./pg-urls.js";
 import { migrateAsBefore, preBaselineMigrations } from "./schema.js";
@@ -27,7 +26,7 @@ declare module "vitest" {
     templateDatabase: string;
     /** The PGlite template's tarball (openPglite's `template`): a migrated database. */
     pgliteTemplate: string;
-    /** A tarball of an initialised PGlite database without the schema, for the migration tests. */
+    /** A tarball of an initialised PGlite database without the schema, for the migration tests (the build's image). */
     pgliteEmptyTemplate: string;
     runId: string;
   }
@@ -48,7 +47,8 @@ export default async function setup(project: TestProject) {
   await admin.query(`create database ${template}`);
   const pgliteFolder = await mkdtemp(join(tmpdir(), "am-pglite-template-"));
   const pgliteTemplate = `${pgliteFolder}.tar`;
-  const pgliteEmptyTemplate = `${pgliteFolder}-empty.tar`;
+  // The build made it (npm test builds first); made here when vitest runs alone.
+  const pgliteEmptyTemplate = await buildPgliteImage();
   // The two servers' templates are independent: built side by side.
   await Promise.all([
     (async () => {
@@ -60,7 +60,7 @@ export default async function setup(project: TestProject) {
         await db.close();
       }
     })(),
-    buildPgliteTemplates(pgliteFolder, { empty: pgliteEmptyTemplate, migrated: pgliteTemplate }),
+    buildPgliteTemplate(pgliteFolder, pgliteTemplate),
   ]);
   project.provide("templateDatabase", template);
   project.provide("pgliteTemplate", pgliteTemplate);
@@ -69,7 +69,6 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await rm(pgliteTemplate, { force: true });
-    await rm(pgliteEmptyTemplate, { force: true });
     const leftovers = await admin.query<{ datname: string }>("select datname from pg_database where datname like $1", [`am_%${runId}%`]);
     // KEEP_TEST_DB=1 keeps the databases failed test files left (see keep-db.ts); the template goes.
     const keep = process.env.KEEP_TEST_DB === "1";
@@ -82,30 +81,20 @@ export default async function setup(project: TestProject) {
 }
 
 /**
- * Initialises a PGlite data folder with the service's extensions and dumps it
- * (`empty`), then migrates it the service's way (openPglite) and dumps it again
- * (`migrated`); the folder is removed. Every PGlite start costs seconds
- * (initdb many), and this runs before any test starts: no start is spent twice.
+ * Migrates a new PGlite data folder the service's way (openPglite, which starts
+ * it from the build's initialised image) and dumps it; the folder is removed.
  */
-async function buildPgliteTemplates(folder: string, tarballs: { empty: string; migrated: string }): Promise<void> {
-  const dumpOf = async (raw: PGlite, tarball: string) => writeFile(tarball, Buffer.from(await (await raw.dumpDataDir("none")).arrayBuffer()));
-  const raw = () => PGlite.create(folder, { extensions: { pg_trgm, btree_gin } });
+async function buildPgliteTemplate(folder: string, tarball: string): Promise<void> {
   try {
-    const fresh = await raw();
-    try {
-      await dumpOf(fresh, tarballs.empty);
-    } finally {
-      await fresh.close();
-    }
     const db = await openPglite({ dataDir: folder, statementTimeoutMs: 120_000, lockTimeoutMs: 60_000 });
     try {
       await migrate(db);
     } finally {
       await db.close();
     }
-    const migrated = await raw();
+    const migrated = await PGlite.create(folder, { extensions: PGLITE_EXTENSIONS });
     try {
-      await dumpOf(migrated, tarballs.migrated);
+      await writeFile(tarball, Buffer.from(await (await migrated.dumpDataDir("none")).arrayBuffer()));
     } finally {
       await migrated.close();
     }
