@@ -1,6 +1,7 @@
 // npm run bench [-- --quick] [-- --facts 100000] [-- --graph-sizes 1000,10000,50000] [-- --graph-corpora sprint,mixed]
 //   [-- --scaling-sizes 1000,10000,50000] [-- --sections floor,facts,quality] [-- --service-cli ../other/dist/cli/main.js]
 //   [-- --sections replicas] (not in the default set: it makes its own Postgres clusters)
+//   [-- --sections scale --scale-facts 1000000 --scale-entities 500000] (not in the default set: a year of a team's memory)
 //
 // Starts the service as its own process against a fresh Postgres database, drives
 // it only through real MCP clients over HTTP with real tokens (agents made by the
@@ -17,7 +18,7 @@ import { openPostgres } from "../src/db/postgres.js";
 import { printSummary } from "./lib/summary.js";
 import { renderBenchChart } from "./lib/chart.js";
 import type { BenchAgent, BenchContext } from "./lib/context.js";
-import { createDatabase, startBenchService } from "./lib/service.js";
+import { CLI, createDatabase, startBenchService } from "./lib/service.js";
 import { benchAnswers } from "./sections/answers.js";
 import { benchBreakdown } from "./sections/breakdown.js";
 import { benchConsole } from "./sections/console.js";
@@ -29,6 +30,7 @@ import { benchHostile } from "./sections/hostile.js";
 import { benchLedger } from "./sections/ledger.js";
 import { benchQuality } from "./sections/quality.js";
 import { benchReplicas } from "./sections/replicas.js";
+import { benchScale } from "./sections/scale.js";
 import { benchScaling } from "./sections/scaling.js";
 import { benchWorkers } from "./sections/workers.js";
 
@@ -53,8 +55,12 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   costs: benchCosts,
   // Its own clusters (a primary and a standby) and services; only when asked for (--sections replicas).
   replicas: benchReplicas,
+  // A team's year of memory (1,000,000 facts, 500,000 entities) through `agent-memory import`; only when asked for (--sections scale).
+  scale: benchScale,
 };
-const DEFAULT_SECTIONS = Object.keys(SECTIONS).filter((name) => name !== "replicas");
+/** Sections that run only when named: their own clusters, or a load of tens of minutes. */
+const ON_DEMAND = new Set(["replicas", "scale"]);
+const DEFAULT_SECTIONS = Object.keys(SECTIONS).filter((name) => !ON_DEMAND.has(name));
 
 const { values } = parseArgs({
   options: {
@@ -64,6 +70,8 @@ const { values } = parseArgs({
     "graph-sizes": { type: "string" },
     "graph-corpora": { type: "string" },
     "scaling-sizes": { type: "string" },
+    "scale-facts": { type: "string" },
+    "scale-entities": { type: "string" },
     // Another build's CLI (its dist/cli/main.js) as the service under test: a bisect, or a before/after.
     "service-cli": { type: "string" },
     "database-url": { type: "string" },
@@ -73,7 +81,6 @@ const { values } = parseArgs({
 
 const quick = values.quick!;
 const baseUrl = values["database-url"] ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 
 function cliAgent(databaseUrl: string, name: string, args: string[]): BenchAgent {
   const out = execFileSync(process.execPath, [CLI, "agent", "add", name, ...args, "--json"], {
@@ -128,6 +135,7 @@ async function main() {
   const graphSizes = (values["graph-sizes"] ?? (quick ? "200,1000" : "1000,10000,50000")).split(",").map(Number);
   const graphCorpora = (values["graph-corpora"] ?? "sprint,mixed").split(",").map((c) => c.trim());
   const scalingSizes = (values["scaling-sizes"] ?? (quick ? "1000,10000" : "1000,10000,50000")).split(",").map(Number).sort((a, b) => a - b);
+  const scale = { facts: Number(values["scale-facts"] ?? (quick ? 2000 : 1_000_000)), entities: Number(values["scale-entities"] ?? (quick ? 2000 : 500_000)) };
   const failures: string[] = [];
   const ctx: BenchContext = {
     quick,
@@ -135,6 +143,7 @@ async function main() {
     graphSizes,
     graphCorpora,
     scalingSizes,
+    scale,
     service,
     agents: { writers, reviewer, racers },
     results,

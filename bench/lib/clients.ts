@@ -60,3 +60,26 @@ export async function timeConcurrent(clients: Client[], total: number, makeCall:
   const seconds = (performance.now() - t0) / 1000;
   return { clients: clients.length, calls: total, seconds, perSecond: total / seconds, latency: summarize(samples) };
 }
+
+/**
+ * A call's sequential latency (ms) beside whoami's from the same client, in
+ * alternating blocks after a warm-up of the call: the floor as it stands beside
+ * the call (on the same service, data and client), not only as the floor
+ * section measured it before a load.
+ */
+export async function timeBeside(client: Client, n: number, makeCall: () => Promise<unknown>): Promise<{ call: number[]; whoami: number[] }> {
+  await timeSequential(client, Math.min(50, n), makeCall);
+  const samples = { call: [] as number[], whoami: [] as number[] };
+  const timed = async (work: () => Promise<unknown>, into: number[]) => {
+    const t0 = performance.now();
+    await work();
+    into.push(performance.now() - t0);
+  };
+  const block = Math.max(10, Math.floor(n / 10));
+  for (let done = 0; done < n; done += block) {
+    const size = Math.min(block, n - done);
+    for (let i = 0; i < size; i++) await timed(() => call(client, "whoami"), samples.whoami);
+    for (let i = 0; i < size; i++) await timed(makeCall, samples.call);
+  }
+  return samples;
+}

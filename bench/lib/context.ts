@@ -16,6 +16,8 @@ export interface BenchContext {
   graphCorpora: string[];
   /** Sizes the scaling section compares the service with itself at, smallest first. */
   scalingSizes: number[];
+  /** What the scale section loads through `agent-memory import`: facts, and entities (with as many relations). */
+  scale: { facts: number; entities: number };
   service: BenchService;
   /** Agents created through the real CLI: writers for each scope and a human reviewer. */
   agents: { writers: BenchAgent[]; reviewer: BenchAgent; racers: BenchAgent[] };

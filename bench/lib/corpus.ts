@@ -90,3 +90,39 @@ export function generateFact(i: number, total: number): GeneratedFact {
   }
   return { name: `fact-${i}-${lang}`, description, type, body, scope, lang };
 }
+
+// Words of a team's technical notes: the corpus speaks this language too.
+const TEAM_WORDS = (
+  "account alert archive audit backend backoff backup balancer batch billing binary blob branch broker budget buffer build bundle " +
+  "cache canary capacity certificate channel checkout checksum client cluster column commit compiler config connection consumer container " +
+  "contract cookie coverage cron cursor customer daemon dashboard database deadline debug dependency deploy digest disk dns docker domain " +
+  "driver email encryption endpoint environment event export failover feature firewall flag fork frontend gateway grafana handler hash " +
+  "header heap hotfix image import incident index ingress inode invoice job journal kafka kernel key latency ledger library license limit " +
+  "linter load locale lock log manifest metric migration mirror module monitor mutex namespace network node notebook oauth offset " +
+  "onboarding operator order outage package pager pagination parser partition patch payload payment permission pipeline pod policy pool " +
+  "port printer probe profile proxy query queue quota raid ranking redis refund region registry release replica report repository request " +
+  "resolver retention retry rollback rollout router runbook runner sandbox scheduler schema scope script secret sensor server session " +
+  "shard signature sitemap snapshot socket spreadsheet staging storage stream subnet subscription support swap sync tenant terraform " +
+  "thread threshold ticket timeout token topic trace tracker transaction translation tunnel upload upstream user vault vendor version " +
+  "volume warehouse webhook widget worker workflow zone"
+).split(" ");
+const VERBS = "add avoid check clean document drain encrypt freeze limit log monitor pin prune rebuild renew restart review rotate scale split test trim update verify warm".split(" ");
+
+/** A 32-bit integer hash (murmur3's finalizer): every bit of the input moves every bit of the output. */
+function mix(x: number): number {
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
+/** The n-th new fact of the benchmark: its own name and description (words picked by a hash of n). */
+export function distinctFact(n: number): { name: string; description: string } {
+  const pick = (list: string[], k: number) => list[mix(mix(n) + k) % list.length]!;
+  const topic = [0, 1, 2].map((k) => pick(TEAM_WORDS, k));
+  const rest = [3, 4, 5, 6].map((k) => pick(TEAM_WORDS, k));
+  const verb = pick(VERBS, 7);
+  return {
+    name: `${topic.join("-")}-${n}`,
+    description: `${verb[0]!.toUpperCase()}${verb.slice(1)} the ${topic[0]} ${topic[1]} before the ${rest[0]} ${rest[1]} of the ${topic[2]} ${rest[2]} ${rest[3]}`,
+  };
+}

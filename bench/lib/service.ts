@@ -5,7 +5,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createDatabase as createDb, dropDatabase } from "../../test/support/admin-db.js";
 
-const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+/** This checkout's built CLI: the service under test, and the commands the bench runs as a team would. */
+export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 
 export interface BenchService {
   mcpUrl: string;

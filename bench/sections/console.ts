@@ -8,39 +8,9 @@ import { FACT_PAGE_COUNT, LIST_FACTS, REVIEW_QUEUE, STALE_QUEUE } from "../../sr
 import { FIND_SESSION } from "../../src/console/sql.js";
 import { call, connect } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
-import { summarize, type Summary } from "../lib/stats.js";
+import { signIn, timePage } from "../lib/console-pages.js";
+import type { Summary } from "../lib/stats.js";
 import { printTable } from "../lib/table.js";
-
-async function signIn(base: string, token: string): Promise<string> {
-  const form = await fetch(`${base}/console/sign-in`);
-  const formCookie = (form.headers.getSetCookie().find((c) => c.startsWith("am_console_signin=")) ?? "").split(";")[0]!;
-  const secret = /name="form" value="([^"]+)"/.exec(await form.text())?.[1] ?? "";
-  const res = await fetch(`${base}/console/sign-in`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: base, Cookie: formCookie, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ form: secret, token }).toString(),
-  });
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("am_console="));
-  if (res.status !== 303 || !cookie) throw new Error(`console sign-in failed: ${res.status} ${await res.text()}`);
-  return cookie.split(";")[0]!;
-}
-
-async function timePage(base: string, cookie: string, n: number, path: (i: number) => string): Promise<Summary & { bytes: number }> {
-  const samples: number[] = [];
-  let bytes = 0;
-  for (let i = -Math.min(20, n); i < n; i++) {
-    const t0 = performance.now();
-    const res = await fetch(`${base}${path(Math.abs(i))}`, { headers: { Cookie: cookie } });
-    const body = await res.text();
-    if (res.status !== 200) throw new Error(`${path(i)} answered ${res.status}`);
-    if (i >= 0) {
-      samples.push(performance.now() - t0);
-      bytes = body.length;
-    }
-  }
-  return { ...summarize(samples), bytes };
-}
 
 /** Run without the graph section (e.g. --sections facts,console): load the same shape of graph. */
 async function ensureGraph(ctx: BenchContext, base: string, cookie: string, n: number): Promise<void> {

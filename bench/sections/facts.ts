@@ -4,13 +4,14 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import pg from "pg";
 import { factWordsParams } from "../../src/facts/cjk-words.js";
-import { call, connect, timeConcurrent, timeSequential, type Throughput } from "../lib/clients.js";
+import { call, connect, timeBeside, timeConcurrent, timeSequential, type Throughput } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
-import { ABSENT_WORD, area, areaAsWritten, generateFact, RARE_WORD, TYPO_WORD } from "../lib/corpus.js";
+import { ABSENT_WORD, area, areaAsWritten, distinctFact, generateFact, RARE_WORD, TYPO_WORD } from "../lib/corpus.js";
 import { secretGuardCost } from "../lib/secret-cost.js";
 import { startBenchService } from "../lib/service.js";
 import { type Summary, summarize } from "../lib/stats.js";
 import { printTable } from "../lib/table.js";
+import { FACT_TABLES, vacuumAnalyze } from "../lib/vacuum.js";
 
 /** What splitting a store's CJK text into words costs in the service's process (cjk-words.ts), per fact. */
 function cjkWordsCost(total: number): string {
@@ -88,9 +89,8 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
   await admin.connect();
   // All three tables the load wrote: left to autovacuum, the 100,000 rows of
   // fact_versions and fact_events were vacuumed while the figures below were
-  // measured, on the same two cores. Then wait for any autovacuum still at work.
-  await admin.query("vacuum analyze facts, fact_versions, fact_events");
-  await waitForAutovacuum(admin);
+  // measured, on the same two cores.
+  await vacuumAnalyze(admin, FACT_TABLES);
 
   const reader = await connect(ctx.service.mcpUrl, c.token); // reads shared, team-a, team-b
   const n = ctx.quick ? 40 : 500;
@@ -109,26 +109,17 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
     ["three keywords", [area("en", 1), area("en", 2), area("en", 3)]],
   ];
   const latency: Record<string, Summary & { hits: number }> = {};
-  // whoami from the same client, in blocks alternating with each recall's: the
-  // floor as it stands beside the recall (after the load, on the same service
-  // and client), not only as the floor section measured it before the load.
+  // whoami from the same client, in blocks alternating with each recall's (timeBeside).
   const beside: number[] = [];
   const besideP50: Record<string, number> = {};
   const whoami = () => call(reader, "whoami");
   await timeSequential(reader, Math.min(50, n), whoami);
   for (const [label, keywords] of keywordSets) {
     const hits = await hitsOf(keywords);
-    await timeSequential(reader, Math.min(50, n), recall(keywords));
-    const samples = { recall: [] as number[], whoami: [] as number[] };
-    const block = Math.max(10, Math.floor(n / 10));
-    for (let done = 0; done < n; done += block) {
-      const size = Math.min(block, n - done);
-      for (let i = 0; i < size; i++) samples.whoami.push(await timed(whoami));
-      for (let i = 0; i < size; i++) samples.recall.push(await timed(recall(keywords)));
-    }
+    const samples = await timeBeside(reader, n, recall(keywords));
     beside.push(...samples.whoami);
     besideP50[`memory_recall: ${label}`] = summarize(samples.whoami).p50;
-    latency[`memory_recall: ${label}`] = { ...summarize(samples.recall), hits };
+    latency[`memory_recall: ${label}`] = { ...summarize(samples.call), hits };
   }
   latency["whoami, alternating with the recalls above"] = { ...summarize(beside), hits: 0 };
 
@@ -247,53 +238,8 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
 }
 
 
-// Words of a team's technical notes: the corpus speaks this language too.
-const TEAM_WORDS = (
-  "account alert archive audit backend backoff backup balancer batch billing binary blob branch broker budget buffer build bundle " +
-  "cache canary capacity certificate channel checkout checksum client cluster column commit compiler config connection consumer container " +
-  "contract cookie coverage cron cursor customer daemon dashboard database deadline debug dependency deploy digest disk dns docker domain " +
-  "driver email encryption endpoint environment event export failover feature firewall flag fork frontend gateway grafana handler hash " +
-  "header heap hotfix image import incident index ingress inode invoice job journal kafka kernel key latency ledger library license limit " +
-  "linter load locale lock log manifest metric migration mirror module monitor mutex namespace network node notebook oauth offset " +
-  "onboarding operator order outage package pager pagination parser partition patch payload payment permission pipeline pod policy pool " +
-  "port printer probe profile proxy query queue quota raid ranking redis refund region registry release replica report repository request " +
-  "resolver retention retry rollback rollout router runbook runner sandbox scheduler schema scope script secret sensor server session " +
-  "shard signature sitemap snapshot socket spreadsheet staging storage stream subnet subscription support swap sync tenant terraform " +
-  "thread threshold ticket timeout token topic trace tracker transaction translation tunnel upload upstream user vault vendor version " +
-  "volume warehouse webhook widget worker workflow zone"
-).split(" ");
-const VERBS = "add avoid check clean document drain encrypt freeze limit log monitor pin prune rebuild renew restart review rotate scale split test trim update verify warm".split(" ");
-
-/** A 32-bit integer hash (murmur3's finalizer): every bit of the input moves every bit of the output. */
-function mix(x: number): number {
-  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
-  return (x ^ (x >>> 16)) >>> 0;
-}
-
-/** The n-th new fact of the benchmark: its own name and description (words picked by a hash of n). */
-function distinctFact(n: number): { name: string; description: string } {
-  const pick = (list: string[], k: number) => list[mix(mix(n) + k) % list.length]!;
-  const topic = [0, 1, 2].map((k) => pick(TEAM_WORDS, k));
-  const rest = [3, 4, 5, 6].map((k) => pick(TEAM_WORDS, k));
-  const verb = pick(VERBS, 7);
-  return {
-    name: `${topic.join("-")}-${n}`,
-    description: `${verb[0]!.toUpperCase()}${verb.slice(1)} the ${topic[0]} ${topic[1]} before the ${rest[0]} ${rest[1]} of the ${topic[2]} ${rest[2]} ${rest[3]}`,
-  };
-}
-
 // Words of the near-copy notes: five of these after "Note <n>:".
 const NOTE_WORDS = (
   "amber basil cedar dahlia ember fjord garnet hazel indigo jasper kelp lilac maple nectar onyx pepper quartz " +
   "raven saffron thyme umber violet walnut xenon yarrow zinnia acorn bramble clover dune fennel glacier heron iris juniper"
 ).split(" ");
-
-/** Waits (at most a minute) until no autovacuum worker is busy in this database. */
-async function waitForAutovacuum(admin: pg.Client): Promise<void> {
-  for (let i = 0; i < 120; i++) {
-    const busy = (await admin.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where backend_type = 'autovacuum worker' and datname = current_database()")).rows[0]!.n;
-    if (busy === 0) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}

@@ -29,7 +29,7 @@ export {
   type StoredFactEvent,
 } from "./lifecycle/history.js";
 export { completeFactType, completeWritableScope } from "./lifecycle/complete.js";
-export { lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent } from "./lifecycle/replay.js";
+export { insertFactHistories, lockFactInScope, replayCreate, replayPromotion, replayUpdate, type FactContent, type HistoryToInsert } from "./lifecycle/replay.js";
 export { restoreRedactions } from "./trust/redaction.js";
 export { restoreSupersessions } from "./trust/supersession.js";
 export {

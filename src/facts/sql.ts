@@ -114,11 +114,12 @@ export const REVIEW_QUEUE = FACT_PAGE(
 export const STALE_QUEUE = FACT_PAGE(", f.body");
 
 /**
- * A fact's CJK words (cjk-words.ts), lexemes taken whole: $8 those of the name
- * and description, $9 those of the body; all of them in facts.search_cjk, the
- * first in search_cjk_head.
+ * A fact's CJK words (cjk-words.ts), lexemes taken whole, from two text[]
+ * expressions: those of the name and description, and those of the body; all
+ * of them in facts.search_cjk, the first in search_cjk_head.
  */
-const CJK_WORDS = "array_to_tsvector($8::text[] || $9::text[]), array_to_tsvector($8::text[])";
+export const cjkWords = (head: string, body: string): string => `array_to_tsvector(${head} || ${body}), array_to_tsvector(${head})`;
+const CJK_WORDS = cjkWords("$8::text[]", "$9::text[]");
 
 /**
  * Inserts a new fact as draft version 1 with its first version and "created"

@@ -40,7 +40,8 @@ export const CREATE_ENTITIES = `
   select c.name, (select count(*) from observations)::int as observations_added from created c`;
 
 // Import: the entities alone ($1 scope, $2 names, $3 types, $4 each one's
-// author, $5 its creation time, null: now); their observations follow once every entity of the batch, new or not, is locked.
+// author, $5 its creation time, null: now), answering the new ones' ids; their
+// observations follow once every entity of the batch, new or not, is locked.
 // Ids in input order, rows in key order, as in CREATE_ENTITIES.
 export const INSERT_ENTITIES = `
   with input as (
@@ -50,7 +51,7 @@ export const INSERT_ENTITIES = `
   insert into graph_entities (id, scope, name, entity_type, created_by, created_at) overriding system value
   select i.id, $1::text, i.name, i.entity_type, i.created_by, coalesce(i.created_at, now()) from input i order by am_graph_key(i.name)
   on conflict (scope, am_graph_key(name)) do nothing
-  returning name`;
+  returning id, name`;
 
 // $1 scope, $2 from, $3 to, $4 relation types, $5 agent id. Ids in input
 // order, rows in key order, as in CREATE_ENTITIES.
@@ -94,7 +95,7 @@ export const ADD_OBSERVATIONS = `
     (select coalesce(json_agg(json_build_object('id', id, 'name', name)), '[]'::json) from locked) as entities,
     (select coalesce(json_agg(json_build_array(entity_id, content)), '[]'::json) from inserted) as inserted`;
 
-// Import only needs the entity to stay put, not to exclude other writers.
+// Import only needs an entity it did not create to stay put, not to exclude other writers.
 export const KEY_SHARE_ENTITIES_BY_NAME = `
   select id, name from graph_entities
   where scope = $1::text and am_graph_key(name) = any(am_graph_keys($2::text[]))

@@ -15,6 +15,8 @@ const ENTITY_BATCH = 500;
 const TEXT_BATCH = 5000;
 const RELATION_BATCH = 1000;
 const EXPORT_PAGE = 1000;
+/** Lines read before their texts go through the secret guard together. */
+const CHECK_BATCH = 500;
 
 export interface ImportReport {
   lines: number;
@@ -61,15 +63,22 @@ async function importEntities(db: Database, writer: GraphWriter, batch: Imported
   const texts = entities.reduce((n, e) => n + e.entity.observations.length, 0);
   const { created, added } = await withinEntityBounds(() =>
     db.transaction(async (tx: Queryable) => {
-      const inserted = await tx.query(sql.INSERT_ENTITIES, [
+      const inserted = await tx.query<{ id: number; name: string }>(sql.INSERT_ENTITIES, [
         writer.scope,
         names,
         entities.map((e) => e.entity.entityType),
         entities.map((e) => e.written.by),
         entities.map((e) => e.written.at),
       ]);
-      const locked = await tx.query<{ id: number; name: string }>(sql.KEY_SHARE_ENTITIES_BY_NAME, [writer.scope, names]);
-      const idOf = new Map(locked.rows.map((r) => [r.name, r.id]));
+      const idOf = new Map(inserted.rows.map((r) => [r.name, r.id]));
+      // The names that were there already, locked against a delete until this
+      // transaction ends; the new ones no other transaction sees yet. (Looking
+      // up every name again cost more than the rest of the batch in a graph
+      // growing through the import, before ANALYZE: 20 ms a batch at 25,000 entities.)
+      const existing = names.filter((n) => !idOf.has(n));
+      if (existing.length > 0) {
+        for (const r of (await tx.query<{ id: number; name: string }>(sql.KEY_SHARE_ENTITIES_BY_NAME, [writer.scope, existing])).rows) idOf.set(r.name, r.id);
+      }
       const ids: number[] = [];
       const contents: string[] = [];
       const written: Written[] = [];
@@ -153,31 +162,47 @@ export async function importGraph(
     relations = [];
     onProgress?.(report);
   };
+  // Lines are checked by the secret guard a batch at a time (one scan), then
+  // taken in their order: the invalid ones listed, the others batched for writing.
+  let pending: Array<{ line: number; parsed: ReturnType<typeof parseGraphLine> } | { line: number; error: string }> = [];
+  const take = async () => {
+    const valid = pending.flatMap((p) => ("parsed" in p ? [p.parsed] : []));
+    const refusals = await secrets.checkEach(valid.map((parsed) => stringsIn(parsed.kind === "entity" ? parsed.entity : parsed.relation)));
+    let k = 0;
+    for (const p of pending) {
+      const refusal = "parsed" in p ? refusals[k++] : null;
+      if (!("parsed" in p) || refusal) {
+        report.invalidCount++;
+        if (report.invalid.length < MAX_INVALID_LISTED) report.invalid.push({ line: p.line, error: "parsed" in p ? refusal!.message : p.error });
+        continue;
+      }
+      const parsed = p.parsed;
+      if (parsed.kind === "entity") {
+        const meta = parsed.provenance?.observationsMeta;
+        entities.push({ entity: parsed.entity, written: written(parsed.provenance), observations: parsed.entity.observations.map((_, i) => written(meta?.[i])) });
+        texts += parsed.entity.observations.length;
+        if (entities.length >= ENTITY_BATCH || texts >= TEXT_BATCH) await flushEntities();
+      } else {
+        relations.push({ relation: parsed.relation, written: written(parsed.provenance) });
+        if (relations.length >= RELATION_BATCH) await flushRelations();
+      }
+    }
+    pending = [];
+  };
   for await (const read of lines) {
     report.lines++;
-    let parsed;
     try {
       if (read.tooLong) throw new Error(LINE_TOO_LONG);
       // Editors on some systems start a UTF-8 file with a byte-order mark.
       const line = report.lines === 1 ? read.text.replace(/^\uFEFF/, "") : read.text;
       if (line.trim() === "") continue;
-      parsed = parseGraphLine(line, writer.maxChars);
-      await secrets.check(stringsIn(parsed.kind === "entity" ? parsed.entity : parsed.relation));
+      pending.push({ line: report.lines, parsed: parseGraphLine(line, writer.maxChars) });
     } catch (error) {
-      report.invalidCount++;
-      if (report.invalid.length < MAX_INVALID_LISTED) report.invalid.push({ line: report.lines, error: (error as Error).message });
-      continue;
+      pending.push({ line: report.lines, error: (error as Error).message });
     }
-    if (parsed.kind === "entity") {
-      const meta = parsed.provenance?.observationsMeta;
-      entities.push({ entity: parsed.entity, written: written(parsed.provenance), observations: parsed.entity.observations.map((_, i) => written(meta?.[i])) });
-      texts += parsed.entity.observations.length;
-      if (entities.length >= ENTITY_BATCH || texts >= TEXT_BATCH) await flushEntities();
-    } else {
-      relations.push({ relation: parsed.relation, written: written(parsed.provenance) });
-      if (relations.length >= RELATION_BATCH) await flushRelations();
-    }
+    if (pending.length >= CHECK_BATCH) await take();
   }
+  await take();
   await flushEntities();
   await flushRelations();
   // A bulk load into a new graph leaves the planner with no statistics until

@@ -15,13 +15,13 @@ export interface MappedAgent {
 }
 
 export class AgentMap {
-  /** Names that are not agents here, with the files (or "ledger.jsonl") that named them. */
-  private readonly missing = new Map<string, Set<string>>();
   private currentFile = "";
 
   private constructor(
     private readonly byName: Map<string, number>,
     readonly as: { id: number; name: string } | null,
+    /** Names that are not agents here, with the files (or "ledger.jsonl") that named them. */
+    private readonly missing = new Map<string, Set<string>>(),
   ) {}
 
   static async load(db: Queryable, asName: string | undefined): Promise<AgentMap> {
@@ -56,6 +56,16 @@ export class AgentMap {
   /** Names resolved from now on come from this file (for missingAgents). */
   reading(file: string): void {
     this.currentFile = file;
+  }
+
+  /**
+   * The same map (agents, --as, the names missing so far), for one file: the
+   * names it resolves come from `file`, while other files are read meanwhile.
+   */
+  forFile(file: string): AgentMap {
+    const view = new AgentMap(this.byName, this.as, this.missing);
+    view.currentFile = file;
+    return view;
   }
 
   /** `what` says where the name came from, for the message ("owner", "History entry 3 (by)"). */

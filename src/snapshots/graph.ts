@@ -3,7 +3,8 @@
 // then relations, each in the order they were created), so that one export is
 // a whole backup and one import restores it. Each line also carries who wrote
 // it and when (createdBy, createdAt, observationsMeta; src/graph/jsonl.ts).
-import { join } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { ensureImporterAgent } from "../auth/store.js";
 import type { Database, Queryable } from "../db/database.js";
 import { exportGraphIn, type GraphImportReport, graphScopes, importGraph } from "../graph/index.js";
@@ -27,6 +28,8 @@ export async function exportGraphs(tx: Queryable, root: string, scopes: string[]
     if (scopes !== null && !scopes.includes(scope)) continue;
     const file = graphPath(scope);
     await validateInsideTarget(root, join(root, file));
+    // A scope may hold a graph and no fact: then no fact file made its folder.
+    await mkdir(dirname(join(root, file)), { recursive: true });
     let report = { entities: 0, relations: 0 };
     await writeAtomically(join(root, file), async (write) => {
       // One line per entity or relation, each ended by a line break (a file git diffs line by line).

@@ -7,7 +7,7 @@ import type { Queryable } from "../db/database.js";
 import { conflict, invalid } from "../errors.js";
 import { factHistory, lockFactInScope, replayCreate, replayPromotion, replayUpdate, restoreRedactions } from "../facts/index.js";
 import { checkLifecycle, eventText, sameContent, sameEvent, type TargetHistory } from "./history.js";
-import type { ParsedFile, SnapshotFile } from "./parse.js";
+import type { ParsedFile, SeedFile, SnapshotFile } from "./parse.js";
 import type { StoredHistory } from "./model.js";
 import { type Identity, seedIdentity, seedTarget, snapshotIdentity, snapshotTarget, type TargetContext, wantsImporter } from "./targets.js";
 
@@ -19,17 +19,36 @@ interface FactImportResult extends Identity {
   confirmedByImporter?: true;
 }
 
+/** A snapshot file's fact, checked: where it goes and the whole history it must have there. */
+export interface PlannedFact {
+  identity: Identity;
+  target: TargetHistory;
+}
+
+/**
+ * Everything importFactFile checks of an exported file before it looks at the
+ * database (an exported file says its whole history, whatever the database
+ * holds): its name and place, its history against the lifecycle, its front
+ * matter against its history. Throws the file's first problem.
+ */
+export function planSnapshotFact(parsed: SnapshotFile, ctx: TargetContext): PlannedFact {
+  const identity = snapshotIdentity(parsed, ctx);
+  const target = snapshotTarget(parsed, ctx);
+  assertFrontMatterAgrees(parsed, checkLifecycle(target), ctx, target);
+  return { identity, target };
+}
+
 export async function importFactFile(tx: Queryable, parsed: ParsedFile, fileCtx: TargetContext): Promise<FactImportResult> {
   // Created in this file's transaction, only when the file needs it.
   const importer = parsed.format === "seed" && wantsImporter(parsed, fileCtx.agents) ? await ensureImporterAgent(tx) : null;
   const ctx: TargetContext = { ...fileCtx, importer };
-  const identity = parsed.format === "snapshot" ? snapshotIdentity(parsed, ctx) : seedIdentity(parsed, ctx);
+  const planned = parsed.format === "snapshot" ? planSnapshotFact(parsed, ctx) : null;
+  const identity = planned?.identity ?? seedIdentity(parsed as SeedFile, ctx);
   // The row lock makes compare-then-append exact against a running service.
   const factId = await lockFactInScope(tx, identity.name, identity.scope);
   const stored = factId !== null ? await factHistory(tx, factId) : null;
-  const target = parsed.format === "snapshot" ? snapshotTarget(parsed, ctx) : seedTarget(parsed, stored, ctx);
-  const final = checkLifecycle(target);
-  if (parsed.format === "snapshot") assertFrontMatterAgrees(parsed, final, ctx, target);
+  const target = planned?.target ?? seedTarget(parsed as SeedFile, stored, ctx);
+  if (!planned) checkLifecycle(target);
 
   const from = stored ? missingFrom(stored, target, identity) : 0;
   if (from < target.events.length) await append(tx, factId, identity, target, from);

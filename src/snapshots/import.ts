@@ -1,8 +1,9 @@
 // `agent-memory import DIR`: reads an exported tree (or a seeds-style flat
 // folder) back. The team first (agents.jsonl, ledger-actions.jsonl: team.ts),
-// so that authors are the agents they were. One transaction per fact file and
-// one for each JSON Lines file: a bad file is reported with its reason and
-// skipped, never half-imported. Each scope's graph.jsonl is merged as `graph
+// so that authors are the agents they were. Fact files go in batches, each
+// file whole or not at all (import-batches.ts), each JSON Lines file in one
+// transaction: a bad file is reported with its reason and skipped, never
+// half-imported. Each scope's graph.jsonl is merged as `graph
 // import` does (invalid lines listed, the others imported). With
 // dryRun every transaction is rolled back, so the report is exact and nothing
 // is written.
@@ -10,20 +11,18 @@ import { stat } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import type { Database, Queryable } from "../db/database.js";
-import { classifyDatabaseError } from "../db/classify.js";
-import { pgCode } from "../db/errors.js";
-import { withDeadlockRetry } from "../db/retry.js";
-import { DomainError, invalid } from "../errors.js";
+import { invalid } from "../errors.js";
 import { type ImportFile, openImportFile } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";
-import { type SecretGuard, stringsIn } from "../secrets/guard.js";
+import type { SecretGuard } from "../secrets/guard.js";
 import { AgentMap } from "./agents.js";
 import { restoreSupersessions } from "../facts/index.js";
-import { type FactOutcome, importFactFile } from "./import-facts.js";
+import type { FactOutcome } from "./import-facts.js";
+import { type FileResult, importFactFiles } from "./import-batches.js";
+import { inTransaction } from "./import-steps.js";
 import { type GraphFileResult, importGraphs } from "./graph.js";
 import { appendLedgerFile, type LineProblem, validateLedgerFile } from "./import-ledger.js";
 import { ACTIONS_FILE, AGENTS_FILE, LEDGER_FILE } from "./model.js";
-import { parseFactFile } from "./parse.js";
 import * as sql from "./sql.js";
 import { type AgentLine, importActions, importAgents, readActionLines, readAgentLines } from "./team.js";
 import { importableFiles } from "./tree.js";
@@ -40,14 +39,7 @@ export interface ImportOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-export interface FileResult {
-  file: string;
-  outcome: FactOutcome | "invalid";
-  scope?: string;
-  name?: string;
-  reason?: string;
-  confirmedByImporter?: true;
-}
+export type { FileResult };
 
 export interface ImportReport {
   dir: string;
@@ -74,51 +66,6 @@ export interface ImportReport {
   missingAgents: Array<{ name: string; files: number }>;
   /** The row in snapshot_imports; null for a dry run. */
   recorded: { id: number; at: string } | null;
-}
-
-/** Thrown at the end of a dry run's transaction to roll it back with its result. */
-class DryRun<T> extends Error {
-  constructor(readonly result: T) {
-    super("dry run");
-  }
-}
-
-async function inTransaction<T>(db: Database, dryRun: boolean, work: (tx: Queryable) => Promise<T>): Promise<T> {
-  try {
-    return await db.transaction(async (tx) => {
-      const result = await work(tx);
-      if (dryRun) throw new DryRun(result);
-      return result;
-    });
-  } catch (error) {
-    if (error instanceof DryRun) return error.result as T;
-    throw error;
-  }
-}
-
-/**
- * Why a file failed, for the report. Rule violations say so themselves; a
- * constraint the database enforced is reported with its message. Connection
- * loss and timeouts end the whole import instead: they say nothing about the file.
- */
-function reasonOf(error: unknown): string {
-  if (error instanceof DomainError) return error.message;
-  const classified = classifyDatabaseError(error);
-  if (classified) throw classified;
-  if (pgCode(error)) return `the database refused it: ${(error as Error).message}`;
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "EACCES" || code === "EISDIR" || code === "ENOENT") return `could not read the file: ${(error as Error).message}`;
-  throw error;
-}
-
-/** A fact file's text: a regular file within IMPORT_FILES.factFile (refused with the reason otherwise). */
-async function readFactFile(path: string): Promise<string> {
-  const file = await openImportFile(path, IMPORT_FILES.factFile);
-  try {
-    return await file.text();
-  } finally {
-    await file.close();
-  }
 }
 
 export async function importSnapshot(db: Database, options: ImportOptions): Promise<ImportReport> {
@@ -160,38 +107,16 @@ async function importTree(db: Database, options: ImportOptions, root: string, le
   };
   const importAt = (await db.query<{ now: string }>(sql.NOW_MS)).rows[0]!.now;
 
+  const { results, links } = await importFactFiles(db, root, await importableFiles(root), agents, {
+    dryRun: options.dryRun,
+    bodyMaxChars: options.bodyMaxChars,
+    secrets: options.secrets,
+    importAt,
+    stage,
+    onProgress: options.onProgress,
+  });
   const facts: ImportReport["facts"] = { created: 0, updated: 0, unchanged: 0, invalid: 0 };
-  const results: FileResult[] = [];
-  // Supersession links name other facts: set once every file is in.
-  const links: Array<{ scope: string; name: string; supersedes?: string | undefined; supersededBy?: string | undefined }> = [];
-  const files = await importableFiles(root);
-  for (const [index, { rel, folder }] of files.entries()) {
-    let result: FileResult;
-    agents.reading(rel);
-    try {
-      const parsed = parseFactFile(await readFactFile(join(root, rel)));
-      await options.secrets.check(stringsIn(parsed));
-      agents.note(parsed.format === "snapshot" ? [parsed.fact.author, ...parsed.fact.history.map((e) => e.by)] : parsed.owner === undefined ? [] : [parsed.owner]);
-      // A file's versions are separate statements of one transaction, which can
-      // close a deadlock with an agent's store (new words, am_fact_words_inserted): the file
-      // is then imported again rather than the whole import ended.
-      const done = await withDeadlockRetry(() =>
-        inTransaction(db, options.dryRun, async (tx) => {
-          await stage(tx);
-          return importFactFile(tx, parsed, { agents, bodyMaxChars: options.bodyMaxChars, importAt, file: rel, folder });
-        }),
-      );
-      result = { file: rel, ...done };
-      if (parsed.format === "snapshot" && (parsed.fact.supersedes || parsed.fact.supersededBy)) {
-        links.push({ scope: done.scope, name: done.name, supersedes: parsed.fact.supersedes, supersededBy: parsed.fact.supersededBy });
-      }
-    } catch (error) {
-      result = { file: rel, outcome: "invalid", reason: reasonOf(error) };
-    }
-    facts[result.outcome]++;
-    results.push(result);
-    options.onProgress?.(index + 1, files.length);
-  }
+  for (const r of results) facts[r.outcome]++;
 
   if (!options.dryRun && links.length > 0) {
     const imported = new Set(results.flatMap((r) => ("scope" in r ? [`${r.scope}/${r.name}`] : [])));

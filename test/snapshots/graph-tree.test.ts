@@ -3,7 +3,8 @@
 // databases. Export → import into an empty database → export again gives the
 // same bytes, the authors and times of every row kept; a second import
 // changes nothing; a dry run writes nothing; a
-// scope's graph that is gone loses its file; --scope keeps only its graphs.
+// scope's graph that is gone loses its file; --scope keeps only its graphs; a
+// scope with a graph and no fact gets its folder.
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -115,5 +116,12 @@ describe.each(BACKENDS)("the knowledge graph in an exported tree on %s", (backen
     const only = await exportTo(source.db, dir("d"), { scopes: ["blog"] });
     expect(only.graphs).toEqual([]);
     expect(Object.keys(await readTree(dir("d"))).filter((f) => f.endsWith("graph.jsonl"))).toEqual([]);
+  });
+
+  it("exports the graph of a scope that holds no fact (its folder made for it)", async () => {
+    await createEntities(source.db, { scope: "graph-only", agentId: team.writer.agentId, maxChars: 2000 }, [{ name: "lonely", entityType: "note", observations: ["no fact here"] }]);
+    const report = await exportTo(source.db, dir("e"));
+    expect(report.graphs.map((g) => g.file)).toContain("graph-only/graph.jsonl");
+    expect(await readFile(join(dir("e"), "graph-only/graph.jsonl"), "utf8")).toContain('"name":"lonely"');
   });
 });
