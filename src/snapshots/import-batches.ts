@@ -1,6 +1,6 @@
 // The fact files of an import, in batches. Each batch is read, parsed and
-// checked (every text through the secret guard, in one scan) while the
-// batches before it are written (WRITERS), and written in one transaction: its new facts together, each row
+// checked (every text through the secret guard, in one scan) while the batch
+// before it is written, and written in one transaction: its new facts together, each row
 // once as its history leaves it (insertFactHistories), then the others (facts
 // the database has already, seed files, files with redactions) one at a time,
 // each in a savepoint, so that a file that fails leaves nothing behind and the
@@ -29,14 +29,6 @@ import type { TargetContext } from "./targets.js";
 const BATCH_FILES = 500;
 const BATCH_CHARS = 4_000_000;
 
-/**
- * Batches written at a time. Writing a batch is mostly Postgres's work on one
- * core (each fact's row and its text indexes), so a second batch in flight
- * uses the other (20,000 facts on two cores: 23 s instead of 27 s); the
- * embedded database runs them one after the other. A dry run writes one at a
- * time: each of its transactions creates again the agents it would create.
- */
-const WRITERS = 2;
 
 export interface FileResult {
   file: string;
@@ -99,9 +91,11 @@ export async function importFactFiles(
     progress = Math.max(progress, read);
     options.onProgress?.(progress, files.length);
   };
-  // Batches written beside the reading of the next; a failed one ends the import where it is awaited.
+  // A batch is written while the next is read and checked, one batch at a time
+  // and in file order (two at once bought ~15 % on Postgres, but then which of
+  // two files naming one fact wins could depend on timing); a failed write ends
+  // the import where it is awaited.
   const writing: Array<Promise<void>> = [];
-  const writers = options.dryRun ? 1 : WRITERS;
   let batch: ReadFile[] = [];
   let chars = 0;
   const cut = async (read: number) => {
@@ -116,7 +110,7 @@ export async function importFactFiles(
       else f.agents.note(f.parsed.format === "snapshot" ? [f.parsed.fact.author, ...f.parsed.fact.history.map((e) => e.by)] : f.parsed.owner === undefined ? [] : [f.parsed.owner]);
       return !refusal;
     });
-    if (writing.length >= writers) await writing.shift();
+    if (writing.length > 0) await writing.shift();
     const written = write(admitted, read);
     written.catch(() => undefined);
     writing.push(written);
