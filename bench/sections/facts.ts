@@ -1,12 +1,15 @@
-// Facts at scale: load N facts through memory_store (16 clients, 4 agents, three
-// scopes, English/Japanese/Korean), then time recall, store, promote and get, and
-// show that recall's plan uses the trigram and word indexes.
+// Facts at scale: N facts (three scopes, English/Japanese/Korean), the last
+// 10,000 of them stored through memory_store by 16 clients of 4 agents (its
+// throughput), then recall, store, promote and get timed, and recall's plan
+// shown to use the trigram and word indexes.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import pg from "pg";
+import { openPostgres } from "../../src/db/postgres.js";
 import { factWordsParams } from "../../src/facts/cjk-words.js";
 import { call, connect, timeBeside, timeConcurrent, timeSequential, type Throughput } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
 import { ABSENT_WORD, area, areaAsWritten, distinctFact, generateFact, RARE_WORD, TYPO_WORD } from "../lib/corpus.js";
+import { insertCorpus } from "../lib/load-facts.js";
 import { secretGuardCost } from "../lib/secret-cost.js";
 import { startBenchService } from "../lib/service.js";
 import { type Summary, summarize } from "../lib/stats.js";
@@ -36,6 +39,9 @@ function cjkWordsCost(total: number): string {
   );
 }
 
+/** The corpus's last facts, stored through memory_store: enough for its throughput at the corpus's size. */
+const STORED_FACTS = 10_000;
+
 async function timed(work: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await work();
@@ -55,10 +61,23 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
   const noCheck = await startBenchService(ctx.service.databaseUrl, { DB_POOL_MAX: "20", FACT_DUPLICATE_WARNING: "false" });
   for (const w of [a, b, c, d]) clientsByAgent.set(w.name, await Promise.all(Array.from({ length: 4 }, () => connect(noCheck.mcpUrl, w.token))));
 
-  // Load: 16 workers (4 per agent); each takes the next fact whose scope its agent may write.
-  ctx.log(`\nLoading ${total.toLocaleString("en-US")} facts through memory_store (16 clients; duplicate check off for the load)…`);
+  // The corpus's first facts written straight into the database (load-facts.ts):
+  // stored one by one they were most of the run's time, and what the figures
+  // below need is the size, not how it was reached. The last STORED_FACTS go
+  // through memory_store, from 16 workers (4 per agent), each taking the next
+  // fact whose scope its agent may write: the store throughput at this size.
+  const stored = Math.min(total, STORED_FACTS);
+  const direct = openPostgres({ connectionString: ctx.service.databaseUrl, poolMax: 1, connectTimeoutMs: 5000, statementTimeoutMs: 600_000, lockTimeoutMs: 10_000 });
+  try {
+    const author = await direct.query<{ id: string }>("select id from agents where name = $1", [c.name]);
+    ctx.log(`\nWriting facts 1-${(total - stored).toLocaleString("en-US")} of ${total.toLocaleString("en-US")} straight into the database…`);
+    await insertCorpus(direct, total, Number(author.rows[0]!.id), { count: total - stored });
+  } finally {
+    await direct.close();
+  }
+  ctx.log(`Storing the last ${stored.toLocaleString("en-US")} through memory_store (16 clients; duplicate check off for the load)…`);
   const t0 = performance.now();
-  let next = 0;
+  let next = total - stored;
   let lastReport = t0;
   const store = async (i: number) => {
     const f = generateFact(i, total);
@@ -81,7 +100,7 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
   );
   if (process.stderr.isTTY) process.stderr.write("\r");
   const loadSeconds = (performance.now() - t0) / 1000;
-  ctx.log(`Loaded in ${loadSeconds.toFixed(1)} s (${Math.round(total / loadSeconds)} stores/s). VACUUM ANALYZE of the three facts tables (what autovacuum does after a bulk load)…`);
+  ctx.log(`Stored in ${loadSeconds.toFixed(1)} s (${Math.round(stored / loadSeconds)} stores/s). VACUUM ANALYZE of the three facts tables (what autovacuum does after a bulk load)…`);
   const admin = new pg.Client({ connectionString: ctx.service.databaseUrl });
   // If this section fails, the run drops the database under this connection: its
   // end must not crash the process and hide the section's own error.
@@ -234,7 +253,7 @@ export async function benchFacts(ctx: BenchContext): Promise<void> {
 
   await reader.close();
   await reviewer.close();
-  ctx.results.facts = { total, whoamiBesideRecallP50: besideP50, duplicateCheckP50Ms: checkCost, newSimilarListed: newSimilar, nearCopiesCheckP50Ms: nearCost, nearCopiesSimilarListed: nearSimilar, lookAlikeSimilarListed: similarFound, keywords: Object.fromEntries(keywordSets), loadSeconds, storesPerSecond: total / loadSeconds, latency, throughput };
+  ctx.results.facts = { total, whoamiBesideRecallP50: besideP50, duplicateCheckP50Ms: checkCost, newSimilarListed: newSimilar, nearCopiesCheckP50Ms: nearCost, nearCopiesSimilarListed: nearSimilar, lookAlikeSimilarListed: similarFound, keywords: Object.fromEntries(keywordSets), loadSeconds, storesPerSecond: stored / loadSeconds, latency, throughput };
 }
 
 

@@ -59,7 +59,7 @@ async function load(databaseUrl: string, sizes: number[]): Promise<Map<number, s
         for (let i = 0; i < n; i += 500) await createEntities(db, w, Array.from({ length: Math.min(500, n - i) }, (_, k) => corpus.entity(i + k, n)));
         for (let i = 0; i < n; i += 500) await createRelations(db, w, Array.from({ length: Math.min(500, n - i) }, (_, k) => corpus.relation(i + k, n)));
       }
-      await insertCorpus(db, n, loader.id, factScope(n));
+      await insertCorpus(db, n, loader.id, { scope: factScope(n) });
       const name = `bench-scale-${n}`;
       await createAgent(db, { name, kind: "agent", writeScopes: [factScope(n)] });
       tokens.set(n, (await issueToken(db, name, null)).token);
