@@ -105,6 +105,13 @@ export const FACT_DUPLICATE_TIMEOUT_MS = 20;
  */
 export const MCP_QUEUE_PER_AGENT = 64;
 
+/**
+ * A connection past HTTP_MAX_CONNECTIONS or HTTP_MAX_CONNECTIONS_PER_ADDRESS gets
+ * this long to send its request (answered 503 with Retry-After) before it is
+ * closed unanswered (src/http/connection-limits.ts).
+ */
+export const REFUSED_REQUEST_WAIT_MS = 5_000;
+
 /** Page cursors (memory_list, ledger_list) are a few dozen characters; anything longer is not one of ours. */
 export const MAX_CURSOR_CHARS = 200;
 

@@ -22,7 +22,7 @@ import { banner, oauthBanner } from "./banner.js";
 import { segmentOlderFacts } from "./facts/lifecycle/cjk-backfill.js";
 import { startHealthSamples } from "./facts/review/health.js";
 import { createApp } from "./http/app.js";
-import { limitConnections } from "./http/connection-limits.js";
+import { type LimitedConnections, limitConnections } from "./http/connection-limits.js";
 import { oauthMcpUrl as oauthMcpUrlOf } from "./oauth/routes.js";
 import { pruneReceipts } from "./receipts.js";
 
@@ -103,8 +103,9 @@ export async function startService(config: Config, options: StartOptions): Promi
     });
     // Keep-alive must outlast typical load-balancer idle timeouts.
     httpServer.keepAliveTimeout = 65_000;
-    const limits = { perAddress: config.http.maxConnectionsPerAddress, total: config.http.maxConnections };
-    httpServer.on("request", limitConnections(httpServer, limits, logger, createApp(deps)));
+    const limits = { perAddress: config.http.maxConnectionsPerAddress, total: config.http.maxConnections, refusedRequestWaitMs: config.http.refusedRequestWaitMs };
+    const connections = limitConnections(httpServer, limits, logger, createApp(deps));
+    httpServer.on("request", connections.listener);
     await new Promise<void>((resolve, reject) => {
       httpServer!.once("error", (error: NodeJS.ErrnoException) => reject(listenError(error, config)));
       httpServer!.listen(config.port, config.host, () => resolve());
@@ -156,7 +157,7 @@ export async function startService(config: Config, options: StartOptions): Promi
       deps,
       async stop() {
         shuttingDown = true;
-        await closeHttpServer(server, config.shutdownTimeoutMs, logger);
+        await closeHttpServer(server, connections, config.shutdownTimeoutMs, logger);
         // The receipts of the last answers are written before the database closes.
         await deps.receipts.close();
         await segmenting;
@@ -233,7 +234,7 @@ async function writeFirstToken(file: string, token: string, logger: Logger): Pro
   }
 }
 
-async function closeHttpServer(server: Server, timeoutMs: number, logger: Logger): Promise<void> {
+async function closeHttpServer(server: Server, connections: LimitedConnections, timeoutMs: number, logger: Logger): Promise<void> {
   await new Promise<void>((resolve) => {
     let done = false;
     const finish = () => {
@@ -245,12 +246,12 @@ async function closeHttpServer(server: Server, timeoutMs: number, logger: Logger
     };
     server.close(() => finish());
     // Connections that go idle after their last response are closed as they free up.
-    const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+    const idleSweep = setInterval(() => connections.closeUnused(), 100);
     const hardStop = setTimeout(() => {
       logger.warn({ timeoutMs }, "shutdown timeout: closing remaining connections");
       server.closeAllConnections();
       finish();
     }, timeoutMs);
-    server.closeIdleConnections();
+    connections.closeUnused();
   });
 }

@@ -1,6 +1,6 @@
 // The HTTP front: body size, origins and hosts, proxies, per-token and
 // per-address limits, the metrics token, request deadlines and connections.
-import { MCP_QUEUE_PER_AGENT } from "../limits.js";
+import { MCP_QUEUE_PER_AGENT, REFUSED_REQUEST_WAIT_MS } from "../limits.js";
 import { isIP } from "node:net";
 import * as z from "zod/v4";
 import { intFrom, listFrom, optionalIntFrom } from "./parse.js";
@@ -141,6 +141,8 @@ export interface HttpConfig {
     maxConnections: number;
     /** Concurrent connections served per client address (the socket's: a proxy is one); more are answered 503. */
     maxConnectionsPerAddress: number;
+    /** How long a connection past either bound may take to send the request its 503 answers (REFUSED_REQUEST_WAIT_MS, a bound of the design: a test may shrink it). */
+    refusedRequestWaitMs: number;
   };
   /** Serving processes sharing the port (node:cluster); more than 1 needs DATABASE_URL. */
   workers: number;
@@ -164,6 +166,7 @@ export function httpConfig(e: z.output<typeof httpEnv>): HttpConfig {
         e.HTTP_MAX_CONNECTIONS,
         e.HTTP_MAX_CONNECTIONS_PER_ADDRESS ?? (e.TRUST_PROXY === false ? DEFAULT_CONNECTIONS_PER_ADDRESS : e.HTTP_MAX_CONNECTIONS),
       ),
+      refusedRequestWaitMs: REFUSED_REQUEST_WAIT_MS,
     },
     workers: e.WORKERS,
   };

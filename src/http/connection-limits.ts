@@ -19,8 +19,6 @@ import type { Logger } from "pino";
 
 /** Above this share of the process's bound, each new connection first closes the idle keep-alive ones. */
 const IDLE_SHEDDING_SHARE = 0.9;
-/** A connection past a bound gets this long to send its request before it is closed unanswered. */
-const REFUSED_REQUEST_WAIT_MS = 5_000;
 /** What a refused request is told to wait before it retries. */
 const CONNECTION_RETRY_AFTER_SECONDS = 1;
 
@@ -29,6 +27,8 @@ interface ConnectionLimits {
   perAddress: number;
   /** Open connections the process serves; more are answered 503. */
   total: number;
+  /** How long a connection past either bound may take to send its request before it is closed unanswered. */
+  refusedRequestWaitMs: number;
 }
 
 /**
@@ -56,20 +56,34 @@ function refuse(res: ServerResponse): void {
   res.end(body);
 }
 
-/**
- * Tracks the server's connections and returns the request listener to serve:
- * `handler` for connections within the bounds, a 503 for the others.
- */
-export function limitConnections(server: Server, limits: ConnectionLimits, logger: Logger, handler: RequestListener): RequestListener {
+export interface LimitedConnections {
+  /** The request listener: `handler` for connections within the bounds, a 503 for the others. */
+  listener: RequestListener;
+  /**
+   * Closes every connection that carries no request: kept alive after its last
+   * answer, or opened and never used. For a stopping server, which waits for its
+   * connections to end: server.closeIdleConnections() leaves a connection that
+   * has sent nothing yet open (a client's aborted call or a browser's
+   * preconnect), and the stop would wait out SHUTDOWN_TIMEOUT_MS for it.
+   */
+  closeUnused(): void;
+}
+
+/** Tracks the server's connections: the request listener to serve, and what a stop closes. */
+export function limitConnections(server: Server, limits: ConnectionLimits, logger: Logger, handler: RequestListener): LimitedConnections {
   server.maxConnections = hardConnectionCeiling(limits);
   const byAddress = new Map<string, number>();
   // Sockets that answered a request and wait, kept alive, for another. (Not
-  // server.closeIdleConnections(): it also closes connections whose first
-  // request has not arrived yet, the new client's own among them.)
+  // server.closeIdleConnections() near the bound: a new client's socket may be
+  // about to send its first request.)
   const idle = new Set<Socket>();
+  // Sockets whose first request has not arrived.
+  const unused = new Set<Socket>();
   const refused = new WeakSet<Socket>();
   let served = 0;
   server.on("connection", (socket: Socket) => {
+    unused.add(socket);
+    socket.once("close", () => unused.delete(socket));
     // Near the bound, idle keep-alive sockets give way to the new client
     // (their clients reconnect on their next request).
     if (served + 1 >= limits.total * IDLE_SHEDDING_SHARE) {
@@ -81,7 +95,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits, logge
     if (held >= limits.perAddress || served >= limits.total) {
       logger.debug({ held, served }, "connection past a bound: its request is answered 503");
       refused.add(socket);
-      socket.setTimeout(REFUSED_REQUEST_WAIT_MS, () => socket.destroy());
+      socket.setTimeout(limits.refusedRequestWaitMs, () => socket.destroy());
       return;
     }
     byAddress.set(address, held + 1);
@@ -94,7 +108,8 @@ export function limitConnections(server: Server, limits: ConnectionLimits, logge
       else byAddress.delete(address);
     });
   });
-  return (req: IncomingMessage, res: ServerResponse) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    unused.delete(req.socket);
     if (refused.has(req.socket)) return refuse(res);
     idle.delete(req.socket);
     res.once("finish", () => {
@@ -102,4 +117,8 @@ export function limitConnections(server: Server, limits: ConnectionLimits, logge
     });
     handler(req, res);
   };
+  const closeUnused = () => {
+    for (const socket of [...idle, ...unused]) socket.destroy();
+  };
+  return { listener, closeUnused };
 }

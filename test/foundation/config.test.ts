@@ -80,7 +80,7 @@ describe("configuration", () => {
 
   it("has request timeouts, a connection cap, ledger limits and a first-token file by default", () => {
     const c = loadConfig({ AGENT_MEMORY_DATA_DIR: "/srv/am" });
-    expect(c.http).toEqual({ requestTimeoutMs: 30_000, maxConnections: 4096, maxConnectionsPerAddress: 1024 });
+    expect(c.http).toEqual({ requestTimeoutMs: 30_000, maxConnections: 4096, maxConnectionsPerAddress: 1024, refusedRequestWaitMs: 5000 });
     // Behind a proxy every client is the proxy's address: the per-address bound is the process's.
     expect(loadConfig({ TRUST_PROXY: "1" }).http.maxConnectionsPerAddress).toBe(4096);
     expect(loadConfig({ HTTP_MAX_CONNECTIONS: "50" }).http.maxConnectionsPerAddress).toBe(50);

@@ -134,8 +134,9 @@ describe("slow and refused connections", () => {
     }
   });
 
-  it("a connection past a bound that sends nothing is closed after a few seconds; past twice the bound, at once", async () => {
-    const service = await startTestService(tdb.openPool(2), { HTTP_MAX_CONNECTIONS: "2" });
+  it("a connection past a bound that sends nothing is closed after REFUSED_REQUEST_WAIT_MS; past twice the bound, at once", async () => {
+    // The wait shortened from its 5 s: what is tested is that it ends.
+    const service = await startTestService(tdb.openPool(2), { HTTP_MAX_CONNECTIONS: "2" }, (c) => (c.http.refusedRequestWaitMs = 1000));
     const held: Awaited<ReturnType<typeof openSocket>>[] = [];
     try {
       const port = Number(new URL(service.url).port);
@@ -146,7 +147,7 @@ describe("slow and refused connections", () => {
       expect(await within(fifth.closed, 2000)).not.toBe("still open");
       expect(fifth.received()).toBe("");
       // The two past the bound that never sent a request are closed unanswered after the wait.
-      expect(await within(held[2]!.closed, 8000)).not.toBe("still open");
+      expect(await within(held[2]!.closed, 4000)).not.toBe("still open");
       expect(await within(held[3]!.closed, 1000)).not.toBe("still open");
       expect(await within(held[0]!.closed, 50)).toBe("still open");
     } finally {
@@ -241,6 +242,27 @@ describe("slow and refused connections", () => {
     } finally {
       agentPool.destroy();
       await service.stop();
+    }
+  });
+});
+
+describe("a stopping service", () => {
+  it("closes the connections that carry no request, kept alive or never used, instead of waiting SHUTDOWN_TIMEOUT_MS for them", async () => {
+    // Ten minutes' grace: a stop that waits for these connections outlasts the test.
+    const service = await startTestService(tdb.openPool(2), { SHUTDOWN_TIMEOUT_MS: "600000" });
+    const port = Number(new URL(service.url).port);
+    const keptAlive = await openSocket(port);
+    keptAlive.socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    while (!keptAlive.received().includes("\r\n\r\n")) await new Promise((r) => setTimeout(r, 10));
+    // Connected, nothing sent (as a client's aborted call or a browser's preconnect leaves it).
+    const neverUsed = await openSocket(port);
+    try {
+      expect(await within(service.stop().then(() => "stopped"), 30_000)).toBe("stopped");
+      expect(await within(Promise.all([keptAlive.closed, neverUsed.closed]), 1000)).not.toBe("still open");
+      expect(neverUsed.received()).toBe("");
+    } finally {
+      keptAlive.socket.destroy();
+      neverUsed.socket.destroy();
     }
   });
 });
