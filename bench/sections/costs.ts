@@ -14,7 +14,6 @@ import { round, summarize } from "../lib/stats.js";
 import { printTable } from "../lib/table.js";
 
 const FACTS = 30;
-const ROUNDS = 3;
 
 export async function benchCosts(ctx: BenchContext): Promise<void> {
   // An OTLP endpoint that takes everything and keeps nothing.
@@ -35,7 +34,10 @@ export async function benchCosts(ctx: BenchContext): Promise<void> {
     }
     await client.close();
     const clients = Object.fromEntries(Object.entries(services).map(([k, s]) => [k, rawClient(s.mcpUrl, writer.token, LATEST_PROTOCOL_VERSION)])) as Record<keyof typeof services, ReturnType<typeof rawClient>>;
-    const n = ctx.quick ? 200 : 1000;
+    // Quick (CI): enough calls to run every path, not to measure.
+    const n = ctx.quick ? 50 : 1000;
+    const rounds = ctx.quick ? 1 : 3;
+    const warmUp = ctx.quick ? 20 : 100;
     const recallArgs = { keywords: ["canary rollout"], limit: 10 };
     const samples = { recallPlain: [] as number[], recallReceipts: [] as number[], whoamiPlain: [] as number[], whoamiTraced: [] as number[], whoamiSampledOut: [] as number[] };
     const time = async (into: number[], run: () => Promise<unknown>, count: number) => {
@@ -47,10 +49,10 @@ export async function benchCosts(ctx: BenchContext): Promise<void> {
     };
     // Warm-up: JIT, prepared statements, pools.
     for (const c of Object.values(clients)) {
-      await time([], () => c.call("memory_recall", recallArgs), 100);
-      await time([], () => c.call("whoami"), 100);
+      await time([], () => c.call("memory_recall", recallArgs), warmUp);
+      await time([], () => c.call("whoami"), warmUp);
     }
-    for (let r = 0; r < ROUNDS; r++) {
+    for (let r = 0; r < rounds; r++) {
       await time(samples.recallPlain, () => clients.plain.call("memory_recall", recallArgs), n);
       await time(samples.recallReceipts, () => clients.receipts.call("memory_recall", recallArgs), n);
       await time(samples.whoamiPlain, () => clients.plain.call("whoami"), n);

@@ -136,7 +136,7 @@ async function runPhase(mcpUrl: string, normal: Client[], hostile: Client | unde
 
 export async function benchHostile(ctx: BenchContext): Promise<void> {
   const entities = ctx.quick ? 1000 : 8000;
-  const seconds = ctx.quick ? 5 : 10;
+  const seconds = ctx.quick ? 2 : 10;
   const dataDir = mkdtempSync(join(tmpdir(), "am-bench-hostile-"));
   try {
     const env = { PATH: process.env.PATH, AGENT_MEMORY_DATA_DIR: dataDir, LOG_LEVEL: "warn" };
