@@ -11,10 +11,11 @@
 // runs after the first ~1,000 inserts; PGlite has no autovacuum.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recallParams } from "../../src/facts/recall/recall.js";
+import { RECALL_CALL } from "../../src/facts/recall/recall-sql.js";
 import { parseKeywords } from "../../src/facts/rules.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller, fact, store } from "./helpers.js";
-import { functionStatement, type PlanNode, planNodes } from "../support/plans.js";
+import { explainFunction, type PlanNode, planNodes } from "../support/plans.js";
 
 const FACTS = 4000;
 const WORDS = (
@@ -50,10 +51,7 @@ describe.each(BACKENDS)("recall query plan on %s", (backend) => {
 
   async function plan(keywords: string[], readable: { all: boolean; scopes: string[] }, scope: string | null = null): Promise<PlanNode[]> {
     const params = recallParams(parseKeywords(keywords), readable, { scope: scope ?? undefined }, 10);
-    const r = await tdb.db.query<{ "QUERY PLAN": Array<{ Plan: PlanNode }> | string }>(`explain (format json) ${await functionStatement(tdb.db, "am_recall")}`, params);
-    const raw = r.rows[0]!["QUERY PLAN"];
-    const parsed = typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: PlanNode }>) : raw;
-    return planNodes(parsed[0]!.Plan);
+    return planNodes(await explainFunction(tdb.db, "am_recall", params));
   }
 
   const cases: Array<[string, string[], { all: boolean; scopes: string[] }, string | null]> = [
@@ -85,10 +83,10 @@ describe.each(BACKENDS)("recall query plan on %s", (backend) => {
   });
 
   it("really finds the fact through that plan", async () => {
-    const r = await tdb.db.query<{ name: string; total: number }>(await functionStatement(tdb.db, "am_recall"), recallParams(parseKeywords(["マイグレーション"]), { all: true, scopes: [] }, {}, 10));
-    expect(r.rows.map((row) => [row.name, row.total])).toEqual([["deploy-needs-migrations", 1]]);
+    const r = await tdb.db.query<{ r: { name: string; total: number } }>(RECALL_CALL, recallParams(parseKeywords(["マイグレーション"]), { all: true, scopes: [] }, {}, 10));
+    expect(r.rows.map(({ r: row }) => [row.name, row.total])).toEqual([["deploy-needs-migrations", 1]]);
     // A typo in a word of the generated text is found through the near-match scan.
-    const near = await tdb.db.query<{ total: number }>(await functionStatement(tdb.db, "am_recall"), recallParams(parseKeywords(["foxtort"]), { all: true, scopes: [] }, {}, 10));
-    expect(near.rows[0]?.total).toBeGreaterThan(0);
+    const near = await tdb.db.query<{ r: { total: number } }>(RECALL_CALL, recallParams(parseKeywords(["foxtort"]), { all: true, scopes: [] }, {}, 10));
+    expect(near.rows[0]?.r.total).toBeGreaterThan(0);
   });
 });

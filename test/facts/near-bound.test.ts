@@ -27,7 +27,7 @@ import { parseKeywords, RECALL_NEAR_MAX_FACTS, RECALL_NEAR_WORD_CANDIDATES } fro
 import type { Database } from "../../src/db/database.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller } from "./helpers.js";
-import { type AnalyzedPlanNode, functionStatement, planNodes } from "../support/plans.js";
+import { type AnalyzedPlanNode, explainFunction, functionStatement, planNodes } from "../support/plans.js";
 
 // How Postgres prints the bounded body in a plan or an index definition: "left"(body, 1000).
 // The plans show am_fact_search_text inlined: the first 1,000 characters of the body (am_fact_search_body).
@@ -111,9 +111,7 @@ describe.each(BACKENDS)("near matches read a bounded number of bounded texts on 
  */
 async function near(db: Database, keywords: string[], readable: { all: boolean; scopes: string[] }, filters: { status?: "deprecated"; scope?: string }) {
   const params = recallParams(parseKeywords(keywords), readable, filters, 10);
-  const r = await db.query<{ "QUERY PLAN": Array<{ Plan: AnalyzedPlanNode }> | string }>(`explain (analyze, format json) ${await functionStatement(db, "am_recall")}`, params);
-  const raw = r.rows[0]!["QUERY PLAN"];
-  const plan = (typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: AnalyzedPlanNode }>) : raw)[0]!.Plan;
+  const plan = await explainFunction<AnalyzedPlanNode>(db, "am_recall", params, { analyze: true });
   const conditions = (n: AnalyzedPlanNode) => [n["Recheck Cond"], n["Index Cond"], n.Filter].filter(Boolean).join(" ");
   const rowsRead = (nodes: AnalyzedPlanNode[]) =>
     nodes.reduce((sum, n) => sum + (n["Actual Rows"] + (n["Rows Removed by Index Recheck"] ?? 0) + (n["Rows Removed by Filter"] ?? 0)) * n["Actual Loops"], 0);

@@ -7,7 +7,7 @@ import type { Caller } from "../../src/auth/caller.js";
 import { recallFacts, recallParams, type RecallInput } from "../../src/facts/recall/recall.js";
 import { parseKeywords } from "../../src/facts/rules.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { type AnalyzedPlanNode, functionStatement, planNodes } from "../support/plans.js";
+import { type AnalyzedPlanNode, explainFunction, planNodes } from "../support/plans.js";
 import { addCaller, fact, store } from "./helpers.js";
 
 describe.each(BACKENDS)("near matches by edit distance on %s", (backend) => {
@@ -71,14 +71,15 @@ describe.each(BACKENDS)("near matches by edit distance on %s", (backend) => {
     // The reader's lookups of the vocabulary read no word at all here (the only
     // near word is in "secret"), counted in the plan.
     const params = recallParams(parseKeywords(["zebrafsh"]), { all: false, scopes: ["shared", "team"] }, {}, 10);
-    const raw = (await tdb.db.query<{ "QUERY PLAN": Array<{ Plan: AnalyzedPlanNode }> | string }>(`explain (analyze, format json) ${await functionStatement(tdb.db, "am_recall")}`, params)).rows[0]!["QUERY PLAN"];
-    const plan = (typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: AnalyzedPlanNode }>) : raw)[0]!.Plan;
+    const plan = await explainFunction<AnalyzedPlanNode>(tdb.db, "am_recall", params, { analyze: true });
     const scans = planNodes(plan).filter((n) => n["Relation Name"] === "fact_words");
-    expect(scans.length).toBeGreaterThan(0);
-    for (const n of scans) {
-      expect(n["Actual Rows"] + (n["Rows Removed by Filter"] ?? 0) + (n["Rows Removed by Index Recheck"] ?? 0)).toBe(0);
-      expect(JSON.stringify(n)).toContain("scope = ");
-    }
+    for (const n of scans) expect(n["Actual Rows"] + (n["Rows Removed by Filter"] ?? 0) + (n["Rows Removed by Index Recheck"] ?? 0)).toBe(0);
+    // The generic plan holds the branch of a reader of every scope too (no scope
+    // in its condition); it never runs for this reader. The scans that ran
+    // looked up the reader's scopes only.
+    const ran = scans.filter((n) => n["Actual Loops"] > 0);
+    expect(ran.length).toBeGreaterThan(0);
+    for (const n of ran) expect(JSON.stringify(n)).toContain("scope = ");
   });
 
   it("keeps the vocabulary current when a fact gets a new version", async () => {

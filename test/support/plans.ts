@@ -1,7 +1,7 @@
 // EXPLAIN (FORMAT JSON) plans, as the plan and work-bound tests read them: the
 // fields they look at, and every node of a plan in one list.
 import pg from "pg";
-import type { Queryable } from "../../src/db/database.js";
+import type { Database, Queryable } from "../../src/db/database.js";
 
 /** A plan node of EXPLAIN (FORMAT JSON): what the tests look at. */
 export interface PlanNode {
@@ -52,6 +52,39 @@ export function functionStatement(db: { query: Queryable["query"] }, name: strin
     byName.set(key, found);
   }
   return found;
+}
+
+/**
+ * EXPLAIN (FORMAT JSON) of a function's statement (functionStatement) as the
+ * function runs it, on both databases: under the function's own settings
+ * (pg_proc.proconfig: no sequential scan, no memoize, …), prepared and
+ * explained as a generic plan (what plan_cache_mode = force_generic_plan
+ * keeps). Run bare, the statement gets a custom plan under the session's
+ * settings, which the service never runs: a bound measured on it can hold or
+ * fail for reasons that are not the service's.
+ */
+let explained = 0;
+
+export async function explainFunction<T extends PlanNode = PlanNode>(db: Database, name: string, params: unknown[], options: { analyze?: boolean } = {}): Promise<T> {
+  const statement = await functionStatement(db, name);
+  const config = (await db.query<{ config: string[] | null }>("select proconfig as config from pg_proc where proname = $1", [name])).rows[0]?.config ?? [];
+  return db.transaction(async (tx) => {
+    for (const setting of config) {
+      const [key, ...value] = setting.split("=");
+      await tx.query("select set_config($1, $2, true)", [key, value.join("=")]);
+    }
+    await tx.query("set local plan_cache_mode = force_generic_plan");
+    // Prepared statements outlive transactions: a name of its own, dropped after.
+    const prepared = `am_explained_${++explained}`;
+    await tx.query(`prepare ${prepared} as ${statement}`);
+    // EXPLAIN EXECUTE takes no bind parameters: each value as a literal of the type the statement gave it.
+    const types = (await tx.query<{ types: string[] }>("select parameter_types::text[] as types from pg_prepared_statements where name = $1", [prepared])).rows[0]!.types;
+    const literals = (await tx.query<{ args: string[] }>(`select array[${types.map((t, i) => `quote_nullable($${i + 1}::${t})`).join(", ")}]::text[] as args`, params)).rows[0]!.args;
+    const r = await tx.query<{ "QUERY PLAN": Array<{ Plan: T }> | string }>(`explain (${options.analyze ? "analyze, " : ""}format json) execute ${prepared}(${literals.join(", ")})`);
+    await tx.query(`deallocate ${prepared}`);
+    const raw = r.rows[0]!["QUERY PLAN"];
+    return (typeof raw === "string" ? (JSON.parse(raw) as Array<{ Plan: T }>) : raw)[0]!.Plan;
+  });
 }
 
 /**
