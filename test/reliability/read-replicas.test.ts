@@ -67,7 +67,19 @@ async function metric(service: Replica, line: RegExp): Promise<number> {
 const recallNames = async (service: Replica, agent: TestAgent, keyword: string) =>
   (await callToolOk<{ hits: { name: string }[] }>(service.mcpUrl, agent.token, "memory_recall", { keywords: [keyword] })).hits.map((h) => h.name);
 
+/**
+ * Until both services read from the standby again. Each samples the standby's
+ * lag on its own schedule: after a test that took it past the bound, a read
+ * right after the replay caught up could still go to the primary.
+ */
+async function untilStandbyUp(): Promise<void> {
+  for (const service of services) {
+    await until("the standby to be up again", async () => (await metric(service, /^agent_memory_db_replica_state\{replica="127\.0\.0\.1:\d+",state="up"\}/)) === 1, 3 * MAX_LAG_MS);
+  }
+}
+
 async function withReplayPaused<T>(work: () => Promise<T>): Promise<T> {
+  await untilStandbyUp();
   await pair.standby.query("select pg_wal_replay_pause()");
   try {
     return await work();
