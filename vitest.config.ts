@@ -23,18 +23,25 @@ const TIMING = [
   "test/console/diff.test.ts",
 ];
 
+/** What both projects share. The global setup is not among them: it belongs to the root alone. */
+const SHARED = {
+  setupFiles: ["test/support/setup-file.ts"],
+  pool: "forks" as const,
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+};
+
 export default defineConfig({
   test: {
+    // The root's global setup runs once for the run, and every project reads what it
+    // provides. A project that inherited it would build the templates again: each
+    // project runs its own global setup, one after the other, before any file starts.
     globalSetup: ["test/support/global-setup.ts"],
-    setupFiles: ["test/support/setup-file.ts"],
-    pool: "forks",
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
     reporters: ["default"],
     projects: [
       {
-        extends: true,
         test: {
+          ...SHARED,
           name: "main",
           include: ["test/**/*.test.ts"],
           exclude: TIMING,
@@ -48,8 +55,7 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
-        test: { name: "timing", include: TIMING, fileParallelism: false, isolate: false, sequence: { groupOrder: 1 } },
+        test: { ...SHARED, name: "timing", include: TIMING, fileParallelism: false, isolate: false, sequence: { groupOrder: 1 } },
       },
     ],
   },

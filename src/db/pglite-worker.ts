@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
-import { PGLITE_EXTENSIONS, readPgliteImage } from "./pglite-image.js";
+import { PGLITE_EXTENSIONS, readPgliteImage, TarballBlob } from "./pglite-image.js";
 import { toWorkerError, type WorkerInit, type WorkerRequest, type WorkerResponse } from "./pglite-protocol.js";
 
 const port = parentPort!;
@@ -34,7 +34,7 @@ interface OpenTransaction {
  * there is one (PGlite runs initdb when there is none).
  */
 async function startingPoint(): Promise<Blob | undefined> {
-  if (init.template !== undefined) return new Blob([await readFile(init.template)]);
+  if (init.template !== undefined) return new TarballBlob(await readFile(init.template));
   if (init.dataDir !== undefined && existsSync(join(init.dataDir, "PG_VERSION"))) return undefined;
   return readPgliteImage();
 }
