@@ -8,20 +8,20 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { pgliteDist } from "./pglite-wasm.js";
 
 /** The extensions every PGlite the service opens loads (the migrations create them). */
 export const PGLITE_EXTENSIONS = { pg_trgm, btree_gin };
 
 function pgliteVersion(): string {
   // The package's exports do not include its package.json: read it beside its entry point.
-  let dir = dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite"));
+  let dir = pgliteDist();
   while (!existsSync(join(dir, "package.json"))) dir = dirname(dir);
   return (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
 }

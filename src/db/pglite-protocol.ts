@@ -7,6 +7,8 @@ export interface WorkerInit {
   dataDir: string | undefined;
   /** In memory: start from this tarball of a data folder (PGlite's dumpDataDir) instead of an empty database. */
   template?: string | undefined;
+  /** PGlite's Postgres compiled by the process (compiledPglite), or undefined for the worker to compile it. */
+  postgres: WebAssembly.Module | undefined;
   statementTimeoutMs: number;
 }
 

@@ -39,7 +39,11 @@ async function startingPoint(): Promise<Blob | undefined> {
   return readPgliteImage();
 }
 
-const db = await PGlite.create(init.dataDir, { extensions: PGLITE_EXTENSIONS, loadDataDir: await startingPoint() });
+const db = await PGlite.create(init.dataDir, {
+  extensions: PGLITE_EXTENSIONS,
+  loadDataDir: await startingPoint(),
+  ...(init.postgres !== undefined ? { pgliteWasmModule: init.postgres } : {}),
+});
 await db.exec(`set statement_timeout = ${Math.trunc(init.statementTimeoutMs)}`);
 let open: OpenTransaction | undefined;
 

@@ -19,6 +19,7 @@ import { Worker } from "node:worker_threads";
 import type { Database, DatabaseTimeouts, PoolStats, Queryable, QueryOptions, QueryResult, TransactionOptions } from "./database.js";
 import { transactionPrelude } from "./database.js";
 import { PgCode } from "./errors.js";
+import { compiledPglite } from "./pglite-wasm.js";
 import { fromWorkerError, type WorkerInit, type WorkerRequest, type WorkerResponse } from "./pglite-protocol.js";
 
 interface PgliteOptions extends DatabaseTimeouts {
@@ -172,7 +173,7 @@ class SerialQueue {
 }
 
 export async function openPglite(options: PgliteOptions): Promise<Database> {
-  const init: WorkerInit = { dataDir: options.dataDir, template: options.template, statementTimeoutMs: options.statementTimeoutMs };
+  const init: WorkerInit = { dataDir: options.dataDir, template: options.template, postgres: await compiledPglite(), statementTimeoutMs: options.statementTimeoutMs };
   let closed = false;
   let lost = false;
   const start = (after?: Promise<unknown>): WorkerLink => new WorkerLink(init, onDeath, after);
