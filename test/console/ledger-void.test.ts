@@ -6,7 +6,8 @@
 // CLI's code path while the service runs.
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkLedger, listLedger } from "../../src/ledger/store.js";
+import { checkLedger } from "../../src/ledger/store.js";
+import { listLedger } from "../../src/ledger/list.js";
 import { claimAndRecord } from "../ledger/support.js";
 import { addAgent } from "../support/service.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";

@@ -3,7 +3,8 @@
 // one locked transaction; and a database made before the baseline, upgraded.
 import { afterAll, describe, expect, inject, it } from "vitest";
 import type { Database } from "../../src/db/database.js";
-import { loadFunctions, loadMigrations, migrate, migrationsPending, type SqlFunction } from "../../src/db/migrate.js";
+import { loadMigrations, migrate, migrationsPending } from "../../src/db/migrate.js";
+import { loadFunctions, type SqlFunction } from "../../src/db/sql-functions.js";
 import { openPglite } from "../../src/db/pglite.js";
 import { openPostgres } from "../../src/db/postgres.js";
 import { BACKENDS, createEmptyPostgresDatabase, createTestDatabase, type Backend, TEST_TIMEOUTS } from "../support/databases.js";

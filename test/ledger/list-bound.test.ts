@@ -7,7 +7,8 @@
 // time instead of reading back through the history.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import { type Actor, claimLedger, type ListFilters, listLedger, recordLedger, releaseLedger } from "../../src/ledger/store.js";
+import { type Actor, claimLedger, recordLedger, releaseLedger } from "../../src/ledger/store.js";
+import { type ListFilters, listLedger } from "../../src/ledger/list.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { countEvents } from "./support.js";
 

@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import { claimLedger, listLedger } from "../../src/ledger/store.js";
+import { claimLedger } from "../../src/ledger/store.js";
+import { listLedger } from "../../src/ledger/list.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 import { importFrom } from "../snapshots/helpers.js";

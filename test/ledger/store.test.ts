@@ -4,7 +4,8 @@ import { createAgent } from "../../src/auth/store.js";
 import { DomainError } from "../../src/errors.js";
 import { exportLedger, verifyLedger } from "../../src/ledger/audit.js";
 import { eventHash, type LedgerEvent } from "../../src/ledger/event.js";
-import { type Actor, checkLedger, claimLedger, listLedger, recordLedger, releaseLedger } from "../../src/ledger/store.js";
+import { type Actor, checkLedger, claimLedger, recordLedger, releaseLedger } from "../../src/ledger/store.js";
+import { listLedger } from "../../src/ledger/list.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { claimAndRecord, countEvents, expireClaim, tamper } from "./support.js";
 

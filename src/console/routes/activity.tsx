@@ -9,7 +9,7 @@ import { recentFactEvents } from "../../facts/review/activity.js";
 import { cursorKey } from "../../db/cursor-key.js";
 import { DomainError } from "../../errors.js";
 import { GRAPH_ACTIVITY_SOURCES, type GraphActivitySource, recentGraphWrites } from "../../graph/activity.js";
-import { ledgerCursorBelow, listLedger, type ListResult } from "../../ledger/store.js";
+import { ledgerCursorBelow, listLedger, type ListResult } from "../../ledger/list.js";
 import { ACTIVITY_SOURCES, type ActivityPosition, type ActivitySource, mergeActivity, openPosition, sealPosition, type SourcePage } from "../activity-feed.js";
 import { sendPage } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";

@@ -5,7 +5,7 @@ import type { Queryable } from "../../db/database.js";
 import type { FactEvent } from "../model.js";
 import type { FactContent } from "./replay.js";
 import type { FactStatus, FactType } from "../rules.js";
-import * as sql from "../sql.js";
+import * as sql from "./history-sql.js";
 
 /** A fact event as stored: with the actor's id, which an import compares. */
 export interface StoredFactEvent extends FactEvent {

@@ -3,7 +3,7 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { EVENT_KINDS } from "../event.js";
 import { eventLine } from "../format.js";
-import { listLedger } from "../store.js";
+import { listLedger } from "../list.js";
 import { LIMITS } from "../validate.js";
 import { eventShape, listEventJson } from "./schemas.js";
 
