@@ -18,6 +18,7 @@ const TIMING = [
   "test/foundation/http-hardening.test.ts",
   "test/foundation/agent-concurrency.test.ts",
   "test/secrets/scan-attack.test.ts",
+  "test/reliability/name-attack.test.ts",
   "test/secrets/guard-cost.test.ts",
   // A diff gives up past a wall-clock bound (DIFF_TIMEOUT_MS): on a loaded machine an ordinary one would too.
   "test/console/diff.test.ts",

@@ -52,6 +52,7 @@ export async function createDeps(config: Config, db: Database, logger: Logger, o
     config.facts.receiptsRetentionDays > 0,
     { recorded: (n) => metrics.receiptsRecorded.inc(n), dropped: (n) => metrics.receiptsDropped.inc(n) },
     logger,
+    config.facts.receiptWindowMs,
   );
   return {
     config,

@@ -112,6 +112,23 @@ export const MCP_QUEUE_PER_AGENT = 64;
  */
 export const REFUSED_REQUEST_WAIT_MS = 5_000;
 
+/**
+ * The longest tool name or argument key that gets a "did you mean": finding the
+ * closest known name compares it with each one, work that grows with its length.
+ * A longer one is refused as such, quoting only its start. MCP's tool names are at
+ * most 128 characters, this service's own at most 20, its argument keys 12.
+ */
+export const SUGGESTED_NAME_MAX_CHARS = 128;
+/** How much of an unknown tool name or argument key a refusal quotes. */
+export const QUOTED_NAME_MAX_CHARS = 40;
+
+/**
+ * Recall receipts: the same agent served the same fact version by the same tool
+ * again within this long adds to one row's count instead of a row of its own
+ * (src/receipts.ts, docs/receipts.md): storage grows with distinct reads.
+ */
+export const RECEIPT_WINDOW_MS = 5 * 60_000;
+
 /** Page cursors (memory_list, ledger_list) are a few dozen characters; anything longer is not one of ours. */
 export const MAX_CURSOR_CHARS = 200;
 

@@ -4,17 +4,21 @@
 // Recording costs a read nothing it waits for: a call adds its receipts to a
 // queue in memory and answers; the queue is written to the primary in one
 // statement per batch, every RECEIPT_FLUSH_MS or once RECEIPT_BATCH receipts
-// wait, and on shutdown (close). The same agent served the same fact version by
-// the same tool again before its batch is written adds to that receipt's count
-// (`served`) instead of a row: an agent recalling in a loop costs the database
-// a row per fact a second, not a row per call. Always the primary, also when the read ran on
-// a replica (the writer holds the primary, not the call's database).
+// wait, and on shutdown (close). Always the primary, also when the read ran on a
+// replica (the writer holds the primary, not the call's database).
+//
+// Storage grows with distinct reads, not with calls: the first time an agent is
+// served a fact version by a tool, its receipt is written with the next batch
+// (whom a withdrawal reaches is never late by more); the same served again within
+// RECEIPT_WINDOW_MS (src/limits.ts) is counted in memory and written as one row when the window
+// ends (`served` says how many times), which starts the next window. An agent
+// reading the same facts in a loop costs a row per fact per window.
 //
 // What a crash can lose: the receipts of at most the last RECEIPT_FLUSH_MS (a
-// batch in flight is one statement: written whole or not at all). While the
-// database refuses the batches, receipts wait up to RECEIPT_QUEUE_MAX; past that
-// new ones are dropped and counted (agent_memory_receipts_dropped_total), never
-// held against a read.
+// batch in flight is one statement: written whole or not at all), and the
+// repeats counted in the current window. While the database refuses the
+// batches, receipts wait up to RECEIPT_QUEUE_MAX; past that new ones are dropped
+// and counted (agent_memory_receipts_dropped_total), never held against a read.
 import { AsyncResource } from "node:async_hooks";
 import type { Logger } from "pino";
 import type { Queryable } from "./db/database.js";
@@ -25,8 +29,8 @@ export const RECEIPT_FLUSH_MS = 1000;
 const RECEIPT_BATCH = 500;
 /** Receipts kept in memory at most (while the database is away); past this, new ones are dropped and counted. */
 const RECEIPT_QUEUE_MAX = 20_000;
-/** RECEIPTS_RETENTION_DAYS's default. */
-export const RECEIPTS_RETENTION_DAYS_DEFAULT = 90;
+/** Receipts whose repeats are counted in memory at most; past it a repeat is a receipt of its own. */
+const RECEIPT_WINDOWS_MAX = 100_000;
 
 /** One fact as it was served: its current version and status at that moment. */
 export interface ServedFact {
@@ -37,7 +41,7 @@ export interface ServedFact {
 }
 
 interface Receipt extends ServedFact {
-  /** The first time it was served in this batch. */
+  /** The first time it was served in this batch (or window). */
   at: Date;
   agentId: number;
   via: string;
@@ -93,11 +97,20 @@ export interface ReceiptCounters {
   dropped(n: number): void;
 }
 
+/** A receipt written in its window: its repeats since, counted until the window ends. */
+interface Window {
+  until: number;
+  repeats: Receipt | undefined;
+}
+
 export class ReceiptWriter {
   private queue: Receipt[] = [];
   /** The queued receipts by what makes them one (agent, fact, version, status, via). */
   private byKey = new Map<string, Receipt>();
+  /** The receipts written within their window, by the same key. */
+  private windows = new Map<string, Window>();
   private timer: NodeJS.Timeout | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
   // A batch is written in the context the writer was made in (the service's
@@ -115,6 +128,8 @@ export class ReceiptWriter {
     readonly enabled: boolean,
     private readonly counters: ReceiptCounters,
     private readonly logger: Logger,
+    /** Repeats within this long are one row (RECEIPT_WINDOW_MS, src/limits.ts). */
+    private readonly windowMs: number,
   ) {}
 
   /** Notes that `agentId` was served `facts` by `via` (a tool, resource or prompt name). Never waits. */
@@ -122,11 +137,18 @@ export class ReceiptWriter {
     if (!this.enabled || facts.length === 0 || this.closed) return;
     let at: Date | undefined;
     let dropped = 0;
+    const now = Date.now();
     for (const f of facts) {
       const key = receiptKey(agentId, via, f);
       const queued = this.byKey.get(key);
       if (queued) {
         queued.served++;
+        continue;
+      }
+      const window = this.windows.get(key);
+      if (window && window.until > now) {
+        if (window.repeats) window.repeats.served++;
+        else window.repeats = { at: (at ??= new Date()), agentId, via, scope: f.scope, name: f.name, version: f.version, status: f.status, served: 1 };
         continue;
       }
       if (this.queue.length >= RECEIPT_QUEUE_MAX) {
@@ -136,6 +158,7 @@ export class ReceiptWriter {
       const receipt = { at: (at ??= new Date()), agentId, via, scope: f.scope, name: f.name, version: f.version, status: f.status, served: 1 };
       this.queue.push(receipt);
       this.byKey.set(key, receipt);
+      this.openWindow(key, now);
     }
     if (dropped > 0) this.counters.dropped(dropped);
     if (this.queue.length >= RECEIPT_BATCH) this.flushNow();
@@ -150,10 +173,48 @@ export class ReceiptWriter {
     return this.writing;
   }
 
-  /** Writes what waits and records nothing more (shutdown). */
+  /** Writes what waits, the repeats counted so far included, and records nothing more (shutdown). */
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.endWindows(Infinity);
     await this.flush();
     this.closed = true;
+  }
+
+  private openWindow(key: string, now: number): void {
+    if (this.windows.size >= RECEIPT_WINDOWS_MAX) return;
+    this.windows.set(key, { until: now + this.windowMs, repeats: undefined });
+    // A tenth of a window apart: a window's repeats are written at most that late.
+    this.sweeper ??= setInterval(this.sweep, Math.max(1, Math.floor(this.windowMs / 10))).unref();
+  }
+
+  private readonly sweep = AsyncResource.bind(() => {
+    if (this.endWindows(Date.now()) > 0) this.flushSoon();
+    if (this.windows.size === 0) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
+  });
+
+  /** Queues the repeats of every window ended by `now`; a window with repeats starts the next one. How many were queued. */
+  private endWindows(now: number): number {
+    let queued = 0;
+    let dropped = 0;
+    for (const [key, window] of this.windows) {
+      if (window.until > now) continue;
+      this.windows.delete(key);
+      const repeats = window.repeats;
+      if (!repeats) continue;
+      if (this.queue.length >= RECEIPT_QUEUE_MAX) {
+        dropped++;
+        continue;
+      }
+      this.queue.push(repeats);
+      queued++;
+      if (now !== Infinity) this.windows.set(key, { until: now + this.windowMs, repeats: undefined });
+    }
+    if (dropped > 0) this.counters.dropped(dropped);
+    return queued;
   }
 
   private async writeQueued(): Promise<void> {

@@ -49,6 +49,20 @@ export function findUnstorableText(value: unknown, path = ""): string | undefine
   return undefined;
 }
 
+/**
+ * `text` cut to its first `max` characters with "…" when longer: how a refusal
+ * or a trace quotes what was sent without keeping all of it. The cut never
+ * splits a character in two (an unpaired surrogate half would be broken
+ * Unicode), and is a string of its own: a slice in V8 is a view that keeps its
+ * whole original alive, so a span holding the first 64 characters of a 900 KB
+ * request id would hold all 900 KB.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
+  return `${Array.from(text.slice(0, cut)).join("")}…`;
+}
+
 /** `%text%` for LIKE/ILIKE, with the wildcards and the escape character escaped, so that "50%" or "snake_case" match as written. */
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

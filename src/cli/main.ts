@@ -8,7 +8,7 @@
 import { tracingFromEnv } from "../config/tracing.js";
 
 const tracingSettings = tracingFromEnv(process.env);
-const tracing = tracingSettings.enabled ? await (await import("../tracing/sdk.js")).startTracing(tracingSettings.serviceName) : undefined;
+const tracing = tracingSettings.enabled ? await (await import("../tracing/sdk.js")).startTracing(tracingSettings) : undefined;
 const { runProgram } = await import("./program.js");
 process.exitCode = await runProgram(process.argv);
 // The spans still buffered are exported before the process ends.

@@ -1,9 +1,8 @@
 // What agents store: the sizes of facts and graph texts, a graph answer's
 // budget, and the facts' hygiene (duplicate warning, staleness).
 import * as z from "zod/v4";
-import { FACT_DUPLICATE_TIMEOUT_MS, GRAPH_SEARCH_COUNT_MAX, GRAPH_SEARCH_SCAN_MAX, LIST_SCAN_MAX, MAX_CHARS_PER_CALL } from "../limits.js";
+import { FACT_DUPLICATE_TIMEOUT_MS, GRAPH_SEARCH_COUNT_MAX, GRAPH_SEARCH_SCAN_MAX, LIST_SCAN_MAX, MAX_CHARS_PER_CALL, RECEIPT_WINDOW_MS } from "../limits.js";
 import { SECRET_GUARD_MODES, type SecretGuardMode } from "../secrets/guard.js";
-import { RECEIPTS_RETENTION_DAYS_DEFAULT } from "../receipts.js";
 import { boolFrom, intFrom, optionalIntFrom } from "./parse.js";
 
 /** STALE_AFTER_DAYS's default: a confirmed fact nobody has reviewed for this many days is stale (am_fact_stale). */
@@ -14,7 +13,7 @@ export const contentEnv = z.object({
   FACT_DUPLICATE_WARNING: boolFrom("FACT_DUPLICATE_WARNING", true),
   STALE_AFTER_DAYS: intFrom("STALE_AFTER_DAYS", STALE_AFTER_DAYS_DEFAULT, 1, 36_500),
   // Days a recall receipt (who was served which fact version) is kept; 0 records none (docs/receipts.md).
-  RECEIPTS_RETENTION_DAYS: intFrom("RECEIPTS_RETENTION_DAYS", RECEIPTS_RETENTION_DAYS_DEFAULT, 0, 36_500),
+  RECEIPTS_RETENTION_DAYS: intFrom("RECEIPTS_RETENTION_DAYS", 90, 0, 36_500),
   GRAPH_TEXT_MAX_CHARS: intFrom("GRAPH_TEXT_MAX_CHARS", 4096, 100, 1_000_000),
   // 100,000 characters is about 25,000 tokens: a read leaves an agent most of its
   // context to work in; larger graphs come in further calls (the answer says how).
@@ -30,7 +29,7 @@ export const contentEnv = z.object({
 /**
  * What agents store, as the service runs with it. The bounds that are design,
  * not settings (graphSearchCountMax, graphSearchScanMax, listScanMax,
- * duplicateTimeoutMs) take their constants from src/limits.ts; they are fields
+ * duplicateTimeoutMs, receiptWindowMs) take their constants from src/limits.ts; they are fields
  * here so that a test can shrink them for one service instead of storing
  * thousands of rows to reach them.
  */
@@ -58,6 +57,8 @@ export interface ContentConfig {
     staleAfterDays: number;
     /** Days recall receipts and "read by" are kept (docs/receipts.md); 0: none are recorded. */
     receiptsRetentionDays: number;
+    /** Repeats of one receipt within this long are one row (src/receipts.ts). */
+    receiptWindowMs: number;
   };
   /** SECRET_GUARD: refuse writes that hold a credential, or scan nothing. */
   secretGuard: SecretGuardMode;
@@ -79,6 +80,7 @@ export function contentConfig(e: z.output<typeof contentEnv>): ContentConfig {
       duplicateTimeoutMs: FACT_DUPLICATE_TIMEOUT_MS,
       staleAfterDays: e.STALE_AFTER_DAYS,
       receiptsRetentionDays: e.RECEIPTS_RETENTION_DAYS,
+      receiptWindowMs: RECEIPT_WINDOW_MS,
     },
     secretGuard: e.SECRET_GUARD,
   };

@@ -1,12 +1,26 @@
 // Tracing (OpenTelemetry), opt-in by the standard OTEL_* variables: on when an
 // OTLP endpoint or a traces exporter is named, off otherwise and when
-// OTEL_SDK_DISABLED is true. Only whether it is on (and the service's name) is
-// decided here; the SDK reads the rest of OTEL_* itself (protocol, headers,
-// sampler: docs/tracing.md). Off, the SDK is never loaded.
+// OTEL_SDK_DISABLED is true. Decided here: whether it is on, the exporter and
+// its protocol (the service builds the exporter, to filter what leaves the
+// process: src/tracing/export.ts), and whether the operator chose a sampler
+// (without one, the service decides, never the caller's trace flags). The SDK
+// reads the rest of OTEL_* itself (endpoint, headers, timeouts, the sampler's
+// argument, batch sizes: docs/tracing.md). Off, the SDK is never loaded.
 import * as z from "zod/v4";
 import { boolFrom } from "./parse.js";
 
 const TRACES_EXPORTERS = ["", "none", "otlp", "console"] as const;
+const OTLP_PROTOCOLS = ["", "http/protobuf", "http/json", "grpc"] as const;
+export type OtlpProtocol = Exclude<(typeof OTLP_PROTOCOLS)[number], "">;
+const SAMPLERS = ["", "always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio"] as const;
+
+const oneOf = (name: string, values: readonly string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .default("")
+    .refine((v) => values.includes(v), { message: `${name} must be one of ${values.filter((v) => v !== "").join(", ")} (or empty)` });
 
 export const tracingEnv = z.object({
   OTEL_SDK_DISABLED: boolFrom("OTEL_SDK_DISABLED", false),
@@ -16,17 +30,27 @@ export const tracingEnv = z.object({
     .optional()
     .default("")
     .refine((v) => (TRACES_EXPORTERS as readonly string[]).includes(v), { message: "OTEL_TRACES_EXPORTER must be otlp, console or none (or empty: otlp when an endpoint is set)" }),
+  OTEL_EXPORTER_OTLP_PROTOCOL: oneOf("OTEL_EXPORTER_OTLP_PROTOCOL", OTLP_PROTOCOLS),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: oneOf("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", OTLP_PROTOCOLS),
+  OTEL_TRACES_SAMPLER: oneOf("OTEL_TRACES_SAMPLER", SAMPLERS),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().trim().optional().default(""),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().trim().optional().default(""),
   OTEL_SERVICE_NAME: z.string().trim().optional().default("agent-memory"),
 });
 
+export interface TracingSettings {
+  /** Spans are made and exported (src/tracing/); false: the SDK is not even loaded. */
+  enabled: boolean;
+  serviceName: string;
+  exporter: "otlp" | "console";
+  /** The OTLP protocol (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL). */
+  protocol: OtlpProtocol;
+  /** Whether OTEL_TRACES_SAMPLER names a sampler (the SDK then reads it); false: every request is traced, whatever its caller's flags. */
+  operatorSampler: boolean;
+}
+
 export interface TracingConfig {
-  tracing: {
-    /** Spans are made and exported (src/tracing/); false: the SDK is not even loaded. */
-    enabled: boolean;
-    serviceName: string;
-  };
+  tracing: TracingSettings;
 }
 
 /** Whether the standard variables ask for traces. */
@@ -34,12 +58,20 @@ export function tracingConfig(e: z.output<typeof tracingEnv>): TracingConfig {
   const exporter = e.OTEL_TRACES_EXPORTER;
   const endpoint = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== "" || e.OTEL_EXPORTER_OTLP_ENDPOINT !== "";
   const enabled = !e.OTEL_SDK_DISABLED && exporter !== "none" && (exporter !== "" || endpoint);
-  return { tracing: { enabled, serviceName: e.OTEL_SERVICE_NAME || "agent-memory" } };
+  return {
+    tracing: {
+      enabled,
+      serviceName: e.OTEL_SERVICE_NAME || "agent-memory",
+      exporter: exporter === "console" ? "console" : "otlp",
+      protocol: ((e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || e.OTEL_EXPORTER_OTLP_PROTOCOL) as OtlpProtocol | "") || "http/protobuf",
+      operatorSampler: e.OTEL_TRACES_SAMPLER !== "",
+    },
+  };
 }
 
 /** The same decision from the environment alone, before anything else is loaded (src/cli/main.ts starts the SDK first, so its instrumentations see pg and express load). */
-export function tracingFromEnv(env: NodeJS.ProcessEnv): TracingConfig["tracing"] {
+export function tracingFromEnv(env: NodeJS.ProcessEnv): TracingSettings {
   const parsed = tracingEnv.safeParse(env);
   // A bad value is reported by loadConfig with every other problem; tracing stays off meanwhile.
-  return parsed.success ? tracingConfig(parsed.data).tracing : { enabled: false, serviceName: "agent-memory" };
+  return parsed.success ? tracingConfig(parsed.data).tracing : { ...tracingConfig(tracingEnv.parse({})).tracing, enabled: false };
 }

@@ -97,7 +97,7 @@ function mcpPost(createMcpServer: ReturnType<typeof createMcpServerFactory>, mak
       if (!tracing) await run();
       else {
         const agent = req.auth ? callerFromAuthInfo(req.auth).name : undefined;
-        await tracing.request({ body: req.body, headers: req.headers, agent }, run, () => ({ outcome: trace?.outcome, served: trace?.served, storeId: trace?.storeId }));
+        await tracing.request({ body: req.body, headers: req.headers, agent, registered: createMcpServer.registered }, run, () => ({ outcome: trace?.outcome, served: trace?.served, storeId: trace?.storeId }));
       }
     } catch (error) {
       req.log.error({ err: error }, "MCP request failed");

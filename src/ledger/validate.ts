@@ -3,7 +3,10 @@
 // The migration's check constraints hold the same rules as a backstop.
 import { invalid } from "../errors.js";
 import { checkChars, checkWholeNumber } from "../limits.js";
-import { CONTROL_CHARS, isStorable, unstorableTextMessage } from "../text.js";
+import { clip, CONTROL_CHARS, isStorable, unstorableTextMessage } from "../text.js";
+
+/** How much of a malformed URL or time a refusal quotes. */
+const QUOTED_MAX_CHARS = 80;
 
 export const LIMITS = {
   keyMaxChars: 200,
@@ -86,10 +89,10 @@ export function normalizeEvidence(raw: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw invalid(`${hint}; "${clip(text)}" is not an absolute URL.`);
+    throw invalid(`${hint}; "${clip(text, QUOTED_MAX_CHARS)}" is not an absolute URL.`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid(`${hint}; "${clip(text)}" uses ${url.protocol}.`);
-  if (url.hostname === "") throw invalid(`${hint}; "${clip(text)}" has no host.`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid(`${hint}; "${clip(text, QUOTED_MAX_CHARS)}" uses ${url.protocol}.`);
+  if (url.hostname === "") throw invalid(`${hint}; "${clip(text, QUOTED_MAX_CHARS)}" has no host.`);
   if (url.username !== "" || url.password !== "") throw invalid("evidence must not contain a user name or password: the ledger keeps it forever.");
   checkChars("evidence", url.href, LIMITS.evidenceMaxChars);
   return url.href;
@@ -131,13 +134,9 @@ export function parseSince(raw: string | undefined): Date | null {
   const year = Number.isNaN(time) ? 0 : new Date(time).getUTCFullYear();
   if (Number.isNaN(time) || year < 1 || year > 9999) {
     throw invalid(
-      `since must be an ISO 8601 date (midnight UTC) or a time with a zone, between the years 1 and 9999, e.g. 2025-06-01 or 2025-06-01T09:00:00Z, got "${clip(text)}".`,
+      `since must be an ISO 8601 date (midnight UTC) or a time with a zone, between the years 1 and 9999, e.g. 2025-06-01 or 2025-06-01T09:00:00Z, got "${clip(text, QUOTED_MAX_CHARS)}".`,
     );
   }
   return new Date(time);
 }
 
-
-function clip(text: string, max = 80): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}

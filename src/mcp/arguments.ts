@@ -15,6 +15,8 @@
 // (guard.ts) then checks the arguments against the real schema.
 import * as z from "zod/v4";
 import { DomainError, invalid } from "../errors.js";
+import { QUOTED_NAME_MAX_CHARS, SUGGESTED_NAME_MAX_CHARS } from "../limits.js";
+import { clip } from "../text.js";
 
 /** What the SDK registers: accepts any object, shows the real schema in tools/list. */
 export function advertisedInputSchema(real: z.ZodObject): z.ZodObject {
@@ -40,24 +42,27 @@ const MAX_PROBLEMS_SHOWN = 20;
  */
 export function checkToolArguments(toolName: string, schema: z.ZodObject, args: Record<string, unknown>): Record<string, unknown> {
   const known = Object.keys(schema.shape);
-  const problems = Object.keys(args)
-    .filter((key) => !Object.hasOwn(schema.shape, key))
-    .map((key) => unknownArgumentText(key, known));
+  const unknown = Object.keys(args).filter((key) => !Object.hasOwn(schema.shape, key));
   const parsed = schema.safeParse(args, { reportInput: true });
-  if (!parsed.success) problems.push(...parsed.error.issues.map(problemText));
-  if (problems.length > 0) {
-    const heading = problems.length === 1 ? "one problem" : `${problems.length} problems`;
-    // Bounded: a list of a thousand wrong items must not make a thousand-line answer.
+  const issues = parsed.success ? [] : parsed.error.issues;
+  const count = unknown.length + issues.length;
+  if (count > 0) {
+    const heading = count === 1 ? "one problem" : `${count} problems`;
+    // Bounded: a list of a thousand wrong items must not make a thousand-line
+    // answer, and only the problems shown are put in words (a suggestion's work
+    // grows with the key's length: a thousand long keys must not cost that).
+    const problems = [...unknown.slice(0, MAX_PROBLEMS_SHOWN).map((key) => unknownArgumentText(key, known)), ...issues.slice(0, MAX_PROBLEMS_SHOWN).map(problemText)];
     const shown = problems.slice(0, MAX_PROBLEMS_SHOWN).map((p) => `- ${p}`);
-    if (problems.length > MAX_PROBLEMS_SHOWN) shown.push(`- … and ${problems.length - MAX_PROBLEMS_SHOWN} more`);
+    if (count > MAX_PROBLEMS_SHOWN) shown.push(`- … and ${count - MAX_PROBLEMS_SHOWN} more`);
     throw invalid(`${toolName} was not run (${heading} with its arguments; fix all and call again):\n${shown.join("\n")}`);
   }
   return (parsed as { data: Record<string, unknown> }).data;
 }
 
 function unknownArgumentText(key: string, known: readonly string[]): string {
-  const closest = closestName(key, known);
-  const name = key.length > 40 ? `${key.slice(0, 37)}…` : key;
+  // A key longer than any name is refused as such: no suggestion is looked for.
+  const closest = key.length <= SUGGESTED_NAME_MAX_CHARS ? closestName(key, known) : undefined;
+  const name = clip(key, QUOTED_NAME_MAX_CHARS);
   if (closest) return `unknown argument \`${name}\`; did you mean \`${closest}\`?`;
   return known.length === 0 ? `unknown argument \`${name}\`; this tool takes no arguments` : `unknown argument \`${name}\`; the arguments are ${known.join(", ")}`;
 }

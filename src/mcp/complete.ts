@@ -10,6 +10,8 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CompleteRequestSchema, type CompleteResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
+import { QUOTED_NAME_MAX_CHARS } from "../limits.js";
+import { clip } from "../text.js";
 import { type CallExtra, completionCall } from "./guard.js";
 import { ProtocolError } from "./protocol-error.js";
 import type { Completer } from "./tool.js";
@@ -43,13 +45,13 @@ export function completionHandler(deps: AppDeps, sources: CompletionSources): (s
     let what: string;
     if (ref.type === "ref/prompt") {
       const shape = sources.prompts.get(ref.name);
-      if (!shape) throw new ProtocolError(ErrorCode.InvalidParams, `No prompt named "${ref.name}": the prompts are ${[...sources.prompts.keys()].join(", ")}.`);
+      if (!shape) throw new ProtocolError(ErrorCode.InvalidParams, `No prompt named "${clip(ref.name, QUOTED_NAME_MAX_CHARS)}": the prompts are ${[...sources.prompts.keys()].join(", ")}.`);
       const field = shape[argument.name];
       complete = field ? (getCompleter(field) as unknown as Completer | undefined) : undefined;
       what = `${ref.name}.${argument.name}`;
     } else {
       const completers = sources.templates.get(ref.uri);
-      if (!completers) throw new ProtocolError(ErrorCode.InvalidParams, `No resource template "${ref.uri}": the templates are ${[...sources.templates.keys()].join(", ")}.`);
+      if (!completers) throw new ProtocolError(ErrorCode.InvalidParams, `No resource template "${clip(ref.uri, QUOTED_NAME_MAX_CHARS)}": the templates are ${[...sources.templates.keys()].join(", ")}.`);
       complete = completers[argument.name];
       what = `${ref.uri}#${argument.name}`;
     }

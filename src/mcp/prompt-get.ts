@@ -8,7 +8,8 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, GetPromptRequestSchema, type GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/v4";
 import type { CallExtra } from "./guard.js";
-import { issueText } from "../text.js";
+import { QUOTED_NAME_MAX_CHARS } from "../limits.js";
+import { clip, issueText } from "../text.js";
 import { ProtocolError } from "./protocol-error.js";
 
 export interface PromptEntry {
@@ -22,7 +23,7 @@ export function promptGetHandler(prompts: ReadonlyMap<string, PromptEntry>): (se
   const handler = async (request: z.infer<typeof GetPromptRequestSchema>, extra: CallExtra): Promise<GetPromptResult> => {
     const { name } = request.params;
     const prompt = prompts.get(name);
-    if (!prompt) throw new ProtocolError(ErrorCode.InvalidParams, `No prompt named "${name}": the prompts are ${names} (prompts/list describes them).`);
+    if (!prompt) throw new ProtocolError(ErrorCode.InvalidParams, `No prompt named "${clip(name, QUOTED_NAME_MAX_CHARS)}": the prompts are ${names} (prompts/list describes them).`);
     const parsed = await prompt.schema.safeParseAsync(request.params.arguments ?? {});
     if (!parsed.success) {
       // Each a sentence (the arguments' own rules end theirs: args.ts).

@@ -1,6 +1,9 @@
 // The answer to a call of a tool this server does not have: the SDK says only
 // "Tool X not found". An agent that guessed a name (memory_search, recall,
-// ledger_get) is told the closest ones and where the list is.
+// ledger_get) is told the closest ones and where the list is. A name too long
+// to be a tool's is answered as such, with no comparison at all.
+import { QUOTED_NAME_MAX_CHARS, SUGGESTED_NAME_MAX_CHARS } from "../limits.js";
+import { clip } from "../text.js";
 
 /** Edit distance (insert, delete, substitute one character). */
 function distance(a: string, b: string): number {
@@ -30,10 +33,14 @@ function closestTools(name: string, tools: readonly string[]): string[] {
 }
 
 export function unknownToolText(name: string, tools: readonly string[]): string {
+  const list = ` This server's tools: ${[...tools].sort().join(", ")} (tools/list describes each).`;
+  if (name.length > SUGGESTED_NAME_MAX_CHARS) {
+    return `Tool "${clip(name, QUOTED_NAME_MAX_CHARS)}" not found: a name of ${name.length} characters is not a tool name (at most ${SUGGESTED_NAME_MAX_CHARS}).${list}`;
+  }
   const near = closestTools(name, tools);
   return (
     `Tool "${name}" not found.` +
     (near.length > 0 ? ` Did you mean ${near.join(", ")}?` : "") +
-    ` This server's tools: ${[...tools].sort().join(", ")} (tools/list describes each).`
+    list
   );
 }

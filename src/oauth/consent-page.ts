@@ -4,6 +4,7 @@
 // calls rather than TSX keep this folder free of JSX build settings.
 import { h, type ComponentChildren, type VNode } from "preact";
 import { render } from "preact-render-to-string";
+import { clip } from "../text.js";
 
 export interface ClientView {
   /** The registered client_name, if any (shortened for display). */
@@ -25,7 +26,7 @@ const MAX_NAME_CHARS = 80;
 
 export function displayName(name: string | undefined): string | undefined {
   if (!name) return undefined;
-  return name.length > MAX_NAME_CHARS ? `${name.slice(0, MAX_NAME_CHARS)}…` : name;
+  return clip(name, MAX_NAME_CHARS);
 }
 
 function page(title: string, ...children: ComponentChildren[]): string {

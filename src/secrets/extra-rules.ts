@@ -28,8 +28,10 @@ const PATTERNS = {
   HUGGINGFACE_TOKEN: /(?<![A-Za-z0-9_])hf_[A-Za-z]{34,40}(?![A-Za-z0-9_])/g,
 } as const;
 
-// `Authorization: Bearer …` (any token format, in a curl line or a client's
-// configuration) and `Basic …` (user:password in base64).
+// `Authorization: Bearer …` (in a curl line or a client's configuration) and
+// `Basic …` (user:password in base64). What follows "Bearer" is a credential
+// when it looks like one of any format: mixing letters and digits (hex, base32,
+// base64url…), not a placeholder or a word.
 const BEARER = /\bBearer[ \t]+([A-Za-z0-9._~+/-]{20,500}=*)/gi;
 const BASIC = /\bBasic[ \t]+([A-Za-z0-9+/]{8,500}={0,2})/g;
 
@@ -58,6 +60,13 @@ function entropyBitsPerChar(value: string): number {
     bits -= p * Math.log2(p);
   }
   return bits;
+}
+
+/** Letters and digits both, of a generated spread (a hex or a lower-case token has two classes, not three). */
+const MIN_BEARER_ENTROPY_BITS_PER_CHAR = 3;
+function looksLikeBearerValue(value: string): boolean {
+  if (PLACEHOLDER.test(value)) return false;
+  return /[A-Za-z]/.test(value) && /[0-9]/.test(value) && entropyBitsPerChar(value) >= MIN_BEARER_ENTROPY_BITS_PER_CHAR;
 }
 
 function looksGenerated(value: string): boolean {
@@ -103,7 +112,7 @@ function* extraHits(content: string): Generator<{ id: MessageId; start: number; 
   }
   for (const m of content.matchAll(BEARER)) {
     const value = m[1]!;
-    if (!looksGenerated(value)) continue;
+    if (!looksLikeBearerValue(value)) continue;
     const start = m.index + m[0].length - value.length;
     yield { id: "AUTHORIZATION_HEADER", start, end: start + value.length };
   }

@@ -19,6 +19,7 @@ import { SERVER_INSTRUCTIONS } from "../mcp/instructions.js";
 import { unknownToolText } from "../mcp/unknown-tool.js";
 import { type PromptEntry, promptGetHandler } from "../mcp/prompt-get.js";
 import type { Capability } from "../mcp/tool.js";
+import type { RegisteredNames } from "../tracing/types.js";
 import { SERVICE_VERSION } from "../version.js";
 import { capabilities as allCapabilities } from "./capabilities.js";
 
@@ -93,10 +94,19 @@ function buildOtherRegistrations(deps: AppDeps, capabilities: readonly Capabilit
  * else (initialize, the lists, an unknown tool, a malformed message) gets every
  * registration.
  */
-type McpServerFactory = (message?: unknown) => McpServer;
+export interface McpServerFactory {
+  (message?: unknown): McpServer;
+  /** What its servers offer, by name (a span names only these: src/tracing/mcp-spans.ts). */
+  readonly registered: RegisteredNames;
+}
 
 export function createMcpServerFactory(deps: AppDeps, capabilities: readonly Capability[] = allCapabilities): McpServerFactory {
   const tools = buildToolRegistrations(deps, capabilities);
+  const registered: RegisteredNames = {
+    tools: new Set(tools.keys()),
+    prompts: new Set(capabilities.flatMap((c) => (c.prompts ?? []).map((p) => p.name))),
+    resources: new Set(capabilities.flatMap((c) => (c.fixedResources ?? []).map((r) => r.uri))),
+  };
   const registrations = [...tools.values(), ...buildOtherRegistrations(deps, capabilities)];
   const serverCapabilities = {
     tools: {},
@@ -105,7 +115,7 @@ export function createMcpServerFactory(deps: AppDeps, capabilities: readonly Cap
   };
   // Only used to validate elicitation answers; stateless and safe to share.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
-  return (message) => {
+  const factory = (message?: unknown) => {
     const server = new McpServer(
       { name: "agent-memory", version: SERVICE_VERSION },
       { instructions: SERVER_INSTRUCTIONS, capabilities: serverCapabilities, jsonSchemaValidator },
@@ -122,6 +132,7 @@ export function createMcpServerFactory(deps: AppDeps, capabilities: readonly Cap
     }
     return server;
   };
+  return Object.assign(factory, { registered });
 }
 
 /** The tool a tools/call message names, if it is one. */

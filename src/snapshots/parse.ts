@@ -5,6 +5,7 @@
 // rules (lengths, names, lifecycle) are checked by the importer.
 import * as z from "zod/v4";
 import { invalid } from "../errors.js";
+import { clip } from "../text.js";
 import { FACT_STATUSES, type FactStatus, type PromotionTarget } from "../facts/index.js";
 import { parseSince } from "../ledger/index.js";
 import { assertKnownFields, optionalText, requiredInteger, requiredText, splitFrontMatter } from "./frontmatter.js";
@@ -25,6 +26,9 @@ import {
   type Unchecked,
 } from "./model.js";
 import { fromYaml } from "./yaml.js";
+
+/** How much of a malformed line or value a refusal quotes. */
+const QUOTED_MAX_CHARS = 60;
 
 const SNAPSHOT_FIELDS = ["name", "description", "type", "status", "scope", "author", "version", "created", "updated", "supersedes", "superseded-by"] as const;
 const SEED_FIELDS = ["name", "description", "type", "status", "owner", "created", "scope"] as const;
@@ -151,7 +155,7 @@ function readSections(tail: string): { history: string; earlier: string | undefi
   const lines = tail.split("\n");
   let i = 0;
   const expect = (line: string) => {
-    if (lines[i] !== line) throw invalid(`the generated sections are malformed: expected "${line}" where the file has "${clip(lines[i] ?? "(end of file)")}". Re-export the fact instead of editing them.`);
+    if (lines[i] !== line) throw invalid(`the generated sections are malformed: expected "${line}" where the file has "${clip(lines[i] ?? "(end of file)", QUOTED_MAX_CHARS)}". Re-export the fact instead of editing them.`);
     i++;
   };
   const block = (): string => {
@@ -236,7 +240,7 @@ function seedTime(value: unknown): string | undefined {
   try {
     return parseSince(value)!.toISOString();
   } catch {
-    throw invalid(`front-matter field "created" must be a date like 2025-06-01 or an ISO 8601 time with a zone, got "${clip(value)}".`);
+    throw invalid(`front-matter field "created" must be a date like 2025-06-01 or an ISO 8601 time with a zone, got "${clip(value, QUOTED_MAX_CHARS)}".`);
   }
 }
 
@@ -259,8 +263,4 @@ function withoutPromotions(body: string): { body: string; promotions: SeedPromot
   }
   const before = lines.slice(0, start).join("\n").trimEnd();
   return { body: promotions.length > 0 && before.trim() !== "" ? before : body, promotions };
-}
-
-function clip(text: string, max = 60): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

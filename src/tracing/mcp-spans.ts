@@ -6,6 +6,7 @@
 // was called and by whom, never the arguments or the answer. Postgres statements
 // run inside it, so the pg instrumentation's spans are its children.
 import { context, propagation, type Attributes, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { clip } from "../text.js";
 import { SERVICE_VERSION } from "../version.js";
 import type { McpRequestInfo, McpRequestResult, McpTracing } from "./types.js";
 
@@ -20,28 +21,60 @@ const header = (headers: McpRequestInfo["headers"], name: string): string | unde
   return Array.isArray(value) ? value[0] : value;
 };
 
+/**
+ * The methods a span names as sent: MCP's requests and notifications from a
+ * client. Anything else is named UNKNOWN: the method is the caller's text, and
+ * a span name is indexed by every trace store.
+ */
+const MCP_METHODS = new Set([
+  "initialize",
+  "ping",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "logging/setLevel",
+  "server/discover",
+  "subscriptions/listen",
+  "notifications/initialized",
+  "notifications/cancelled",
+  "notifications/progress",
+  "notifications/roots/list_changed",
+]);
+/** What a span says for a method, tool, prompt or resource this server does not have (never the caller's text). */
+export const UNKNOWN = "(unregistered)";
+/** The most of a caller's own text (a request id, a protocol version) an attribute keeps. */
+export const CALLER_TEXT_MAX_CHARS = 64;
+
 /** The span's name and the attributes known before the request runs. */
 export function requestAttributes(info: McpRequestInfo): { name: string; attributes: Attributes } {
   const message = (typeof info.body === "object" && info.body !== null ? info.body : {}) as JsonRpcMessage;
-  const method = typeof message.method === "string" ? message.method : "unknown";
+  const method = typeof message.method === "string" && MCP_METHODS.has(message.method) ? message.method : UNKNOWN;
   const params = typeof message.params === "object" && message.params !== null ? message.params : {};
   const attributes: Attributes = { "mcp.method.name": method, "network.transport": "tcp", "network.protocol.name": "http" };
+  const registered = (names: ReadonlySet<string>, name: unknown) => (typeof name === "string" && names.has(name) ? name : UNKNOWN);
   let target: string | undefined;
-  if (method === "tools/call" && typeof params.name === "string") {
-    target = params.name;
+  if (method === "tools/call") {
+    target = registered(info.registered.tools, params.name);
     attributes["gen_ai.tool.name"] = target;
     attributes["gen_ai.operation.name"] = "execute_tool";
-  } else if (method === "prompts/get" && typeof params.name === "string") {
-    target = params.name;
+  } else if (method === "prompts/get") {
+    target = registered(info.registered.prompts, params.name);
     attributes["gen_ai.prompt.name"] = target;
-  } else if (method === "resources/read" && typeof params.uri === "string") {
+  } else if (method === "resources/read") {
     // A fact's URI names its scope and name, which are what a reader may see of it in a trace store: the template instead.
-    target = params.uri.startsWith("memory://facts/") ? "memory://facts/{scope}/{name}" : params.uri;
+    target = typeof params.uri === "string" && params.uri.startsWith("memory://facts/") ? "memory://facts/{scope}/{name}" : registered(info.registered.resources, params.uri);
     attributes["mcp.resource.uri"] = target;
   }
-  if (typeof message.id === "string" || typeof message.id === "number") attributes["jsonrpc.request.id"] = String(message.id);
+  if (typeof message.id === "string" || typeof message.id === "number") attributes["jsonrpc.request.id"] = clip(String(message.id), CALLER_TEXT_MAX_CHARS);
   const version = header(info.headers, "mcp-protocol-version") ?? (typeof params.protocolVersion === "string" ? params.protocolVersion : undefined);
-  if (version) attributes["mcp.protocol.version"] = version;
+  if (version) attributes["mcp.protocol.version"] = clip(version, CALLER_TEXT_MAX_CHARS);
   if (info.agent) attributes["gen_ai.agent.name"] = info.agent;
   return { name: target ? `${method} ${target}` : method, attributes };
 }

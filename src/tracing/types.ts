@@ -1,5 +1,13 @@
 // What the MCP route and the span implementation (mcp-spans.ts) share.
 
+/** What the server offers, by name: a span names what was called only when it is one of these. */
+export interface RegisteredNames {
+  tools: ReadonlySet<string>;
+  prompts: ReadonlySet<string>;
+  /** Fixed resources' URIs (a fact's URI is named by its template). */
+  resources: ReadonlySet<string>;
+}
+
 /** What the route knows of one MCP request before it runs. */
 export interface McpRequestInfo {
   /** The parsed JSON-RPC message. */
@@ -8,6 +16,7 @@ export interface McpRequestInfo {
   headers: Record<string, string | string[] | undefined>;
   /** The authenticated agent's name, if any. */
   agent: string | undefined;
+  registered: RegisteredNames;
 }
 
 /** What the request's callbacks noted once it has run (auth/caller.ts RequestTrace). */

@@ -9,12 +9,13 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setAgentScopes } from "../../src/auth/store.js";
+import { checkToken } from "../../src/auth/verifier.js";
 import { pruneReceipts } from "../../src/receipts.js";
 import type { RunningService } from "../../src/serve.js";
 import { exportSnapshot } from "../../src/snapshots/export.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { textOf } from "../support/mcp.js";
-import { addAgent, callOk, connectClient, startTestService } from "../support/service.js";
+import { addAgent, callOk, connectClient, startTestService, type TestAgent } from "../support/service.js";
 
 type Recall = { hits: Array<{ name: string }>; withdrawn?: string[] };
 type ReadBy = { readers: Array<{ agent: string; reads: number; versions: number[] }>; more: number };
@@ -27,15 +28,17 @@ describe.each(["postgres", "pglite"] as const)("recall receipts (%s)", (kind) =>
   let b: Client;
   let c: Client;
   let d: Client;
+  const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
     tdb = await createTestDatabase(kind);
     service = await startTestService(tdb.db);
     writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "writer", { scopes: ["shared", "ops"] })).token);
     person = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "person", { kind: "human", scopes: ["shared", "ops"] })).token);
-    b = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "agent-b", { readScopes: ["ops"] })).token);
-    c = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "agent-c", { readScopes: ["ops"] })).token);
-    d = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "agent-d", { readScopes: ["ops"] })).token);
+    for (const name of ["agent-b", "agent-c", "agent-d"]) tokens[name] = (await addAgent(tdb.db, name, { readScopes: ["ops"] })).token;
+    b = await connectClient(service.mcpUrl, tokens["agent-b"]!);
+    c = await connectClient(service.mcpUrl, tokens["agent-c"]!);
+    d = await connectClient(service.mcpUrl, tokens["agent-d"]!);
     await callOk(writer, "memory_store", { name: "freeze-window", scope: "ops", type: "project", description: "Deploy freeze runs Friday evening", body: "No deploys after 16:00 on Fridays." });
     await callOk(writer, "memory_store", { name: "on-call-rota", scope: "ops", type: "reference", description: "Who is on call this week", body: "The rota lives in the ops wiki." });
     await callOk(person, "memory_promote", { name: "freeze-window", scope: "ops", to: "confirmed", reason: "checked the calendar" });
@@ -68,13 +71,13 @@ describe.each(["postgres", "pglite"] as const)("recall receipts (%s)", (kind) =>
     expect(seen?.readers.map((r) => r.agent).sort()).toEqual(["agent-b", "agent-c", "agent-d"]);
     expect(seen?.readers.find((r) => r.agent === "agent-b")).toMatchObject({ reads: 1, versions: [1] });
 
-    // Served again before its batch is written: the same receipt, counted twice.
+    // Served again within its window (RECEIPT_WINDOW_MS): counted in memory, no row of its own yet.
     await callOk(d, "memory_recall", { keywords: ["freeze"] });
     await callOk(d, "memory_recall", { keywords: ["freeze"] });
     await service.deps.receipts.flush();
-    const coalesced = (await tdb.db.query<{ served: number }>("select r.served from fact_receipts r join agents a on a.id = r.agent_id join facts f on f.id = r.fact_id where a.name = 'agent-d' and f.name = 'freeze-window' order by r.id desc limit 1")).rows[0];
-    expect(coalesced?.served).toBe(2);
-    expect((await readBy(person))?.readers.find((r) => r.agent === "agent-d")).toMatchObject({ reads: 3, versions: [1] });
+    const dRows = async () => (await tdb.db.query<{ served: number }>("select r.served from fact_receipts r join agents a on a.id = r.agent_id join facts f on f.id = r.fact_id where a.name = 'agent-d' and f.name = 'freeze-window' order by r.id")).rows.map((r) => r.served);
+    expect(await dRows()).toEqual([1]);
+    expect((await readBy(person))?.readers.find((r) => r.agent === "agent-d")).toMatchObject({ reads: 1, versions: [1] });
     // A reviewer of the scope (may write it) sees them too; an agent that only reads the scope does not.
     expect(await readBy(writer)).toBeDefined();
     expect(await readBy(b)).toBeUndefined();
@@ -96,6 +99,13 @@ describe.each(["postgres", "pglite"] as const)("recall receipts (%s)", (kind) =>
     expect(promoted.readersTold?.names.sort()).toEqual(["agent-b", "agent-c", "agent-d", "writer"]);
     const answer = textOf(await person.callTool({ name: "memory_get", arguments: { name: "on-call-rota", scope: "ops" } }));
     expect(answer).not.toContain("withdrawn");
+    // The token check counts only notices the agent may see: D's waits unread, and costs its recalls nothing.
+    const waiting = async (agent: string) => {
+      const check = await checkToken(tdb.db, tokens[agent]!);
+      return check.ok ? check.caller.noticesWaiting === true : undefined;
+    };
+    expect(await waiting("agent-b")).toBe(true);
+    expect(await waiting("agent-d")).toBe(false);
 
     const first = await recall(b, ["rota"]);
     const notices = (first.structuredContent as Recall).withdrawn;
@@ -122,6 +132,19 @@ describe.each(["postgres", "pglite"] as const)("recall receipts (%s)", (kind) =>
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
     expect(metrics).toMatch(/^agent_memory_withdrawal_notices_delivered_total 2$/m);
     expect(metrics).toMatch(/^agent_memory_receipts_recorded_total [1-9]\d*$/m);
+  });
+
+  it("delivers a notice once when two answers of one agent race", async () => {
+    for (let i = 0; i < 5; i++) {
+      const name = `race-notice-${i}`;
+      await callOk(writer, "memory_store", { name, scope: "ops", type: "project", description: `Race notice ${i}`, body: "To be withdrawn." });
+      await callOk(b, "memory_get", { name, scope: "ops" });
+      await service.deps.receipts.flush();
+      await callOk(person, "memory_promote", { name, scope: "ops", to: "deprecated", reason: "raced" });
+      const answers = await Promise.all([recall(b, ["rota"]), recall(b, ["rota"])]);
+      const delivered = answers.flatMap((a) => (a.structuredContent as Recall).withdrawn ?? []).filter((t) => t.includes(`ops/${name} `));
+      expect(delivered, `round ${i}`).toHaveLength(1);
+    }
   });
 
   it("tells an agent that never read a fact nothing when it is withdrawn", async () => {
@@ -175,5 +198,81 @@ describe.each(["postgres", "pglite"] as const)("recall receipts (%s)", (kind) =>
     expect(await count()).toBe(before);
     // Receipts are never changed, only pruned.
     await expect(tdb.db.query("update fact_receipts set via = 'x'")).rejects.toThrow(/append-only/);
+  });
+});
+
+// The window is the writer's own (memory, not SQL): one backend is enough. Each
+// service here has a pool of its own on the same database (a service stops by
+// closing its database).
+describe("recall receipts: one row per fact per window", () => {
+  let tdb: TestDatabase;
+  let writer: TestAgent;
+  const names = Array.from({ length: 30 }, (_, i) => `loop-fact-${i}`);
+
+  beforeAll(async () => {
+    tdb = await createTestDatabase("postgres");
+    writer = await addAgent(tdb.db, "writer", { scopes: ["shared", "ops"] });
+    const service = await startTestService(tdb.openPool(2));
+    try {
+      const client = await connectClient(service.mcpUrl, writer.token);
+      for (const name of names) await callOk(client, "memory_store", { name, scope: "ops", type: "feedback", description: `Loop fact ${name}`, body: "Read in a loop." });
+      await client.close();
+    } finally {
+      await service.stop();
+    }
+  });
+  afterAll(async () => {
+    await tdb?.drop();
+  });
+
+  const receipts = async (agent: string) =>
+    (
+      await tdb.db.query<{ rows: number; served: number }>(
+        "select count(*)::int as rows, coalesce(sum(r.served), 0)::int as served from fact_receipts r join agents a on a.id = r.agent_id where a.name = $1",
+        [agent],
+      )
+    ).rows[0]!;
+
+  it("an agent reading the same facts in a loop adds a row per fact per window, its count the reads", async () => {
+    const looper = await addAgent(tdb.db, "looper", { readScopes: ["ops"] });
+    const service = await startTestService(tdb.openPool(2));
+    try {
+      const client = await connectClient(service.mcpUrl, looper.token);
+      const read = () => callOk(client, "memory_list", { scope: "ops", type: "feedback", limit: 30 });
+      await read();
+      await service.deps.receipts.flush();
+      // Each fact's first read is written at once: whom a withdrawal reaches is never late.
+      expect(await receipts("looper")).toEqual({ rows: 30, served: 30 });
+      for (let round = 1; round < 10; round++) await read();
+      await service.deps.receipts.flush();
+      // Read again within the window: counted, no rows.
+      expect(await receipts("looper")).toEqual({ rows: 30, served: 30 });
+      await client.close();
+    } finally {
+      await service.stop();
+    }
+    // The window's repeats, one row per fact, written when it ends (here: at the stop).
+    expect(await receipts("looper")).toEqual({ rows: 60, served: 300 });
+    const reads = (await tdb.db.query<{ reads: number }>("select distinct r.reads::int as reads from fact_readers r join agents a on a.id = r.agent_id where a.name = 'looper'")).rows;
+    expect(reads).toEqual([{ reads: 10 }]);
+  });
+
+  it("writes a window's repeats when the window ends, and starts the next one", async () => {
+    const reader = await addAgent(tdb.db, "window-reader", { readScopes: ["ops"] });
+    const service = await startTestService(tdb.openPool(2), {}, (config) => (config.facts.receiptWindowMs = 2_000));
+    const rows = async () =>
+      (await tdb.db.query<{ served: number }>("select r.served from fact_receipts r join agents a on a.id = r.agent_id where a.name = 'window-reader' order by r.id")).rows.map((r) => r.served);
+    try {
+      const client = await connectClient(service.mcpUrl, reader.token);
+      await callOk(client, "memory_get", { name: "loop-fact-0", scope: "ops" });
+      await service.deps.receipts.flush();
+      for (let i = 0; i < 2; i++) await callOk(client, "memory_get", { name: "loop-fact-0", scope: "ops" });
+      const deadline = Date.now() + 10_000;
+      while ((await rows()).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await rows()).toEqual([1, 2]);
+      await client.close();
+    } finally {
+      await service.stop();
+    }
   });
 });

@@ -7,6 +7,7 @@
 // and no argument or parameter value anywhere; a refused call is marked
 // tool_error. With tracing off (OTEL_SDK_DISABLED), nothing is sent.
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -14,7 +15,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServe, type ServeProcess } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, connectClient } from "../support/service.js";
+import { addAgent, connectClient, MCP_HEADERS } from "../support/service.js";
 
 interface OtlpValue {
   stringValue?: string;
@@ -71,6 +72,30 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20
     if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A collector that takes connections and never answers them. */
+function startStalledReceiver(): Promise<{ server: Server; url: string; requests: () => number }> {
+  let requests = 0;
+  const server = createServer(() => void requests++);
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => requests })));
+}
+
+/** A tools/call of whoami whose JSON-RPC id is `id`, sent as a raw request. */
+async function whoamiWithId(mcpUrl: string, token: string, id: string): Promise<void> {
+  const response = await fetch(mcpUrl, {
+    method: "POST",
+    headers: { ...MCP_HEADERS, Authorization: `Bearer ${token}`, "MCP-Protocol-Version": "2025-11-25" },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "whoami", arguments: {} } }),
+  });
+  expect(response.status).toBe(200);
+  await response.arrayBuffer();
+}
+
+/** The process's resident memory, in MB. */
+async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)![1]) / 1024;
 }
 
 async function stopServe(serve: ServeProcess): Promise<void> {
@@ -173,5 +198,90 @@ describe("OpenTelemetry traces", () => {
     }
     // Arguments and results are never recorded: the keyword, sent as an argument and stored in a fact, appears nowhere.
     expect(receiver.bodies.join("\n")).not.toContain(keyword);
+  });
+
+  it("records no caller-chosen name, console path, query or error text, and decides sampling itself", async () => {
+    const secret = `zz${randomBytes(6).toString("hex")}`;
+    const on = serveWith({ OTEL_SERVICE_NAME: "am-bounded" });
+    const unsampledTrace = randomBytes(16).toString("hex");
+    const sent = receiver.bodies.length;
+    try {
+      const mcpUrl = await on.ready;
+      const client: Client = await connectClient(mcpUrl, token);
+      try {
+        // A tool this server does not have, named by the caller.
+        expect(((await client.callTool({ name: `tool-${secret}`, arguments: {} })) as CallToolResult).isError).toBe(true);
+        // A Postgres error whose text names an entity: more observations than one entity may carry.
+        const bound = (await client.callTool({ name: "create_entities", arguments: { entities: [{ name: `bound-${secret}`, entityType: "t", observations: Array.from({ length: 1001 }, (_, i) => `o${i}`) }] } })) as CallToolResult;
+        expect(bound.isError).toBe(true);
+        // The caller's flags say "not sampled": the service traces it all the same.
+        await client.callTool({ name: "whoami", arguments: {}, _meta: { traceparent: `00-${unsampledTrace}-${randomBytes(8).toString("hex")}-00` } });
+      } finally {
+        await client.close();
+      }
+      // A console page naming a scope and a fact, with a query.
+      await fetch(mcpUrl.replace(/\/mcp$/, `/console/facts/shared/fact-${secret}?q=${secret}`));
+      // A request id of 900 KB (its first 64 characters are recorded).
+      await whoamiWithId(mcpUrl, token, `id-${"x".repeat(100)}-${secret}-${"x".repeat(900_000)}`);
+
+      const unregistered = await until("the unregistered tool's span", () => receiver.spans.find((s) => s.service === "am-bounded" && s.name === "tools/call (unregistered)"));
+      expect(unregistered.attrs["gen_ai.tool.name"]).toBe("(unregistered)");
+      await until("the unsampled caller's call", () => receiver.spans.find((s) => s.traceId === unsampledTrace && s.name === "tools/call whoami"));
+      const page = await until("the console page's span", () => receiver.spans.find((s) => s.service === "am-bounded" && s.kind === SPAN_KIND_SERVER && s.attrs["http.request.method"] === "GET" && s.attrs["url.path"] !== "/mcp"));
+      // The route's template (here the console's sign-in redirect, mounted at /console), never the path sent.
+      expect(page.attrs["url.path"]).toBe(page.attrs["http.route"] ?? "(no route)");
+      expect(page.attrs["url.query"]).toBeUndefined();
+      const failed = await until("the failed statement's span", () => receiver.spans.find((s) => s.service === "am-bounded" && s.attrs["db.system.name"] === "postgresql" && s.status?.code === 2));
+      expect(failed.attrs["error.type"]).toMatch(/^[0-9A-Z]{5}$/);
+      const longId = await until("the long id's span", () => receiver.spans.find((s) => s.service === "am-bounded" && s.name === "tools/call whoami" && String(s.attrs["jsonrpc.request.id"] ?? "").startsWith("id-")));
+      expect(String(longId.attrs["jsonrpc.request.id"]).length).toBeLessThanOrEqual(65);
+    } finally {
+      await stopServe(on);
+    }
+    const exported = receiver.bodies.slice(sent).join("\n");
+    expect(exported).not.toContain(secret);
+    expect(exported.length).toBeLessThan(2_000_000);
+  });
+
+  it("keeps its memory bounded while a caller sends 900 KB ids and the collector stalls", async () => {
+    const stalled = await startStalledReceiver();
+    const on = startServe({
+      // A heap far smaller than what 400 recorded ids would hold (360 MB): a span
+      // that kept what the caller sent would end the process out of memory.
+      NODE_OPTIONS: "--max-old-space-size=192",
+      DATABASE_URL: tdb.url!,
+      FIRST_START_OWNER: "false",
+      LOG_LEVEL: "error",
+      OTEL_EXPORTER_OTLP_ENDPOINT: stalled.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_BSP_SCHEDULE_DELAY: "100",
+      OTEL_SERVICE_NAME: "am-stalled",
+    });
+    try {
+      const mcpUrl = await on.ready;
+      const pid = on.child.pid!;
+      const id = "i".repeat(900_000);
+      for (let i = 0; i < 20; i++) await whoamiWithId(mcpUrl, token, `${i}`);
+      const before = await rssMb(pid);
+      let next = 0;
+      const worker = async () => {
+        while (next < 400) {
+          next++;
+          await whoamiWithId(mcpUrl, token, `${next}-${id}`);
+        }
+      };
+      await Promise.all([worker(), worker(), worker(), worker()]);
+      const after = await rssMb(pid);
+      expect(stalled.requests()).toBeGreaterThan(0);
+      expect(on.child.exitCode).toBeNull();
+      // Garbage of the requests (their bodies and answers) comes and goes; what spans hold stays small.
+      expect(after - before, `RSS ${Math.round(before)} MB → ${Math.round(after)} MB`).toBeLessThan(250);
+    } finally {
+      // Killed: a stop would wait for the stalled export (the exporter's timeouts) to give up.
+      on.child.kill("SIGKILL");
+      await on.exited;
+      stalled.server.closeAllConnections();
+      stalled.server.close();
+    }
   });
 });

@@ -53,3 +53,26 @@ it("leaves nothing behind per scan (secretlint's profiler would keep two perform
   for (let i = 0; i < 200; i++) await findSecrets([["body", `scan ${i} of a text with no credential in it`]]);
   expect(performance.getEntriesByType("mark")).toHaveLength(0);
 });
+
+describe("Authorization: Bearer values of any format", () => {
+  const kinds = async (text: string) => (await findSecrets([["body", text]])).map((h) => h.kind);
+  it("refuses hex, lower-case and opaque token values (one or two character classes)", async () => {
+    const hex40 = "3f9a1c7e52b04d8e9f61a2c3b4d5e6f708192a3b";
+    const hex64 = "9c1e4b7a2d5f8e0c3b6a9d2f5e8b1c4a7d0e3f6b9c2a5d8e1f4b7c0a3d6e9f2b";
+    const lower32 = "k3j9x2m7q5w8n4v1b6z0r2t8y5u3p7s1";
+    for (const value of [hex40, hex64, lower32, "AbCdEf0123456789GhIjKlMn"]) {
+      expect(await kinds(`curl -H "Authorization: Bearer ${value}" https://api.example.com`), value).not.toEqual([]);
+    }
+  });
+  it("lets placeholders and prose through", async () => {
+    for (const text of [
+      "send `Authorization: Bearer <token>`",
+      "Authorization: Bearer ${AGENT_MEMORY_TOKEN}",
+      "Authorization: Bearer YOUR_TOKEN_HERE_PLEASE",
+      "Bearer authentication is what every client here uses",
+      "the header is Bearer token_from_environment_variable",
+    ]) {
+      expect(await kinds(text), text).toEqual([]);
+    }
+  });
+});

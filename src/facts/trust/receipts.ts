@@ -96,14 +96,21 @@ const PENDING_NOTICES = `
    order by n.event_id
    limit $4::int`;
 
-const MARK_SEEN = `update fact_withdrawal_notices set seen_at = now() where agent_id = $1::bigint and event_id = any($2::bigint[]) and seen_at is null`;
+// Marks the notices seen that no other answer marked first: two answers of one
+// agent that read the same notices both try, and the row lock makes the second
+// wait for the first and then find them seen. Each notice is delivered once.
+const MARK_SEEN = `
+  update fact_withdrawal_notices set seen_at = now()
+   where agent_id = $1::bigint and event_id = any($2::bigint[]) and seen_at is null
+  returning event_id::text`;
 
 /**
  * The caller's unseen withdrawal notices, read from the primary (notices are
- * written there, and marking them seen is a write). `markSeen` marks exactly
- * these seen; call it once the answer that carries them is built.
+ * written there, and marking them seen is a write). `markSeen` marks these seen
+ * and returns the ones this call marked (the ones it may deliver); call it once
+ * the answer that carries them is built.
  */
-export async function pendingNotices(primary: Queryable, caller: Caller): Promise<{ notices: WithdrawalNotice[]; markSeen(): Promise<void> }> {
+export async function pendingNotices(primary: Queryable, caller: Caller): Promise<{ notices: WithdrawalNotice[]; markSeen(): Promise<WithdrawalNotice[]> }> {
   const readable = readableScopes(caller);
   const rows = (
     await primary.query<{ event_id: string | number; fact: string; read_version: number; read_at: Date | string; reason: string; replacement: string | null }>(
@@ -112,18 +119,18 @@ export async function pendingNotices(primary: Queryable, caller: Caller): Promis
       prepared("pending_notices"),
     )
   ).rows;
-  const notices = rows.map((r) => ({
-    fact: r.fact,
-    readVersion: r.read_version,
-    readAt: isoTime(r.read_at),
-    reason: r.reason,
-    ...(r.replacement ? { replacement: r.replacement } : {}),
-  }));
-  const ids = rows.map((r) => String(r.event_id));
+  const byId = new Map(
+    rows.map((r) => [
+      String(r.event_id),
+      { fact: r.fact, readVersion: r.read_version, readAt: isoTime(r.read_at), reason: r.reason, ...(r.replacement ? { replacement: r.replacement } : {}) },
+    ]),
+  );
   return {
-    notices,
+    notices: [...byId.values()],
     markSeen: async () => {
-      if (ids.length > 0) await primary.query(MARK_SEEN, [caller.agentId, ids]);
+      if (byId.size === 0) return [];
+      const marked = new Set((await primary.query<{ event_id: string }>(MARK_SEEN, [caller.agentId, [...byId.keys()]])).rows.map((r) => r.event_id));
+      return [...byId].filter(([id]) => marked.has(id)).map(([, notice]) => notice);
     },
   };
 }
@@ -153,13 +160,16 @@ export function startNotices(deps: Pick<AppDeps, "primary" | "metrics" | "logger
     async deliver() {
       const found = await pending;
       if (!found || found.notices.length === 0) return [];
+      let delivered: WithdrawalNotice[];
       try {
-        await found.markSeen();
+        delivered = await found.markSeen();
       } catch (error) {
-        deps.logger.warn({ err: error, agent: caller.name }, "marking withdrawal notices seen failed; they are shown again with a later answer");
+        // Not marked, so not delivered now: shown with a later answer rather than perhaps twice.
+        deps.logger.warn({ err: error, agent: caller.name }, "marking withdrawal notices seen failed; they are shown with a later answer");
+        return [];
       }
-      deps.metrics.noticesDelivered.inc(found.notices.length);
-      return found.notices.map(noticeText);
+      if (delivered.length > 0) deps.metrics.noticesDelivered.inc(delivered.length);
+      return delivered.map(noticeText);
     },
   };
 }
@@ -180,7 +190,7 @@ export interface ExportedReceipt {
   version: number;
   status: string;
   via: string;
-  /** How many times within its batch (at most RECEIPT_FLUSH_MS after `at`). */
+  /** How many times it was served from `at` on, within one window (RECEIPT_WINDOW_MS, src/limits.ts). */
   served: number;
 }
 
