@@ -6,7 +6,9 @@
 -- changed is skipped (appended false) and the writer decides again. An event
 -- is timed by the clock, or, imported, by p_at (and its claim's expiry by
 -- p_claim_expires_at instead of p_ttl_seconds). The hash is computed here
--- (am_ledger_event_hash), so the chain is hashed in one place.
+-- (am_ledger_event_hash), so the chain is hashed in one place. p_claim_ref is
+-- the reference of the claim the event belongs to (a new claim's, for 'set'),
+-- kept on the event and, for 'set', on the claim with p_id_required.
 --
 -- No subtransaction per event: a `begin … exception` block per event would
 -- take a transaction id each, and more than 64 overflow the backend's
@@ -20,7 +22,7 @@ create or replace function am_ledger_append(
   p_kind text[], p_action text[], p_target text[], p_actor_id bigint[], p_actor text[],
   p_evidence text[], p_note text[], p_reason text[], p_ttl_seconds int[], p_claim text[],
   p_seen_record_seq bigint[], p_seen_claim text[], p_max_open_claims int[],
-  p_at timestamptz[], p_claim_expires_at timestamptz[])
+  p_at timestamptz[], p_claim_expires_at timestamptz[], p_claim_ref text[], p_id_required boolean[])
   returns table (idx int, appended boolean, ev_seq bigint, ev_at timestamptz, ev_hash text,
                  ev_claimed_at timestamptz, ev_claim_expires_at timestamptz)
   language plpgsql volatile
@@ -63,16 +65,17 @@ begin
     end if;
     v_expires := coalesce(p_claim_expires_at[i], v_at + make_interval(secs => p_ttl_seconds[i]));
     v_hash := am_ledger_event_hash(v_last_seq + 1, p_kind[i], p_action[i], p_target[i], p_actor[i], v_at,
-                                   p_evidence[i], p_note[i], p_reason[i], v_expires, v_last_hash);
-    insert into ledger_events (seq, kind, action, target, actor_id, actor, at, evidence, note, reason, claim_expires_at, prev_hash, hash)
+                                   p_evidence[i], p_note[i], p_reason[i], v_expires, v_last_hash, p_claim_ref[i]);
+    insert into ledger_events (seq, kind, action, target, actor_id, actor, at, evidence, note, reason, claim_expires_at, prev_hash, hash, claim_ref)
       values (v_last_seq + 1, p_kind[i], p_action[i], p_target[i], p_actor_id[i], p_actor[i], v_at,
-              p_evidence[i], p_note[i], p_reason[i], v_expires, v_last_hash, v_hash);
+              p_evidence[i], p_note[i], p_reason[i], v_expires, v_last_hash, v_hash, p_claim_ref[i]);
     if p_claim[i] = 'set' then
       r_claimed[i] := v_at;
-      insert into ledger_claims as c (action, target, holder_id, holder, claimed_at, expires_at)
-        values (p_action[i], p_target[i], p_actor_id[i], p_actor[i], v_at, v_expires)
+      insert into ledger_claims as c (action, target, holder_id, holder, claimed_at, expires_at, claim_ref, id_required)
+        values (p_action[i], p_target[i], p_actor_id[i], p_actor[i], v_at, v_expires, p_claim_ref[i], coalesce(p_id_required[i], false))
         on conflict (action, target) do update
-          set holder_id = excluded.holder_id, holder = excluded.holder, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at;
+          set holder_id = excluded.holder_id, holder = excluded.holder, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at,
+              claim_ref = excluded.claim_ref, id_required = excluded.id_required;
     elsif p_claim[i] = 'renew' then
       r_claimed[i] := v_key.claimed_at;
       update ledger_claims c set expires_at = v_expires where c.action = p_action[i] and c.target = p_target[i];

@@ -29,6 +29,10 @@ export interface AppendRequest {
   /** An imported event's own time and claim expiry (null: the clock, and ttlSeconds). */
   at: Date | null;
   claimExpiresAt: Date | null;
+  /** The reference of the claim the event belongs to (for 'set', the new claim's); null: none. */
+  claimRef: string | null;
+  /** For 'set': the new claim is finished with its id alone. */
+  idRequired: boolean;
 }
 
 /** What the append wrote: the event's number, time and hash, and the claim's times. */
@@ -76,6 +80,7 @@ export async function appendMany(db: Queryable, reqs: AppendRequest[]): Promise<
   const params = [
     col("kind"), col("action"), col("target"), col("actorId"), col("actor"), col("evidence"), col("note"), col("reason"),
     col("ttlSeconds"), col("claim"), col("seenRecordSeq"), col("seenClaim"), col("maxOpenClaims"), times("at"), times("claimExpiresAt"),
+    col("claimRef"), col("idRequired"),
   ];
   let rows: AppendRow[];
   try {

@@ -35,6 +35,10 @@ export interface Claim {
   holder: string;
   claimedAt: Date;
   expiresAt: Date;
+  /** Its reference, the SHA-256 of its id (claim-id.ts); null for a claim granted before claim ids. */
+  ref: string | null;
+  /** Recording or releasing it needs its id: more than one worker of its agent asked for the key. */
+  idRequired: boolean;
 }
 
 export interface KeyState {
@@ -60,6 +64,8 @@ export interface KeyStateRow {
   claim_holder: string | null;
   claim_claimed_at: Date | null;
   claim_expires_at: Date | null;
+  claim_ref: string | null;
+  claim_id_required: boolean | null;
   claim_version: string | null;
 }
 
@@ -82,7 +88,15 @@ export function toKeyState(key: LedgerKey, r: KeyStateRow): KeyState {
     claim:
       r.claim_holder_id === null
         ? null
-        : { ...key, holderId: Number(r.claim_holder_id), holder: r.claim_holder!, claimedAt: r.claim_claimed_at!, expiresAt: r.claim_expires_at! },
+        : {
+            ...key,
+            holderId: Number(r.claim_holder_id),
+            holder: r.claim_holder!,
+            claimedAt: r.claim_claimed_at!,
+            expiresAt: r.claim_expires_at!,
+            ref: r.claim_ref,
+            idRequired: r.claim_id_required === true,
+          },
     claimVersion: r.claim_version,
   };
 }
@@ -115,12 +129,13 @@ export async function eventPresent(tx: Queryable, e: PastEvent): Promise<boolean
   return row?.present ?? false;
 }
 
-/** An event of an imported history: its own time, actor and claim expiry. */
+/** An event of an imported history: its own time, actor, claim expiry and claim reference. */
 interface ImportedEvent extends PastEvent {
   evidence: string | null;
   note: string | null;
   reason: string | null;
   claimExpiresAt: Date | null;
+  claimRef: string | null;
 }
 
 /**
@@ -153,6 +168,8 @@ export async function appendImported(
       maxOpenClaims: null,
       at: event.at,
       claimExpiresAt: event.claimExpiresAt,
+      claimRef: event.claimRef,
+      idRequired: false,
     },
   ]);
   if (result instanceof Error) throw result;

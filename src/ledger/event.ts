@@ -19,24 +19,29 @@ export interface LedgerEvent {
   claimExpiresAt: Date | null;
   prevHash: string;
   hash: string;
+  /** The reference of the claim the event belongs to (src/ledger/claim-id.ts); null for events before claim ids. */
+  claimRef: string | null;
 }
 
 /** The prev_hash of the first event. */
 export const GENESIS_HASH = "0".repeat(64);
 
-// Bump the tag if the field list ever changes, so old and new rows cannot be confused.
-const HASH_FORMAT = "agent-memory/ledger/v1";
+// Bump the tag if the field list ever changes, so old and new rows cannot be confused:
+// v2 adds the claim's reference at the end; an event without one hashes as v1 did.
+const HASH_FORMAT = { v1: "agent-memory/ledger/v1", v2: "agent-memory/ledger/v2" };
 
 /**
  * sha256 (hex) over a canonical serialization: a JSON array of every stored field
  * in a fixed order, timestamps as ISO strings at millisecond precision (the
- * precision they are stored at), ending with the previous event's hash. The
- * actor is hashed by name, not by database id, so a chain exported from one
- * database verifies unchanged after an import into another.
+ * precision they are stored at), ending with the previous event's hash and,
+ * for an event of a claim with a reference, that reference. The actor is
+ * hashed by name, not by database id, so a chain exported from one database
+ * verifies unchanged after an import into another. am_ledger_event_hash
+ * computes the same bytes.
  */
 export function eventHash(event: Omit<LedgerEvent, "hash" | "actorId">): string {
   const canonical = JSON.stringify([
-    HASH_FORMAT,
+    event.claimRef === null ? HASH_FORMAT.v1 : HASH_FORMAT.v2,
     event.seq,
     event.kind,
     event.action,
@@ -48,6 +53,7 @@ export function eventHash(event: Omit<LedgerEvent, "hash" | "actorId">): string 
     event.reason,
     event.claimExpiresAt ? event.claimExpiresAt.toISOString() : null,
     event.prevHash,
+    ...(event.claimRef === null ? [] : [event.claimRef]),
   ]);
   return createHash("sha256").update(canonical, "utf8").digest("hex");
 }
@@ -67,9 +73,10 @@ export interface EventRow {
   claim_expires_at: Date | null;
   prev_hash: string;
   hash: string;
+  claim_ref: string | null;
 }
 
-export const EVENT_COLUMNS = `e.seq, e.kind, e.action, e.target, e.actor_id, e.actor, e.at, e.evidence, e.note, e.reason, e.claim_expires_at, e.prev_hash, e.hash`;
+export const EVENT_COLUMNS = `e.seq, e.kind, e.action, e.target, e.actor_id, e.actor, e.at, e.evidence, e.note, e.reason, e.claim_expires_at, e.prev_hash, e.hash, e.claim_ref`;
 
 export function toEvent(r: EventRow): LedgerEvent {
   return {
@@ -86,6 +93,7 @@ export function toEvent(r: EventRow): LedgerEvent {
     claimExpiresAt: r.claim_expires_at,
     prevHash: r.prev_hash,
     hash: r.hash,
+    claimRef: r.claim_ref,
   };
 }
 
@@ -104,5 +112,7 @@ export function eventJson(e: LedgerEvent) {
     claimExpiresAt: e.claimExpiresAt ? e.claimExpiresAt.toISOString() : null,
     prevHash: e.prevHash,
     hash: e.hash,
+    // Only present when the event has one: an export of a ledger without claim ids is unchanged.
+    ...(e.claimRef === null ? {} : { claimRef: e.claimRef }),
   };
 }

@@ -1,6 +1,7 @@
 // The sentences agents read: answers and refusals of the ledger tools. Each says
 // what is true and what to do next.
 import type { Claim, ExecutedRecord } from "./chain.js";
+import { shortRef } from "./claim-id.js";
 import type { LedgerEvent } from "./event.js";
 import type { LedgerKey } from "./validate.js";
 
@@ -56,9 +57,48 @@ export const refusals = {
   releaseExecuted: (r: ExecutedRecord) => `Nothing to release: ${executedText(r)}.`,
   releaseOthers: (c: Claim, now: Date) => `Refused: ${claimText(c, now, false)}; only the holder can release it.`,
   releaseNone: (key: LedgerKey) => `Nothing to release: you hold no claim on ${keyText(key)}.`,
+  claimedByYouElsewhere: (c: Claim, now: Date) =>
+    `Refused: ${keyText(c)} is already claimed by you, in another worker, until ${c.expiresAt.toISOString()} (${secondsLeft(c.expiresAt, now)} s left). ` +
+    "Do not execute it: the worker that holds the claim will. If that worker stopped, wait for the claim to expire (then claim it again), " +
+    "or release it with its claimId. A worker renews its own claim by passing its claimId. Nothing was written.",
+  claimIdRequired: (c: Claim, write: "record" | "release") =>
+    `Refused: pass the claimId that ledger_claim answered you. More than one of your workers has asked for ${keyText(c)}, ` +
+    `so only the one holding the claim's id may ${write} it. Nothing was written.`,
+  notYourClaim: (key: LedgerKey, fate: string | undefined, current: Claim | null) =>
+    (fate ? `Refused: your claim on ${keyText(key)} ${fate}` : `Refused: that claimId is not a claim of ${keyText(key)}; pass the id ledger_claim answered for this action and target`) +
+    (current ? `. It is claimed by ${current.holder} now, until ${current.expiresAt.toISOString()}` : "") +
+    ". Nothing was written. If you already executed it, do not execute it again: tell the current holder (it records the operation with your evidence in its note), " +
+    "or ask a person to void the claim in the console; if you did not, ledger_check says what to do.",
 };
 
-export function claimGrantedText(kind: "claimed" | "renewed" | "taken_over", claim: Claim, seq: number, previous: Claim | null): string {
+/** The last event of an ended claim, and the one after it (src/ledger/sql.ts CLAIM_FATE). */
+export interface ClaimFateRow {
+  seq: number;
+  kind: string;
+  at: Date;
+  claim_expires_at: Date | null;
+  next_actor: string | null;
+  next_kind: string | null;
+}
+
+/** What became of a claim: "expired at … and was taken over by …", "was released at …". */
+export function claimFate(r: ClaimFateRow): string {
+  const at = r.at.toISOString();
+  switch (r.kind) {
+    case "executed":
+      return `was recorded at ${at} (ledger #${r.seq})`;
+    case "released":
+      return `was released at ${at} (ledger #${r.seq})`;
+    case "voided":
+      return `was voided by a person at ${at} (ledger #${r.seq})`;
+    default: {
+      const expired = r.claim_expires_at ? `expired at ${r.claim_expires_at.toISOString()}` : "ended";
+      return r.next_kind === "taken_over" ? `${expired} and was taken over by ${r.next_actor}` : expired;
+    }
+  }
+}
+
+export function claimGrantedText(kind: "claimed" | "renewed" | "taken_over", claim: Claim, seq: number, previous: Claim | null, claimId: string | undefined): string {
   const until = `until ${claim.expiresAt.toISOString()} (ledger #${seq})`;
   const head =
     kind === "renewed"
@@ -66,7 +106,8 @@ export function claimGrantedText(kind: "claimed" | "renewed" | "taken_over", cla
       : kind === "taken_over"
         ? `Took over ${keyText(claim)} ${until}: the claim of ${previous?.holder} expired at ${previous?.expiresAt.toISOString()}.`
         : `Claimed ${keyText(claim)} ${until}.`;
-  return `${head} Execute it now, then call ledger_record with the evidence URL; if you give up, call ledger_release.`;
+  const id = claimId ? ` Your claim id: ${claimId}. Keep it and pass it as claimId to ledger_record (or ledger_release, or ledger_claim to renew).` : "";
+  return `${head}${id} Execute it now, then call ledger_record with the evidence URL; if you give up, call ledger_release.`;
 }
 
 export function eventLine(e: LedgerEvent): string {
@@ -76,5 +117,6 @@ export function eventLine(e: LedgerEvent): string {
     e.note ? `note: ${e.note}` : "",
     e.reason ? `reason: ${e.reason}` : "",
   ].filter((s) => s !== "");
-  return `#${e.seq} ${e.at.toISOString()} ${e.kind} ${keyText(e)} by ${e.actor}${details.length ? ` (${details.join("; ")})` : ""}`;
+  const claim = e.claimRef ? ` [claim ${shortRef(e.claimRef)}]` : "";
+  return `#${e.seq} ${e.at.toISOString()} ${e.kind} ${keyText(e)} by ${e.actor}${claim}${details.length ? ` (${details.join("; ")})` : ""}`;
 }

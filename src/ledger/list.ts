@@ -72,7 +72,19 @@ export async function listLedger(db: Queryable, filters: ListFilters, options: {
 /** Claims held right now (expired ones are free to take), soonest expiry first. */
 export async function listOpenClaims(db: Queryable, limit: number): Promise<Claim[]> {
   const rows = (
-    await db.query<{ action: string; target: string; holder_id: number; holder: string; claimed_at: Date; expires_at: Date }>(sql.OPEN_CLAIMS, [limit])
+    await db.query<{ action: string; target: string; holder_id: number; holder: string; claimed_at: Date; expires_at: Date; claim_ref: string | null; id_required: boolean }>(
+      sql.OPEN_CLAIMS,
+      [limit],
+    )
   ).rows;
-  return rows.map((r) => ({ action: r.action, target: r.target, holderId: Number(r.holder_id), holder: r.holder, claimedAt: r.claimed_at, expiresAt: r.expires_at }));
+  return rows.map((r) => ({
+    action: r.action,
+    target: r.target,
+    holderId: Number(r.holder_id),
+    holder: r.holder,
+    claimedAt: r.claimed_at,
+    expiresAt: r.expires_at,
+    ref: r.claim_ref,
+    idRequired: r.id_required,
+  }));
 }

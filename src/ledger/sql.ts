@@ -9,6 +9,7 @@ const KEY_STATE_COLUMNS = `
          e.evidence as exec_evidence, e.note as exec_note, e.hash as exec_hash,
          c.holder_id as claim_holder_id, c.holder as claim_holder,
          c.claimed_at as claim_claimed_at, c.expires_at as claim_expires_at,
+         c.claim_ref as claim_ref, c.id_required as claim_id_required,
          am_ledger_claim_version(c.holder_id, c.claimed_at, c.expires_at) as claim_version`;
 const KEY_STATE_FROM = `
     from (select 1) as one
@@ -41,12 +42,39 @@ export const LOCK_HEAD = `select last_seq from ledger_chain_head for update`;
  * $2 action, $3 target, $4 actor id, $5 actor, $6 evidence, $7 note, $8 reason,
  * $9 ttl seconds, $10 claim effect, $11 record seq seen, $12 claim version seen,
  * $13 claim quota (null: not checked), $14 time and $15 claim expiry of an
- * imported event (null: the clock, and $9).
+ * imported event (null: the clock, and $9), $16 the reference of the event's
+ * claim, $17 whether a new claim needs its id to be finished.
  */
 export const APPEND_IF_UNCHANGED = `
   select idx, appended, ev_seq, ev_at, ev_hash, ev_claimed_at, ev_claim_expires_at
     from am_ledger_append($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[],
-                          $9::int[], $10::text[], $11::bigint[], $12::text[], $13::int[], $14::timestamptz[], $15::timestamptz[])`;
+                          $9::int[], $10::text[], $11::bigint[], $12::text[], $13::int[], $14::timestamptz[], $15::timestamptz[],
+                          $16::text[], $17::boolean[])`;
+
+/**
+ * A second worker of the holding agent asked for the key without the claim's id
+ * (and was refused): from now on the claim is finished with its id alone. Not an
+ * event (nothing happened to the claim), and only while it is the claim seen.
+ * $1 action, $2 target, $3 the claim's reference.
+ */
+export const REQUIRE_CLAIM_ID = `
+  update ledger_claims set id_required = true
+   where action = $1::text and target = $2::text and claim_ref = $3::text and not id_required`;
+
+/**
+ * The last event of a key that belonged to the claim of this reference (a late
+ * holder's claim, now gone): what happened to it. $1 action, $2 target, $3 reference.
+ */
+export const CLAIM_FATE = `
+  select e.seq, e.kind, e.at, e.claim_expires_at,
+         (select n.actor from ledger_events n where n.action = $1::text and n.target = $2::text and n.seq > e.seq
+           order by n.seq limit 1) as next_actor,
+         (select n.kind from ledger_events n where n.action = $1::text and n.target = $2::text and n.seq > e.seq
+           order by n.seq limit 1) as next_kind
+    from ledger_events e
+   where e.action = $1::text and e.target = $2::text and e.claim_ref = $3::text
+   order by e.seq desc
+   limit 1`;
 
 // Which scope each action belongs to (ledger_actions; unmapped: LEDGER_DEFAULT_SCOPE).
 export const SET_ACTION_SCOPE = `
@@ -112,7 +140,7 @@ export const EVENTS_BEYOND_HEAD = `
 
 /** Claims still held (not expired), soonest expiry first. $1 limit. */
 export const OPEN_CLAIMS = `
-  select c.action, c.target, c.holder_id, c.holder, c.claimed_at, c.expires_at
+  select c.action, c.target, c.holder_id, c.holder, c.claimed_at, c.expires_at, c.claim_ref, c.id_required
     from ledger_claims c
    where c.expires_at > now()
    order by c.expires_at, c.action, c.target

@@ -51,6 +51,10 @@ export interface PlannedEvent {
   claim: "set" | "renew" | "drop" | "keep";
   /** Check the claim quota (policy.maxOpenClaimsPerAgent) again under the lock. */
   countsAgainstQuota: boolean;
+  /** The reference of the claim the event belongs to (for set: the new claim's); null or absent: none. */
+  claimRef?: string | null;
+  /** For set: the new claim is finished with its id alone (claim-rules.ts). */
+  idRequired?: boolean;
 }
 
 /** A decision: an answer without writing (an idempotent retry), or an event to append and how to answer once it is. Refusals throw. */
@@ -121,6 +125,8 @@ function appendRequest(state: AgentWriteState, key: LedgerKey, actor: Actor, eve
     maxOpenClaims: event.countsAgainstQuota ? policy.maxOpenClaimsPerAgent : null,
     at: null,
     claimExpiresAt: null,
+    claimRef: event.claimRef ?? null,
+    idRequired: event.idRequired ?? false,
   };
 }
 

@@ -19,6 +19,8 @@ export interface LedgerLine {
   note: string | null;
   reason: string | null;
   claimExpiresAt: Date | null;
+  /** The reference of the event's claim, when it has one (never the claim's id). */
+  claimRef: string | null;
   /** seq, hashes of an exported record (for the chain-continuity check). */
   exported: { seq: number; prevHash: string; hash: string } | null;
 }
@@ -39,6 +41,7 @@ const ExportedRecord = z.strictObject({
   claimExpiresAt: time.nullable(),
   prevHash: hex64,
   hash: hex64,
+  claimRef: hex64.nullable().optional(),
 });
 
 const SeedRecord = z.strictObject({
@@ -76,11 +79,12 @@ function exportedLine(value: unknown): LedgerLine {
   const r = check(ExportedRecord, value);
   const at = new Date(r.at);
   const claimExpiresAt = r.claimExpiresAt === null ? null : new Date(r.claimExpiresAt);
+  const claimRef = r.claimRef ?? null;
   const { hash, ...content } = r;
-  if (eventHash({ ...content, at, claimExpiresAt }) !== hash) {
+  if (eventHash({ ...content, at, claimExpiresAt, claimRef }) !== hash) {
     throw invalid(`record #${r.seq} does not match its hash: it was changed after it was exported. Restore the original line.`);
   }
-  return normalized({ ...r, at, claimExpiresAt, exported: { seq: r.seq, prevHash: r.prevHash, hash } });
+  return normalized({ ...r, at, claimExpiresAt, claimRef, exported: { seq: r.seq, prevHash: r.prevHash, hash } });
 }
 
 function seedLine(value: unknown): LedgerLine {
@@ -91,7 +95,7 @@ function seedLine(value: unknown): LedgerLine {
   } catch {
     throw invalid(`"at" must be an ISO 8601 time with a zone, e.g. 2025-06-01T09:00:00.000Z, got ${JSON.stringify(r.at)}.`);
   }
-  return normalized({ kind: "executed", ...r, at, note: r.note ?? null, reason: null, claimExpiresAt: null, exported: null });
+  return normalized({ kind: "executed", ...r, at, note: r.note ?? null, reason: null, claimExpiresAt: null, claimRef: null, exported: null });
 }
 
 /** How far ahead of this machine's clock an imported event may be dated. */

@@ -17,7 +17,7 @@ describe.each(BACKENDS)("grouped ledger appends on %s", (backend) => {
 
   const claim = (actor: Actor, target: string, over: Partial<AppendRequest> = {}): AppendRequest => ({
     kind: "claimed", action: "publish_article", target, actorId: actor.agentId, actor: actor.name, evidence: null, note: null, reason: null,
-    ttlSeconds: 60, claim: "set", seenRecordSeq: null, seenClaim: null, maxOpenClaims: 100, at: null, claimExpiresAt: null, ...over,
+    ttlSeconds: 60, claim: "set", seenRecordSeq: null, seenClaim: null, maxOpenClaims: 100, at: null, claimExpiresAt: null, claimRef: null, idRequired: false, ...over,
   });
 
   beforeAll(async () => {

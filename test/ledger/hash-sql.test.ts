@@ -16,8 +16,8 @@ type Hashed = Omit<LedgerEvent, "hash" | "actorId">;
 
 async function sqlHash(db: Queryable, e: Hashed): Promise<string> {
   const r = await db.query<{ h: string }>(
-    `select am_ledger_event_hash($1::bigint, $2::text, $3::text, $4::text, $5::text, $6::timestamptz, $7::text, $8::text, $9::text, $10::timestamptz, $11::text) as h`,
-    [e.seq, e.kind, e.action, e.target, e.actor, e.at.toISOString(), e.evidence, e.note, e.reason, e.claimExpiresAt?.toISOString() ?? null, e.prevHash],
+    `select am_ledger_event_hash($1::bigint, $2::text, $3::text, $4::text, $5::text, $6::timestamptz, $7::text, $8::text, $9::text, $10::timestamptz, $11::text, $12::text) as h`,
+    [e.seq, e.kind, e.action, e.target, e.actor, e.at.toISOString(), e.evidence, e.note, e.reason, e.claimExpiresAt?.toISOString() ?? null, e.prevHash, e.claimRef],
   );
   return r.rows[0]!.h;
 }
@@ -34,6 +34,7 @@ const base: Hashed = {
   reason: null,
   claimExpiresAt: null,
   prevHash: "0".repeat(64),
+  claimRef: null,
 };
 
 // Each case changes the fields that make serialization hard.
@@ -48,6 +49,8 @@ const TRICKY: Array<[string, Partial<Hashed>]> = [
   ["long strings", { note: "長".repeat(2000), reason: "x".repeat(1000), evidence: `https://example.com/${"a".repeat(2020)}` }],
   ["all nulls", { evidence: null, note: null, reason: null, claimExpiresAt: null, kind: "voided" as EventKind }],
   ["claim with expiry", { kind: "claimed" as EventKind, evidence: null, claimExpiresAt: new Date("2026-11-30T12:05:00.000Z") }],
+  ["claim with a reference", { kind: "claimed" as EventKind, evidence: null, claimExpiresAt: new Date("2026-11-30T12:05:00.000Z"), claimRef: "ab".repeat(32) }],
+  ["record of a claim with a reference", { claimRef: "0123456789abcdef".repeat(4) }],
   ["large seq, odd times", { seq: 9_007_199_254_740_991, at: new Date("2000-01-01T00:00:00.001Z"), claimExpiresAt: new Date("2099-12-31T23:59:59.999Z") }],
   ["surrogate-free text beyond BMP", { target: "t-\u{10FFFF}-\u{1F600}", actor: "agent-ß-İ" }],
 ];
@@ -88,7 +91,7 @@ describe.each(BACKENDS)("the SQL event hash on %s", (backend) => {
       const key = { action: "publish_article", target: "古い記事" };
       await lockChainHead(tx);
       const state = await readKey(tx, key);
-      const event = { ...key, kind: "executed" as EventKind, actor: writer.name, at: new Date("2026-01-02T03:04:05.678Z"), evidence: "https://example.com/old", note: "取り込み — \"quoted\"\n", reason: null, claimExpiresAt: null };
+      const event = { ...key, kind: "executed" as EventKind, actor: writer.name, at: new Date("2026-01-02T03:04:05.678Z"), evidence: "https://example.com/old", note: "取り込み — \"quoted\"\n", reason: null, claimExpiresAt: null, claimRef: null };
       await appendImported(tx, state, event, writer, "drop");
     });
     // Agents' writes, with notes and reasons that are hard to serialize.

@@ -112,13 +112,13 @@ describe.each(BACKENDS)("ledger write permission on %s", (backend) => {
     const policy = { defaultScope: "shared", maxOpenClaimsPerAgent: 2 };
     const fresh = await createAgent(tdb.db, { name: "claimer", kind: "agent", writeScopes: ["shared"] });
     const claimer = { agentId: fresh.id, name: fresh.name };
-    await claimLedger(tdb.db, claimer, { action: "send_mail", target: "m1" }, policy);
+    const m1 = await claimLedger(tdb.db, claimer, { action: "send_mail", target: "m1" }, policy);
     await claimLedger(tdb.db, claimer, { action: "send_mail", target: "m2" }, policy);
     const e = await refusal(claimLedger(tdb.db, claimer, { action: "send_mail", target: "m3" }, policy));
     expect(e.code).toBe("conflict");
     expect(e.message).toMatch(/^Refused: you already hold 2 open claims \(LEDGER_MAX_OPEN_CLAIMS_PER_AGENT\)\. Record or release/);
     expect((await checkLedger(tdb.db, { action: "send_mail", target: "m3" })).status).toBe("NOT_EXECUTED");
-    expect((await claimLedger(tdb.db, claimer, { action: "send_mail", target: "m1" }, policy)).kind).toBe("renewed");
+    expect((await claimLedger(tdb.db, claimer, { action: "send_mail", target: "m1", claimId: m1.claimId }, policy)).kind).toBe("renewed");
     expect((await claimLedger(tdb.db, writer, { action: "send_mail", target: "m3" }, policy)).kind).toBe("claimed");
     await releaseLedger(tdb.db, claimer, { action: "send_mail", target: "m2", reason: "not needed" }, policy);
     expect((await claimLedger(tdb.db, claimer, { action: "send_mail", target: "m4" }, policy)).kind).toBe("claimed");

@@ -79,13 +79,14 @@ describe.each(BACKENDS)("ledger store on %s", (backend) => {
 
   it("gives a held claim to nobody else, renews it for its holder, and lets it be taken over once expired", async () => {
     const key = { action: "deploy_prod", target: "v1.2.3" };
-    await claimLedger(tdb.db, deployer, key);
+    const first = await claimLedger(tdb.db, deployer, key);
     const held = await refusal(claimLedger(tdb.db, writer, key));
     expect(held.code).toBe("conflict");
     expect(held.message).toMatch(/claimed by deployer until \S+ \(\d+ s left\)/);
 
-    const renewed = await claimLedger(tdb.db, deployer, { ...key, ttlSeconds: 3600 });
+    const renewed = await claimLedger(tdb.db, deployer, { ...key, ttlSeconds: 3600, claimId: first.claimId });
     expect(renewed.kind).toBe("renewed");
+    expect(renewed.claimId).toBe(first.claimId);
 
     await expireClaim(tdb.db, "deploy_prod", "v1.2.3");
     expect((await checkLedger(tdb.db, key)).status).toBe("NOT_EXECUTED");

@@ -155,10 +155,11 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     const taken = await call(writer, "ledger_claim", key);
     expect(textOf(taken)).toMatch(/^Took over call_paid_api for "translate:doc-9" until \S+ \(ledger #\d+\): the claim of deployer expired at /);
     expect(taken.structuredContent).toMatchObject({ event: "taken_over", previousHolder: "deployer", claim: { holder: "blog-writer" } });
+    const claimId = (taken.structuredContent as { claimId: string }).claimId;
 
     expect(await callError(deployer, "ledger_record", { ...key, evidence: "https://api.example/jobs/9" })).toMatch(/only blog-writer may record it/);
-    const renewed = await callOk<{ event: string }>(writer, "ledger_claim", { ...key, ttl_seconds: 60 });
-    expect(renewed.event).toBe("renewed");
+    const renewed = await callOk<{ event: string; claimId: string }>(writer, "ledger_claim", { ...key, ttl_seconds: 60, claimId });
+    expect(renewed).toMatchObject({ event: "renewed", claimId });
   });
 
   it("releases one's own claim with a reason, so another agent can claim at once", async () => {

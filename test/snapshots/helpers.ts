@@ -69,9 +69,9 @@ export async function populate(db: Database, t: Team): Promise<void> {
   // The ledger: claimed, renewed, executed, released, taken_over, and a live claim.
   const w = actor(t.writer);
   const d = actor(t.deployer);
-  await claimLedger(db, w, { action: "publish_qiita", target: "記事-1" });
-  await claimLedger(db, w, { action: "publish_qiita", target: "記事-1", ttlSeconds: 900 });
-  await recordLedger(db, w, { action: "publish_qiita", target: "記事-1", evidence: "https://qiita.com/w/items/1", note: "初回の公開" });
+  const { claimId } = await claimLedger(db, w, { action: "publish_qiita", target: "記事-1" });
+  await claimLedger(db, w, { action: "publish_qiita", target: "記事-1", ttlSeconds: 900, claimId });
+  await recordLedger(db, w, { action: "publish_qiita", target: "記事-1", evidence: "https://qiita.com/w/items/1", note: "初回の公開", claimId });
   await claimLedger(db, d, { action: "deploy_prod", target: "v1.0.0" });
   await releaseLedger(db, d, { action: "deploy_prod", target: "v1.0.0", reason: "tests failed" });
   await claimLedger(db, d, { action: "deploy_prod", target: "v1.0.1" });

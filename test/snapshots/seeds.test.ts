@@ -252,6 +252,7 @@ describe.each(BACKENDS)("importing a file-based memory folder on %s", (backend) 
       reason: null,
       claimExpiresAt: new Date("2025-01-01T00:10:00.000Z"),
       prevHash: GENESIS_HASH,
+      claimRef: null,
     };
     const record = { ...unhashed, at: unhashed.at.toISOString(), claimExpiresAt: unhashed.claimExpiresAt.toISOString(), hash: eventHash(unhashed) };
     const dir = join(work, "claims");

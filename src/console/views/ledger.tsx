@@ -2,6 +2,7 @@
 // result of verify, and the export download.
 import type { VerifyReport } from "../../ledger/audit.js";
 import type { Claim } from "../../ledger/chain.js";
+import { shortRef } from "../../ledger/claim-id.js";
 import type { LedgerEvent } from "../../ledger/event.js";
 import { EVENT_KINDS } from "../../ledger/event.js";
 import { age } from "../render.js";
@@ -73,6 +74,7 @@ export function LedgerPage({
               <th>Holder</th>
               <th>Claimed</th>
               <th>Expires</th>
+              <th>Claim</th>
             </tr>
           </thead>
           <tbody>
@@ -83,6 +85,7 @@ export function LedgerPage({
                 <td>{c.holder}</td>
                 <td>{age(c.claimedAt.toISOString())}</td>
                 <td>{iso(c.expiresAt)}</td>
+                <td>{c.ref ? <code title="The claim's reference (never its id): the same on each of its events below">{shortRef(c.ref)}</code> : "–"}</td>
               </tr>
             ))}
           </tbody>
@@ -138,7 +141,15 @@ export function LedgerPage({
                 </td>
                 <td>{e.seq}</td>
                 <td>{iso(e.at)}</td>
-                <td>{e.kind}</td>
+                <td>
+                  {e.kind}
+                  {e.claimRef && (
+                    <>
+                      {" "}
+                      <code title="The reference of the claim this event belongs to (never its id)">{shortRef(e.claimRef)}</code>
+                    </>
+                  )}
+                </td>
                 <td>{e.action}</td>
                 <td>{e.target}</td>
                 <td>{e.actor}</td>

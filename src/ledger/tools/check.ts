@@ -9,8 +9,8 @@ export const ledgerCheckTool = defineTool({
   name: "ledger_check",
   title: "Check the ledger",
   description:
-    "Call this before any external operation (publishing, deploying, calling a paid API) to learn whether it already happened: " +
-    "EXECUTED (do not execute again; the record follows), CLAIMED (someone holds the right to execute until the time shown) or NOT_EXECUTED (ledger_claim, then execute).",
+    "Call this before any external operation (publishing, deploying, a paid API call) to learn whether it already happened: " +
+    "EXECUTED (do not execute again), CLAIMED (someone holds the right to execute until the time shown) or NOT_EXECUTED (ledger_claim, then execute).",
   input: keyInput,
   output: {
     status: z.enum(["EXECUTED", "CLAIMED", "NOT_EXECUTED"]),

@@ -5,7 +5,7 @@ import { defineTool } from "../../mcp/tool.js";
 import { claimGrantedText } from "../format.js";
 import { claimLedger } from "../store.js";
 import { LIMITS } from "../validate.js";
-import { claimJson, claimShape, keyInput } from "./schemas.js";
+import { claimIdInput, claimJson, claimShape, keyInput } from "./schemas.js";
 
 const ttlField = z.number().int().min(LIMITS.ttlMinSeconds).max(LIMITS.ttlMaxSeconds).optional();
 
@@ -13,18 +13,19 @@ export const ledgerClaimTool = defineTool({
   name: "ledger_claim",
   title: "Claim an external action",
   description:
-    "After ledger_check says NOT_EXECUTED, before you execute: atomically reserves the right to execute for ttlSeconds. " +
-    "Execute only if it succeeds, then ledger_record right away. Refused if executed or while another agent holds the claim " +
-    "(an expired one is taken over, yours renewed). Needs write access to the action's scope.",
+    "Before executing what ledger_check found NOT_EXECUTED: atomically reserves the right to execute for ttlSeconds. Execute only if it succeeds, " +
+    "then ledger_record with the claimId it answers. Refused if executed or claimed by another agent or worker (an expired claim is taken over).",
   input: {
     ...keyInput,
-    ttlSeconds: ttlField.describe(`Seconds the claim holds (default ${LIMITS.ttlDefaultSeconds}); cover the whole operation.`),
+    claimId: claimIdInput.optional().describe("To renew: your claimId."),
+    ttlSeconds: ttlField.describe(`Seconds it holds (default ${LIMITS.ttlDefaultSeconds}): cover the whole operation.`),
     // The first spelling of the argument, kept so that no client breaks.
     ttl_seconds: ttlField.describe("Old spelling of ttlSeconds."),
   },
   output: {
-    event: z.enum(["claimed", "renewed", "taken_over"]).describe("claimed (new), renewed (you held it already) or taken_over (another agent's claim had expired)."),
+    event: z.enum(["claimed", "renewed", "taken_over"]).describe("claimed (new), renewed (you held it already) or taken_over (an expired claim was taken)."),
     seq: z.number().int().describe("Position of the claim event in the ledger."),
+    claimId: z.string().optional().describe("Your claim's id, told only now: pass it as claimId to ledger_record, ledger_release, and ledger_claim to renew."),
     claim: claimShape,
     previousHolder: z.string().optional().describe("Only for taken_over: whose expired claim you took over."),
   },
@@ -34,12 +35,13 @@ export const ledgerClaimTool = defineTool({
       throw invalid(`ttlSeconds (${input.ttlSeconds}) and its old spelling ttl_seconds (${input.ttl_seconds}) disagree: send only ttlSeconds. Nothing was claimed.`);
     }
     const ttlSeconds = input.ttlSeconds ?? input.ttl_seconds;
-    const result = await claimLedger(deps.db, caller, { action: input.action, target: input.target, ttlSeconds }, deps.config.ledger, deps.secrets);
+    const result = await claimLedger(deps.db, caller, { action: input.action, target: input.target, ttlSeconds, claimId: input.claimId }, deps.config.ledger, deps.secrets);
     return {
-      text: claimGrantedText(result.kind, result.claim, result.seq, result.previous),
+      text: claimGrantedText(result.kind, result.claim, result.seq, result.previous, result.claimId),
       structured: {
         event: result.kind,
         seq: result.seq,
+        claimId: result.claimId ?? null,
         claim: claimJson(result.claim, result.now, caller.agentId),
         previousHolder: result.previous?.holder ?? null,
       },

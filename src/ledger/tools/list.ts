@@ -12,7 +12,7 @@ export const ledgerListTool = defineTool({
   title: "List ledger history",
   description:
     "Lists the team's ledger, newest first: executed operations and the claims around them. " +
-    "Use it to review what was done, by whom, with which evidence; to decide about one operation, call ledger_check.",
+    "To decide about one operation, call ledger_check instead.",
   input: {
     action: z.string().optional().describe("Only this action."),
     target: z.string().optional().describe("Only this target (exact)."),

@@ -3,20 +3,21 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { executedText } from "../format.js";
 import { recordLedger } from "../store.js";
-import { keyInput, recordJson, recordShape } from "./schemas.js";
+import { claimIdInput, keyInput, recordJson, recordShape } from "./schemas.js";
 
 export const ledgerRecordTool = defineTool({
   name: "ledger_record",
   title: "Record an executed action",
   description:
-    "Call this right after an operation you claimed succeeded, with a URL showing its result; without the record others will do it again. " +
-    "It closes your claim (refused without one). A second record of the same action and target is refused; an identical retry returns the existing record.",
+    "Call this right after an operation you claimed succeeded: records it with a URL showing the result and your claimId, and closes your claim " +
+    "(unrecorded, others redo it). A second record of the same action and target is refused; an identical retry returns the existing record.",
   input: {
     ...keyInput,
     evidence: z
       .string()
       .describe("http(s) URL showing the result (the article, the deploy log…)."),
     note: z.string().optional().describe("A short note for later readers."),
+    claimId: claimIdInput.optional().describe("From ledger_claim."),
   },
   output: {
     record: recordShape,

@@ -3,17 +3,18 @@ import * as z from "zod/v4";
 import { defineTool } from "../../mcp/tool.js";
 import { keyText } from "../format.js";
 import { releaseLedger } from "../store.js";
-import { keyInput } from "./schemas.js";
+import { claimIdInput, keyInput } from "./schemas.js";
 
 export const ledgerReleaseTool = defineTool({
   name: "ledger_release",
   title: "Release a claim",
   description:
-    "Call this when you claimed an operation but will not execute it (it failed before any side effect, or the task changed), so that another agent " +
-    "can claim it at once. Only your own claim; the reason goes into the ledger. After executing, call ledger_record instead.",
+    "You claimed an operation but will not execute it (it failed before any side effect): gives the claim back so another agent " +
+    "can claim it at once; the reason is kept. After executing, call ledger_record instead.",
   input: {
     ...keyInput,
     reason: z.string().describe("Why you give up the claim; kept in the ledger."),
+    claimId: claimIdInput.optional().describe("From ledger_claim."),
   },
   output: {
     seq: z.number().int().describe("Position of the release event in the ledger."),

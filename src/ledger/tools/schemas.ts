@@ -5,6 +5,7 @@ import type { Claim, ExecutedRecord } from "../chain.js";
 import { EVENT_KINDS, eventJson, type LedgerEvent } from "../event.js";
 import { withRule } from "../../mcp/arguments.js";
 import type { NullAsAbsent } from "../../mcp/tool.js";
+import { normalizeClaimId, shortRef } from "../claim-id.js";
 import { normalizeAction, normalizeTarget } from "../validate.js";
 
 // Lengths and formats are the store's rules (validate.ts), whose refusals name
@@ -13,6 +14,9 @@ export const keyInput = {
   action: withRule(z.string(), normalizeAction).describe("The operation, e.g. publish_qiita or deploy-prod."),
   target: withRule(z.string(), normalizeTarget).describe("What it applies to (article id, URL…); case-sensitive."),
 };
+
+/** The id ledger_claim answered with: what makes a claim this worker's (src/ledger/claim-id.ts). */
+export const claimIdInput = withRule(z.string(), normalizeClaimId);
 
 const iso = z.string().describe("ISO 8601 time (UTC).");
 
@@ -37,7 +41,8 @@ export const claimShape = z
     claimedAt: iso,
     expiresAt: iso,
     expired: z.boolean().describe("True once expiresAt has passed: another agent may take the claim over."),
-    yours: z.boolean().describe("True when you hold it."),
+    yours: z.boolean().describe("True when your agent holds it (which of your workers: the one with its claimId)."),
+    claimRef: z.string().optional().describe("The claim's public reference (not its id): the same on each of its events in ledger_list."),
   })
   .describe("The current claim on this action and target.");
 
@@ -52,6 +57,7 @@ export const eventShape = z.object({
   note: z.string().optional(),
   reason: z.string().optional(),
   claimExpiresAt: z.string().optional().describe("For claim events: until when the claim holds."),
+  claimRef: z.string().optional().describe("The reference of the claim the event belongs to (not its id): links a claim's events."),
 });
 
 export const recordJson = (r: ExecutedRecord): NullAsAbsent<z.infer<typeof recordShape>> => ({
@@ -73,10 +79,11 @@ export const claimJson = (c: Claim, now: Date, agentId: number): z.infer<typeof 
   expiresAt: c.expiresAt.toISOString(),
   expired: c.expiresAt.getTime() <= now.getTime(),
   yours: c.holderId === agentId,
+  ...(c.ref ? { claimRef: shortRef(c.ref) } : {}),
 });
 
 /** An event as ledger_list shows it: the export record without the chain hashes. */
 export const listEventJson = (e: LedgerEvent): NullAsAbsent<z.infer<typeof eventShape>> => {
-  const { prevHash: _prev, hash: _hash, ...shown } = eventJson(e);
-  return shown;
+  const { prevHash: _prev, hash: _hash, claimRef, ...shown } = eventJson(e);
+  return { ...shown, ...(claimRef ? { claimRef: shortRef(claimRef) } : {}) };
 };
