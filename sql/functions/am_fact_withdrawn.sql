@@ -6,9 +6,10 @@
 create or replace function am_fact_withdrawn() returns trigger
   language plpgsql set search_path from current as $$
 begin
-  insert into fact_withdrawal_notices (agent_id, event_id, fact_id, read_at, read_version)
-  select r.agent_id, new.id, new.fact_id, r.last_at, r.last_version
+  insert into fact_withdrawal_notices (agent_id, event_id, fact_id, scope, read_at, read_version)
+  select r.agent_id, new.id, new.fact_id, f.scope, r.last_at, r.last_version
     from fact_readers r
+    join facts f on f.id = new.fact_id
    where r.fact_id = new.fact_id
      and r.agent_id <> new.actor_id
      and r.last_at > coalesce((select max(e.at) from fact_events e

@@ -105,11 +105,12 @@ export const REVOKE_TOKEN = `
 // replicas (docs/replicas.md), and whether a withdrawal notice waits for it
 // (docs/receipts.md): one probe of a partial index here spares every recall a
 // query of its own for the common "none". Only a notice the agent may see counts
-// (one of a scope it has lost waits, unread, until the scope is back).
+// (one of a scope it has lost waits, unread, until the scope is back); the
+// notice carries its fact's scope, so authentication never reads facts.
 const CALLER_STATE = `
          (select w.lsn::text from agent_write_positions w where w.agent_id = a.id) as write_lsn,
-         exists (select 1 from fact_withdrawal_notices n join facts f on f.id = n.fact_id
-                  where n.agent_id = a.id and n.seen_at is null and am_may_read(f.scope, a.write_scopes, a.read_scopes)) as notices_waiting`;
+         exists (select 1 from fact_withdrawal_notices n
+                  where n.agent_id = a.id and n.seen_at is null and am_may_read(n.scope, a.write_scopes, a.read_scopes)) as notices_waiting`;
 
 // The hot path of every request: one indexed lookup by hash. `now()` comes from
 // the database so that expiry does not depend on each replica's clock.
