@@ -3,7 +3,7 @@
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
-import type { ReadRouter } from "./db/read-router.js";
+import type { ReadRouter } from "./db/cluster/read-router.js";
 import { loadMigrations } from "./db/migrate.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { ReceiptWriter } from "./receipts.js";
@@ -47,6 +47,8 @@ export async function createDeps(config: Config, db: Database, logger: Logger, o
   const metrics = createMetrics(() => db.poolStats(), { scopeLabels: config.metricsToken !== undefined });
   const reads = options.reads;
   if (reads) metrics.replicas.source = () => reads.status();
+  const health = db.health?.bind(db);
+  if (health) metrics.database.source = health;
   const receipts = new ReceiptWriter(
     db,
     config.facts.receiptsRetentionDays > 0,

@@ -8,8 +8,10 @@ type ErrorCode = "invalid" | "not_found" | "conflict" | "forbidden" | "unavailab
  * A refusal's stable reason, for programs that act on it (the review app, the
  * console) instead of matching the message's words, which may change.
  * "changed_since_read": what the caller read was replaced or removed meanwhile.
+ * "database_unavailable": the database could not be reached, or stopped
+ * answering, during the call (an MCP request is then answered 503: docs/operations.md).
  */
-type ErrorReason = "changed_since_read";
+type ErrorReason = "changed_since_read" | "database_unavailable";
 
 export class DomainError extends Error {
   override name = "DomainError";

@@ -2,8 +2,8 @@
 // tests and several apps in one process do not trample each other.
 import cluster from "node:cluster";
 import client from "prom-client";
-import type { PoolStats } from "./db/database.js";
-import type { ReplicaStatus } from "./db/read-router.js";
+import type { DatabaseHealth, PoolStats } from "./db/database.js";
+import { REPLICA_STATES, type ReplicaStatus } from "./db/cluster/read-router.js";
 import { SECRET_KINDS } from "./secrets/kinds.js";
 
 /** A worker's request to the primary for the metrics of all workers added up, and the answer (WORKERS > 1). */
@@ -65,6 +65,8 @@ export interface Metrics {
   dbReads: client.Counter<"target">;
   /** Where the replica gauges read each replica's state and lag (set by serve.ts when DATABASE_READ_URL is set). */
   replicas: { source: (() => ReplicaStatus[]) | undefined };
+  /** Where the database gauges read the primary's faults (writes waiting for a standby, stale primaries): Postgres only. */
+  database: { source: (() => Promise<DatabaseHealth>) | undefined };
   /** The text of GET /metrics: this process's metrics or, in a worker, every worker's added up. */
   render(): Promise<string>;
   /** In a cluster worker: counts one answered request for this worker. */
@@ -234,18 +236,48 @@ export function createMetrics(poolStats: () => PoolStats, options: MetricsOption
   });
   new client.Gauge({
     name: "agent_memory_db_replica_state",
-    help: "Each read replica's state: 1 on the series of its current state (up, lagging: beyond DATABASE_READ_MAX_LAG_MS, down: unreachable), 0 on the others.",
+    help: "Each read replica's state: 1 on the series of its current state (up, lagging: beyond DATABASE_READ_MAX_LAG_MS, down: unreachable, primary: promoted, not a replica any more), 0 on the others.",
     labelNames: ["replica", "state"] as const,
     registers: [registry],
     aggregator: "max",
     collect() {
       this.reset();
-      for (const r of replicas.source?.() ?? []) for (const state of ["up", "lagging", "down"] as const) this.set({ replica: r.name, state }, r.state === state ? 1 : 0);
+      for (const r of replicas.source?.() ?? []) for (const state of REPLICA_STATES) this.set({ replica: r.name, state }, r.state === state ? 1 : 0);
+    },
+  });
+  const database: Metrics["database"] = { source: undefined };
+  // One reading for both gauges of a scrape.
+  let databaseReading: { at: number; health: Promise<DatabaseHealth | undefined> } | undefined;
+  const databaseHealth = () => {
+    if (!databaseReading || performance.now() - databaseReading.at > 1000) {
+      databaseReading = { at: performance.now(), health: (database.source?.() ?? Promise.resolve(undefined)).catch(() => undefined) };
+    }
+    return databaseReading.health;
+  };
+  new client.Gauge({
+    name: "agent_memory_db_writes_degraded",
+    help: "1 while commits of this service wait for a synchronous standby past the deadline margin (the standby is gone: writes answer \"may have committed\" at their deadline), else 0.",
+    registers: [registry],
+    aggregator: "max",
+    async collect() {
+      const h = await databaseHealth();
+      this.set(h && h.writesWaitingForStandby > 0 ? 1 : 0);
+    },
+  });
+  new client.Gauge({
+    name: "agent_memory_db_stale_primary",
+    help: "1 for each host of DATABASE_URL that accepts writes on an older timeline than the primary (an old primary back after a failover; never used: fence it).",
+    labelNames: ["host"] as const,
+    registers: [registry],
+    aggregator: "max",
+    async collect() {
+      this.reset();
+      for (const host of (await databaseHealth())?.stalePrimaries ?? []) this.set({ host }, 1);
     },
   });
   const inWorker = cluster.isWorker ? workerMetrics(registry) : undefined;
   const render = inWorker?.render ?? (() => registry.metrics());
-  return { registry, toolCalls, toolDuration, authFailures, rateLimited, httpRequests, mcpWaiting, secretsRefused, reviews, duplicateWarnings, recalls, receiptsRecorded, receiptsDropped, noticesDelivered, health, dbReads, replicas, render, countWorkerRequest: inWorker?.countRequest };
+  return { registry, toolCalls, toolDuration, authFailures, rateLimited, httpRequests, mcpWaiting, secretsRefused, reviews, duplicateWarnings, recalls, receiptsRecorded, receiptsDropped, noticesDelivered, health, dbReads, replicas, database, render, countWorkerRequest: inWorker?.countRequest };
 }
 
 /**

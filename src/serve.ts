@@ -16,7 +16,7 @@ import { embeddedLeftover } from "./db/embedded-leftover.js";
 import { dataWithoutAgents, readHoldings, type Holdings } from "./db/holdings.js";
 import { announceConsole } from "./db/lock-data-dir.js";
 import { describeDatabase, openDatabase, openReadRouter, withConnectionAdvice } from "./db/open.js";
-import type { ReadRouter } from "./db/read-router.js";
+import type { ReadRouter } from "./db/cluster/read-router.js";
 import { DomainError } from "./errors.js";
 import { banner, oauthBanner } from "./banner.js";
 import { segmentOlderFacts } from "./facts/lifecycle/cjk-backfill.js";
@@ -59,6 +59,8 @@ export async function startService(config: Config, options: StartOptions): Promi
   const { logger } = options;
   const db = options.db ?? (await openDatabase(config, {
       onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
+      onStalePrimary: (survey) =>
+        logger.error({ stale: survey.stale, hosts: survey.hosts }, "DATABASE_URL lists an old primary that accepts writes beside the current one (after a failover): it is not used; fence it (docs/replicas.md)"),
       onWorkerRestart: (reason) => logger.warn({ reason }, "embedded database worker restarted by the statement watchdog"),
     }));
   let httpServer: Server | undefined;

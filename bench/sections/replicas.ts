@@ -11,7 +11,7 @@
 //   acknowledged write present on the new primary.
 import { migrate } from "../../src/db/migrate.js";
 import { openPostgres } from "../../src/db/postgres.js";
-import { ReadRouter } from "../../src/db/read-router.js";
+import { ReadRouter } from "../../src/db/cluster/read-router.js";
 import { createAgent, issueToken } from "../../src/auth/store.js";
 import { createPair } from "../../test/support/clusters.js";
 import { call, connect, timeSequential } from "../lib/clients.js";

@@ -56,6 +56,12 @@ export interface RequestTrace {
   served?: number;
   /** The one scope those facts were in, if they were all in one. */
   storeId?: string;
+  /**
+   * Why the database could not serve a callback of this request (it could not
+   * be reached, or stopped answering): the request is answered 503 with
+   * Retry-After and this message, as when the token could not be checked.
+   */
+  databaseUnavailable?: string;
 }
 
 /** The shape of AuthInfo.extra in this service. */

@@ -10,6 +10,7 @@ import type { Metrics } from "../metrics.js";
 import { type Caller, type CallerRow, callerOfRow, toAuthInfo } from "./caller.js";
 import * as sql from "./sql.js";
 import { hashToken, looksLikeToken } from "./tokens.js";
+import { DATABASE_UNREACHABLE_MESSAGE } from "../db/classify.js";
 
 // requireBearerAuth insists on a numeric expiry; tokens without one get a
 // horizon that only matters to the middleware's own check.
@@ -55,7 +56,7 @@ export function createTokenVerifier(deps: VerifierDeps): OAuthTokenVerifier {
       } catch (error) {
         deps.logger.error({ err: error }, "token lookup failed");
         deps.onUnavailable?.();
-        throw new ServerError("The memory database is unreachable right now; retry in a few seconds.");
+        throw new ServerError(DATABASE_UNREACHABLE_MESSAGE);
       }
       if (!result.ok) {
         // Coarse on purpose: whoever reads /metrics must not learn that a token

@@ -72,7 +72,21 @@ export interface Database extends Queryable {
    */
   queryBounded<R = Record<string, unknown>>(timeoutMs: number, sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
   poolStats(): PoolStats;
+  /** Postgres only: what /readyz and /metrics say of the database beyond "it answers" (DatabaseHealth). */
+  health?(): Promise<DatabaseHealth>;
   close(): Promise<void>;
+}
+
+/** The faults a database that answers can still have. */
+export interface DatabaseHealth {
+  /**
+   * Commits of this service waiting for a synchronous standby past the deadline
+   * margin: the standby is gone, and writes answer "may have committed" at their
+   * deadline until it is back (docs/replicas.md).
+   */
+  writesWaitingForStandby: number;
+  /** Writable hosts of DATABASE_URL's list on an older timeline than the primary: old primaries back after a failover, never used. */
+  stalePrimaries: string[];
 }
 
 export interface DatabaseTimeouts {

@@ -33,6 +33,19 @@ export function pgCode(error: unknown): string | undefined {
 
 const CONNECTION_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"]);
 
+/**
+ * True when the failure came before any statement could run: no host to
+ * connect to, a refused or timed-out connection, a server that takes no
+ * connection now. Nothing was written.
+ */
+export function isConnectFailure(error: unknown): boolean {
+  const code = pgCode(error);
+  if (code === "08001" || code === PgCode.CANNOT_CONNECT_NOW || code === PgCode.TOO_MANY_CONNECTIONS) return true;
+  const sysCode = typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : undefined;
+  if (sysCode === "ECONNREFUSED" || sysCode === "ENOTFOUND" || sysCode === "EAI_AGAIN") return true;
+  return /timeout exceeded when trying to connect/i.test(error instanceof Error ? error.message : "");
+}
+
 /** True when the database could not be reached or dropped the connection: worth retrying later. */
 export function isConnectionError(error: unknown): boolean {
   const code = pgCode(error);

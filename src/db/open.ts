@@ -8,13 +8,16 @@ import { DataDirBusyError, lockDataDir } from "./lock-data-dir.js";
 import { openPglite } from "./pglite.js";
 import { openPostgres } from "./postgres.js";
 import { connectionFailure } from "./connect-errors.js";
-import { describeHosts, parseHostList } from "./hosts.js";
-import { ReadRouter, type ReplicaState } from "./read-router.js";
+import type { HostSurvey } from "./cluster/host-selector.js";
+import { describeHosts, parseHostList } from "./cluster/hosts.js";
+import { ReadRouter, type ReplicaState } from "./cluster/read-router.js";
 import { connectSocketDatabase } from "./socket-client.js";
 import { SOCKET_FILE } from "./socket-protocol.js";
 
 interface OpenOptions {
   onIdleError?: (error: Error) => void;
+  /** A search of DATABASE_URL's hosts found an old primary writable beside the current one. */
+  onStalePrimary?: (survey: HostSurvey) => void;
   /** The embedded database's watchdog ended its worker (a statement ran too long) and started another. */
   onWorkerRestart?: (reason: string) => void;
   /**
@@ -34,6 +37,7 @@ export async function openDatabase(config: Config, options: OpenOptions = {}): P
       poolMax: config.db.poolMax,
       connectTimeoutMs: config.db.connectTimeoutMs,
       onIdleError: options.onIdleError,
+      onStalePrimary: options.onStalePrimary,
     });
   }
   await prepareDataDir(config.dataDir);

@@ -1,10 +1,15 @@
-// The Postgres backend: a pg pool. Used whenever DATABASE_URL is set.
+// The Postgres backend: a pg pool. Used whenever DATABASE_URL is set. Every
+// wait on a socket is bounded here (cluster/deadline.ts): connecting by
+// DB_CONNECT_TIMEOUT_MS, each statement and commit by its statement timeout and
+// a margin; connections carry TCP keepalive so that a peer gone without a word
+// is found out on an idle connection too.
 import pg from "pg";
-import type { Database, DatabaseTimeouts, PoolStats, Queryable, QueryOptions, QueryResult, TransactionOptions } from "./database.js";
+import type { Database, DatabaseHealth, DatabaseTimeouts, PoolStats, Queryable, QueryOptions, QueryResult, TransactionOptions } from "./database.js";
 import { transactionPrelude } from "./database.js";
 import { isConnectionError, pgCode, PgCode } from "./errors.js";
-import { type ChosenHost, HostSelector } from "./host-selector.js";
-import { parseHostList } from "./hosts.js";
+import { DatabaseDeadlineError, DEADLINE_MARGIN_MS, deadlineFor, isReadTimeout } from "./cluster/deadline.js";
+import { type ChosenHost, HostSelector, type HostSurvey } from "./cluster/host-selector.js";
+import { parseHostList } from "./cluster/hosts.js";
 
 const INT8_OID = 20;
 
@@ -26,11 +31,13 @@ interface PostgresOptions extends DatabaseTimeouts {
   setting?: string;
   /** Called when an idle pooled connection breaks (e.g. the server restarted). */
   onIdleError?: (error: Error) => void;
+  /** Called when a search of the host list finds an old primary writable beside the current one (it is never used). */
+  onStalePrimary?: (survey: HostSurvey) => void;
 }
 
 export function openPostgres(options: PostgresOptions): Database {
   const hostList = parseHostList(options.connectionString, options.setting ?? "DATABASE_URL");
-  const selector = hostList && new HostSelector(hostList, options.connectTimeoutMs, options.setting ?? "DATABASE_URL");
+  const selector = hostList && new HostSelector(hostList, options.connectTimeoutMs, options.setting ?? "DATABASE_URL", options.onStalePrimary);
   const pool = openPool(options, options.statementTimeoutMs, options.poolMax, selector);
   // queryBounded's connections: a quarter of the main pool's size (what they
   // run is advice; they must not double the connections the service holds).
@@ -42,6 +49,15 @@ export function openPostgres(options: PostgresOptions): Database {
   const boundOf = new WeakMap<pg.PoolClient, number>();
 
   const asResult = <R>(r: pg.QueryResult): QueryResult<R> => ({ rows: r.rows as R[], rowCount: r.rowCount ?? 0 });
+  const sessionDeadline = deadlineFor(options.statementTimeoutMs);
+  /** Runs one statement on `client` within `deadlineMs`; a missed deadline is a DatabaseDeadlineError. */
+  const run = async (client: pg.ClientBase | pg.Pool, sql: string, params: readonly unknown[] | undefined, queryOptions: QueryOptions | undefined, deadlineMs: number) => {
+    try {
+      return await client.query(queryConfig(sql, params, queryOptions, deadlineMs));
+    } catch (error) {
+      throw isReadTimeout(error) ? new DatabaseDeadlineError(deadlineMs) : error;
+    }
+  };
 
   /**
    * A connection from `from`. With a host list, a connection opened before the
@@ -62,11 +78,12 @@ export function openPostgres(options: PostgresOptions): Database {
   };
 
   const query = async <R>(sql: string, params?: readonly unknown[], queryOptions?: QueryOptions): Promise<QueryResult<R>> => {
-    if (!selector) return asResult<R>(await pool.query(queryConfig(sql, params, queryOptions)));
+    // pg-pool drops a client whose query failed, so a connection past its deadline is not reused.
+    if (!selector) return asResult<R>(await run(pool, sql, params, queryOptions, sessionDeadline));
     const client = await connect(pool);
     let broken: Error | undefined;
     try {
-      return asResult<R>(await client.query(queryConfig(sql, params, queryOptions)));
+      return asResult<R>(await run(client, sql, params, queryOptions, sessionDeadline));
     } catch (error) {
       noteFailure(client, error);
       // A lost connection, or one to a host that is no longer the primary, is not reused.
@@ -88,12 +105,13 @@ export function openPostgres(options: PostgresOptions): Database {
         const current = boundOf.get(client);
         // A warm connection under another bound (in practice only in tests) takes this one first.
         if (current !== undefined && current !== bound) {
-          await client.query(`set statement_timeout = ${bound}`);
+          await run(client, `set statement_timeout = ${bound}`, undefined, undefined, sessionDeadline);
           boundOf.set(client, bound);
         }
-        const result = asResult<R>(await client.query(queryConfig(sql, params, queryOptions)));
+        // The first statement of a connection runs under the configured timeout: so does its deadline.
+        const result = asResult<R>(await run(client, sql, params, queryOptions, deadlineFor(current === undefined ? options.statementTimeoutMs : bound)));
         if (current === undefined) {
-          await client.query(`set statement_timeout = ${bound}`);
+          await run(client, `set statement_timeout = ${bound}`, undefined, undefined, sessionDeadline);
           boundOf.set(client, bound);
         }
         return result;
@@ -113,24 +131,31 @@ export function openPostgres(options: PostgresOptions): Database {
     },
     async transaction<T>(work: (tx: Queryable) => Promise<T>, txOptions?: TransactionOptions): Promise<T> {
       const client = await connect(pool);
+      // The transaction's own statement timeout bounds its statements, and its commit.
+      const deadline = deadlineFor(txOptions?.statementTimeoutMs ?? options.statementTimeoutMs);
       let broken: Error | undefined;
       try {
-        await client.query(`begin; ${transactionPrelude(options, txOptions)}`);
+        await run(client, `begin; ${transactionPrelude(options, txOptions)}`, undefined, undefined, deadline);
         const tx: Queryable = {
           async query<R>(sql: string, params?: readonly unknown[], queryOptions?: QueryOptions) {
-            return asResult<R>(await client.query(queryConfig(sql, params, queryOptions)));
+            return asResult<R>(await run(client, sql, params, queryOptions, deadline));
           },
           async exec(sql: string) {
-            await client.query(sql);
+            await run(client, sql, undefined, undefined, deadline);
           },
         };
         const result = await work(tx);
-        await client.query("commit");
+        await run(client, "commit", undefined, undefined, deadline);
         return result;
       } catch (error) {
         noteFailure(client, error);
+        if (error instanceof DatabaseDeadlineError) {
+          // The connection still waits for the missed answer: a rollback would queue behind it.
+          broken = error;
+          throw error;
+        }
         try {
-          await client.query("rollback");
+          await run(client, "rollback", undefined, undefined, sessionDeadline);
         } catch (rollbackError) {
           // The connection itself is gone: make the pool drop it.
           broken = rollbackError as Error;
@@ -140,11 +165,18 @@ export function openPostgres(options: PostgresOptions): Database {
         client.release(broken);
       }
     },
+    async health(): Promise<DatabaseHealth> {
+      const [waiting, survey] = await Promise.all([
+        query<{ n: number }>(WRITES_WAITING_FOR_STANDBY, [DEADLINE_MARGIN_MS / 1000], { prepareAs: "am_writes_waiting_for_standby" }),
+        selector?.survey(),
+      ]);
+      return { writesWaitingForStandby: waiting.rows[0]?.n ?? 0, stalePrimaries: survey?.stale ?? [] };
+    },
     poolStats(): PoolStats {
       return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.poolMax };
     },
     async close() {
-      await Promise.all([pool.end(), boundedPool.end()]);
+      await Promise.all([pool.end(), boundedPool.end(), selector?.close()]);
     },
   };
 }
@@ -158,6 +190,8 @@ function openPool(options: PostgresOptions, statementTimeoutMs: number, max: num
     max,
     connectionTimeoutMillis: options.connectTimeoutMs,
     idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
     // Session defaults for statements outside explicit transactions.
     statement_timeout: statementTimeoutMs,
     lock_timeout: options.lockTimeoutMs,
@@ -185,10 +219,23 @@ function openPool(options: PostgresOptions, statementTimeoutMs: number, max: num
   return pool;
 }
 
-/** The driver's query config: a named prepared statement when asked for (QueryOptions.prepareAs). */
-function queryConfig(text: string, params: readonly unknown[] | undefined, options: QueryOptions | undefined): pg.QueryConfig {
+/**
+ * This service's own sessions (the only ones a role without pg_monitor sees
+ * whole) whose statement or commit has waited for a synchronous standby longer
+ * than $1 seconds.
+ */
+const WRITES_WAITING_FOR_STANDBY = `
+  select count(*)::int as n from pg_stat_activity
+   where wait_event = 'SyncRep' and now() - query_start > make_interval(secs => $1::float8)`;
+
+/** Idle seconds before TCP keepalive probes a connection (the probes' interval and count are the system's). */
+const KEEPALIVE_IDLE_MS = 10_000;
+
+/** The driver's query config: a named prepared statement when asked for (QueryOptions.prepareAs), and the client's deadline. */
+function queryConfig(text: string, params: readonly unknown[] | undefined, options: QueryOptions | undefined, deadlineMs: number): pg.QueryConfig {
   const values = params as unknown[] | undefined;
-  return options?.prepareAs ? { name: options.prepareAs, text, values } : { text, values };
+  // query_timeout is read by pg's client (not in its QueryConfig type).
+  return { ...(options?.prepareAs ? { name: options.prepareAs } : {}), text, values, query_timeout: deadlineMs } as pg.QueryConfig;
 }
 
 /** A pg.Client that connects to the selector's current host. */

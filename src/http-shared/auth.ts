@@ -10,7 +10,8 @@ import type { AppDeps } from "../app-deps.js";
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
 import { maybeCallerFromAuthInfo } from "../auth/caller.js";
 import { createTokenVerifier, sharedTokenChecks, type TokenCheck, type VerifierDeps } from "../auth/verifier.js";
-import { JsonRpcCode, sendJsonRpcError } from "./json-rpc.js";
+import { DATABASE_UNREACHABLE_MESSAGE } from "../db/classify.js";
+import { JsonRpcCode, requestId, sendDatabaseUnavailable, sendJsonRpcError } from "./json-rpc.js";
 
 const WINDOW_MS = 60_000;
 
@@ -145,20 +146,23 @@ export function bearerAuth(deps: AppDeps, options: BearerAuthOptions = {}): Requ
       res.json = (body: unknown) => json(isMissingHeader(body) ? { ...body, error_description: MISSING_AUTHORIZATION } : body);
     }
     // Built per request (a closure, cheap) so that a database outage can turn
-    // the SDK's answer into 503 + Retry-After. The SDK answers any verifier
-    // failure with 500; but a token that could not be checked because the
-    // database is away is a temporary condition, and 503 is what load balancers
-    // and clients retry (on another replica, or after Retry-After).
+    // the SDK's answer into the one every MCP request gets while the database
+    // is away (sendDatabaseUnavailable: 503, Retry-After, a JSON-RPC error).
+    // The SDK answers any verifier failure with 500 and an OAuth error body;
+    // but a token that could not be checked because the database is away is a
+    // temporary condition, and 503 is what load balancers and clients retry.
     const verifier = makeVerifier({
       db: deps.db,
       metrics: deps.metrics,
       logger: deps.logger,
       check,
       onUnavailable: () => {
-        res.setHeader("Retry-After", "2");
-        // Only on that path: the SDK's next res.status(500) becomes 503.
-        const setStatus = res.status.bind(res);
-        res.status = (code: number) => setStatus(code === 500 ? 503 : code);
+        // Only on that path: the SDK's res.status(500).json({error_description}) becomes ours.
+        res.status = (() => res) as typeof res.status;
+        res.json = (() => {
+          sendDatabaseUnavailable(res, DATABASE_UNREACHABLE_MESSAGE, requestId(req.body));
+          return res;
+        }) as typeof res.json;
       },
     });
     return requireBearerAuth({ verifier, resourceMetadataUrl: options.resourceMetadataUrl })(req, res, next);

@@ -1,5 +1,6 @@
 // JSON-RPC error bodies for HTTP-level refusals, so MCP clients get a parseable
 // answer (never an HTML page) whatever went wrong.
+import type { ServerResponse } from "node:http";
 import type { Response } from "express";
 
 export const JsonRpcCode = {
@@ -24,4 +25,20 @@ export function requestId(body: unknown): string | number | null {
   if (typeof body !== "object" || body === null || !("id" in body)) return null;
   const id = (body as { id: unknown }).id;
   return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
+/** Seconds a client waits before it retries a request the database could not serve. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * The one answer of an MCP request while the database cannot serve it (the
+ * token could not be checked, or a callback lost the database): HTTP 503 with
+ * Retry-After and a JSON-RPC error saying what happened and what to do, whatever
+ * the request was. Never a tool error for some calls and an HTTP error for
+ * others (docs/operations.md).
+ */
+export function sendDatabaseUnavailable(res: ServerResponse, message: string, id: string | number | null): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: JsonRpcCode.SERVER_ERROR, message, data: { retryable: true } }, id });
+  res.writeHead(503, { "Content-Type": "application/json", "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) }).end(body);
 }

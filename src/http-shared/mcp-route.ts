@@ -6,7 +6,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Request, RequestHandler, Response } from "express";
 import type { AppDeps } from "../app-deps.js";
-import { attachTrace, callerFromAuthInfo, type RequestTrace } from "../auth/caller.js";
+import { attachTrace, callerFromAuthInfo, type RequestTrace, traceFromAuthInfo } from "../auth/caller.js";
 import { createMcpServerFactory } from "../server/server.js";
 import { JsonRpcCode, requestId, sendJsonRpcError } from "./json-rpc.js";
 import { JsonResponseTransport } from "./mcp-transport.js";
@@ -38,7 +38,7 @@ export interface McpPostTransport {
 export type McpTransportFactory = (req: Request, res: Response) => McpPostTransport;
 
 const jsonResponseTransport: McpTransportFactory = (req, res) => {
-  const transport = new JsonResponseTransport(req, res);
+  const transport = new JsonResponseTransport(req, res, () => (req.auth ? traceFromAuthInfo(req.auth)?.databaseUnavailable : undefined));
   return { transport, handle: (body) => transport.handlePost(body), answered: () => transport.answered };
 };
 

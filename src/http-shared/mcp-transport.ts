@@ -27,6 +27,7 @@ import {
   type MessageExtraInfo,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { sendDatabaseUnavailable } from "./json-rpc.js";
 
 type AuthedRequest = IncomingMessage & { auth?: AuthInfo; originalUrl?: string };
 
@@ -51,6 +52,8 @@ export class JsonResponseTransport implements Transport {
   constructor(
     private readonly req: AuthedRequest,
     private readonly res: ServerResponse,
+    /** Why the database could not serve this request, if it could not (then the answer is 503: sendDatabaseUnavailable). */
+    private readonly databaseUnavailable: () => string | undefined = () => undefined,
   ) {}
 
   async start(): Promise<void> {
@@ -136,6 +139,13 @@ export class JsonResponseTransport implements Transport {
     const all = [...this.answers.values()];
     if (all.some((a) => a === undefined)) return;
     this.answers.clear();
+    const unavailable = this.databaseUnavailable();
+    if (unavailable !== undefined) {
+      sendDatabaseUnavailable(this.res, unavailable, id);
+      this.answered = true;
+      this.finish?.();
+      return;
+    }
     this.writeAnswer(200, JSON.stringify(all.length === 1 ? all[0] : all));
   }
 

@@ -8,15 +8,33 @@ export const healthz: RequestHandler = (_req, res) => {
   res.json({ status: "ok" });
 };
 
+/**
+ * Ready: the database answers, its schema is this build's, and its writes are
+ * acknowledged. While commits wait for a synchronous standby that is gone, the
+ * answer is 503 "degraded" (writes answer "may have committed" at their
+ * deadline: docs/replicas.md). An old primary writable beside the current one
+ * is named (stalePrimaries) but does not make the service unready: it is never used.
+ */
 export function readyz(deps: AppDeps): RequestHandler {
   return async (_req, res) => {
     try {
-      const pending = await migrationsPending(deps.db, deps.expectedMigrations);
+      const [pending, health] = await Promise.all([migrationsPending(deps.db, deps.expectedMigrations), deps.db.health?.()]);
       if (pending > 0) {
         res.status(503).json({ status: "unavailable", reason: `${pending} database migration(s) not applied yet`, database: deps.db.kind });
         return;
       }
-      res.json({ status: "ready", database: deps.db.kind });
+      const stale = health && health.stalePrimaries.length > 0 ? { stalePrimaries: health.stalePrimaries } : {};
+      if (health && health.writesWaitingForStandby > 0) {
+        res.status(503).json({
+          status: "degraded",
+          writes: "degraded",
+          reason: `${health.writesWaitingForStandby} commit(s) wait for the synchronous standby (synchronous_standby_names): writes are not acknowledged until it is back`,
+          database: deps.db.kind,
+          ...stale,
+        });
+        return;
+      }
+      res.json({ status: "ready", database: deps.db.kind, ...stale });
     } catch (error) {
       deps.logger.warn({ err: error }, "readiness check failed");
       res.status(503).json({ status: "unavailable", reason: "database unreachable", database: deps.db.kind });

@@ -13,7 +13,7 @@ import { DomainError, invalid } from "../errors.js";
 import { findUnstorableText, unstorableTextMessage } from "../text.js";
 import { checkToolArguments } from "./arguments.js";
 import type { CallContext, PromptDefinition, ResourceDefinition, ToolDefinition } from "./tool.js";
-import type { ReadRouter } from "../db/read-router.js";
+import type { ReadRouter } from "../db/cluster/read-router.js";
 import { ProtocolError } from "./protocol-error.js";
 import type { ServedFact } from "../receipts.js";
 
@@ -70,6 +70,8 @@ async function guarded<T, A>(
   work: (ctx: CallContext, arg: A) => Promise<T>,
   arg: A,
   readsMayLag = false,
+  /** A tool that may write: a connection lost during it leaves unknown whether it did. */
+  mayWrite = false,
 ): Promise<Outcome<T>> {
   const caller = callerFromAuthInfo(extra.authInfo);
   const trace = traceFromAuthInfo(extra.authInfo);
@@ -79,8 +81,9 @@ async function guarded<T, A>(
   try {
     return { ok: true, value: await pending, outcome: "ok" };
   } catch (error) {
-    const known = classifyDatabaseError(error);
+    const known = classifyDatabaseError(error, { mayHaveWritten: mayWrite });
     if (known) {
+      if (known.reason === "database_unavailable" && trace) trace.databaseUnavailable = known.message;
       // A database error turned into an answer is still worth a log line: the
       // service's own checks should have caught it first.
       if (!(error instanceof DomainError)) ctx.log.warn({ err: error, outcome: known.code }, `${what.kind} call refused by the database`);
@@ -156,7 +159,7 @@ export function toolCallback(deps: AppDeps, tool: ToolDefinition) {
     const trace = traceFromAuthInfo(extra.authInfo);
     trace?.tools.push(tool.name);
     const started = performance.now();
-    const result = await guarded(deps, what, extra, internalMessage, run, input, tool.readsMayLag === true);
+    const result = await guarded(deps, what, extra, internalMessage, run, input, tool.readsMayLag === true, writes);
     if (writes && deps.reads && result.ok) await noteWrite(deps, deps.reads, extra);
     metrics.toolDuration.observe(durationLabels, (performance.now() - started) / 1000);
     metrics.toolCalls.inc({ tool: tool.name, outcome: result.outcome });

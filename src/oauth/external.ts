@@ -11,6 +11,7 @@ import { toAuthInfo } from "../auth/caller.js";
 import { isHuman } from "../auth/scopes.js";
 import { callerByAgentName } from "../auth/store.js";
 import type { VerifierDeps } from "../auth/verifier.js";
+import { DATABASE_UNREACHABLE_MESSAGE } from "../db/classify.js";
 
 interface ExternalIssuer {
   issuer: string;
@@ -82,7 +83,7 @@ function createJwtVerifier(deps: VerifierDeps, external: ExternalIssuer, keySet:
         found = await callerByAgentName(deps.db, name);
       } catch {
         deps.onUnavailable?.();
-        throw new ServerError("The memory database is unreachable right now; retry in a few seconds.");
+        throw new ServerError(DATABASE_UNREACHABLE_MESSAGE);
       }
       if (!found) return reject("unknown agent");
       if (found.disabled) return reject("agent disabled");

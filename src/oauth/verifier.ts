@@ -8,6 +8,7 @@ import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/p
 import { callerFromAuthInfo } from "../auth/caller.js";
 import { createTokenVerifier, type VerifierDeps } from "../auth/verifier.js";
 import { grantOfToken } from "./grants.js";
+import { DATABASE_UNREACHABLE_MESSAGE } from "../db/classify.js";
 
 const OAUTH_REJECTED_TOKEN_MESSAGE =
   "The access token is not valid (unknown, revoked or expired, or its agent is disabled). Authorize again: reconnect the connector, or run your client's OAuth sign-in.";
@@ -33,7 +34,7 @@ export function createGrantTokenVerifier(deps: VerifierDeps, resource: string): 
       } catch (error) {
         deps.logger.error({ err: error }, "grant lookup failed");
         deps.onUnavailable?.();
-        throw new ServerError("The memory database is unreachable right now; retry in a few seconds.");
+        throw new ServerError(DATABASE_UNREACHABLE_MESSAGE);
       }
       if (!grant || grant.tokenId !== caller.tokenId || grant.revokedAt || grant.resource !== resource) {
         // As coarse as every other refusal (src/metrics.ts, AUTH_FAILURE_REASONS).

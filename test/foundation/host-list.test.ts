@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
 import { describeDatabase } from "../../src/db/open.js";
-import { parseHostList } from "../../src/db/hosts.js";
+import { parseHostList } from "../../src/db/cluster/hosts.js";
 
 describe("parseHostList", () => {
   it("leaves a one-host URL without session attributes to the driver", () => {

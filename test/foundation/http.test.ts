@@ -256,7 +256,8 @@ describe("ops endpoints", () => {
       // A tool call during the outage is refused clearly and retryably, not hung.
       const call = await request(app).post("/mcp").set(MCP_HEADERS).set("Authorization", `Bearer ${token}`).send(whoami());
       expect(call.status).toBe(503);
-      expect(call.body.error_description).toMatch(/unreachable.*retry/);
+      // The body is not read before the token is checked: the answer cannot name the request id.
+      expect(call.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, message: expect.stringMatching(/unreachable.*retry/), data: { retryable: true } } });
       expect(call.headers["retry-after"]).toBe("2");
     } finally {
       await unreachable.close();

@@ -11,8 +11,12 @@
 // ago the primary was last at a position the replica has replayed), and a
 // replica further behind than DATABASE_READ_MAX_LAG_MS, or down, is not used;
 // a down one is checked again later, by the background check, never by a call.
-import type { Database } from "./database.js";
-import { isConnectionError, pgCode, PgCode } from "./errors.js";
+// A replica whose check does not answer within POSITION_SILENCE_MS serves no
+// new reads while it is silent (a frozen host answers nothing, it refuses
+// nothing), and one that has been promoted (a failover made it a primary) is
+// no replica: its state says "primary" and it serves no reads.
+import type { Database } from "../database.js";
+import { isConnectionError, pgCode, PgCode } from "../errors.js";
 
 /**
  * How often the replicas' and the primary's positions are read. A writer's
@@ -22,8 +26,11 @@ import { isConnectionError, pgCode, PgCode } from "./errors.js";
 const POSITION_CHECK_MS = 200;
 /** A replica found down is checked again after this long (its connection attempts cost nothing to calls meanwhile). */
 const DOWN_RECHECK_MS = 2000;
+/** A position check unanswered this long: the replica gets no new reads until it answers (or is marked down at its deadline). */
+const POSITION_SILENCE_MS = 1000;
 
-export type ReplicaState = "up" | "lagging" | "down";
+export const REPLICA_STATES = ["up", "lagging", "down", "primary"] as const;
+export type ReplicaState = (typeof REPLICA_STATES)[number];
 
 export interface ReplicaStatus {
   name: string;
@@ -38,9 +45,12 @@ interface Replica {
   replayed: number | undefined;
   lagMs: number | undefined;
   down: boolean;
+  /** Not in recovery: a standby that was promoted. */
+  promoted: boolean;
   checkAfter: number;
-  /** The position check under way, if one is. */
+  /** The position check under way, if one is, and when it began. */
   checking: Promise<void> | undefined;
+  checkStarted: number;
 }
 
 export interface ReadChoice {
@@ -72,7 +82,7 @@ export class ReadRouter {
     private readonly maxLagMs: number,
     private readonly onStateChange?: (replica: string, state: ReplicaState, error?: unknown) => void,
   ) {
-    this.replicas = replicas.map((r) => ({ ...r, replayed: undefined, lagMs: undefined, down: false, checkAfter: 0, checking: undefined }));
+    this.replicas = replicas.map((r) => ({ ...r, replayed: undefined, lagMs: undefined, down: false, promoted: false, checkAfter: 0, checking: undefined, checkStarted: 0 }));
   }
 
   /** Starts the background position checks; resolves after the first. */
@@ -86,9 +96,11 @@ export class ReadRouter {
   choose(agent: { agentId: number; lastWriteLsn?: string | undefined }): ReadChoice {
     const needed = Math.max(agent.lastWriteLsn ? lsnNumber(agent.lastWriteLsn) : 0, this.ownMarks.get(agent.agentId) ?? 0);
     const n = this.replicas.length;
+    const now = Date.now();
     for (let i = 0; i < n; i++) {
       const replica = this.replicas[(this.next + i) % n]!;
-      if (replica.down || replica.replayed === undefined || replica.lagMs === undefined) continue;
+      if (replica.down || replica.promoted || replica.replayed === undefined || replica.lagMs === undefined) continue;
+      if (replica.checking && now - replica.checkStarted > POSITION_SILENCE_MS) continue;
       if (replica.lagMs > this.maxLagMs || replica.replayed < needed) continue;
       this.next = (this.next + i + 1) % n;
       return { db: replica.db, target: "replica", failed: (error) => this.readFailed(replica, error) };
@@ -121,8 +133,8 @@ export class ReadRouter {
   status(): ReplicaStatus[] {
     return this.replicas.map((r) => ({
       name: r.name,
-      state: r.down ? "down" : r.lagMs === undefined || r.lagMs > this.maxLagMs ? "lagging" : "up",
-      lagSeconds: r.down || r.lagMs === undefined ? undefined : r.lagMs / 1000,
+      state: r.down ? "down" : r.promoted ? "primary" : r.lagMs === undefined || r.lagMs > this.maxLagMs ? "lagging" : "up",
+      lagSeconds: r.down || r.promoted || r.lagMs === undefined ? undefined : r.lagMs / 1000,
     }));
   }
 
@@ -177,6 +189,7 @@ export class ReadRouter {
     // connection attempt may take DB_CONNECT_TIMEOUT_MS.
     const checks = this.replicas.map((replica) => {
       if (replica.checking || (replica.down && Date.now() < replica.checkAfter)) return undefined;
+      replica.checkStarted = Date.now();
       replica.checking = this.readReplayPosition(replica).finally(() => {
         replica.checking = undefined;
       });
@@ -187,10 +200,24 @@ export class ReadRouter {
 
   private async readReplayPosition(replica: Replica): Promise<void> {
     try {
-      const { rows } = await replica.db.query<{ lsn: string | null }>("select pg_last_wal_replay_lsn()::text as lsn", [], { prepareAs: "am_replica_replay_lsn" });
-      if (rows[0]!.lsn === null) throw new Error(`${replica.name} is not a standby (pg_last_wal_replay_lsn() is null): it is not used for reads`);
+      const { rows } = await replica.db.query<{ lsn: string | null; in_recovery: boolean }>(
+        "select pg_last_wal_replay_lsn()::text as lsn, pg_is_in_recovery() as in_recovery",
+        [],
+        { prepareAs: "am_replica_replay_lsn" },
+      );
       const wasDown = replica.down;
       replica.down = false;
+      // A promoted standby keeps its last replay position: it would look ever further behind.
+      const promoted = !rows[0]!.in_recovery;
+      if (promoted !== replica.promoted) {
+        replica.promoted = promoted;
+        this.onStateChange?.(replica.name, promoted ? "primary" : "up");
+      }
+      if (promoted || rows[0]!.lsn === null) {
+        replica.replayed = undefined;
+        replica.lagMs = undefined;
+        return;
+      }
       replica.replayed = lsnNumber(rows[0]!.lsn);
       replica.lagMs = this.lagOf(replica.replayed, Date.now());
       if (wasDown) this.onStateChange?.(replica.name, "up");
