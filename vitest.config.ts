@@ -15,6 +15,7 @@ const TIMING = [
   // Clusters made by the test: a failover's time to first success, and the replica lag bound, are timed.
   "test/reliability/failover.test.ts",
   "test/reliability/read-replicas.test.ts",
+  "test/reliability/db-faults.test.ts",
   "test/foundation/http-hardening.test.ts",
   "test/foundation/agent-concurrency.test.ts",
   "test/secrets/scan-attack.test.ts",

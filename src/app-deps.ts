@@ -29,7 +29,7 @@ export interface AppDeps {
   expectedMigrations: number;
   /** True once SIGTERM arrived: new requests are refused, /readyz reports 503. */
   isShuttingDown?: () => boolean;
-  /** With DATABASE_READ_URL: where reads that may be a moment old run (src/db/read-router.ts). */
+  /** With DATABASE_READ_URL: where reads that may be a moment old run (src/db/cluster/read-router.ts). */
   reads?: ReadRouter;
   /** With OTEL_* asking for traces: the MCP server span of each request (src/tracing/). Absent, nothing is traced. */
   tracing?: McpTracing;

@@ -1,5 +1,5 @@
 // The console's pages read where the MCP reads that may be a moment old do
-// (src/db/read-router.ts): on a streaming replica that has replayed the signed-in
+// (src/db/cluster/read-router.ts): on a streaming replica that has replayed the signed-in
 // person's last write, else on the primary. A form that changes something runs
 // on the primary, and records the person's write position before its redirect
 // is answered, so the page the browser loads next shows the change.

@@ -55,7 +55,7 @@ interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   meta?: Record<string, unknown>;
   /**
    * Its reads may be a moment old: with DATABASE_READ_URL it may run on a
-   * streaming replica that has the caller's own writes (src/db/read-router.ts).
+   * streaming replica that has the caller's own writes (src/db/cluster/read-router.ts).
    * Never for a tool that writes or decides (a claim, a check before an action).
    */
   readsMayLag?: true;

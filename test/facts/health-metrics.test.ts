@@ -81,7 +81,8 @@ describe.each(["postgres", "pglite"] as const)("memory health in /metrics (%s)",
     const dashboard = JSON.parse(await readFile(new URL("../../docs/grafana-dashboard.json", import.meta.url), "utf8")) as { panels: { targets: { expr: string }[] }[] };
     const asked = new Set(dashboard.panels.flatMap((p) => p.targets.flatMap((t) => t.expr.match(/agent_memory_[a-z_]+/g) ?? [])));
     expect(asked.size).toBeGreaterThanOrEqual(7);
-    for (const name of asked) expect(text, name).toMatch(new RegExp(`^# TYPE ${name} `, "m"));
+    // A histogram's series (_bucket, _sum, _count) are typed under its own name.
+    for (const name of asked) expect(text, name).toMatch(new RegExp(`^# TYPE (${name}|${name.replace(/_(bucket|sum|count)$/, "")} histogram)`, "m"));
   });
 
   it("answers a flood of scrapes with one reading, and no scrape writes the day's sample", async () => {

@@ -4,7 +4,7 @@
 // that folder. The server on 5432 is never touched. Each file makes one pair
 // and tears it down in afterAll (stop() is safe to call twice).
 import { execFile } from "node:child_process";
-import { chmod, mkdtemp, rm, appendFile } from "node:fs/promises";
+import { appendFile, chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,6 +43,13 @@ export interface Node {
   start(): Promise<void>;
   /** pg_ctl stop; `immediate` is a crash as far as the data is concerned. */
   stop(mode?: "fast" | "immediate"): Promise<void>;
+  /**
+   * SIGSTOP to the postmaster and every process of the cluster: a host that
+   * stops answering without refusing anything (its kernel still accepts
+   * connections; nobody reads them). thaw() is SIGCONT.
+   */
+  freeze(): Promise<void>;
+  thaw(): Promise<void>;
   running(): boolean;
 }
 
@@ -86,8 +93,23 @@ function node(root: string, name: string, port: number): Node {
       isRunning = false;
       await asPostgres("pg_ctl", ["-D", dataDir, "-m", mode, "-w", "stop"]).catch(() => undefined);
     },
+    async freeze() {
+      await signalCluster(dataDir, "STOP");
+    },
+    async thaw() {
+      await signalCluster(dataDir, "CONT");
+    },
     running: () => isRunning,
   };
+}
+
+/** Sends `signal` to a cluster's postmaster (postmaster.pid's first line) and to every child of it. */
+async function signalCluster(dataDir: string, signal: "STOP" | "CONT"): Promise<void> {
+  const postmaster = (await readFile(join(dataDir, "postmaster.pid"), "utf8")).split("\n")[0]!.trim();
+  const children = (await run("pgrep", ["-P", postmaster]).catch(() => ({ stdout: "" }))).stdout.split(/\s+/).filter(Boolean);
+  // The postmaster first when stopping (it forks no new backend meanwhile), last when continuing.
+  const pids = signal === "STOP" ? [postmaster, ...children] : [...children, postmaster];
+  await run("kill", [`-${signal}`, ...pids]);
 }
 
 /** A primary with a streaming standby (asynchronous until makeSynchronous()). */
