@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # Multi-stage: build with dev dependencies, run with production ones only.
 
-FROM node:20-bookworm-slim AS build
+# Node.js 24, the current LTS (test/deploy/dockerfile.test.ts runs these steps without a Docker engine).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: the "prepare" build needs the sources, which are copied next.
@@ -9,9 +10,11 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY sql ./sql
+# npm run build's postbuild: the initialised embedded database a new data folder starts from.
+COPY scripts ./scripts
 RUN npm run build
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \
