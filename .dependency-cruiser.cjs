@@ -1,7 +1,7 @@
 // The layering of src/, checked by `npm run depcheck` (part of `npm test`).
 // Drawn and explained in docs/architecture.md; keep the two in step.
 //
-//   lower layers   config (and config/), db/, secrets/, tracing/, errors, text, scope-name, limits, import-file, logger, metrics, paging, version, app-deps, receipts
+//   lower layers   config (and config/), db/, secrets/, tracing/, mcp-sdk/, errors, text, scope-name, limits, import-file, logger, metrics, paging, version, app-deps, receipts
 //   auth           auth/
 //   MCP helpers    mcp/ (defineTool and the one wrapper of every callback)
 //   capabilities   facts/, ledger/, graph/, whoami/, snapshots/, prompts/
@@ -10,7 +10,7 @@
 // Each layer may import only the layers above it in this list. Inside the
 // composition, imports go one way too:
 //   serve.ts, cli/  →  http/ (the app)  →  oauth/, console/  →  http-shared/  →  server/
-const LOWER = "^src/(config|errors|text|scope-name|limits|import-file|logger|metrics|paging|version|app-deps|receipts)\\.ts$|^src/(db|config|secrets|tracing)/";
+const LOWER = "^src/(config|errors|text|scope-name|limits|import-file|logger|metrics|paging|version|app-deps|receipts)\\.ts$|^src/(db|config|secrets|tracing|mcp-sdk)/";
 const AUTH = "^src/auth/";
 const MCP_HELPERS = "^src/mcp/";
 const CAPABILITIES = "^src/(facts|ledger|graph|whoami|snapshots|prompts)/";
@@ -19,6 +19,20 @@ const COMPOSITION = "^src/(serve\\.ts|server/|http-shared/|http/|cli/|console/|o
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    {
+      name: "sdk-in-its-folder",
+      severity: "error",
+      comment: "Only src/mcp-sdk/ imports the MCP SDK (@modelcontextprotocol/*): the one seam an SDK move changes.",
+      from: { path: "^src/", pathNot: "^src/mcp-sdk/" },
+      to: { path: "node_modules/@modelcontextprotocol/" },
+    },
+    {
+      name: "sdk-seam-knows-only-the-sdk",
+      severity: "error",
+      comment: "src/mcp-sdk/ adapts the SDK and imports nothing of the service.",
+      from: { path: "^src/mcp-sdk/" },
+      to: { path: "^src/", pathNot: "^src/mcp-sdk/" },
+    },
     {
       name: "no-circular",
       severity: "error",

@@ -1,7 +1,10 @@
 // The authenticated caller, and how it travels from the bearer middleware to the
-// tools: inside AuthInfo.extra, written only here (toAuthInfo, attachTrace) and
-// read only through the typed accessors below.
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+// tools: the SDK hands each callback the request's AuthInfo as it was given (the
+// verifier's), and the service keeps what it knows of that request beside it,
+// keyed by it (requests below): written only here (toAuthInfo, attachTrace) and
+// read only through the typed accessors. Nothing of it rides inside the SDK's
+// objects.
+import type { AuthInfo } from "../mcp-sdk/index.js";
 
 export interface Caller {
   agentId: number;
@@ -62,45 +65,55 @@ export interface RequestTrace {
    * Retry-After and this message, as when the token could not be checked.
    */
   databaseUnavailable?: string;
+  /** The request's JSON-RPC message, as parsed (the server factory builds only what it needs for it). */
+  message?: unknown;
 }
 
-/** The shape of AuthInfo.extra in this service. */
-type AuthExtra = {
+/** What the service knows of one authenticated request. */
+interface AuthenticatedRequest {
   caller: Caller;
   trace?: RequestTrace;
-};
+}
+
+/** Per AuthInfo (one per authenticated request), what the service knows of its request; gone with it. */
+const requests = new WeakMap<AuthInfo, AuthenticatedRequest>();
 
 /**
  * The AuthInfo a verifier hands to requireBearerAuth for a valid token: the
  * agent-token verifier, and OAuth's (which adds the audience as `resource`).
  */
 export function toAuthInfo(token: string, caller: Caller, expiresAt: number, resource?: URL): AuthInfo {
-  const extra: AuthExtra = { caller };
-  return { token, clientId: caller.name, scopes: caller.writeScopes, expiresAt, ...(resource ? { resource } : {}), extra };
+  const authInfo: AuthInfo = { token, clientId: caller.name, scopes: caller.writeScopes, expiresAt, ...(resource ? { resource } : {}) };
+  requests.set(authInfo, { caller });
+  return authInfo;
+}
+
+/**
+ * The AuthInfo the SDK hands on may be a copy of the one the verifier made (it
+ * adds fields by spreading): what the service knows of the request goes with it.
+ */
+export function adoptAuthInfo(handedOn: AuthInfo, verified: AuthInfo): void {
+  const request = requests.get(verified);
+  if (request && handedOn !== verified) requests.set(handedOn, request);
 }
 
 /** Lets tools note their names and outcome for the request's log line. */
 export function attachTrace(authInfo: AuthInfo, trace: RequestTrace): void {
-  authInfo.extra = { ...authInfo.extra, trace };
-}
-
-// AuthInfo.extra is Record<string, unknown> in the SDK; toAuthInfo is its only
-// writer here, so these readers know its shape.
-function authExtra(authInfo: AuthInfo | undefined): Partial<AuthExtra> {
-  return (authInfo?.extra ?? {}) as Partial<AuthExtra>;
+  const request = requests.get(authInfo);
+  if (request) request.trace = trace;
 }
 
 export function callerFromAuthInfo(authInfo: AuthInfo | undefined): Caller {
-  const caller = authExtra(authInfo).caller;
+  const caller = maybeCallerFromAuthInfo(authInfo);
   if (!caller) throw new Error("Tool called without an authenticated caller");
   return caller;
 }
 
 /** The caller when the request was authenticated, else undefined (middleware that runs either way). */
 export function maybeCallerFromAuthInfo(authInfo: AuthInfo | undefined): Caller | undefined {
-  return authExtra(authInfo).caller;
+  return authInfo ? requests.get(authInfo)?.caller : undefined;
 }
 
 export function traceFromAuthInfo(authInfo: AuthInfo | undefined): RequestTrace | undefined {
-  return authExtra(authInfo).trace;
+  return authInfo ? requests.get(authInfo)?.trace : undefined;
 }

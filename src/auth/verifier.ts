@@ -1,9 +1,6 @@
 // The token verifier behind the SDK's requireBearerAuth: one indexed lookup per
 // request (so a revoked token is refused immediately, on every replica). Every
 // rejection looks the same to the client, and to metrics (reason "invalid").
-import { InvalidTokenError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Logger } from "pino";
 import type { Database, Queryable } from "../db/database.js";
 import type { Metrics } from "../metrics.js";
@@ -11,6 +8,7 @@ import { type Caller, type CallerRow, callerOfRow, toAuthInfo } from "./caller.j
 import * as sql from "./sql.js";
 import { hashToken, looksLikeToken } from "./tokens.js";
 import { DATABASE_UNREACHABLE_MESSAGE } from "../db/classify.js";
+import { type AuthInfo, invalidToken, type OAuthTokenVerifier, tokenCheckFailed } from "../mcp-sdk/index.js";
 
 // requireBearerAuth insists on a numeric expiry; tokens without one get a
 // horizon that only matters to the middleware's own check.
@@ -56,13 +54,13 @@ export function createTokenVerifier(deps: VerifierDeps): OAuthTokenVerifier {
       } catch (error) {
         deps.logger.error({ err: error }, "token lookup failed");
         deps.onUnavailable?.();
-        throw new ServerError(DATABASE_UNREACHABLE_MESSAGE);
+        throw tokenCheckFailed(DATABASE_UNREACHABLE_MESSAGE);
       }
       if (!result.ok) {
         // Coarse on purpose: whoever reads /metrics must not learn that a token
         // once existed (revoked, expired) rather than never (unknown).
         deps.metrics.authFailures.inc({ reason: "invalid" });
-        throw new InvalidTokenError(REJECTED_TOKEN_MESSAGE);
+        throw invalidToken(REJECTED_TOKEN_MESSAGE);
       }
       if (result.touch) {
         touchToken(deps.db, result.caller.tokenId).catch((error) => deps.logger.warn({ err: error }, "could not record token use"));

@@ -3,12 +3,11 @@
 // credential-checking endpoint can reuse, and an optional per-token rate limit.
 // Here, below http/, oauth/ and console/, because all three use it: /oauth/mcp
 // and the sign-in forms authenticate the same way, and none of them imports another.
-import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import type { Request, RequestHandler, Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import type { AppDeps } from "../app-deps.js";
-import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
-import { maybeCallerFromAuthInfo } from "../auth/caller.js";
+import { type AuthInfo, type OAuthTokenVerifier, requireBearerAuth } from "../mcp-sdk/index.js";
+import { adoptAuthInfo, maybeCallerFromAuthInfo } from "../auth/caller.js";
 import { createTokenVerifier, sharedTokenChecks, type TokenCheck, type VerifierDeps } from "../auth/verifier.js";
 import { DATABASE_UNREACHABLE_MESSAGE } from "../db/classify.js";
 import { JsonRpcCode, requestId, sendDatabaseUnavailable, sendJsonRpcError } from "./json-rpc.js";
@@ -165,7 +164,15 @@ export function bearerAuth(deps: AppDeps, options: BearerAuthOptions = {}): Requ
         }) as typeof res.json;
       },
     });
-    return requireBearerAuth({ verifier, resourceMetadataUrl: options.resourceMetadataUrl })(req, res, next);
+    // The AuthInfo the verifier made, to follow it to the one the SDK hands on (adoptAuthInfo).
+    let verified: AuthInfo | undefined;
+    const remembering: OAuthTokenVerifier = {
+      verifyAccessToken: async (token) => (verified = await verifier.verifyAccessToken(token)),
+    };
+    return requireBearerAuth({ verifier: remembering, resourceMetadataUrl: options.resourceMetadataUrl })(req, res, (error?: unknown) => {
+      if (!error && req.auth && verified) adoptAuthInfo(req.auth, verified);
+      next(error);
+    });
   };
 }
 

@@ -1,7 +1,7 @@
 // JSON-RPC error bodies for HTTP-level refusals, so MCP clients get a parseable
 // answer (never an HTML page) whatever went wrong.
 import type { ServerResponse } from "node:http";
-import type { Response } from "express";
+import type { Response as ExpressResponse } from "express";
 
 export const JsonRpcCode = {
   PARSE_ERROR: -32700,
@@ -12,7 +12,7 @@ export const JsonRpcCode = {
   SERVER_ERROR: -32000,
 } as const;
 
-export function sendJsonRpcError(res: Response, status: number, code: number, message: string, id: string | number | null = null): void {
+export function sendJsonRpcError(res: ExpressResponse, status: number, code: number, message: string, id: string | number | null = null): void {
   if (res.headersSent) return;
   res.status(status).json({ jsonrpc: "2.0", error: { code, message }, id });
 }
@@ -39,6 +39,14 @@ export const DATABASE_RETRY_AFTER_SECONDS = 2;
  */
 export function sendDatabaseUnavailable(res: ServerResponse, message: string, id: string | number | null): void {
   if (res.headersSent || res.destroyed) return;
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: JsonRpcCode.SERVER_ERROR, message, data: { retryable: true } }, id });
-  res.writeHead(503, { "Content-Type": "application/json", "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) }).end(body);
+  res.writeHead(503, DATABASE_UNAVAILABLE_HEADERS).end(databaseUnavailableBody(message, id));
 }
+
+/** The same answer as a web Response (where the MCP endpoint builds its answers). */
+export function databaseUnavailableAnswer(message: string, id: string | number | null): Response {
+  return new Response(databaseUnavailableBody(message, id), { status: 503, headers: DATABASE_UNAVAILABLE_HEADERS });
+}
+
+const DATABASE_UNAVAILABLE_HEADERS = { "Content-Type": "application/json", "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) };
+const databaseUnavailableBody = (message: string, id: string | number | null) =>
+  JSON.stringify({ jsonrpc: "2.0", error: { code: JsonRpcCode.SERVER_ERROR, message, data: { retryable: true } }, id });

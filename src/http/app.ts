@@ -6,7 +6,7 @@ import { sharedTokenChecks } from "../auth/verifier.js";
 import { consoleRouter } from "../console/router.js";
 import { bearerAuth, failedAuthLimit, mcpFailedAuthLimit, perTokenLimit } from "../http-shared/auth.js";
 import { JsonRpcCode, sendJsonRpcError } from "../http-shared/json-rpc.js";
-import { mcpPostHandler, methodNotAllowed, type McpTransportFactory } from "../http-shared/mcp-route.js";
+import { mcpPost, methodNotAllowed } from "../http-shared/mcp-route.js";
 import { mountOAuth } from "../oauth/routes.js";
 import { agentConcurrencyLimiter, MCP_SURFACE } from "./agent-concurrency.js";
 import { corsForAllowedOrigins } from "./cors.js";
@@ -17,12 +17,7 @@ import { healthz, metricsEndpoint, metricsTokenCheck, readyz } from "./ops.js";
 import { memoryHealth } from "../facts/index.js";
 import { originCheck } from "./origin.js";
 
-interface AppOptions {
-  /** The MCP transport of POST /mcp (default ours); only the differential test passes the SDK's. */
-  mcpTransport?: McpTransportFactory;
-}
-
-export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
+export function createApp(deps: AppDeps): Express {
   const { config, metrics } = deps;
   // While the database is down the health gauges are left out; the rest of /metrics is served.
   metrics.health.source ??= () =>
@@ -57,8 +52,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   // DNS-rebinding protection, before every route (the probes excepted, see host-check.ts).
   const hosts = allowedHostnames(config.host, config.allowedHosts);
   if (hosts) app.use(hostCheck(hosts));
-  const mcpGuards: RequestHandler[] = [originCheck(config.allowedOrigins)];
   const corsHandler = corsForAllowedOrigins(config.allowedOrigins);
+  // Every request to an MCP path: the Origin check, then CORS for allowed origins (which answers their preflight).
+  const mcpGuards: RequestHandler[] = [originCheck(config.allowedOrigins), ...(corsHandler ? [corsHandler] : [])];
 
   // POST /mcp first: the per-call path is matched against one route, not walked
   // past the ops, console and OAuth routes (no path below overlaps it).
@@ -70,21 +66,20 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   const agentLimiter = agentConcurrencyLimiter(deps);
   const agentLimit = agentLimiter?.(MCP_SURFACE);
   const callerLimits = [...(tokenLimit ? [tokenLimit] : []), ...(agentLimit ? [agentLimit] : [])];
-  app.post(
-    "/mcp",
+  // The one chain of an MCP endpoint, /mcp's and /oauth/mcp's: only the token check (and
+  // the failed-attempt limit, which uses it) differs; the endpoint itself is one.
+  const post = mcpPost(deps);
+  const mcpRoute = (authenticate: RequestHandler, failedAttempts: RequestHandler | undefined): RequestHandler[] => [
     ...mcpGuards,
-    ...(corsHandler ? [corsHandler] : []),
-    ...(failureLimit ? [failureLimit] : []),
-    bearerAuth(deps, { check: tokenChecks }),
+    ...(failedAttempts ? [failedAttempts] : []),
+    authenticate,
     ...callerLimits,
     express.json({ limit: config.maxBodyBytes }),
-    mcpPostHandler(deps, options.mcpTransport),
-  );
-  if (corsHandler) {
-    mcpGuards.push(corsHandler);
-    // Preflight: answered by cors above for allowed origins (refused by originCheck otherwise).
-    app.options("/mcp", ...mcpGuards);
-  }
+    post,
+  ];
+  app.post("/mcp", ...mcpRoute(bearerAuth(deps, { check: tokenChecks }), failureLimit));
+  // Preflight: answered by cors for allowed origins (refused by originCheck otherwise).
+  if (corsHandler) app.options("/mcp", ...mcpGuards);
   app.get("/mcp", ...mcpGuards, methodNotAllowed);
   app.delete("/mcp", ...mcpGuards, methodNotAllowed);
   app.all("/mcp", ...mcpGuards, methodNotAllowed);
@@ -104,7 +99,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
 
   // OAuth (off by default) adds /oauth/mcp beside /mcp, with the same guards and limits.
   if (config.oauth.mode !== "off") {
-    mountOAuth(app, deps, { guards: mcpGuards, preflight: corsHandler !== undefined, callerLimits });
+    mountOAuth(app, deps, { guards: mcpGuards, preflight: corsHandler !== undefined, mcpRoute });
   }
 
   app.use((_req, res) => {

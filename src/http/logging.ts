@@ -8,7 +8,7 @@
 // the line is built only when its level is enabled, and the listeners are shared
 // functions, not closures per request (bench/README.md, "The per-call floor, part 2").
 import { randomUUID } from "node:crypto";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { AuthInfo } from "../mcp-sdk/index.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Express } from "express";
 import type { Level, Logger } from "pino";

@@ -20,7 +20,7 @@ import { clip } from "../text.js";
 
 /** What the SDK registers: accepts any object, shows the real schema in tools/list. */
 export function advertisedInputSchema(real: z.ZodObject): z.ZodObject {
-  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(real, { target: "draft-7", io: "input", override: dropSafeIntegerBounds });
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(real, { target: "draft-2020-12", io: "input", override: dropSafeIntegerBounds });
   // Unknown arguments are refused (checkToolArguments), so the schema says so.
   return z.looseObject({}).meta({ ...jsonSchema, additionalProperties: false });
 }

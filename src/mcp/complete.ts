@@ -1,19 +1,15 @@
 // completion/complete answered by this service instead of the SDK's McpServer.
 // Completions must see the caller (a scope it cannot read is never offered),
 // and the SDK calls a completer with the typed value and the other arguments
-// only. So prompt arguments are still marked with the SDK's completable() and
-// resource templates still get `complete` callbacks (the SDK then lists the
-// arguments and announces the completions capability), but this handler,
-// installed after them, finds the same completer and calls it with the caller.
-import { type CompleteCallback, completable, getCompleter } from "@modelcontextprotocol/sdk/server/completable.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CompleteRequestSchema, type CompleteResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+// only. So this service keeps the completers itself: a prompt argument's in
+// completableArg's registry, a resource template's in its definition; the
+// handler, installed on each server, finds one and calls it with the caller.
 import type * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
 import { QUOTED_NAME_MAX_CHARS } from "../limits.js";
+import { type CompleteRequest, type CompleteResult, type McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from "../mcp-sdk/index.js";
 import { clip } from "../text.js";
-import { type CallExtra, completionCall } from "./guard.js";
-import { ProtocolError } from "./protocol-error.js";
+import { completionCall } from "./guard.js";
 import type { Completer } from "./tool.js";
 
 /** Values one answer holds at most (MCP's limit); a completer may return one more to say that more exist. */
@@ -21,13 +17,14 @@ const COMPLETION_MAX_VALUES = 100;
 
 export type { Completer };
 
-/** A prompt argument with completions, marked the SDK's way. Only this service's handler calls the completer. */
-export function completableArg<T extends z.ZodType>(schema: T, complete: Completer): T {
-  return completable(schema, complete as unknown as CompleteCallback<T>);
-}
+/** The completers of prompt arguments, by the argument's schema. */
+const argumentCompleters = new WeakMap<z.ZodType, Completer>();
 
-/** The same completer in the shape ResourceTemplate's `complete` takes (the SDK never calls it: completionHandler does). */
-export const templateCompleter = (complete: Completer) => complete as unknown as (value: string) => string[];
+/** A prompt argument with completions: completion/complete calls `complete` for it. */
+export function completableArg<T extends z.ZodType>(schema: T, complete: Completer): T {
+  argumentCompleters.set(schema, complete);
+  return schema;
+}
 
 interface CompletionSources {
   /** Each prompt's argument shape, by prompt name. */
@@ -39,29 +36,29 @@ interface CompletionSources {
 const NONE: CompleteResult = { completion: { values: [], hasMore: false } };
 
 export function completionHandler(deps: AppDeps, sources: CompletionSources): (server: McpServer) => void {
-  const handler = async (request: z.infer<typeof CompleteRequestSchema>, extra: CallExtra): Promise<CompleteResult> => {
+  const handler = async (request: CompleteRequest, ctx: ServerContext): Promise<CompleteResult> => {
     const { ref, argument, context } = request.params;
     let complete: Completer | undefined;
     let what: string;
     if (ref.type === "ref/prompt") {
       const shape = sources.prompts.get(ref.name);
-      if (!shape) throw new ProtocolError(ErrorCode.InvalidParams, `No prompt named "${clip(ref.name, QUOTED_NAME_MAX_CHARS)}": the prompts are ${[...sources.prompts.keys()].join(", ")}.`);
+      if (!shape) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No prompt named "${clip(ref.name, QUOTED_NAME_MAX_CHARS)}": the prompts are ${[...sources.prompts.keys()].join(", ")}.`);
       const field = shape[argument.name];
-      complete = field ? (getCompleter(field) as unknown as Completer | undefined) : undefined;
+      complete = field ? argumentCompleters.get(field as z.ZodType) : undefined;
       what = `${ref.name}.${argument.name}`;
     } else {
       const completers = sources.templates.get(ref.uri);
-      if (!completers) throw new ProtocolError(ErrorCode.InvalidParams, `No resource template "${clip(ref.uri, QUOTED_NAME_MAX_CHARS)}": the templates are ${[...sources.templates.keys()].join(", ")}.`);
+      if (!completers) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No resource template "${clip(ref.uri, QUOTED_NAME_MAX_CHARS)}": the templates are ${[...sources.templates.keys()].join(", ")}.`);
       complete = completers[argument.name];
       what = `${ref.uri}#${argument.name}`;
     }
     if (!complete) return NONE;
     const run = complete;
-    const values = await completionCall(deps, what, extra, (ctx) => run(argument.value, ctx, context?.arguments ?? {}));
+    const values = await completionCall(deps, what, { authInfo: ctx.http?.authInfo }, (c) => run(argument.value, c, context?.arguments ?? {}));
     return { completion: { values: values.slice(0, COMPLETION_MAX_VALUES), hasMore: values.length > COMPLETION_MAX_VALUES } };
   };
   return (server) => {
     server.server.registerCapabilities({ completions: {} });
-    server.server.setRequestHandler(CompleteRequestSchema, handler);
+    server.server.setRequestHandler("completion/complete", handler);
   };
 }

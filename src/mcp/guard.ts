@@ -3,18 +3,16 @@
 // the agent can act on, and hiding everything else behind a generic message.
 // Tools answer a failure with isError (the agent reads it); resources and
 // prompts have no such answer in MCP, so they throw a JSON-RPC error instead.
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { ErrorCode, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AppDeps } from "../app-deps.js";
 import type { Logger } from "pino";
 import { type Caller, callerFromAuthInfo, type RequestTrace, traceFromAuthInfo } from "../auth/caller.js";
 import { classifyDatabaseError } from "../db/classify.js";
 import { DomainError, invalid } from "../errors.js";
 import { findUnstorableText, unstorableTextMessage } from "../text.js";
+import { type AuthInfo, type CallToolResult, ProtocolError, ProtocolErrorCode } from "../mcp-sdk/index.js";
 import { checkToolArguments } from "./arguments.js";
 import type { CallContext, PromptDefinition, ResourceDefinition, ToolDefinition } from "./tool.js";
 import type { ReadRouter } from "../db/cluster/read-router.js";
-import { ProtocolError } from "./protocol-error.js";
 import type { ServedFact } from "../receipts.js";
 
 /** The part of the SDK's RequestHandlerExtra the callbacks read. */
@@ -22,8 +20,6 @@ export interface CallExtra {
   authInfo?: AuthInfo | undefined;
 }
 
-// The JSON-RPC code MCP uses for "resource not found".
-const RESOURCE_NOT_FOUND = -32002;
 
 type Outcome<T> = ({ ok: true; value: T } | { ok: false; error: DomainError }) & { outcome: string };
 type What = { kind: "tool" | "resource" | "prompt" | "completion"; name: string };
@@ -207,7 +203,8 @@ function withoutNulls(value: unknown): unknown {
 }
 
 function throwAsJsonRpc(error: DomainError): never {
-  const code = error.code === "not_found" ? RESOURCE_NOT_FOUND : error.code === "invalid" ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+  // A resource that is not there is invalid params on every revision (2026-07-28 made it a MUST; -32002 is history).
+  const code = error.code === "not_found" || error.code === "invalid" ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
   throw new ProtocolError(code, error.message);
 }
 

@@ -4,7 +4,7 @@
 // once and src/mcp/guard.ts wraps every callback the same way (caller, metrics,
 // logging, refusal of unstorable text, error classification), so a capability's
 // code stays "parse, call the store, answer".
-import type { GetPromptResult, ReadResourceResult, ListResourcesResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, ListResourcesResult, ReadResourceResult, ToolAnnotations } from "../mcp-sdk/index.js";
 import type { Logger } from "pino";
 import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";

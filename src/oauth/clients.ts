@@ -1,9 +1,7 @@
 // The registered clients, in Postgres so every replica knows them: clients from
 // dynamic registration (RFC 7591) and clients identified by the URL of their
 // metadata document (fetched on first use, refreshed after DOCUMENT_FRESH_SECONDS).
-import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
-import { InvalidClientMetadataError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { InvalidClientMetadataError, type OAuthClientInformationFull, type OAuthRegisteredClientsStore } from "../mcp-sdk/index.js";
 import type { Database } from "../db/database.js";
 import { DomainError } from "../errors.js";
 import { type SecretGuard, stringsIn } from "../secrets/guard.js";

@@ -4,8 +4,7 @@
 // (1) sign in with a human agent's token and (2) choose the agent the client
 // acts as: their own, or, for an admin (a human who may write every scope),
 // any enabled agent. The approval becomes a grant and a one-minute code.
-import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { AuthorizationParams } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import type { AuthorizationParams, OAuthClientInformationFull } from "../mcp-sdk/index.js";
 import express, { type Request, type Response, type Router } from "express";
 import type { AppDeps } from "../app-deps.js";
 import { ALL_SCOPES, isHuman } from "../auth/scopes.js";

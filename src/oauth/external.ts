@@ -4,8 +4,7 @@
 // an unknown key id appears), with our issuer and audience, not expired; one
 // configured claim names the agent, which must exist, be enabled and be of kind
 // agent (a person only when OAUTH_HUMAN_AGENTS lists them).
-import { InvalidTokenError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import { invalidToken, type OAuthTokenVerifier, tokenCheckFailed } from "../mcp-sdk/index.js";
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import { toAuthInfo } from "../auth/caller.js";
 import { isHuman } from "../auth/scopes.js";
@@ -60,7 +59,7 @@ function createJwtVerifier(deps: VerifierDeps, external: ExternalIssuer, keySet:
   // metrics only that a token was refused (src/metrics.ts, AUTH_FAILURE_REASONS).
   const reject = (reason: string): never => {
     deps.metrics.authFailures.inc({ reason: "invalid" });
-    throw new InvalidTokenError(`The bearer token is not valid for this server (${reason}). Sign in again through your identity provider.`);
+    throw invalidToken(`The bearer token is not valid for this server (${reason}). Sign in again through your identity provider.`);
   };
 
   return {
@@ -74,7 +73,7 @@ function createJwtVerifier(deps: VerifierDeps, external: ExternalIssuer, keySet:
         if (error instanceof joseErrors.JOSEError && !(error instanceof joseErrors.JWKSTimeout)) return reject("bad signature or format");
         deps.logger.error({ err: error }, "identity provider keys unavailable");
         deps.onUnavailable?.();
-        throw new ServerError("The identity provider's keys could not be fetched; retry in a few seconds.");
+        throw tokenCheckFailed("The identity provider's keys could not be fetched; retry in a few seconds.");
       }
       const name = payload[external.agentClaim];
       if (typeof name !== "string" || name === "") return reject("no agent claim");
@@ -83,7 +82,7 @@ function createJwtVerifier(deps: VerifierDeps, external: ExternalIssuer, keySet:
         found = await callerByAgentName(deps.db, name);
       } catch {
         deps.onUnavailable?.();
-        throw new ServerError(DATABASE_UNREACHABLE_MESSAGE);
+        throw tokenCheckFailed(DATABASE_UNREACHABLE_MESSAGE);
       }
       if (!found) return reject("unknown agent");
       if (found.disabled) return reject("agent disabled");

@@ -3,8 +3,7 @@
 // replicas exchanging the same code or refresh token serialize: exactly one
 // wins, the other sees it used and revokes the grant (a reused secret means it
 // leaked).
-import { InvalidGrantError, InvalidTargetError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { InvalidGrantError, InvalidTargetError, type OAuthTokens } from "../mcp-sdk/index.js";
 import { generateToken, tokenHint } from "../auth/tokens.js";
 import type { Database, Queryable } from "../db/database.js";
 import { notFound } from "../errors.js";

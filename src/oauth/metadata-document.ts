@@ -8,8 +8,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import { BlockList, isIP } from "node:net";
-import { InvalidClientError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { InvalidClientError, type OAuthClientInformationFull, OAuthClientMetadataSchema } from "../mcp-sdk/index.js";
 
 export const METADATA_DOCUMENT_MAX_BYTES = 5 * 1024;
 const METADATA_DOCUMENT_TIMEOUT_MS = 5000;

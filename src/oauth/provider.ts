@@ -1,8 +1,7 @@
 // Our OAuthServerProvider for the SDK's mcpAuthRouter: the protocol (request
 // parsing, PKCE verification, error answers, metadata) is the SDK's; storage,
 // consent and token minting are ours, in Postgres.
-import { InvalidTargetError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { OAuthServerProvider, OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import { InvalidTargetError, type OAuthServerProvider, type OAuthTokenVerifier } from "../mcp-sdk/index.js";
 import type { AppDeps } from "../app-deps.js";
 import { createClientsStore } from "./clients.js";
 import { startConsent } from "./consent.js";

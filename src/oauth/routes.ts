@@ -3,18 +3,13 @@
 // metadata (RFC 9728). /mcp is left exactly as it was: clients that find OAuth
 // discovery stop sending their configured static header, so the static path
 // must never advertise it.
-import { mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
-import { createOAuthMetadata } from "@modelcontextprotocol/sdk/server/auth/router.js";
-import { metadataHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/metadata.js";
 import express, { type Express, type RequestHandler } from "express";
 import type { AppDeps } from "../app-deps.js";
 import type { Config } from "../config.js";
-import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import { OAuthClientMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import { createOAuthMetadata, isInvalidToken, mcpAuthRouter, metadataHandler, OAuthClientMetadataSchema, type OAuthTokenVerifier } from "../mcp-sdk/index.js";
 import type { VerifierDeps } from "../auth/verifier.js";
 import { bearerAuth, bearerToken, failedAuthLimit } from "../http-shared/auth.js";
-import { mcpPostHandler, methodNotAllowed } from "../http-shared/mcp-route.js";
+import { methodNotAllowed } from "../http-shared/mcp-route.js";
 import { consentRouter } from "./consent.js";
 import { createJwtVerifierFactory } from "./external.js";
 import { createOAuthProvider } from "./provider.js";
@@ -36,8 +31,12 @@ interface OAuthMountOptions {
   guards: RequestHandler[];
   /** Answer CORS preflight (ALLOWED_ORIGINS is set). */
   preflight: boolean;
-  /** The per-token rate limit and the per-agent concurrency limit, shared with /mcp (one queue per agent across both). */
-  callerLimits: RequestHandler[];
+  /**
+   * /mcp's chain with another token check (and failed-attempt limit): the same
+   * guards, the same per-token and per-agent limits (one queue per agent across
+   * both paths), the same endpoint.
+   */
+  mcpRoute(authenticate: RequestHandler, failedAttempts: RequestHandler | undefined): RequestHandler[];
 }
 
 /**
@@ -59,21 +58,13 @@ function mountOAuthMcp(app: Express, deps: AppDeps, options: OAuthMountOptions, 
         await checker.verifyAccessToken(token);
         return true;
       } catch (error) {
-        if (error instanceof InvalidTokenError) return false;
+        if (isInvalidToken(error)) return false;
         throw error;
       }
     },
   });
   if (options.preflight) app.options(OAUTH_MCP_PATH, ...guards);
-  app.post(
-    OAUTH_MCP_PATH,
-    ...guards,
-    ...(failureLimit ? [failureLimit] : []),
-    authenticate,
-    ...options.callerLimits,
-    express.json({ limit: deps.config.maxBodyBytes }),
-    mcpPostHandler(deps),
-  );
+  app.post(OAUTH_MCP_PATH, ...options.mcpRoute(authenticate, failureLimit));
   app.all(OAUTH_MCP_PATH, ...guards, methodNotAllowed);
 }
 

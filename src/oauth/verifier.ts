@@ -3,9 +3,8 @@
 // agent: one indexed lookup, every replica) plus the audience: the token must
 // come from a live grant for this resource (RFC 8707). Static tokens have no
 // audience and are refused here; they belong on /mcp.
-import { InvalidTokenError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
-import { callerFromAuthInfo } from "../auth/caller.js";
+import { invalidToken, isInvalidToken, type OAuthTokenVerifier, tokenCheckFailed } from "../mcp-sdk/index.js";
+import { callerFromAuthInfo, toAuthInfo } from "../auth/caller.js";
 import { createTokenVerifier, type VerifierDeps } from "../auth/verifier.js";
 import { grantOfToken } from "./grants.js";
 import { DATABASE_UNREACHABLE_MESSAGE } from "../db/classify.js";
@@ -24,7 +23,7 @@ export function createGrantTokenVerifier(deps: VerifierDeps, resource: string): 
       // A refused token is told to authorize again, not to ask an operator:
       // OAuth tokens come from the client's own authorization.
       const info = await base.verifyAccessToken(token).catch((error: unknown) => {
-        if (error instanceof InvalidTokenError) throw new InvalidTokenError(OAUTH_REJECTED_TOKEN_MESSAGE);
+        if (isInvalidToken(error)) throw invalidToken(OAUTH_REJECTED_TOKEN_MESSAGE);
         throw error;
       });
       const caller = callerFromAuthInfo(info);
@@ -34,14 +33,14 @@ export function createGrantTokenVerifier(deps: VerifierDeps, resource: string): 
       } catch (error) {
         deps.logger.error({ err: error }, "grant lookup failed");
         deps.onUnavailable?.();
-        throw new ServerError(DATABASE_UNREACHABLE_MESSAGE);
+        throw tokenCheckFailed(DATABASE_UNREACHABLE_MESSAGE);
       }
       if (!grant || grant.tokenId !== caller.tokenId || grant.revokedAt || grant.resource !== resource) {
         // As coarse as every other refusal (src/metrics.ts, AUTH_FAILURE_REASONS).
         deps.metrics.authFailures.inc({ reason: "invalid" });
-        throw new InvalidTokenError(`This token was not issued for ${resource}. Connect through OAuth to get one.`);
+        throw invalidToken(`This token was not issued for ${resource}. Connect through OAuth to get one.`);
       }
-      return { ...info, resource: new URL(grant.resource) };
+      return toAuthInfo(token, caller, info.expiresAt!, new URL(grant.resource));
     },
   };
 }

@@ -7,21 +7,38 @@
 // build) is shared, and the registrations (zod schemas, ~25 µs per tool to build,
 // and the wrapped callbacks) are built once per factory and replayed into each
 // new server.
-import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
 import { advertisedInputSchema } from "../mcp/arguments.js";
-import { type Completer, completionHandler, templateCompleter } from "../mcp/complete.js";
+import { type Completer, completionHandler } from "../mcp/complete.js";
 import { type CallExtra, promptCallback, resourceCall, toolCallback } from "../mcp/guard.js";
 import { SERVER_INSTRUCTIONS } from "../mcp/instructions.js";
 import { unknownToolText } from "../mcp/unknown-tool.js";
 import { type PromptEntry, promptGetHandler } from "../mcp/prompt-get.js";
 import type { Capability } from "../mcp/tool.js";
+import { type AuthInfo, type CacheHints, McpServer, ResourceTemplate, type ServerContext } from "../mcp-sdk/index.js";
 import type { RegisteredNames } from "../tracing/types.js";
 import { SERVICE_VERSION } from "../version.js";
 import { capabilities as allCapabilities } from "./capabilities.js";
+
+/** The part of a handler's context the callbacks read: the request's caller, as the SDK passes it on. */
+const extraOf = (ctx: ServerContext): CallExtra => ({ authInfo: ctx.http?.authInfo });
+
+/**
+ * How long a 2026-07-28 client may reuse a list result (cacheScope private:
+ * every answer depends on the caller's token). The tools, prompts and resource
+ * templates are those of this build: an hour. The facts a resources/list or
+ * resources/read shows change with every write: not reused.
+ */
+const STATIC_LIST_TTL_MS = 60 * 60 * 1000;
+const CACHE_HINTS: CacheHints = {
+  "tools/list": { ttlMs: STATIC_LIST_TTL_MS, cacheScope: "private" },
+  "prompts/list": { ttlMs: STATIC_LIST_TTL_MS, cacheScope: "private" },
+  "resources/templates/list": { ttlMs: STATIC_LIST_TTL_MS, cacheScope: "private" },
+  "server/discover": { ttlMs: STATIC_LIST_TTL_MS, cacheScope: "private" },
+  "resources/list": { ttlMs: 0, cacheScope: "private" },
+  "resources/read": { ttlMs: 0, cacheScope: "private" },
+};
 
 /** Registers every capability's tools, resources and prompts on one server. */
 type Registration = (server: McpServer) => void;
@@ -41,7 +58,7 @@ function buildToolRegistrations(deps: AppDeps, capabilities: readonly Capability
         ...(tool.meta ? { _meta: tool.meta } : {}),
       };
       const callback = toolCallback(deps, tool);
-      registrations.set(tool.name, (server) => void server.registerTool(tool.name, config, callback));
+      registrations.set(tool.name, (server) => void server.registerTool(tool.name, config, (args: Record<string, unknown>, ctx: ServerContext) => callback(args, extraOf(ctx))));
     }
   }
   return registrations;
@@ -57,26 +74,28 @@ function buildOtherRegistrations(deps: AppDeps, capabilities: readonly Capabilit
       const { list } = resource;
       const completers = resource.complete ?? {};
       completions.templates.set(resource.uriTemplate, completers);
+      // The completion handler (src/mcp/complete.ts) answers for the template's variables; the SDK only lists the template.
       const template = new ResourceTemplate(resource.uriTemplate, {
-        list: list ? (extra: CallExtra) => resourceCall(deps, resource, extra, (ctx) => list(ctx)) : undefined,
-        complete: Object.fromEntries(Object.entries(completers).map(([variable, complete]) => [variable, templateCompleter(complete)])),
+        list: list ? (ctx: ServerContext) => resourceCall(deps, resource, extraOf(ctx), (c) => list(c)) : undefined,
       });
       const metadata = { title: resource.title, description: resource.description, mimeType: resource.mimeType };
-      const read = (uri: URL, variables: Record<string, string | string[]>, extra: CallExtra) =>
-        resourceCall(deps, resource, extra, (ctx) => resource.read(uri, variables, ctx));
+      const read = (uri: URL, variables: Record<string, string | string[]>, ctx: ServerContext) =>
+        resourceCall(deps, resource, extraOf(ctx), (c) => resource.read(uri, variables, c));
       registrations.push((server) => void server.registerResource(resource.name, template, metadata, read));
     }
     for (const resource of capability.fixedResources ?? []) {
       const metadata = { title: resource.title, description: resource.description, mimeType: resource.mimeType, ...(resource.meta ? { _meta: resource.meta } : {}) };
-      const read = (uri: URL, extra: CallExtra) => resourceCall(deps, resource, extra, (ctx) => resource.read(uri, ctx));
+      const read = (uri: URL, ctx: ServerContext) => resourceCall(deps, resource, extraOf(ctx), (c) => resource.read(uri, c));
       registrations.push((server) => void server.registerResource(resource.name, resource.uri, metadata, read));
     }
     for (const prompt of capability.prompts ?? []) {
-      const config = { title: prompt.title, description: prompt.description, argsSchema: prompt.args };
+      const schema = z.object(prompt.args);
+      const config = { title: prompt.title, description: prompt.description, argsSchema: schema };
       const callback = promptCallback(deps, prompt);
-      prompts.set(prompt.name, { schema: z.object(prompt.args), callback });
+      prompts.set(prompt.name, { schema, callback });
       completions.prompts.set(prompt.name, prompt.args);
-      registrations.push((server) => void server.registerPrompt(prompt.name, config, callback));
+      // The SDK's registration answers prompts/list and sets the capability; prompts/get is this service's (prompt-get.ts).
+      registrations.push((server) => void server.registerPrompt(prompt.name, config, (args: Record<string, unknown>, ctx: ServerContext) => callback(args, extraOf(ctx))));
     }
   }
   // After the SDK's registrations, which set its own prompts/get handler.
@@ -100,6 +119,8 @@ export interface McpServerFactory {
   readonly registered: RegisteredNames;
 }
 
+export type { AuthInfo };
+
 export function createMcpServerFactory(deps: AppDeps, capabilities: readonly Capability[] = allCapabilities): McpServerFactory {
   const tools = buildToolRegistrations(deps, capabilities);
   const registered: RegisteredNames = {
@@ -113,13 +134,8 @@ export function createMcpServerFactory(deps: AppDeps, capabilities: readonly Cap
     ...(capabilities.some((c) => c.resources?.length || c.fixedResources?.length) ? { resources: {} } : {}),
     ...(capabilities.some((c) => c.prompts?.length) ? { prompts: {} } : {}),
   };
-  // Only used to validate elicitation answers; stateless and safe to share.
-  const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const factory = (message?: unknown) => {
-    const server = new McpServer(
-      { name: "agent-memory", version: SERVICE_VERSION },
-      { instructions: SERVER_INSTRUCTIONS, capabilities: serverCapabilities, jsonSchemaValidator },
-    );
+    const server = new McpServer({ name: "agent-memory", version: SERVICE_VERSION }, { instructions: SERVER_INSTRUCTIONS, capabilities: serverCapabilities, cacheHints: CACHE_HINTS });
     const called = calledToolName(message);
     const only = tools.get(called ?? "");
     if (only) only(server);
@@ -128,7 +144,7 @@ export function createMcpServerFactory(deps: AppDeps, capabilities: readonly Cap
     // (as a tool error); this server serves that one request, so its answer is ours.
     if (called !== undefined && !only) {
       const text = unknownToolText(called, [...tools.keys()]);
-      server.server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: "text", text }], isError: true }));
+      server.server.setRequestHandler("tools/call", () => ({ content: [{ type: "text" as const, text }], isError: true }));
     }
     return server;
   };

@@ -1,10 +1,9 @@
 // The review app's page, built once per process: the extension's browser
-// bundle (@modelcontextprotocol/ext-apps, read from node_modules, never a CDN)
+// bundle (MCP Apps' browser bundle: src/mcp-sdk/apps.ts)
 // and the app's own script and style, all inline, under a CSP that allows only
 // those exact inline blocks (by hash) and nothing from any origin.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { appBundle } from "../../../mcp-sdk/index.js";
 import { APP_SCRIPT } from "./script.js";
 import { APP_STYLE } from "./style.js";
 
@@ -14,8 +13,7 @@ import { APP_STYLE } from "./style.js";
  * first read of the page if a new release changes that shape.
  */
 function extAppsBundle(): string {
-  const path = createRequire(import.meta.url).resolve("@modelcontextprotocol/ext-apps/app-with-deps");
-  const source = readFileSync(path, "utf8");
+  const { path, source } = appBundle();
   const exported = /export\s*\{([^}]*)\};?\s*$/.exec(source);
   if (!exported) throw new Error(`${path} no longer ends in one export list: the review app cannot inline it.`);
   const names = exported[1]!.split(",").map((entry) => {

@@ -2,7 +2,7 @@
 // that hosts with MCP Apps show for memory_review. Its CSP metadata allows no
 // other origin: the page needs none, and its buttons reach the service only
 // through the host (tools/call of memory_promote, as the caller).
-import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
+import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "../../../mcp-sdk/index.js";
 import type { FixedResourceDefinition } from "../../../mcp/tool.js";
 import { reviewAppPage } from "./page.js";
 
