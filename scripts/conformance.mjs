@@ -9,8 +9,8 @@
 //    OS-chosen port, and reads the owner token its first start writes (firstTokenFile).
 // 3. Runs the suite on Node 20 through scripts/conformance-shim.mjs (fs.globSync) against the
 //    proxy's /mcp. Extra arguments go to the suite: npm run conformance -- --scenario ping
-//    Our own option --allow-suite-origin starts the service with ALLOWED_ORIGINS set to the
-//    suite's origin (http://localhost:<proxy port>); by default /mcp refuses every browser Origin.
+//    The proxy keeps Host and Origin, so the suite's localhost Origin reaches the service as
+//    its own (same-origin, src/http/origin.ts).
 //    The scenarios that do not apply (they call the suite's "everything server" tools, resources
 //    and prompts by name, or features this service does not offer) are passed to the suite as
 //    expected failures (EXPECTED_FAILURES below; docs/conformance.md says why for each), so the
@@ -50,7 +50,6 @@ const EXPECTED_FAILURES = [
   "prompts-get-with-args",
   "prompts-get-embedded-resource",
   "prompts-get-with-image",
-  "dns-rebinding-protection", // passes with --allow-suite-origin: /mcp refuses browser Origins by default
 ];
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -77,11 +76,9 @@ const suiteOrigin = `http://localhost:${proxy.address().port}`;
 const url = `${suiteOrigin}/mcp`;
 
 // 2. The service, on the embedded database (DATABASE_URL cleared so a developer's Postgres is never used).
-const allowOrigin = process.argv.includes("--allow-suite-origin");
-const args = process.argv.slice(2).filter((a) => a !== "--allow-suite-origin");
+const args = process.argv.slice(2);
 const env = { ...process.env, AGENT_MEMORY_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn" };
 delete env.DATABASE_URL;
-if (allowOrigin) env.ALLOWED_ORIGINS = suiteOrigin;
 const service = spawn(process.execPath, [join(root, "dist/cli/main.js"), "serve", "--json"], { cwd: work, env, stdio: ["ignore", "pipe", "inherit"] });
 const started = await new Promise((resolve, reject) => {
   service.once("exit", (code) => reject(new Error(`the service exited (${code}) before listening`)));
@@ -101,8 +98,7 @@ console.log(`agent-memory ${started.url} (via ${url}, suite results in ${results
 // 3. The suite.
 if (!args.includes("--expected-failures")) {
   const baseline = join(work, "expected-failures.yml");
-  const names = EXPECTED_FAILURES.filter((n) => !(allowOrigin && n === "dns-rebinding-protection"));
-  writeFileSync(baseline, `server:\n${names.map((n) => `  - ${n}\n`).join("")}`);
+  writeFileSync(baseline, `server:\n${EXPECTED_FAILURES.map((n) => `  - ${n}\n`).join("")}`);
   args.push("--expected-failures", baseline);
 }
 const suite = spawn(

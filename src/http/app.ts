@@ -54,7 +54,8 @@ export function createApp(deps: AppDeps): Express {
   if (hosts) app.use(hostCheck(hosts));
   const corsHandler = corsForAllowedOrigins(config.allowedOrigins);
   // Every request to an MCP path: the Origin check, then CORS for allowed origins (which answers their preflight).
-  const mcpGuards: RequestHandler[] = [originCheck(config.allowedOrigins), ...(corsHandler ? [corsHandler] : [])];
+  const originRule = { allowedOrigins: config.allowedOrigins, publicUrl: config.publicUrl, hostChecked: hosts !== undefined };
+  const mcpGuards: RequestHandler[] = [originCheck(originRule), ...(corsHandler ? [corsHandler] : [])];
 
   // POST /mcp first: the per-call path is matched against one route, not walked
   // past the ops, console and OAuth routes (no path below overlaps it).

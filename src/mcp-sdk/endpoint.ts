@@ -1,7 +1,7 @@
 // One MCP endpoint for both eras of the protocol, from one server factory:
 // - 2026-07-28 requests (a per-request `_meta` envelope) through the SDK's
 //   createMcpHandler: server/discover, the standard headers, cache fields,
-//   resultType, answered as one JSON body;
+//   resultType, answered as one JSON body (no handler notifies mid-call);
 // - 2025-era requests (initialize, then calls without an envelope) statelessly,
 //   a fresh server and transport per request, answered as one JSON body as
 //   before (enableJsonResponse), never an SSE stream for a single answer.
@@ -42,7 +42,9 @@ export interface McpEndpoint {
 export function mcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const modern = createMcpHandler(({ authInfo }) => options.factory({ era: "modern", authInfo }), {
     legacy: "reject",
-    responseMode: "json",
+    // The default ("auto") answers with one JSON body unless a handler notifies
+    // mid-call, which none does (no progress, no logging); "json" would say the
+    // same with a console warning at every start.
     maxRequestBodySize: options.maxBodyBytes,
     onerror: options.onerror,
   });

@@ -174,6 +174,21 @@ describe("transport rules", () => {
     expect(allowed.status).toBe(200);
   });
 
+  it("serves the service's own origin: the Host it was reached by where the Host is checked, PUBLIC_URL's everywhere", async () => {
+    const own = await (await post())().set("Host", "localhost:8080").set("Origin", "http://localhost:8080").send(whoami());
+    expect(own.status).toBe(200);
+    const otherPort = await (await post())().set("Host", "localhost:8080").set("Origin", "http://localhost:9999").send(whoami());
+    expect(otherPort.status).toBe(403);
+    const rebound = await (await post())().set("Host", "evil.example:8080").set("Origin", "http://evil.example:8080").send(whoami());
+    expect(rebound.status).toBe(403);
+    // Bound to every interface without ALLOWED_HOSTS, any Host is accepted, so a matching Origin proves nothing.
+    const open = { HOST: "0.0.0.0", PUBLIC_URL: "https://memory.example" };
+    const unchecked = await (await post(open))().set("Host", "evil.example").set("Origin", "http://evil.example").send(whoami());
+    expect(unchecked.status).toBe(403);
+    const publicOrigin = await (await post(open))().set("Host", "memory.example").set("Origin", "https://memory.example").send(whoami());
+    expect(publicOrigin.status).toBe(200);
+  });
+
   it("answers CORS preflight and exposes MCP headers for allowed origins only", async () => {
     const { app } = await createTestApp(tdb.db, { ALLOWED_ORIGINS: "https://app.example" });
     const preflight = await request(app)

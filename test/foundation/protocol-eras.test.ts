@@ -130,26 +130,40 @@ describe("one service, both eras of MCP", () => {
     expect(v2Modern[10]).toMatchObject({ cacheScope: "private", ttlMs: 0 });
   });
 
-  it("answers 2026-07-28 list requests with a private cache scope and a ttl", async () => {
-    const response = await fetch(first.service.mcpUrl, {
+  const modernRequest = (method: string, params: Record<string, unknown> = {}) =>
+    fetch(first.service.mcpUrl, {
       method: "POST",
       headers: {
         Authorization: `Bearer ${first.tokens.writer}`,
         Accept: "application/json, text/event-stream",
         "Content-Type": "application/json",
         "MCP-Protocol-Version": "2026-07-28",
-        "Mcp-Method": "tools/list",
+        "Mcp-Method": method,
       },
       body: JSON.stringify({
         jsonrpc: "2.0",
         id: 1,
-        method: "tools/list",
-        params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} } },
+        method,
+        params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} } },
       }),
     });
+
+  it("answers 2026-07-28 list requests with a private cache scope and a ttl", async () => {
+    const response = await modernRequest("tools/list");
     expect(response.status).toBe(200);
     const body = (await response.json()) as { result: { tools: unknown[]; ttlMs: number; cacheScope: string } };
     expect(body.result.tools.length).toBeGreaterThan(20);
     expect(body.result).toMatchObject({ cacheScope: "private", ttlMs: 3_600_000 });
+  });
+
+  it("offers no subscriptions: server/discover declares none and subscriptions/listen acknowledges none and ends", async () => {
+    const discover = (await (await modernRequest("server/discover")).json()) as { result: { capabilities: Record<string, unknown> } };
+    expect(discover.result.capabilities.resources).not.toMatchObject({ subscribe: true });
+    expect(discover.result.capabilities).not.toHaveProperty("subscriptions");
+    const listen = await modernRequest("subscriptions/listen", { notifications: { resourcesUpdated: ["memory://facts/team/x"] } });
+    // The SDK answers listen itself: it acknowledges none of the asked notifications and ends the stream at once.
+    const events = (await listen.text()).split("\n").filter((line) => line.startsWith("data: ")).map((line) => JSON.parse(line.slice(6)));
+    expect(events[0]).toMatchObject({ method: "notifications/subscriptions/acknowledged", params: { notifications: {} } });
+    expect(events.at(-1)).toMatchObject({ id: 1, result: { resultType: "complete" } });
   });
 });
