@@ -10,6 +10,7 @@ import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
 import type { Caller } from "../auth/caller.js";
 import type { ServedFact } from "../receipts.js";
+import type { MemoryOperation } from "../tracing/mcp-tracing.js";
 
 /** What every tool, resource and prompt callback receives besides its input. */
 export interface CallContext {
@@ -59,6 +60,8 @@ interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
    * Never for a tool that writes or decides (a claim, a check before an action).
    */
   readsMayLag?: true;
+  /** Which memory operation the tool is, for traces (OpenTelemetry's GenAI memory spans); none for the ledger and whoami. */
+  memoryOperation?: MemoryOperation;
   run(input: z.infer<z.ZodObject<I>>, ctx: CallContext): Promise<ToolAnswer<NullAsAbsent<z.infer<z.ZodObject<O>>>>>;
 }
 
@@ -72,6 +75,7 @@ export interface ToolDefinition {
   annotations: ToolAnnotations;
   meta?: Record<string, unknown> | undefined;
   readsMayLag?: true | undefined;
+  memoryOperation?: MemoryOperation | undefined;
   // Method syntax on purpose: a spec's run takes its own narrower input, and the
   // input has been checked against inputSchema before run is called (guard.ts).
   run(input: Record<string, unknown>, ctx: CallContext): Promise<ToolAnswer<unknown>>;
@@ -89,6 +93,7 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(spe
     annotations: { title: spec.title, ...spec.annotations },
     meta: spec.meta,
     readsMayLag: spec.readsMayLag,
+    memoryOperation: spec.memoryOperation,
     run: spec.run,
   };
 }

@@ -125,6 +125,7 @@ export function createMcpServerFactory(deps: AppDeps, capabilities: readonly Cap
   const tools = buildToolRegistrations(deps, capabilities);
   const registered: RegisteredNames = {
     tools: new Set(tools.keys()),
+    memoryOperations: new Map(capabilities.flatMap((c) => c.tools.flatMap((t) => (t.memoryOperation ? [[t.name, t.memoryOperation] as const] : [])))),
     prompts: new Set(capabilities.flatMap((c) => (c.prompts ?? []).map((p) => p.name))),
     resources: new Set(capabilities.flatMap((c) => (c.fixedResources ?? []).map((r) => r.uri))),
   };

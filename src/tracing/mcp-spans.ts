@@ -4,8 +4,11 @@
 // message carries one (SEP-414), else the HTTP request's traceparent header
 // (which the HTTP instrumentation already continued). Its attributes say what
 // was called and by whom, never the arguments or the answer. Postgres statements
-// run inside it, so the pg instrumentation's spans are its children.
-import { context, propagation, type Attributes, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+// run inside it, so the pg instrumentation's spans are its children. A tool that
+// is a memory operation (search_memory, upsert_memory…) runs in a span of that
+// name under it, by the GenAI memory conventions (kind internal: the store is
+// this process), with the records' count and store; never the query or records.
+import { context, propagation, type Attributes, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { clip } from "../text.js";
 import { SERVICE_VERSION } from "../version.js";
 import type { McpRequestInfo, McpRequestResult, McpTracing } from "./types.js";
@@ -79,6 +82,21 @@ export function requestAttributes(info: McpRequestInfo): { name: string; attribu
   return { name: target ? `${method} ${target}` : method, attributes };
 }
 
+/** The memory operation a request is, if it calls a tool that is one. */
+function memoryOperation(info: McpRequestInfo, attributes: Attributes): string | undefined {
+  const tool = attributes["gen_ai.tool.name"];
+  return typeof tool === "string" ? info.registered.memoryOperations.get(tool) : undefined;
+}
+
+/** The memory span's attributes once it has run: how many records it served, from which store (scope). */
+function memoryResultAttributes(result: McpRequestResult): Attributes {
+  const attributes: Attributes = {};
+  if (result.served !== undefined) attributes["gen_ai.memory.record.count"] = result.served;
+  if (result.storeId !== undefined) attributes["gen_ai.memory.store.id"] = result.storeId;
+  if (result.outcome !== undefined && result.outcome !== "ok") attributes["error.type"] = "tool_error";
+  return attributes;
+}
+
 /** The attributes known once it has run. */
 export function resultAttributes(method: unknown, result: McpRequestResult): Attributes {
   const attributes: Attributes = {};
@@ -97,17 +115,24 @@ export function otelMcpTracing(): McpTracing {
       // The caller's context from _meta first (it names the MCP call itself), else the current one (the HTTP span).
       const parent = meta && typeof meta.traceparent === "string" ? propagation.extract(context.active(), meta) : context.active();
       const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
+      const inRequest = trace.setSpan(parent, span);
+      const operation = memoryOperation(info, attributes);
+      const memorySpan = operation ? tracer.startSpan(operation, { kind: SpanKind.INTERNAL, attributes: { "gen_ai.operation.name": operation } }, inRequest) : undefined;
+      const end = (s: Span, done: Attributes) => {
+        s.setAttributes(done);
+        if (done["error.type"]) s.setStatus({ code: SpanStatusCode.ERROR });
+        s.end();
+      };
       try {
-        await context.with(trace.setSpan(parent, span), work);
-        const done = resultAttributes(attributes["mcp.method.name"], after());
-        span.setAttributes(done);
-        if (done["error.type"]) span.setStatus({ code: SpanStatusCode.ERROR });
+        await context.with(memorySpan ? trace.setSpan(inRequest, memorySpan) : inRequest, work);
+        const result = after();
+        if (memorySpan) end(memorySpan, memoryResultAttributes(result));
+        end(span, resultAttributes(attributes["mcp.method.name"], result));
       } catch (error) {
-        span.setAttribute("error.type", error instanceof Error ? error.name : "Error");
-        span.setStatus({ code: SpanStatusCode.ERROR });
+        const failed = { "error.type": error instanceof Error ? error.name : "Error" };
+        if (memorySpan) end(memorySpan, failed);
+        end(span, failed);
         throw error;
-      } finally {
-        span.end();
       }
     },
   };

@@ -5,7 +5,7 @@
 
 import type { McpTracing } from "./types.js";
 
-export type { McpRequestInfo, McpRequestResult, McpTracing } from "./types.js";
+export type { McpRequestInfo, McpRequestResult, McpTracing, MemoryOperation } from "./types.js";
 
 /** The OpenTelemetry implementation, loaded on first use when tracing is on. */
 export async function loadMcpTracing(): Promise<McpTracing> {

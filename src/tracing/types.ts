@@ -1,8 +1,16 @@
 // What the MCP route and the span implementation (mcp-spans.ts) share.
 
+/**
+ * OpenTelemetry's memory operations (gen_ai.operation.name, semantic conventions
+ * for GenAI memory): a tool that is one gets a span of that name under its call.
+ */
+export type MemoryOperation = "search_memory" | "create_memory" | "update_memory" | "upsert_memory" | "delete_memory";
+
 /** What the server offers, by name: a span names what was called only when it is one of these. */
 export interface RegisteredNames {
   tools: ReadonlySet<string>;
+  /** The tools that are memory operations, and which. */
+  memoryOperations: ReadonlyMap<string, MemoryOperation>;
   prompts: ReadonlySet<string>;
   /** Fixed resources' URIs (a fact's URI is named by its template). */
   resources: ReadonlySet<string>;

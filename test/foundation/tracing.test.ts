@@ -37,6 +37,7 @@ interface ReceivedSpan extends OtlpSpan {
 }
 
 const SPAN_KIND_SERVER = 2;
+const SPAN_KIND_INTERNAL = 1;
 
 /** A tiny OTLP/HTTP (JSON) traces receiver: every span posted to /v1/traces, with its service's name. */
 function startReceiver(): Promise<{ server: Server; url: string; spans: ReceivedSpan[]; bodies: string[] }> {
@@ -177,8 +178,11 @@ describe("OpenTelemetry traces", () => {
       expect(recall.attrs["mcp.protocol.version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(recall.attrs["error.type"]).toBeUndefined();
 
+      // The recall is a memory operation: a span of OpenTelemetry's GenAI memory conventions under the call, the statements under it.
+      const search = await until("search_memory span", () => receiver.spans.find((s) => s.name === "search_memory" && s.parentSpanId === recall.spanId));
+      expect(search).toMatchObject({ kind: SPAN_KIND_INTERNAL, attrs: { "gen_ai.operation.name": "search_memory", "gen_ai.memory.record.count": 1, "gen_ai.memory.store.id": "shared" } });
       const statements = await until("Postgres spans under the recall", () => {
-        const children = receiver.spans.filter((s) => s.parentSpanId === recall.spanId && s.attrs["db.system.name"] === "postgresql");
+        const children = receiver.spans.filter((s) => s.parentSpanId === search.spanId && s.attrs["db.system.name"] === "postgresql");
         return children.length > 0 ? children : undefined;
       });
       for (const s of statements) {

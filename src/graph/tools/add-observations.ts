@@ -20,6 +20,7 @@ const output = { results: z.array(z.object({ entityName: z.string(), addedObserv
 
 export const addObservationsTool = defineTool({
   name: "add_observations",
+  memoryOperation: "create_memory",
   title: "Add Observations",
   description:
     "Add new observations to existing entities in the knowledge graph, when you learn a fact about a known entity. " +

@@ -12,6 +12,7 @@ const output = { entities: z.array(EntitySchema) };
 
 export const createEntitiesTool = defineTool({
   name: "create_entities",
+  memoryOperation: "create_memory",
   title: "Create Entities",
   description:
     "Create multiple new entities in the knowledge graph: a person, organisation, project, tool or concept worth remembering " +

@@ -12,6 +12,7 @@ const output = { relations: z.array(RelationSchema) };
 
 export const createRelationsTool = defineTool({
   name: "create_relations",
+  memoryOperation: "create_memory",
   title: "Create Relations",
   description:
     "Create multiple new relations between entities in the knowledge graph, in active voice (from \"Alice\", relationType \"works_at\", to \"Acme\"). " +

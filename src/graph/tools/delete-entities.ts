@@ -12,6 +12,7 @@ const output = deleteOutput;
 
 export const deleteEntitiesTool = defineTool({
   name: "delete_entities",
+  memoryOperation: "delete_memory",
   title: "Delete Entities",
   description:
     "Delete multiple entities and their associated relations (and observations) from the knowledge graph, only when wrong or obsolete. Missing names are ignored.",

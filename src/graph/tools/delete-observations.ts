@@ -20,6 +20,7 @@ const output = deleteOutput;
 
 export const deleteObservationsTool = defineTool({
   name: "delete_observations",
+  memoryOperation: "delete_memory",
   title: "Delete Observations",
   description:
     "Delete specific observations (exact text) from entities in the knowledge graph, when wrong or outdated. Missing ones are ignored.",

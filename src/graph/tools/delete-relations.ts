@@ -12,6 +12,7 @@ const output = deleteOutput;
 
 export const deleteRelationsTool = defineTool({
   name: "delete_relations",
+  memoryOperation: "delete_memory",
   title: "Delete Relations",
   description:
     "Delete multiple relations from the knowledge graph (from, to and relationType match exactly). Missing ones are ignored.",

@@ -12,6 +12,7 @@ const output = graphOutput;
 
 export const openNodesTool = defineTool({
   name: "open_nodes",
+  memoryOperation: "search_memory",
   title: "Open Nodes",
   description:
     "Open specific nodes in the knowledge graph by their names: the entities that exist, with who created what and when, and every relation touching them. " +

@@ -11,6 +11,7 @@ const output = pagedGraphOutput;
 
 export const readGraphTool = defineTool({
   name: "read_graph",
+  memoryOperation: "search_memory",
   title: "Read Graph",
   description:
     "Read the entire knowledge graph: entities with their observations, and relations. For something specific prefer search_nodes or open_nodes. " +

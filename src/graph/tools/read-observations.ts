@@ -16,6 +16,7 @@ const output = observationPageOutput;
 
 export const readObservationsTool = defineTool({
   name: "read_observations",
+  memoryOperation: "search_memory",
   title: "Read Observations",
   description:
     "Page through one entity's observations in the order added, with who added each and when: for an entity marked observationsTruncated, " +

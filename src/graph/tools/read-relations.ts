@@ -29,6 +29,7 @@ const output = relationPageOutput;
 
 export const readRelationsTool = defineTool({
   name: "read_relations",
+  memoryOperation: "search_memory",
   title: "Read Relations",
   description:
     "Page through the graph's relations in creation order, with who created each and when: all, or those touching given names. " +

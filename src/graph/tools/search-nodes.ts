@@ -22,6 +22,7 @@ const output = searchPageOutput;
 
 export const searchNodesTool = defineTool({
   name: "search_nodes",
+  memoryOperation: "search_memory",
   title: "Search Nodes",
   description:
     "Search the knowledge graph for a case-insensitive substring of entity names, types or observations. " +

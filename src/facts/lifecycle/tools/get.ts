@@ -33,6 +33,7 @@ const output = {
 
 export const memoryGetTool = defineTool({
   name: "memory_get",
+  memoryOperation: "search_memory",
   title: "Get a fact with its history",
   description:
     `Read one fact by its exact name: the whole body, status, version, and history (the newest ${GET_HISTORY_VERSIONS} versions, who confirmed or deprecated them, when, why). ` +

@@ -37,6 +37,7 @@ const output = {
 
 export const memoryListTool = defineTool({
   name: "memory_list",
+  memoryOperation: "search_memory",
   title: "List facts",
   description:
     "List facts page by page, newest change first, by status, type, scope or author. " +

@@ -35,6 +35,7 @@ const output = {
 
 export const memoryStoreTool = defineTool({
   name: "memory_store",
+  memoryOperation: "upsert_memory",
   title: "Store a fact",
   description:
     "Store one reusable fact in the team's shared memory, or a new version of one: what the next agent needs and cannot see elsewhere " +

@@ -87,6 +87,7 @@ type LeanHit = Pick<RecallHit, "name" | "scope" | "type" | "status" | "descripti
 
 export const memoryRecallTool = defineTool({
   name: "memory_recall",
+  memoryOperation: "search_memory",
   title: "Recall facts",
   description:
     "Search the team's shared memory before starting any task and before a risky step, with a few keywords of the task " +

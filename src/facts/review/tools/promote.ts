@@ -31,6 +31,7 @@ const output = {
 
 export const memoryPromoteTool = defineTool({
   name: "memory_promote",
+  memoryOperation: "update_memory",
   title: "Confirm or deprecate a fact",
   description:
     "Confirm someone else's draft after checking it, or deprecate a fact found wrong or obsolete. " +

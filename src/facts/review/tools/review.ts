@@ -36,6 +36,7 @@ const output = {
 
 export const memoryReviewTool = defineTool({
   name: "memory_review",
+  memoryOperation: "search_memory",
   title: "Review queue",
   description: "Your review queue with diffs (an app where hosts run MCP Apps); act with memory_promote.",
   input,
