@@ -135,7 +135,7 @@ export function createMetrics(poolStats: () => PoolStats, options: MetricsOption
   for (const reason of AUTH_FAILURE_REASONS) authFailures.labels({ reason }).inc(0);
   const rateLimited = new client.Counter({
     name: "agent_memory_rate_limited_total",
-    help: "Requests refused by a limit (per_token, auth_failures, per_agent_concurrency).",
+    help: "Requests refused by a limit (per_token, auth_failures, per_agent_concurrency, oauth: the authorization server's endpoints per address).",
     labelNames: ["limit"] as const,
     registers: [registry],
   });

@@ -46,6 +46,11 @@ interface LimiterOptions {
   refuse: (res: Response) => void;
 }
 
+/** A limit on requests per client address per minute (the OAuth endpoints'); undefined when `limit` is 0. */
+export function requestLimit(deps: Pick<AppDeps, "metrics">, options: { limit: number; metricLabel: string; refuse: (res: Response) => void }): RequestHandler | undefined {
+  return limiter({ deps, ...options });
+}
+
 /** The one rate-limit shape of the service: a fixed one-minute window per key, IETF RateLimit headers. */
 function limiter(options: LimiterOptions): RequestHandler | undefined {
   if (options.limit === 0) return undefined;

@@ -7,8 +7,8 @@
 // - endpoint.ts: serving one factory to both eras of the protocol over HTTP
 //   (2026-07-28 per request, and 2025-era clients statelessly);
 // - resource-server.ts: bearer tokens on /mcp and /oauth/mcp (v2's helpers);
-// - authorization-server.ts: the built-in OAuth authorization server's router
-//   and the errors its provider throws;
+// - authorization-server.ts: the OAuth wire schemas and types the built-in
+//   authorization server (src/oauth/, our own code) speaks;
 // - apps.ts: MCP Apps (the review app's resource).
 export * from "./protocol.js";
 export * from "./endpoint.js";

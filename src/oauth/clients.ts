@@ -1,13 +1,17 @@
 // The registered clients, in Postgres so every replica knows them: clients from
 // dynamic registration (RFC 7591) and clients identified by the URL of their
 // metadata document (fetched on first use, refreshed after DOCUMENT_FRESH_SECONDS).
-import { InvalidClientMetadataError, type OAuthClientInformationFull, type OAuthRegisteredClientsStore } from "../mcp-sdk/index.js";
+import type { OAuthClientInformationFull } from "../mcp-sdk/index.js";
 import type { Database } from "../db/database.js";
 import { DomainError } from "../errors.js";
 import { type SecretGuard, stringsIn } from "../secrets/guard.js";
 import { fetchClientMetadataDocument, isMetadataDocumentClientId } from "./metadata-document.js";
 import { hashSecret } from "./secrets.js";
+import type { AuthorizationServerProvider } from "./authorization-server.js";
+import { oauthError } from "./protocol.js";
 import * as sql from "./sql.js";
+
+const invalidMetadata = (message: string) => oauthError("invalid_client_metadata", message);
 
 const DOCUMENT_FRESH_SECONDS = 600;
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -38,20 +42,20 @@ const USE_INSTEAD = "Use https, http on localhost or 127.0.0.1, or your app's ow
  * shown, logged or stored).
  */
 function validateRedirectUris(uris: string[]): void {
-  if (uris.length === 0) throw new InvalidClientMetadataError("redirect_uris must list at least one URI.");
+  if (uris.length === 0) throw invalidMetadata("redirect_uris must list at least one URI.");
   for (const uri of uris) {
     const url = new URL(uri);
     if (url.username || url.password) {
       url.username = "";
       url.password = "";
-      throw new InvalidClientMetadataError(`redirect_uri ${url.href} (credentials removed) has a user name or password in it; a redirect URI carries none. Register it without "user:password@".`);
+      throw invalidMetadata(`redirect_uri ${url.href} (credentials removed) has a user name or password in it; a redirect URI carries none. Register it without "user:password@".`);
     }
     if (NON_CALLBACK_SCHEMES.has(url.protocol)) {
-      throw new InvalidClientMetadataError(`redirect_uri ${uri} uses ${url.protocol}, which cannot receive an authorization code safely. ${USE_INSTEAD}`);
+      throw invalidMetadata(`redirect_uri ${uri} uses ${url.protocol}, which cannot receive an authorization code safely. ${USE_INSTEAD}`);
     }
-    if (url.hash) throw new InvalidClientMetadataError(`redirect_uri ${uri} must not have a fragment.`);
+    if (url.hash) throw invalidMetadata(`redirect_uri ${uri} must not have a fragment.`);
     if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) {
-      throw new InvalidClientMetadataError(`redirect_uri ${uri} must use https (plain http only for localhost or 127.0.0.1).`);
+      throw invalidMetadata(`redirect_uri ${uri} must use https (plain http only for localhost or 127.0.0.1).`);
     }
   }
 }
@@ -61,7 +65,7 @@ async function checkMetadataText(secrets: SecretGuard, metadata: object): Promis
   try {
     await secrets.check(stringsIn(metadata));
   } catch (error) {
-    if (error instanceof DomainError) throw new InvalidClientMetadataError(error.message);
+    if (error instanceof DomainError) throw invalidMetadata(error.message);
     throw error;
   }
 }
@@ -69,13 +73,13 @@ async function checkMetadataText(secrets: SecretGuard, metadata: object): Promis
 export function createClientsStore(
   db: Database,
   options: { allowLoopbackMetadataDocuments: boolean; metadataDocumentTimeoutMs?: number | undefined; secrets: SecretGuard },
-): OAuthRegisteredClientsStore {
+): Pick<AuthorizationServerProvider, "getClient" | "registerClient"> {
   return {
     async getClient(clientId) {
       const row = (await db.query<ClientRow>(sql.SELECT_CLIENT, [clientId, DOCUMENT_FRESH_SECONDS])).rows[0];
       if (row && (!row.from_metadata_document || row.fresh)) {
-        // The SDK compares client_secret with what the client sent; that value is
-        // hashed before it reaches the SDK (see hashClientSecret), so only hashes meet.
+        // A confidential client's secret is kept as its hash: client authentication
+        // hashes the one sent and compares the two (authorization-server.ts).
         return { ...row.metadata, client_id: row.client_id, ...(row.secret_hash ? { client_secret: row.secret_hash } : {}) };
       }
       if (!isMetadataDocumentClientId(clientId)) return undefined;
@@ -88,12 +92,11 @@ export function createClientsStore(
 
     async registerClient(client) {
       validateRedirectUris(client.redirect_uris);
-      const clientId = (client as OAuthClientInformationFull).client_id;
-      const { client_secret: secret, ...metadata } = client as OAuthClientInformationFull;
+      const { client_secret: secret, ...metadata } = client;
       await checkMetadataText(options.secrets, metadata);
-      await db.query(sql.INSERT_CLIENT, [clientId, secret ? hashSecret(secret) : null, JSON.stringify(metadata)]);
+      await db.query(sql.INSERT_CLIENT, [client.client_id, secret ? hashSecret(secret) : null, JSON.stringify(metadata)]);
       // The secret goes back to the client once, in this answer; we keep only its hash.
-      return client as OAuthClientInformationFull;
+      return client;
     },
   };
 }

@@ -4,7 +4,8 @@
 // (1) sign in with a human agent's token and (2) choose the agent the client
 // acts as: their own, or, for an admin (a human who may write every scope),
 // any enabled agent. The approval becomes a grant and a one-minute code.
-import type { AuthorizationParams, OAuthClientInformationFull } from "../mcp-sdk/index.js";
+import type { OAuthClientInformationFull } from "../mcp-sdk/index.js";
+import type { AuthorizationRequest } from "./authorization-server.js";
 import express, { type Request, type Response, type Router } from "express";
 import type { AppDeps } from "../app-deps.js";
 import { ALL_SCOPES, isHuman } from "../auth/scopes.js";
@@ -50,7 +51,7 @@ function cookieName(requestId: string): string {
   return CSRF_COOKIE_PREFIX + hashSecret(requestId).slice(0, 16);
 }
 
-export async function startConsent(ctx: ConsentContext, client: OAuthClientInformationFull, params: Omit<AuthorizationParams, "resource"> & { resource: string }, res: Response): Promise<void> {
+export async function startConsent(ctx: ConsentContext, client: OAuthClientInformationFull, params: AuthorizationRequest & { resource: string }, res: Response): Promise<void> {
   const requestId = newSecret();
   const csrf = newSecret();
   await ctx.deps.db.query(sql.DELETE_OLD_REQUESTS);

@@ -3,13 +3,16 @@
 // replicas exchanging the same code or refresh token serialize: exactly one
 // wins, the other sees it used and revokes the grant (a reused secret means it
 // leaked).
-import { InvalidGrantError, InvalidTargetError, type OAuthTokens } from "../mcp-sdk/index.js";
+import { OAuthErrorCode, type OAuthTokens } from "../mcp-sdk/index.js";
 import { generateToken, tokenHint } from "../auth/tokens.js";
 import type { Database, Queryable } from "../db/database.js";
 import { notFound } from "../errors.js";
 import { CODE_PREFIX, REFRESH_PREFIX } from "../secrets/own-tokens.js";
 import { hashSecret, newSecret } from "./secrets.js";
+import { oauthError } from "./protocol.js";
 import * as sql from "./sql.js";
+
+const invalidGrant = (message: string) => oauthError(OAuthErrorCode.InvalidGrant, message);
 
 /** Authorization codes live one minute: the client exchanges them right away. */
 const CODE_TTL_SECONDS = 60;
@@ -75,14 +78,14 @@ export async function challengeForCode(db: Database, clientId: string, code: str
     return { reused: false as const, challenge: row.code_challenge };
   }).then((r) => {
     // Thrown after the commit, so the revocation stays.
-    if (r.reused) throw new InvalidGrantError(REUSED_CODE);
+    if (r.reused) throw invalidGrant(REUSED_CODE);
     return r.challenge;
   });
 }
 
 function validateCode(row: CodeRow | undefined, clientId: string): asserts row is CodeRow {
-  if (!row || row.client_id !== clientId) throw new InvalidGrantError("Unknown authorization code for this client. Start the authorization again.");
-  if (!row.used_at && row.expired) throw new InvalidGrantError(`The authorization code has expired (codes live ${CODE_TTL_SECONDS} seconds). Start the authorization again.`);
+  if (!row || row.client_id !== clientId) throw invalidGrant("Unknown authorization code for this client. Start the authorization again.");
+  if (!row.used_at && row.expired) throw invalidGrant(`The authorization code has expired (codes live ${CODE_TTL_SECONDS} seconds). Start the authorization again.`);
 }
 
 interface CodeExchange {
@@ -98,11 +101,11 @@ export async function exchangeCode(db: Database, request: CodeExchange, lifetime
     validateCode(row, request.clientId);
     if (row.used_at) {
       await revokeGrant(tx, row.grant_id, "authorization code reused");
-      return { error: new InvalidGrantError(REUSED_CODE) };
+      return { error: invalidGrant(REUSED_CODE) };
     }
     await tx.query(sql.USE_CODE, [hashSecret(request.code)]);
     if (request.redirectUri !== undefined && request.redirectUri !== row.redirect_uri) {
-      throw new InvalidGrantError("redirect_uri differs from the one of the authorization request.");
+      throw invalidGrant("redirect_uri differs from the one of the authorization request.");
     }
     validateResource(request.resource, row.resource);
     validateGrantUsable(row);
@@ -129,15 +132,15 @@ interface RefreshRow {
 export async function exchangeRefresh(db: Database, clientId: string, refreshToken: string, resource: URL | undefined, lifetimes: TokenLifetimes): Promise<OAuthTokens> {
   const outcome = await db.transaction(async (tx) => {
     const row = (await tx.query<RefreshRow>(sql.SELECT_REFRESH_FOR_UPDATE, [hashSecret(refreshToken)])).rows[0];
-    if (!row || row.client_id !== clientId) throw new InvalidGrantError("Unknown refresh token for this client. Authorize again.");
+    if (!row || row.client_id !== clientId) throw invalidGrant("Unknown refresh token for this client. Authorize again.");
     if (row.used_at && !row.grant_revoked_at) {
       // Rotation means each refresh token is used once; a second use is a stolen copy
       // (or the thief's first use and now the owner's): end the whole grant.
       await revokeGrant(tx, row.grant_id, "refresh token reused");
-      return { error: new InvalidGrantError("This refresh token was already used; the grant has been revoked because the token may have leaked. Authorize again.") };
+      return { error: invalidGrant("This refresh token was already used; the grant has been revoked because the token may have leaked. Authorize again.") };
     }
-    if (row.revoked_at || row.used_at) throw new InvalidGrantError("The refresh token has been revoked. Authorize again.");
-    if (row.expired) throw new InvalidGrantError("The refresh token has expired. Authorize again.");
+    if (row.revoked_at || row.used_at) throw invalidGrant("The refresh token has been revoked. Authorize again.");
+    if (row.expired) throw invalidGrant("The refresh token has expired. Authorize again.");
     validateResource(resource, row.resource);
     validateGrantUsable(row);
     await tx.query(sql.USE_REFRESH, [row.id]);
@@ -149,13 +152,13 @@ export async function exchangeRefresh(db: Database, clientId: string, refreshTok
 
 function validateResource(requested: URL | undefined, granted: string): void {
   if (requested !== undefined && requested.href !== granted) {
-    throw new InvalidTargetError(`This grant is for the resource ${granted}, not ${requested.href}.`);
+    throw oauthError("invalid_target", `This grant is for the resource ${granted}, not ${requested.href}.`);
   }
 }
 
 function validateGrantUsable(row: { grant_revoked_at: Date | null; disabled_at: Date | null; agent: string }): void {
-  if (row.grant_revoked_at) throw new InvalidGrantError("The grant has been revoked. Authorize again.");
-  if (row.disabled_at) throw new InvalidGrantError(`The agent "${row.agent}" is disabled; ask an operator to enable it, then authorize again.`);
+  if (row.grant_revoked_at) throw invalidGrant("The grant has been revoked. Authorize again.");
+  if (row.disabled_at) throw invalidGrant(`The agent "${row.agent}" is disabled; ask an operator to enable it, then authorize again.`);
 }
 
 async function mintTokens(tx: Queryable, grantId: number, agentId: number, lifetimes: TokenLifetimes): Promise<OAuthTokens> {

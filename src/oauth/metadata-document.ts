@@ -8,7 +8,8 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import { BlockList, isIP } from "node:net";
-import { InvalidClientError, type OAuthClientInformationFull, OAuthClientMetadataSchema } from "../mcp-sdk/index.js";
+import { type OAuthClientInformationFull, OAuthClientMetadataSchema, OAuthErrorCode } from "../mcp-sdk/index.js";
+import { oauthError } from "./protocol.js";
 
 export const METADATA_DOCUMENT_MAX_BYTES = 5 * 1024;
 const METADATA_DOCUMENT_TIMEOUT_MS = 5000;
@@ -44,7 +45,7 @@ function blockedAddress(address: string, allowLoopback: boolean): boolean {
   return PRIVATE.check(ip, type);
 }
 
-const refuse = (url: string, why: string) => new InvalidClientError(`The client metadata document ${url} was refused: ${why}.`);
+const refuse = (url: string, why: string) => oauthError(OAuthErrorCode.InvalidClient, `The client metadata document ${url} was refused: ${why}.`);
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -55,7 +56,7 @@ export async function fetchClientMetadataDocument(clientId: string, options: Fet
   try {
     url = new URL(clientId);
   } catch {
-    throw new InvalidClientError("client_id is not a registered client id nor a valid URL.");
+    throw oauthError(OAuthErrorCode.InvalidClient, "client_id is not a registered client id nor a valid URL.");
   }
   if (url.protocol !== "https:" && !(options.allowLoopback && url.protocol === "http:")) throw refuse(clientId, "the URL must use https");
   if (url.pathname === "/" || url.hash || url.username || url.password) {

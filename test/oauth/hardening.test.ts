@@ -3,6 +3,7 @@
 // redirect URIs no app should register, the consent page's sign-in limit (wrong
 // tokens only, as on /mcp), and the coarse reasons of the failure metric.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminQuery } from "../support/admin-db.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { authorizeUrl, CALLBACK, pkcePair, probeMcp, registerClient, startOAuthService, tokenRequest, type OAuthService } from "./support.js";
@@ -88,6 +89,31 @@ describe("the consent page's sign-in limit", () => {
       expect((await post({ step: "signin", token: `amk_${"z".repeat(43)}` })).status).toBe(429);
     } finally {
       await limited.stop();
+    }
+  });
+});
+
+describe("the database away", () => {
+  it("the endpoints answer 503 temporarily_unavailable with Retry-After, and serve again once it is back", async () => {
+    const own = await createTestDatabase("postgres");
+    const away = await startOAuthService(own.openPool(2));
+    const register = () =>
+      fetch(`${away.base}/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" }) });
+    try {
+      await adminQuery(`alter database ${own.name} with allow_connections false`);
+      await adminQuery(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1`, [own.name]);
+      const refused = await register();
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("2");
+      expect(await refused.json()).toMatchObject({ error: "temporarily_unavailable", error_description: expect.stringMatching(/unreachable.*retry/i) });
+      const token = await tokenRequest(away.base, { grant_type: "refresh_token", client_id: "x", refresh_token: "y" });
+      expect(token.status).toBe(503);
+      await adminQuery(`alter database ${own.name} with allow_connections true`);
+      expect((await register()).status).toBe(201);
+    } finally {
+      await adminQuery(`alter database ${own.name} with allow_connections true`);
+      await away.stop();
+      await own.drop();
     }
   });
 });

@@ -59,7 +59,7 @@ describe("refusals", () => {
     const before = await countRows("oauth_requests");
     const response = await fetch(authorizeUrl(service.base, { client_id: client.client_id, code_challenge: pkcePair().challenge, redirect_uri: "https://evil.example/cb" }), { redirect: "manual" });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: "invalid_request", error_description: "Unregistered redirect_uri" });
+    expect(await response.json()).toEqual({ error: "invalid_request", error_description: "redirect_uri is not one this client registered." });
     expect(await countRows("oauth_requests")).toBe(before);
   });
 
@@ -119,7 +119,7 @@ describe("refusals", () => {
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe("invalid_request");
     const wrong = await tokenRequest(service.base, { grant_type: "authorization_code", client_id: client.client_id, code, code_verifier: pkcePair().verifier });
-    expect(wrong).toEqual({ status: 400, body: { error: "invalid_grant", error_description: "code_verifier does not match the challenge" } });
+    expect(wrong).toEqual({ status: 400, body: { error: "invalid_grant", error_description: "code_verifier does not match the code's challenge." } });
     const tokens = await tdb.db.query(`select 1 from agent_tokens where oauth_grant_id is not null and agent_id = (select id from agents where name = 'alice')`);
     expect(tokens.rows).toHaveLength(0);
   });
@@ -181,7 +181,10 @@ describe("refusals", () => {
     const client = await registerClient(service.base, { redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" });
     const response = await fetch(authorizeUrl(service.base, { client_id: client.client_id, code_challenge: pkcePair().challenge, resource: "https://other.example/mcp" }), { redirect: "manual" });
     expect(response.status).toBe(302);
-    expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe("invalid_target");
+    const back = new URL(response.headers.get("location")!).searchParams;
+    expect(back.get("error")).toBe("invalid_target");
+    // RFC 9207 (asked of authorization servers by MCP 2026-07-28): errors name the issuer too.
+    expect(back.get("iss")).toBe(`${service.base}/`);
   });
 
   it("a revoked grant: its access token and refresh token stop working", async () => {

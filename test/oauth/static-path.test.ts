@@ -73,9 +73,22 @@ describe("static tokens on /mcp with OAuth on", () => {
       issuer: `${withOAuth.base}/`,
       code_challenge_methods_supported: ["S256"],
       client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
       registration_endpoint: `${withOAuth.base}/register`,
       revocation_endpoint: `${withOAuth.base}/revoke`,
     });
+    // A client registering as MCP 2026-07-28 asks (application_type, SEP-837) is registered with it.
+    const registered = await fetch(`${withOAuth.base}/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: ["http://127.0.0.1:33418/callback"], token_endpoint_auth_method: "none", application_type: "native" }),
+    });
+    expect(registered.status).toBe(201);
+    expect(await registered.json()).toMatchObject({ application_type: "native", token_endpoint_auth_method: "none" });
+    // The token endpoint takes POST only, and says so.
+    const get = await fetch(`${withOAuth.base}/token`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST, OPTIONS");
     expect(withOAuth.oauthMcpUrl).toBe(withOAuth.oauthUrl);
     expect(plain.oauthMcpUrl).toBeUndefined();
   });
