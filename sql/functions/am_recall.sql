@@ -10,9 +10,10 @@
 --   with each keyword's level and the score. The trigram index is asked for
 --   $13, each keyword's pattern (for a CJK keyword of several parts, its longest
 --   part's: src/facts/rules.ts), or, when that is one or two CJK characters
---   (no trigram), the facts' pieces (facts_cjk_grams, am_cjk_grams), at most
---   $20 readable facts; the levels, exact per candidate, drop the candidates
---   that contain no keyword after all (score 0).
+--   (no trigram), the facts' pieces (`short_pieces`: facts_cjk_grams,
+--   am_cjk_grams) and its words (`short_words`), at most $20 readable facts
+--   in all; the levels, exact per candidate, drop the candidates that contain
+--   no keyword after all (score 0).
 -- - `kw` marks as `near` the unquoted keywords of $12 characters or more
 --   that no such fact matched: only those are looked up as typos, so a
 --   keyword found as written never pulls in look-alikes ("100%" does not
@@ -50,8 +51,8 @@
 -- null; $18 for such a keyword with CJK text, each word's lexeme query (as the
 -- service's words, facts.search_cjk), joined alike, or null; $19 most facts
 -- read per word of a sentence (RECALL_SENTENCE_WORD_FACTS); $20 most facts
--- read per keyword of one or two CJK characters, by its pieces and by its words
--- each (RECALL_SHORT_WORD_FACTS). Each hit carries the
+-- read per keyword of one or two CJK characters, by its pieces and its words
+-- (RECALL_SHORT_WORD_FACTS). Each hit carries the
 -- part of its body that recall searches (am_fact_search_body): what an answer shows.
 -- - `sentence_*`: a sentence keyword is not matched whole but by its content
 --   words (stop words give no english query and do not count): a fact matches
@@ -95,6 +96,40 @@ begin
       from unnest($1::text[], $2::text[], $3::boolean[], $15::text[], $16::text[], $17::text[], $18::text[], $13::text[])
            with ordinality as k(pattern, text, phrase, parts, words, sentence, lexemes, index_pattern, i)
 
+  ), short_pieces as materialized (
+    -- A keyword of one or two CJK characters: at most $20 readable facts
+    -- holding it as a piece (facts_cjk_grams, exact: a LIMIT counts every row
+    -- read), one readable scope after another as the trigram lookups below (one
+    -- branch runs).
+    select k.i, g.id from kw0 k cross join lateral (
+       (select f.id from facts f
+         where $4::boolean and $8::text is null
+           and am_cjk_grams(am_fact_search_text(f.name, f.description, f.body)) @> array[k.gram]
+           and ($6::text is null or f.type = $6::text) and ($7::text is null or f.status = $7::text)
+         limit $20::int)
+       union all
+       (select f.id
+          from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
+          cross join lateral (
+            select f.id from facts f
+             where f.scope = s.scope and am_cjk_grams(am_fact_search_text(f.name, f.description, f.body)) @> array[k.gram]
+               and ($6::text is null or f.type = $6::text) and ($7::text is null or f.status = $7::text)
+             limit $20::int) f
+         where not ($4::boolean and $8::text is null)
+         limit $20::int)) g
+     where k.gram is not null
+  ), short_words as materialized (
+    -- And as a word anywhere in the body (the word indexes), as many more as
+    -- its pieces left of $20: none once they reached it. Its matches past
+    -- those are not sought, so a common one costs what a rare one costs.
+    select k.i, w.id from kw0 k cross join lateral (
+       select f.id from facts f
+        where (f.search_cjk @@ k.cjk_q or f.search_head @@ k.q or f.search_body @@ k.q)
+          and am_in_scopes(f.scope, $4::boolean, $5::text[])
+          and ($6::text is null or f.type = $6::text) and ($7::text is null or f.status = $7::text)
+          and ($8::text is null or f.scope = $8::text)
+        limit greatest($20::int - (select count(*) from short_pieces p where p.i = k.i), 0)) w
+     where k.gram is not null
   ), exact as materialized (
     select f.id, case f.status when 'confirmed' then 0 when 'draft' then 1 else 2 end as status_rank, f.updated_at, m.levels, m.score
       from facts f
@@ -138,36 +173,9 @@ begin
                  cross join lateral (select f.id from facts f where f.scope = s.scope and am_fact_search_text(f.name, f.description, f.body) ilike p.pattern offset 0) f
                 where not ($4::boolean and $8::text is null))
               union all
-              -- A keyword of one or two CJK characters: at most $20 readable
-              -- facts holding it as a piece (facts_cjk_grams, exact: a LIMIT
-              -- counts every row read), one readable scope after another as
-              -- above, and at most $20 holding it as a word anywhere in the body
-              -- (the word indexes). Its matches past those are not sought, so a
-              -- common one costs what a rare one costs, at any size.
-              (select g.id from kw0 k cross join lateral (
-                 (select f.id from facts f
-                   where $4::boolean and $8::text is null
-                     and am_cjk_grams(am_fact_search_text(f.name, f.description, f.body)) @> array[k.gram]
-                     and ($6::text is null or f.type = $6::text) and ($7::text is null or f.status = $7::text)
-                   limit $20::int)
-                 union all
-                 (select f.id
-                    from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
-                    cross join lateral (
-                      select f.id from facts f
-                       where f.scope = s.scope and am_cjk_grams(am_fact_search_text(f.name, f.description, f.body)) @> array[k.gram]
-                         and ($6::text is null or f.type = $6::text) and ($7::text is null or f.status = $7::text)
-                       limit $20::int) f
-                   where not ($4::boolean and $8::text is null)
-                   limit $20::int)
-                 union all
-                 (select f.id from facts f
-                   where (f.search_cjk @@ k.cjk_q or f.search_head @@ k.q or f.search_body @@ k.q)
-                     and am_in_scopes(f.scope, $4::boolean, $5::text[])
-                     and ($6::text is null or f.type = $6::text) and ($7::text is null or f.status = $7::text)
-                     and ($8::text is null or f.scope = $8::text)
-                   limit $20::int)) g
-               where k.gram is not null)))
+              (select p.id from short_pieces p)
+              union all
+              (select w.id from short_words w)))
             -- The other keywords' words, through the word indexes.
             or f.search_head @@ (select am_tsquery_or(q) from kw0 where gram is null) or f.search_body @@ (select am_tsquery_or(q) from kw0 where gram is null)
             or f.search_cjk @@ (select am_tsquery_or(cjk_q) from kw0 where gram is null))
