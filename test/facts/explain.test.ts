@@ -1,7 +1,8 @@
 // Recall must not scan every fact for a keyword of three or more characters:
 // with a few thousand facts and fresh statistics, the planner picks the
 // trigram indexes (substrings; near matches) and the tsvector index (words) on
-// its own (no planner settings are forced here).
+// its own (no planner settings are forced here); nor for one of one or two
+// CJK characters, which has no trigram: the index of pieces (facts_cjk_grams).
 //
 // "Fresh statistics" means VACUUM ANALYZE, not ANALYZE alone: a GIN index keeps
 // its own statistics (entry and page counts) in its metapage, and only VACUUM
