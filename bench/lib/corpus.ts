@@ -2,10 +2,18 @@
 // deterministically, with known keyword frequencies:
 // - every fact names one "area" (about 200 per language), so an area keyword hits
 //   about N / 600 facts;
-// - RARE_WORD appears in exactly RARE_COUNT facts; ABSENT_WORD in none.
+// - RARE_WORD appears in exactly RARE_COUNT facts; ABSENT_WORD in none;
+// - RARE_JA and RARE_KO, two-character words, each in about RARE_COUNT
+//   Japanese or Korean facts, inside a longer word (a substring, not a word of
+//   its own); COMMON_JA and COMMON_KO, two-character area words, each in about
+//   N / 60 facts.
 
 export const RARE_WORD = "flamingo";
 const RARE_COUNT = 10;
+export const RARE_JA = "猫舌";
+export const RARE_KO = "낙타";
+export const COMMON_JA = "注文";
+export const COMMON_KO = "배포";
 export const ABSENT_WORD = "zyxwvutsrq";
 /** RARE_WORD with two letters swapped: recall finds its facts only as near matches. */
 export const TYPO_WORD = "flamigno";
@@ -67,6 +75,8 @@ export function generateFact(i: number, total: number): GeneratedFact {
   const type = pick(r, TYPES);
   const scope = pick(r, ["shared", "shared", "team-a", "team-b"]);
   const n = Math.floor(r() * 900) + 100;
+  // Every (total / 3 / RARE_COUNT)-th Japanese and Korean fact (no draw from r: the rest of the corpus stays as it was).
+  const rareCjk = Math.floor(i / 3) % Math.max(1, Math.floor(total / 3 / RARE_COUNT)) === 5;
   let description: string;
   let body: string;
   if (lang === "en") {
@@ -80,13 +90,15 @@ export function generateFact(i: number, total: number): GeneratedFact {
     body =
       `理由: ${where}を${tool}なしで変更した障害${n}では、復旧に${Math.floor(r() * 90) + 5}分かかり、${Math.floor(r() * 40) + 2}件の問い合わせがあった。` +
       `適用方法: ${where}への変更の前に${tool}を実行し、成功を確認してから変更依頼に結果を貼ること。` +
-      `${tool}が使えない場合は${where}の担当者に確認してから進める。レビュー${n + 17}で合意した。`;
+      `${tool}が使えない場合は${where}の担当者に確認してから進める。レビュー${n + 17}で合意した。` +
+      (rareCjk ? `${RARE_JA}チームにも共有する。` : "");
   } else {
     description = `${where} 변경 전에는 반드시 ${tool}을 실행한다${rare}`;
     body =
       `이유: ${tool} 없이 ${where}를 변경한 장애 ${n}에서 복구에 ${Math.floor(r() * 90) + 5}분이 걸렸고 문의가 ${Math.floor(r() * 40) + 2}건 있었다. ` +
       `적용 방법: ${where} 변경 전에 ${tool}을 실행하고 성공을 확인한 뒤 변경 요청에 결과를 첨부한다. ` +
-      `${tool}을 쓸 수 없으면 ${where} 담당자에게 먼저 확인한다. 리뷰 ${n + 17}에서 합의했다.`;
+      `${tool}을 쓸 수 없으면 ${where} 담당자에게 먼저 확인한다. 리뷰 ${n + 17}에서 합의했다.` +
+      (rareCjk ? ` ${RARE_KO}팀에도 공유한다.` : "");
   }
   return { name: `fact-${i}-${lang}`, description, type, body, scope, lang };
 }

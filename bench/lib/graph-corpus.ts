@@ -67,6 +67,8 @@ const LANGS = ["en", "ja", "ko"] as const;
 // Ten entities hold the rare Japanese word whatever the graph's size, one in 20 the
 // common Korean one; one holds the single hit.
 export const MIXED_JAPANESE_NEEDLE = "蛍石の標本";
+/** Two characters of the rare Japanese word: no trigram of its own. */
+export const MIXED_JAPANESE_SHORT = "蛍石";
 const RARE_JA = MIXED_JAPANESE_NEEDLE;
 const COMMON_KO = "정기점검";
 export const MIXED_SINGLE = "zebra-crossing-7";
@@ -96,6 +98,8 @@ const MIXED: GraphCorpus = {
     { label: "search_nodes (1 hit)", query: SINGLE },
     { label: `search_nodes (${Math.ceil((n - 17) / Math.max(1, Math.floor(n / 10)))} hits, Japanese)`, query: RARE_JA },
     { label: `search_nodes (${Math.ceil((n - 9) / 20)} hits, Korean)`, query: COMMON_KO },
+    { label: `search_nodes (${Math.ceil((n - 17) / Math.max(1, Math.floor(n / 10)))} hits, Japanese, two characters)`, query: MIXED_JAPANESE_SHORT },
+    { label: `search_nodes (${Math.ceil((n - 9) / 20)} hits, Korean, two characters)`, query: COMMON_KO.slice(2) },
     { label: "search_nodes (no hit)", query: "솔개무늬" },
   ],
   openNames: (k, n) => [0, 1, 2, 3, 4].map((j) => mixedName((k * 7919 + j * 1013) % n)),

@@ -168,6 +168,17 @@ export const QUERIES: QualityQuery[] = [
   { class: "cjk-natural", lang: "ko", keywords: ["배포 일정을 등록"], expect: ["ko-deploy-calendar"] },
   { class: "cjk-natural", lang: "ko", keywords: ["작성자가 아닌 사람"], expect: ["ko-code-review"] },
   { class: "cjk-natural", lang: "ko", keywords: ["중복을 건너뛰기"], expect: ["ko-webhook"] },
+  // Conjugated as people ask and report (Korean 하다/되다 and other verbs, Japanese する/できる/される).
+  { class: "cjk-natural", lang: "ko", keywords: ["마이그레이션을 실행했어요"], expect: ["ko-migration-order"] },
+  { class: "cjk-natural", lang: "ko", keywords: ["캐시를 무효화해도"], expect: ["ko-cache"] },
+  { class: "cjk-natural", lang: "ko", keywords: ["리뷰를 끝냈어요"], expect: ["ko-code-review"] },
+  { class: "cjk-natural", lang: "ko", keywords: ["캘린더에 등록해서"], expect: ["ko-deploy-calendar"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["キャッシュを無効化しました"], expect: ["ja-cache"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["デプロイを凍結してください"], expect: ["ja-deploy-freeze"] },
+  { class: "cjk-natural", lang: "ja", keywords: ["カレンダーに登録されている"], expect: ["ja-deploy-calendar"] },
+  // Keywords of two characters (no trigram: the index of pieces), beside 本番 and 멱등 above.
+  { class: "cjk", lang: "ja", keywords: ["凍結"], expect: ["ja-deploy-freeze"] },
+  { class: "cjk", lang: "ko", keywords: ["캐시"], expect: ["ko-cache"] },
   // Questions passed whole as one keyword, as agents often do: most of their words are in the fact.
   { class: "question", lang: "ja", keywords: ["Qiitaのタグは何個まで付けられる？"], expect: ["ja-qiita-tags"] },
   { class: "question", lang: "ja", keywords: ["金曜日にデプロイしてもいい？"], expect: ["ja-deploy-freeze"] },
@@ -180,6 +191,10 @@ export const QUERIES: QualityQuery[] = [
   { class: "question", lang: "ko", keywords: ["배포 전에 무엇을 실행해야 하나요?"], expect: ["ko-migration-order"] },
   { class: "question", lang: "ko", keywords: ["TLS 인증서는 언제 갱신되나요?"], expect: ["ko-certificate"] },
   { class: "question", lang: "ko", keywords: ["웹훅 처리기는 어떻게 만들어야 하나요?"], expect: ["ko-webhook"] },
+  { class: "question", lang: "ko", keywords: ["배포 전에 마이그레이션을 실행해도 되나요?"], expect: ["ko-migration-order"] },
+  { class: "question", lang: "ko", keywords: ["캐시는 언제 무효화하나요?"], expect: ["ko-cache"] },
+  { class: "question", lang: "ja", keywords: ["バックアップをステージングに復元できますか？"], expect: ["ja-backup"] },
+  { class: "question", lang: "ja", keywords: ["マイグレーションはデプロイの前に実行しましたか？"], expect: ["ja-migration-order"] },
   // Meaning only: none of the words occurs in the fact; lexical search cannot be expected to answer these.
   { class: "synonym", lang: "en", keywords: ["schema change", "release"], expect: ["migrate-before-deploy"] },
   { class: "synonym", lang: "en", keywords: ["disaster recovery"], expect: ["backup-restore-drill"] },

@@ -14,7 +14,7 @@ import { createEntities, createRelations } from "../../src/graph/store.js";
 import { call, connect } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";
 import { RARE_WORD } from "../lib/corpus.js";
-import { CORPORA, type GraphCorpus, MIXED_JAPANESE_NEEDLE, MIXED_SINGLE, SPRINT_NEEDLE } from "../lib/graph-corpus.js";
+import { CORPORA, type GraphCorpus, MIXED_JAPANESE_NEEDLE, MIXED_JAPANESE_SHORT, MIXED_SINGLE, SPRINT_NEEDLE } from "../lib/graph-corpus.js";
 import { insertCorpus } from "../lib/load-facts.js";
 import { summarize } from "../lib/stats.js";
 import { printTable } from "../lib/table.js";
@@ -36,6 +36,7 @@ const READS: Read[] = [
   { label: "search_nodes, 10 hits", as: "graph", run: (c, n) => call(c, "search_nodes", { scope: graphScope(CORPORA.sprint!, n), query: SPRINT_NEEDLE }) },
   { label: "search_nodes, 1 hit", as: "graph", run: (c, n) => call(c, "search_nodes", { scope: graphScope(CORPORA.mixed!, n), query: MIXED_SINGLE }) },
   { label: "search_nodes, 10 hits, Japanese", as: "graph", run: (c, n) => call(c, "search_nodes", { scope: graphScope(CORPORA.mixed!, n), query: MIXED_JAPANESE_NEEDLE }) },
+  { label: "search_nodes, 10 hits, Japanese, two characters", as: "graph", run: (c, n) => call(c, "search_nodes", { scope: graphScope(CORPORA.mixed!, n), query: MIXED_JAPANESE_SHORT }) },
   { label: "open_nodes, 5 names", as: "graph", run: (c, n, k) => call(c, "open_nodes", { scope: graphScope(CORPORA.sprint!, n), names: CORPORA.sprint!.openNames(k, n) }) },
   { label: "open_nodes, 5 names, mixed", as: "graph", run: (c, n, k) => call(c, "open_nodes", { scope: graphScope(CORPORA.mixed!, n), names: CORPORA.mixed!.openNames(k, n) }) },
   { label: "read_graph, first page of 100", as: "graph", run: (c, n) => call(c, "read_graph", { scope: graphScope(CORPORA.mixed!, n), limit: 100 }) },

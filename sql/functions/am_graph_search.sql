@@ -17,7 +17,9 @@
 --   it, the count) is complete; with many matches that comes early. At most
 --   p_scan_max entities (in steps) per call: stopped there, the answer's
 --   cursor resumes the walk (walked_to, walked_obs), inside an entity if need be.
--- The lists serve a query with a trigram of its own (p_listable). On the
+-- The lists serve a query with a trigram of its own (p_listable), through the
+-- trigram indexes, and one of one or two Chinese, Japanese or Korean
+-- characters, through the indexes of the texts' pieces (am_cjk_grams). On the
 -- embedded database (p_walk_large) a scope larger than one call's walk is
 -- walked whatever the query: a GIN lookup reads the scope's whole posting list
 -- and those of the query's trigrams, then rechecks every candidate, and no LIMIT
@@ -55,6 +57,11 @@ create or replace function am_graph_search(p_scope text, p_pattern text, p_limit
 declare
   v_steps integer := greatest(1, p_scan_max / am_graph_walk('entities'));
   v_page_end integer := p_offset + least(p_limit, p_entity_budget / am_graph_frame('entity') + 1);
+  -- The query when it is one or two Chinese, Japanese or Korean characters (the
+  -- pattern %…% around them, which need no escape): no trigram of its own, it is
+  -- looked up among the texts' pieces (am_cjk_grams, graph_*_cjk_grams).
+  v_query text := substr(p_pattern, 2, char_length(p_pattern) - 2);
+  v_gram text := case when char_length(p_pattern) <= 4 and v_query = any(am_cjk_grams(v_query)) then v_query end;
   v_listed boolean;
   v_match record;
   v_page json;
@@ -67,7 +74,7 @@ begin
   -- graph_observations_entity_id, testing the scope on every scope's rows), and
   -- the scope's end an upper bound, so a small scope reads only its own entries
   -- (not those of the scopes after it).
-  v_listed := p_listable and (not p_walk_large or not (
+  v_listed := (p_listable or v_gram is not null) and (not p_walk_large or not (
     (select count(*) from (select t.scope from graph_entities t
        where (t.scope, t.id) > ((select p_scope), 0) and t.scope <= (select p_scope)
        order by t.scope, t.id limit v_steps * am_graph_walk('entities') + 1) r) > v_steps * am_graph_walk('entities')
@@ -77,9 +84,26 @@ begin
          > v_steps * am_graph_walk('observations')));
 
   with recursive
-  names_rows as materialized (select id from graph_entities where v_listed and scope = p_scope and name ilike (select p_pattern)),
-  types_rows as materialized (select id from graph_entities where v_listed and scope = p_scope and entity_type ilike (select p_pattern)),
-  obs_rows as materialized (select entity_id as id from graph_observations where v_listed and scope = p_scope and content ilike (select p_pattern)),
+  -- Each list from the trigram index, or for a query of one or two CJK
+  -- characters (v_gram) from the index of pieces; one branch runs. The pieces'
+  -- candidates are checked by ILIKE apart ("offset 0"): the planner would
+  -- otherwise AND in the trigram index, which has nothing to look up for such a
+  -- pattern and reads the scope's whole entry.
+  names_rows as materialized (
+    select id from graph_entities where v_listed and v_gram is null and scope = p_scope and name ilike (select p_pattern)
+    union all
+    select id from (select id, name from graph_entities where v_listed and v_gram is not null and scope = p_scope and am_cjk_grams(name) @> array[(select v_gram)] offset 0) e
+     where name ilike (select p_pattern)),
+  types_rows as materialized (
+    select id from graph_entities where v_listed and v_gram is null and scope = p_scope and entity_type ilike (select p_pattern)
+    union all
+    select id from (select id, entity_type from graph_entities where v_listed and v_gram is not null and scope = p_scope and am_cjk_grams(entity_type) @> array[(select v_gram)] offset 0) e
+     where entity_type ilike (select p_pattern)),
+  obs_rows as materialized (
+    select entity_id as id from graph_observations where v_listed and v_gram is null and scope = p_scope and content ilike (select p_pattern)
+    union all
+    select entity_id from (select entity_id, content from graph_observations where v_listed and v_gram is not null and scope = p_scope and am_cjk_grams(content) @> array[(select v_gram)] offset 0) o
+     where content ilike (select p_pattern)),
   names as materialized (select array(select id from names_rows limit (select p_count_cap) + 1) as a),
   types as materialized (select array(select id from types_rows limit (select p_count_cap) + 1) as a),
   obs as materialized (select array(select id from obs_rows limit (select p_count_cap) + 1) as a),

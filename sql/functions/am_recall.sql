@@ -9,8 +9,11 @@
 --   or, for a CJK keyword, its words (facts.search_cjk, made by the service),
 --   with each keyword's level and the score. The trigram index is asked for
 --   $13, each keyword's pattern (for a CJK keyword of several parts, its longest
---   part's: src/facts/rules.ts); the levels, exact per candidate, drop the
---   candidates that contain no keyword after all (score 0).
+--   part's: src/facts/rules.ts), or, when that is one or two CJK characters
+--   (no trigram), the facts' pieces (`short_pieces`: facts_cjk_grams,
+--   am_cjk_grams) and its words (`short_words`), at most $20 readable facts
+--   in all; the levels, exact per candidate, drop the candidates that contain
+--   no keyword after all (score 0).
 -- - `kw` marks as `near` the unquoted keywords of $12 characters or more
 --   that no such fact matched: only those are looked up as typos, so a
 --   keyword found as written never pulls in look-alikes ("100%" does not
@@ -47,7 +50,9 @@
 -- as a sentence or question (RecallKeyword.sentence), joined by line breaks, or
 -- null; $18 for such a keyword with CJK text, each word's lexeme query (as the
 -- service's words, facts.search_cjk), joined alike, or null; $19 most facts
--- read per word of a sentence (RECALL_SENTENCE_WORD_FACTS). Each hit carries the
+-- read per word of a sentence (RECALL_SENTENCE_WORD_FACTS); $20 most facts
+-- read per keyword of one or two CJK characters, by its pieces and its words
+-- (RECALL_SHORT_WORD_FACTS). Each hit carries the
 -- part of its body that recall searches (am_fact_search_body): what an answer shows.
 -- - `sentence_*`: a sentence keyword is not matched whole but by its content
 --   words (stop words give no english query and do not count): a fact matches
@@ -61,7 +66,7 @@
 -- recall runs); no sequential scan, whatever the statistics of a scope say; no
 -- memoize (it cached each candidate's lowercased text under a key of its whole
 -- text, every one a miss); no JIT (compiling a plan that merely looks expensive).
-create or replace function am_recall(text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, integer, integer, text[], integer, text[], text[], text[], text[], integer)
+create or replace function am_recall(text[], text[], boolean[], boolean, text[], text, text, text, integer, integer, integer, integer, text[], integer, text[], text[], text[], text[], integer, integer)
   returns setof json
   language plpgsql
   set search_path from current
@@ -80,10 +85,51 @@ begin
                 else plainto_tsquery('english', k.text) || plainto_tsquery('simple', k.text) end as q,
            string_to_array(lower(k.parts), E'\n') as lower_parts,
            k.words::tsquery as cjk_q,
-           k.sentence, k.lexemes
-      from unnest($1::text[], $2::text[], $3::boolean[], $15::text[], $16::text[], $17::text[], $18::text[])
-           with ordinality as k(pattern, text, phrase, parts, words, sentence, lexemes, i)
+           k.sentence, k.lexemes, k.index_pattern,
+           -- A keyword whose index pattern is one or two Chinese, Japanese or
+           -- Korean characters (am_cjk_grams decides; such characters need no
+           -- escape, so the pattern is they between %…%): looked up among the
+           -- facts' pieces (facts_cjk_grams) instead of the trigram index.
+           case when char_length(k.index_pattern) <= 4
+                 and substr(k.index_pattern, 2, char_length(k.index_pattern) - 2) = any(am_cjk_grams(substr(k.index_pattern, 2, char_length(k.index_pattern) - 2)))
+                then substr(k.index_pattern, 2, char_length(k.index_pattern) - 2) end as gram
+      from unnest($1::text[], $2::text[], $3::boolean[], $15::text[], $16::text[], $17::text[], $18::text[], $13::text[])
+           with ordinality as k(pattern, text, phrase, parts, words, sentence, lexemes, index_pattern, i)
 
+  ), short_pieces as materialized (
+    -- A keyword of one or two CJK characters: at most $20 readable facts
+    -- holding it as a piece (facts_cjk_grams, exact: a LIMIT counts every row
+    -- read), one readable scope after another as the trigram lookups below (one
+    -- branch runs).
+    select k.i, g.id from kw0 k cross join lateral (
+       (select f.id from facts f
+         where $4::boolean and $8::text is null
+           and am_cjk_grams(am_fact_search_text(f.name, f.description, f.body)) @> array[k.gram]
+           and ($6::text is null or f.type = $6::text) and ($7::text is null or f.status = $7::text)
+         limit $20::int)
+       union all
+       (select f.id
+          from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
+          cross join lateral (
+            select f.id from facts f
+             where f.scope = s.scope and am_cjk_grams(am_fact_search_text(f.name, f.description, f.body)) @> array[k.gram]
+               and ($6::text is null or f.type = $6::text) and ($7::text is null or f.status = $7::text)
+             limit $20::int) f
+         where not ($4::boolean and $8::text is null)
+         limit $20::int)) g
+     where k.gram is not null
+  ), short_words as materialized (
+    -- And as a word anywhere in the body (the word indexes), as many more as
+    -- its pieces left of $20: none once they reached it. Its matches past
+    -- those are not sought, so a common one costs what a rare one costs.
+    select k.i, w.id from kw0 k cross join lateral (
+       select f.id from facts f
+        where (f.search_cjk @@ k.cjk_q or f.search_head @@ k.q or f.search_body @@ k.q)
+          and am_in_scopes(f.scope, $4::boolean, $5::text[])
+          and ($6::text is null or f.type = $6::text) and ($7::text is null or f.status = $7::text)
+          and ($8::text is null or f.scope = $8::text)
+        limit greatest($20::int - (select count(*) from short_pieces p where p.i = k.i), 0)) w
+     where k.gram is not null
   ), exact as materialized (
     select f.id, case f.status when 'confirmed' then 0 when 'draft' then 1 else 2 end as status_rank, f.updated_at, m.levels, m.score
       from facts f
@@ -118,15 +164,21 @@ begin
               -- both (joining each candidate by its key instead reads the heap
               -- once per candidate).
               (select f.id from facts f
-                where $4::boolean and $8::text is null and am_fact_search_text(f.name, f.description, f.body) ilike any($13::text[]))
+                where $4::boolean and $8::text is null
+                  and am_fact_search_text(f.name, f.description, f.body) ilike any(array(select k.index_pattern from kw0 k where k.gram is null)))
               union all
               (select f.id
                  from unnest(case when $8::text is null then $5::text[] else array[$8::text] end) as s(scope)
-                 cross join unnest($13::text[]) as p(pattern)
+                 cross join (select k.index_pattern as pattern from kw0 k where k.gram is null) p
                  cross join lateral (select f.id from facts f where f.scope = s.scope and am_fact_search_text(f.name, f.description, f.body) ilike p.pattern offset 0) f
-                where not ($4::boolean and $8::text is null))))
-            or f.search_head @@ (select am_tsquery_or(q) from kw0) or f.search_body @@ (select am_tsquery_or(q) from kw0)
-            or f.search_cjk @@ (select am_tsquery_or(cjk_q) from kw0))
+                where not ($4::boolean and $8::text is null))
+              union all
+              (select p.id from short_pieces p)
+              union all
+              (select w.id from short_words w)))
+            -- The other keywords' words, through the word indexes.
+            or f.search_head @@ (select am_tsquery_or(q) from kw0 where gram is null) or f.search_body @@ (select am_tsquery_or(q) from kw0 where gram is null)
+            or f.search_cjk @@ (select am_tsquery_or(cjk_q) from kw0 where gram is null))
        and 
        am_in_scopes(f.scope, $4::boolean, $5::text[])
        and ($6::text is null or f.type = $6::text)

@@ -10,24 +10,29 @@
 // Japanese and Korean text".
 //
 // On top of the segmenter, a few rules make one word match as people write it:
-// - Japanese particles and auxiliary endings are not words to match
-//   (の を は が に で と も, する/して, ない, ます …), nor is any single
-//   hiragana character, nor a piece starting with っ or ん (the inflections
-//   the segmenter cuts off: 書 | い | て, 取 | って).
+// - Japanese particles, auxiliaries and the pieces of the endings of する,
+//   できる and される (の を は が に で と も, して/しま/した, でき/ます, くだ/さい,
+//   ない, いい …) are not words to match, nor is any single hiragana character,
+//   nor a piece starting with っ or ん (the inflections the segmenter cuts off:
+//   書 | い | て, 取 | って). cjk-endings.ts owns these lists.
 // - A Japanese word of kanji then hiragana (a verb or adjective with its
 //   ending: 付ける, 付け, 書き込み) is matched by its kanji part (付, 書き込),
 //   so every conjugation of it meets every other: タグを付けて finds
 //   タグを付ける.
-// - A Korean word is matched with or without its particle or 하다/되다 ending
-//   (리뷰를 finds 리뷰는, 실행 finds 실행한다); a fact also holds each two
-//   adjacent Korean words written together (코드 리뷰 → 코드리뷰), so a compound
-//   finds its parts written apart.
+// - A Korean word is matched by its stem, without its particle and predicate
+//   endings (리뷰를 finds 리뷰는, 배포해도 finds 배포한다, 건너뛰기 finds
+//   건너뛴다: cjk-endings.ts); a form of 하다, 되다 or 않다 alone (했다, 되나요) is
+//   not a word to match. A fact also holds each two adjacent Korean words
+//   written together (코드 리뷰 → 코드리뷰), so a compound finds its parts
+//   written apart.
 // - A day of the week matches with or without 日 (金曜日 finds 金曜).
 // - In a keyword written as a question, question words and the endings that
 //   ask (何, いつ, どう, いい; 몇, 언제, 되나요 …) are not words to match.
 
+import { isKoreanFunctionWord, JAPANESE_FUNCTION_WORDS, koreanForms, koreanStem } from "./cjk-endings.js";
+
 /** Which rules and which dictionary made a fact's words: facts made by others are segmented again (backfill.ts). */
-export const CJK_WORD_RULES = `2/icu-${process.versions.icu ?? "none"}`;
+export const CJK_WORD_RULES = `3/icu-${process.versions.icu ?? "none"}`;
 
 const SEGMENTER = new Intl.Segmenter("ja", { granularity: "word" });
 
@@ -38,37 +43,6 @@ const HIRAGANA_ONLY = /^\p{Script=Hiragana}+$/u;
 const HANGUL_ONLY = /^\p{Script=Hangul}+$/u;
 /** A word of kanji, then hiragana: its kanji part (up to the last kanji) is what its conjugations share. */
 const KANJI_THEN_KANA = /^(\p{Script=Han}.*\p{Script=Han}|\p{Script=Han})\p{Script=Hiragana}+$/u;
-
-/** Japanese particles, copulas and auxiliaries the segmenter gives as words of their own. */
-const JAPANESE_FUNCTION_WORDS = new Set(
-  (
-    "の を は が に で と も へ や か から まで より など だけ しか ので のに けど ながら " +
-    "する して した します しない しよう され される させ させる せず " +
-    "ない ます です でした だ だっ た て いる ている てい い ある あり あっ " +
-    "なる なり なっ れる られ られる でき できる こと もの ため おく"
-  ).split(" "),
-);
-
-/**
- * Endings a Korean word sheds to match: particles, and the endings of 하다 and
- * 되다 verbs (실행한다 → 실행), longest first. One is shed only when at least
- * two syllables remain (명이 stays 명이, 제한 stays 제한).
- */
-const KOREAN_ENDINGS = (
-  "에서는 에서도 에게서 으로는 으로서 으로써 했습니다 됐습니다 " +
-  "에서 에게 한테 으로 까지 부터 처럼 보다 마다 이나 이랑 라고 " +
-  "합니다 됩니다 해야 해서 했다 한다 하는 하기 하고 하면 하지 하여 하려면 된다 되는 되면 되어 됐다 되기 되고 " +
-  "은 는 이 가 을 를 의 에 로 와 과 도 만 나 랑 할 한 될 된"
-)
-  .split(" ")
-  .sort((a, b) => b.length - a.length);
-
-function shedKoreanEnding(word: string): string | null {
-  for (const ending of KOREAN_ENDINGS) {
-    if (word.endsWith(ending) && word.length - ending.length >= 2) return word.slice(0, word.length - ending.length);
-  }
-  return null;
-}
 
 interface Segment {
   word: string;
@@ -113,26 +87,21 @@ const WEEKDAY_WITH_DAY = /^(\p{Script=Han}曜)日$/u;
 const INFLECTION_PIECE = /^[っん]\p{Script=Hiragana}*$/u;
 
 const isFunctionWord = (word: string) =>
-  JAPANESE_FUNCTION_WORDS.has(word) || (HIRAGANA_ONLY.test(word) && word.length === 1) || INFLECTION_PIECE.test(word);
+  JAPANESE_FUNCTION_WORDS.has(word) || (HIRAGANA_ONLY.test(word) && word.length === 1) || INFLECTION_PIECE.test(word) || isKoreanFunctionWord(word);
 
 /** What a keyword's word is matched by (see the top of this file). */
 function keyOf(word: string): string {
-  if (HANGUL_ONLY.test(word)) return shedKoreanEnding(word) ?? word;
+  if (HANGUL_ONLY.test(word)) return koreanStem(word);
   return WEEKDAY_WITH_DAY.exec(word)?.[1] ?? KANJI_THEN_KANA.exec(word)?.[1] ?? word;
 }
 
-/** Everything a fact's word can be matched by: itself, its kanji part, or itself without one or two Korean endings. */
+/**
+ * Everything a fact's word can be matched by: itself, its kanji part, or for
+ * Korean each form its endings leave down to its stem (whichever of them a
+ * keyword's word reduces to).
+ */
 function factKeysOf(word: string): string[] {
-  if (HANGUL_ONLY.test(word)) {
-    const keys = [word];
-    const once = shedKoreanEnding(word);
-    if (once !== null) {
-      keys.push(once);
-      const twice = shedKoreanEnding(once);
-      if (twice !== null) keys.push(twice);
-    }
-    return keys;
-  }
+  if (HANGUL_ONLY.test(word)) return koreanForms(word);
   const shorter = WEEKDAY_WITH_DAY.exec(word)?.[1] ?? KANJI_THEN_KANA.exec(word)?.[1];
   return shorter === undefined ? [word] : [word, shorter];
 }
@@ -153,7 +122,7 @@ export function factWords(text: string): string[] {
     const keys = factKeysOf(word);
     for (const key of keys) words.add(key);
     // The first word of a compound carries no ending (코드를 리뷰 is not 코드리뷰).
-    if (joinsPrevious && previous !== null && shedKoreanEnding(previous) === null) {
+    if (joinsPrevious && previous !== null && koreanStem(previous) === previous) {
       for (const key of keys) words.add(previous + key);
     }
     previous = word;

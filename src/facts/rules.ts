@@ -146,6 +146,17 @@ const SENTENCE_MIN_WORDS = 4;
  */
 export const RECALL_SENTENCE_WORD_FACTS = 200;
 
+/**
+ * A keyword of one or two Chinese, Japanese or Korean characters (注文, 배포)
+ * holds no trigram: it is looked up in at most this many readable facts in
+ * all, among the facts' one- and two-character pieces (am_cjk_grams) first,
+ * then by its words for as many as those left. A rare one finds all its facts;
+ * for a common one, which of its facts are ranked is arbitrary (index order)
+ * and the total counts those found, so its cost does not grow with the store
+ * (docs/recall.md, "Short words").
+ */
+export const RECALL_SHORT_WORD_FACTS = 200;
+
 /** One keyword as recall searches for it. */
 export interface RecallKeyword {
   /** As given, trimmed (quotes included): what the answer names. */

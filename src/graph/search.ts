@@ -26,7 +26,9 @@ import { pageBounds, validateSearchQuery } from "./validate.js";
  * would test the whole scope's names, types and observations in one call, past
  * GRAPH_SEARCH_SCAN_MAX ("---" over 50,000 entities: 80 ms on Postgres, 172 ms
  * embedded, against 23 / 44 ms for the bounded walk). Such a query is walked,
- * like one of one or two characters.
+ * like one of one or two Latin letters or digits. (One of one or two Chinese,
+ * Japanese or Korean characters goes through the indexes of the texts' pieces
+ * instead: am_graph_search decides, by am_cjk_grams.)
  * Letters and digits as countTrigrams (limits.ts) counts pg_trgm's words.
  */
 const OWN_TRIGRAM = /[\p{L}\p{N}]{3}/u;
@@ -54,8 +56,10 @@ const SearchCursor = z.object({
  * that have at least one endpoint among the entities returned. One statement.
  * Matches are counted exactly up to `countCap`; past it the answer says "at
  * least countCap" (totalEntitiesIsLowerBound), so the work stays bounded however
- * many entities match (am_graph_search). Where the indexes cannot narrow the
- * search (a common query, one of one or two characters), or may not (on the
+ * many entities match (am_graph_search). A query of one or two Chinese,
+ * Japanese or Korean characters is looked up among the texts' pieces
+ * (am_cjk_grams). Where the indexes cannot narrow the search (a common query,
+ * one of one or two other characters), or may not (on the
  * embedded database, a scope of more than one call's walk), the scope is walked
  * entity by entity, at most `scanMax` of them and twice as many observations
  * per call: a page cut short there says so (scanCut), and its nextCursor

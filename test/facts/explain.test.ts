@@ -1,7 +1,8 @@
 // Recall must not scan every fact for a keyword of three or more characters:
 // with a few thousand facts and fresh statistics, the planner picks the
 // trigram indexes (substrings; near matches) and the tsvector index (words) on
-// its own (no planner settings are forced here).
+// its own (no planner settings are forced here); nor for one of one or two
+// CJK characters, which has no trigram: the index of pieces (facts_cjk_grams).
 //
 // "Fresh statistics" means VACUUM ANALYZE, not ANALYZE alone: a GIN index keeps
 // its own statistics (entry and page counts) in its metapage, and only VACUUM
@@ -15,7 +16,7 @@ import { RECALL_CALL } from "../../src/facts/recall/recall-sql.js";
 import { parseKeywords } from "../../src/facts/rules.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller, fact, store } from "./helpers.js";
-import { explainFunction, type PlanNode, planNodes } from "../support/plans.js";
+import { type AnalyzedPlanNode, explainFunction, type PlanNode, planNodes } from "../support/plans.js";
 
 const FACTS = 4000;
 const WORDS = (
@@ -80,6 +81,22 @@ describe.each(BACKENDS)("recall query plan on %s", (backend) => {
     const summary = all.map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` on ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` using ${n["Index Name"]}` : ""}`);
     expect(summary, summary.join("\n")).toContain("Bitmap Index Scan using facts_search_words");
     expect(summary.filter((s) => s.startsWith("Seq Scan on facts")), summary.join("\n")).toEqual([]);
+  });
+
+  it("a keyword of two CJK characters: read through the index of pieces (facts_cjk_grams), the trigram index never searched, no sequential scan", async () => {
+    const params = recallParams(parseKeywords(["本番"]), { all: false, scopes: ["shared", "team"] }, {}, 10);
+    const all = planNodes(await explainFunction<AnalyzedPlanNode>(tdb.db, "am_recall", params, { analyze: true }));
+    const summary = all.map((n) => `${n["Node Type"]}${n["Relation Name"] ? ` on ${n["Relation Name"]}` : ""}${n["Index Name"] ? ` using ${n["Index Name"]}` : ""}`);
+    const ran = (index: string) => all.filter((n) => n["Index Name"] === index).reduce((sum, n) => sum + n["Actual Loops"], 0);
+    expect(ran("facts_cjk_grams"), summary.join("\n")).toBeGreaterThanOrEqual(1);
+    // The trigram index would propose every fact for a keyword without a trigram: it is not searched.
+    expect(ran("facts_exact_trgm"), summary.join("\n")).toBe(0);
+    expect(summary.filter((s) => s.startsWith("Seq Scan on facts")), summary.join("\n")).toEqual([]);
+    // Every row of facts read is the fact that holds it.
+    const factRows = all.filter((n) => n["Relation Name"] === "facts").reduce((sum, n) => sum + (n["Actual Rows"] + (n["Rows Removed by Filter"] ?? 0) + (n["Rows Removed by Index Recheck"] ?? 0)) * n["Actual Loops"], 0);
+    expect(factRows).toBeLessThanOrEqual(10);
+    const found = await tdb.db.query<{ r: { name: string } }>(RECALL_CALL, params);
+    expect(found.rows.map(({ r }) => r.name)).toEqual(["deploy-needs-migrations"]);
   });
 
   it("really finds the fact through that plan", async () => {

@@ -80,6 +80,7 @@ describe.each(BACKENDS)("recall of Japanese and Korean as written on %s", (backe
     await storeFact("deploy-freeze", "Deploy freeze", "金曜日の午後はデプロイを凍結する。週末に対応できる人がいない。");
     await storeFact("comment-policy", "コメント欄は承認制にする", "スパムが多いため。");
     await storeFact("quote-word", "Words we avoid", "can'tという単語は使わない。");
+    await storeFact("deploy-days", "배포는 화요일과 목요일에 한다", "금요일에는 배포하지 않는다.");
   }, 60_000);
 
   afterAll(async () => {
@@ -104,6 +105,25 @@ describe.each(BACKENDS)("recall of Japanese and Korean as written on %s", (backe
     expect((await names("코드리뷰")).sort()).toEqual(["code-review", "hotfix-review"]);
     expect((await names("코드 리뷰")).sort()).toEqual(["code-review", "hotfix-review"]);
     expect(await names("작성자가 아닌 사람")).toEqual(["code-review"]);
+  });
+
+  it("finds a fact as people conjugate and ask: Korean 하다/되다 endings, Japanese する/できる/される forms", async () => {
+    for (const keyword of ["배포해도", "배포했어요", "목요일에 배포하나요?", "화요일에 배포해도 되나요?", "배포할까요"]) {
+      expect(await names(keyword), keyword).toEqual(["deploy-days"]);
+    }
+    for (const keyword of ["凍結してもいい", "凍結しました", "凍結できますか", "凍結された", "凍結してください", "デプロイを凍結してもいいですか？"]) {
+      expect(await names(keyword), keyword).toEqual(["deploy-freeze"]);
+    }
+  });
+
+  it("finds a keyword of one or two characters, as a substring, through the index of pieces", async () => {
+    expect(await names("凍結")).toEqual(["deploy-freeze"]);
+    expect(await names("배포")).toEqual(["deploy-days"]);
+    expect((await names("리뷰")).sort()).toEqual(["code-review", "hotfix-review"]);
+    expect(await names("欄")).toEqual(["comment-policy"]);
+    expect(await names("猫")).toEqual([]);
+    const { structured } = await recall(["凍結"]);
+    expect(structured.hits[0]!.matches).toEqual([{ keyword: "凍結", in: "body", how: "exact" }]);
   });
 
   it("ANDs a keyword's words and says the match is by words, in the field where they are", async () => {

@@ -68,7 +68,7 @@ describe.each(BACKENDS)("am_recall on %s", (backend) => {
           where i.indrelid = 'facts'::regclass and am.amname = 'gin' order by 1`,
       )
     ).rows;
-    expect(rows.map((r) => r.index)).toEqual(["facts_duplicate_trgm", "facts_exact_trgm", "facts_near_words", "facts_search_cjk", "facts_search_words"]);
+    expect(rows.map((r) => r.index)).toEqual(["facts_cjk_grams", "facts_duplicate_trgm", "facts_exact_trgm", "facts_near_words", "facts_search_cjk", "facts_search_words"]);
     for (const r of rows) expect(r.options, r.index).toContain("gin_pending_list_limit=64");
   });
 

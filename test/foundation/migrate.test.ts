@@ -105,7 +105,7 @@ describe.each(BACKENDS)("migrating on %s", (backend) => {
     const changed = (name: string, from: string, to: string): SqlFunction[] =>
       files.map((f) => (f.name === name ? { ...f, sql: f.sql.replace(from, to), checksum: `${f.checksum}-changed` } : f));
     await expect(migrate(db, { functions: changed("am_fact_search_body", "left(p_body, 1000)", "left(p_body, 900)") })).rejects.toThrow(
-      /sql\/functions\/am_fact_search_body\.sql changed, but facts_exact_trgm, facts_near_words store what am_fact_search_body computes/,
+      /sql\/functions\/am_fact_search_body\.sql changed, but facts_cjk_grams, facts_exact_trgm, facts_near_words store what am_fact_search_body computes/,
     );
     await expect(migrate(db, { functions: changed("am_duplicate_text", "lower(p_head)", "upper(p_head)") })).rejects.toThrow(/facts\.duplicate_text stores what am_duplicate_text computes/);
     // Refused whole: the functions are as they were.

@@ -13,7 +13,7 @@ import { searchNodes } from "../../src/graph/search.js";
 import { likePattern } from "../../src/text.js";
 import { createEntities, createRelations } from "../../src/graph/store.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { nestedPlans, type PlanNode, planNodes } from "../support/plans.js";
+import { type AnalyzedPlanNode, nestedPlans, type PlanNode, planNodes } from "../support/plans.js";
 
 // The plans of every statement search_nodes runs (am_graph_search and the
 // functions it calls), as the service runs them: generic plans, without
@@ -63,6 +63,7 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
 
   const explainSearch = async (query: string) => allNodes(await searchPlans(tdb.url!, "shared", query));
   const TRIGRAM_INDEXES = ["graph_entities_scope_name_trgm", "graph_entities_scope_type_trgm", "graph_observations_scope_content_trgm"];
+  const GRAM_INDEXES = ["graph_entities_scope_name_cjk_grams", "graph_entities_scope_type_cjk_grams", "graph_observations_scope_content_cjk_grams"];
   // Scans that look rows up by the caller's entity ids (the page, its
   // observations and relations) need no scope; every other one must hold it.
   // scope = …, or the walk's (scope, id) or (scope, entity_id, id) range.
@@ -81,7 +82,7 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
       const scans = plan.filter((n) => n["Index Name"]?.startsWith("graph_") && !BY_ID.includes(n["Index Name"]));
       expect(scans.length).toBeGreaterThanOrEqual(3);
       for (const scan of scans) {
-        expect([...TRIGRAM_INDEXES, "graph_entities_scope_id", "graph_observations_scope_entity_id"], JSON.stringify(scan)).toContain(scan["Index Name"]);
+        expect([...TRIGRAM_INDEXES, ...GRAM_INDEXES, "graph_entities_scope_id", "graph_observations_scope_entity_id"], JSON.stringify(scan)).toContain(scan["Index Name"]);
         expect(scan["Index Cond"], scan["Index Name"]).toMatch(SCOPE_CONDITION);
       }
       expect(scans.map((n) => n["Index Name"])).toContain("graph_observations_scope_content_trgm");
@@ -101,6 +102,21 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
     expect(scans.map((n) => n["Index Name"]).sort()).toEqual(TRIGRAM_INDEXES);
     // The pattern is an init plan's value ($n).
     for (const scan of scans) expect(scan["Index Cond"], scan["Index Name"]).toMatch(/^\(\(scope = \$\d+\) AND \(\w+ ~~\* \$\d+\)\)$/);
+  });
+
+  it("a query of two CJK characters goes through the scope-led indexes of pieces, never the trigram indexes nor the walk", async () => {
+    const nodes = allNodes(await nestedPlans(tdb.url!, sql.GRAPH_SEARCH, [
+      "shared", likePattern("東京"), 1000, 0, 500_000, 500_000, 10_000, 0, 10_000, 0, false, false,
+    ], { analyze: true }) as AnalyzedPlanNode[]) as AnalyzedPlanNode[];
+    const ran = (names: string[]) => nodes.filter((n) => names.includes(n["Index Name"] ?? "") && n["Actual Loops"] > 0);
+    expect(ran(GRAM_INDEXES).map((n) => n["Index Name"]).sort()).toEqual(GRAM_INDEXES);
+    for (const scan of ran(GRAM_INDEXES)) expect(scan["Index Cond"], scan["Index Name"]).toMatch(SCOPE_CONDITION);
+    expect(ran(TRIGRAM_INDEXES)).toEqual([]);
+    expect(ran(["graph_entities_scope_id", "graph_observations_scope_entity_id"])).toEqual([]);
+    // Every observation that holds it in the scope (3,000), and none of the other scope's.
+    const page = await searchNodes(tdb.db, "shared", "東京", { limit: 5 }, 500_000, 10_000);
+    expect(page.totalEntities).toBe(3000);
+    expect(page.scanCut).toBeUndefined();
   });
 
   // Postgres JIT-compiles a plan whose estimated cost passes jit_above_cost

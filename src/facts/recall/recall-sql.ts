@@ -4,7 +4,7 @@
 export const RECALL_CALL = `
   select r from am_recall($1::text[], $2::text[], $3::boolean[], $4::boolean, $5::text[], $6::text, $7::text, $8::text,
                           $9::int, $10::int, $11::int, $12::int, $13::text[], $14::int, $15::text[], $16::text[],
-                          $17::text[], $18::text[], $19::int) as r`;
+                          $17::text[], $18::text[], $19::int, $20::int) as r`;
 
 /**
  * For recall's drafts of a later version: the last review of an earlier

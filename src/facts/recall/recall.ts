@@ -4,7 +4,7 @@ import type { Caller } from "../../auth/caller.js";
 import { readableScopes } from "../../auth/scopes.js";
 import type { Queryable } from "../../db/database.js";
 import { type FactSummary, isoTime, type SummaryRow } from "../model.js";
-import { charCount, type FactStatus, type FactType, parseKeywords, RECALL_NEAR_MAX_FACTS, RECALL_NEAR_MIN_CHARS, RECALL_NEAR_WORD_CANDIDATES, RECALL_SENTENCE_WORD_FACTS, type RecallKeyword, STALE_AFTER_DAYS_DEFAULT } from "../rules.js";
+import { charCount, type FactStatus, type FactType, parseKeywords, RECALL_NEAR_MAX_FACTS, RECALL_NEAR_MIN_CHARS, RECALL_NEAR_WORD_CANDIDATES, RECALL_SENTENCE_WORD_FACTS, RECALL_SHORT_WORD_FACTS, type RecallKeyword, STALE_AFTER_DAYS_DEFAULT } from "../rules.js";
 import { wordsQuery } from "../cjk-words.js";
 import { PREVIOUS_CONFIRMATION, RECALL_CALL } from "./recall-sql.js";
 import { addSuccessors } from "../trust/supersession.js";
@@ -122,6 +122,7 @@ export function recallParams(
     keywords.map((k) => (k.sentence === null ? null : k.sentence.words.join("\n"))),
     keywords.map((k) => (k.sentence?.lexemes ? k.sentence.lexemes.join("\n") : null)),
     RECALL_SENTENCE_WORD_FACTS,
+    RECALL_SHORT_WORD_FACTS,
   ];
 }
 
