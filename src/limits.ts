@@ -129,6 +129,14 @@ export const QUOTED_NAME_MAX_CHARS = 40;
  */
 export const RECEIPT_WINDOW_MS = 5 * 60_000;
 
+/**
+ * How deep arrays and objects may nest in one MCP message. This service's
+ * deepest message is about six levels (a graph write's entities and their
+ * observations); the SDK serializes a message again to serve it, and a deeply
+ * nested one (5,000 levels fit in 20 KB) would overflow the stack there.
+ */
+export const MESSAGE_MAX_NESTING = 64;
+
 /** Page cursors (memory_list, ledger_list) are a few dozen characters; anything longer is not one of ours. */
 export const MAX_CURSOR_CHARS = 200;
 

@@ -9,6 +9,7 @@ import type { Request, RequestHandler, Response } from "express";
 import type { AppDeps } from "../app-deps.js";
 import { attachTrace, callerFromAuthInfo, type RequestTrace, traceFromAuthInfo } from "../auth/caller.js";
 import { type AuthInfo, mcpEndpoint } from "../mcp-sdk/index.js";
+import { MESSAGE_MAX_NESTING } from "../limits.js";
 import { createMcpServerFactory } from "../server/server.js";
 import { databaseUnavailableAnswer, JsonRpcCode, requestId, sendJsonRpcError } from "./json-rpc.js";
 import { setRequestWork } from "./request-work.js";
@@ -25,6 +26,21 @@ function hasNonObjectArguments(body: unknown): boolean {
   if (method !== "tools/call" || typeof params !== "object" || params === null || !("arguments" in params)) return false;
   const args = (params as { arguments: unknown }).arguments;
   return args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args));
+}
+
+/**
+ * Whether arrays and objects nest deeper than `max` levels in a parsed JSON
+ * value: walked without recursion, stopping at the first one too deep.
+ */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
+  while (pending.length > 0) {
+    const { value: next, depth } = pending.pop()!;
+    if (typeof next !== "object" || next === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(next)) if (typeof child === "object" && child !== null) pending.push({ value: child, depth: depth + 1 });
+  }
+  return false;
 }
 
 /** The MCP endpoint's POST handler, shared by /mcp and /oauth/mcp. */
@@ -48,6 +64,10 @@ export function mcpPost(deps: AppDeps): RequestHandler {
     // rate limit and the database pool.
     if (Array.isArray(req.body)) {
       sendJsonRpcError(res, 400, JsonRpcCode.INVALID_REQUEST, "Batch requests are not supported: send one JSON-RPC message per POST.");
+      return;
+    }
+    if (nestsDeeperThan(req.body, MESSAGE_MAX_NESTING)) {
+      sendJsonRpcError(res, 400, JsonRpcCode.INVALID_REQUEST, `The message nests arrays and objects more than ${MESSAGE_MAX_NESTING} levels deep; no MCP message of this service needs more than a few.`, requestId(req.body));
       return;
     }
     if (hasNonObjectArguments(req.body)) {

@@ -133,4 +133,5 @@ it("builds: every stage's steps run on exactly what the stage copies, and the im
   } finally {
     child.kill("SIGTERM");
   }
-});
+  // npm ci, a whole build and a start: a minute on a quiet machine, several beside the rest of the suite.
+}, 300_000);
