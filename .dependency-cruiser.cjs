@@ -1,20 +1,20 @@
 // The layering of src/, checked by `npm run depcheck` (part of `npm test`).
 // Drawn and explained in docs/architecture.md; keep the two in step.
 //
-//   lower layers   config (and config/), db/, secrets/, tracing/, mcp-sdk/, errors, text, scope-name, limits, import-file, logger, metrics, paging, version, app-deps, receipts
+//   lower layers   config/, db/, secrets/, tracing/, mcp-sdk/, errors, text, scope-name, limits, import-file, logger, metrics, paging, version, app-deps
 //   auth           auth/
 //   MCP helpers    mcp/ (defineTool and the one wrapper of every callback)
 //   capabilities   facts/, ledger/, graph/, whoami/, snapshots/, prompts/
-//   composition    server/ (the capability list and the MCP server factory), http/, cli/, serve.ts, console/, oauth/
+//   composition    server/ (the capability list and the MCP server factory), http/, cli/, serve.ts and start/, console/, oauth/
 //
 // Each layer may import only the layers above it in this list. Inside the
 // composition, imports go one way too:
-//   serve.ts, cli/  →  http/ (the app)  →  oauth/, console/  →  http-shared/  →  server/
-const LOWER = "^src/(config|errors|text|scope-name|limits|import-file|logger|metrics|paging|version|app-deps|receipts)\\.ts$|^src/(db|config|secrets|tracing|mcp-sdk)/";
+//   serve.ts and start/, cli/  →  http/ (the app)  →  oauth/, console/  →  mcp-endpoint/  →  server/
+const LOWER = "^src/(errors|text|scope-name|limits|import-file|logger|metrics|paging|version|app-deps)\\.ts$|^src/(db|config|secrets|tracing|mcp-sdk)/";
 const AUTH = "^src/auth/";
 const MCP_HELPERS = "^src/mcp/";
 const CAPABILITIES = "^src/(facts|ledger|graph|whoami|snapshots|prompts)/";
-const COMPOSITION = "^src/(serve\\.ts|server/|http-shared/|http/|cli/|console/|oauth/)";
+const COMPOSITION = "^src/(serve\\.ts|start/|server/|mcp-endpoint/|http/|cli/|console/|oauth/)";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -64,7 +64,7 @@ module.exports = {
     {
       name: "capabilities-below-composition",
       severity: "error",
-      comment: "A capability never imports the composition layer (server/, http-shared/, http/, cli/, serve.ts, console/, oauth/).",
+      comment: "A capability never imports the composition layer (server/, mcp-endpoint/, http/, cli/, serve.ts, console/, oauth/).",
       from: { path: CAPABILITIES },
       to: { path: COMPOSITION },
     },
@@ -73,21 +73,28 @@ module.exports = {
       severity: "error",
       comment: "server/ builds the MCP server from the capability list; it serves nothing, so it imports no HTTP surface, CLI or serve.ts.",
       from: { path: "^src/server/" },
-      to: { path: "^src/(serve\\.ts|http-shared/|http/|cli/|console/|oauth/)" },
+      to: { path: "^src/(serve\\.ts|start/|mcp-endpoint/|http/|cli/|console/|oauth/)" },
     },
     {
-      name: "http-shared-below-surfaces",
+      name: "mcp-endpoint-below-surfaces",
       severity: "error",
-      comment: "http-shared/ (bearer auth, the failed-attempt limit, the MCP POST handler) is what http/, oauth/ and console/ have in common, so it imports none of them.",
-      from: { path: "^src/http-shared/" },
-      to: { path: "^src/(serve\\.ts|http/|cli/|console/|oauth/)" },
+      comment: "mcp-endpoint/ (bearer auth, the failed-attempt limit, the MCP POST handler) is what http/, oauth/ and console/ have in common, so it imports none of them.",
+      from: { path: "^src/mcp-endpoint/" },
+      to: { path: "^src/(serve\\.ts|start/|http/|cli/|console/|oauth/)" },
     },
     {
       name: "surfaces-below-http-app",
       severity: "error",
-      comment: "http/ (the app) mounts oauth/ and console/; they never import it back (their shared pieces are in http-shared/), nor each other.",
+      comment: "http/ (the app) mounts oauth/ and console/; they never import it back (their shared pieces are in mcp-endpoint/), nor each other.",
       from: { path: "^src/(oauth|console)/" },
-      to: { path: "^src/(serve\\.ts|http/|cli/|console/|oauth/)", pathNot: "^src/$1/" },
+      to: { path: "^src/(serve\\.ts|start/|http/|cli/|console/|oauth/)", pathNot: "^src/$1/" },
+    },
+    {
+      name: "surfaces-use-public-exports",
+      severity: "error",
+      comment: "The composition (the console, the CLI, the HTTP app, serve.ts and start/) calls a capability through its index.ts only: one public face, so what is meant to be called from outside is written down in one place.",
+      from: { path: COMPOSITION, pathNot: "^src/server/" },
+      to: { path: CAPABILITIES, pathNot: "^src/(facts|ledger|graph|whoami|snapshots|prompts)/index\\.ts$" },
     },
     {
       name: "capabilities-independent",
@@ -137,6 +144,27 @@ module.exports = {
       comment: "prompts name the rules of facts and the ledger through their index.ts exports only.",
       from: { path: "^src/prompts/" },
       to: { path: CAPABILITIES, pathNot: ["^src/prompts/", "^src/(facts|ledger)/index\\.ts$"] },
+    },
+    {
+      name: "capabilities-use-the-database-core",
+      severity: "error",
+      comment: "Capabilities and auth see a database through src/db/core/ (the Database interface, errors, retry) and src/db/sql/ (SQL helpers); which kind it is, the schema's upgrade and the embedded folder are the composition's business.",
+      from: { path: [CAPABILITIES, AUTH] },
+      to: { path: "^src/db/(postgres|embedded|schema)/" },
+    },
+    {
+      name: "database-kinds-apart",
+      severity: "error",
+      comment: "Postgres (src/db/postgres/) and the embedded database (src/db/embedded/) share only the core; neither imports the other.",
+      from: { path: "^src/db/(postgres|embedded)/" },
+      to: { path: "^src/db/(postgres|embedded)/", pathNot: "^src/db/$1/" },
+    },
+    {
+      name: "database-core-knows-no-kind",
+      severity: "error",
+      comment: "The core is what every kind implements; only open.ts, which picks the kind a URL names, imports one.",
+      from: { path: "^src/db/(core|sql)/", pathNot: "^src/db/core/open\\.ts$" },
+      to: { path: "^src/db/(postgres|embedded|schema)/" },
     },
   ],
   options: {

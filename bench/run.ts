@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { createAgent, issueToken } from "../src/auth/store.js";
-import { openPostgres } from "../src/db/postgres.js";
+import { openPostgres } from "../src/db/postgres/postgres.js";
 import { printSummary } from "./lib/summary.js";
 import { renderBenchChart } from "./lib/chart.js";
 import type { BenchAgent, BenchContext } from "./lib/context.js";

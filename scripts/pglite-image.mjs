@@ -1,6 +1,6 @@
 // After `tsc` (npm's postbuild): the initialised PGlite cluster a new embedded
-// data folder starts from (src/db/pglite-image.ts says why). Made once per
+// data folder starts from (src/db/embedded/pglite-image.ts says why). Made once per
 // PGlite version; a build with one already there leaves it.
-import { buildPgliteImage } from "../dist/db/pglite-image.js";
+import { buildPgliteImage } from "../dist/db/embedded/pglite-image.js";
 
 await buildPgliteImage();

@@ -1,14 +1,13 @@
 // What the HTTP app and every capability receive. Built once at start-up (or per
-// test, or per benchmark) by createDeps and passed down: no module-level singletons.
+// test, or per benchmark) by createDeps (src/start/deps.ts) and passed down: no
+// module-level singletons.
 import type { Logger } from "pino";
-import type { Config } from "./config.js";
-import type { Database } from "./db/database.js";
-import type { ReadRouter } from "./db/cluster/read-router.js";
-import { loadMigrations } from "./db/migrate.js";
-import { createMetrics, type Metrics } from "./metrics.js";
-import { ReceiptWriter } from "./receipts.js";
-import { createSecretGuard, type SecretGuard } from "./secrets/guard.js";
-import { loadMcpTracing, type McpTracing } from "./tracing/mcp-tracing.js";
+import type { Config } from "./config/index.js";
+import type { Database } from "./db/core/database.js";
+import type { ReadRouter } from "./db/postgres/read-router.js";
+import type { Metrics } from "./metrics.js";
+import type { SecretGuard } from "./secrets/guard.js";
+import type { McpTracing } from "./tracing/mcp-tracing.js";
 
 export interface AppDeps {
   config: Config;
@@ -23,50 +22,32 @@ export interface AppDeps {
   metrics: Metrics;
   /** Scans what agents write for credentials (SECRET_GUARD); counts refusals in metrics. */
   secrets: SecretGuard;
-  /** Records which agent was served which fact version, in batches on the primary (src/receipts.ts). */
-  receipts: ReceiptWriter;
+  /** Records which agent was served which fact version, in batches on the primary (src/facts/trust/receipt-writer.ts). */
+  receipts: Receipts;
   /** Number of migration files this build expects to find applied (for /readyz). */
   expectedMigrations: number;
   /** True once SIGTERM arrived: new requests are refused, /readyz reports 503. */
   isShuttingDown?: () => boolean;
-  /** With DATABASE_READ_URL: where reads that may be a moment old run (src/db/cluster/read-router.ts). */
+  /** With DATABASE_READ_URL: where reads that may be a moment old run (src/db/postgres/read-router.ts). */
   reads?: ReadRouter;
   /** With OTEL_* asking for traces: the MCP server span of each request (src/tracing/). Absent, nothing is traced. */
   tracing?: McpTracing;
 }
 
-interface DepsOptions {
-  /** Already known (the service counted them before migrating); read from sql/ otherwise. */
-  expectedMigrations?: number;
-  isShuttingDown?: () => boolean;
-  reads?: ReadRouter;
+/** One fact as it was served: its current version and status at that moment. */
+export interface ServedFact {
+  scope: string;
+  name: string;
+  version: number;
+  status: string;
 }
 
-/** The one way AppDeps are assembled: src/serve.ts, test/support/service.ts and bench/ use it. */
-export async function createDeps(config: Config, db: Database, logger: Logger, options: DepsOptions = {}): Promise<AppDeps> {
-  const metrics = createMetrics(() => db.poolStats(), { scopeLabels: config.metricsToken !== undefined });
-  const reads = options.reads;
-  if (reads) metrics.replicas.source = () => reads.status();
-  const health = db.health?.bind(db);
-  if (health) metrics.database.source = health;
-  const receipts = new ReceiptWriter(
-    db,
-    config.facts.receiptsRetentionDays > 0,
-    { recorded: (n) => metrics.receiptsRecorded.inc(n), dropped: (n) => metrics.receiptsDropped.inc(n) },
-    logger,
-    config.facts.receiptWindowMs,
-  );
-  return {
-    config,
-    db,
-    primary: db,
-    logger,
-    metrics,
-    receipts,
-    secrets: createSecretGuard(config.secretGuard, (kind) => metrics.secretsRefused.inc({ kind })),
-    expectedMigrations: options.expectedMigrations ?? (await loadMigrations()).length,
-    ...(options.isShuttingDown ? { isShuttingDown: options.isShuttingDown } : {}),
-    ...(reads ? { reads } : {}),
-    ...(config.tracing.enabled ? { tracing: await loadMcpTracing() } : {}),
-  };
+/** Recall receipts: which agent was served which fact version (src/facts/trust/receipt-writer.ts). */
+export interface Receipts {
+  /** Queued in memory, written with the next batch: a read never waits for it. */
+  record(agentId: number, via: string, facts: readonly ServedFact[]): void;
+  /** Every receipt queued so far written (a withdrawal must reach each reader). */
+  flush(): Promise<void>;
+  /** The last batch written; no more are taken. */
+  close(): Promise<void>;
 }

@@ -2,7 +2,7 @@
 // docs/limits.md). The database's statement timeout is the last line; these
 // refuse an oversized request before any SQL runs, on both backends, with a
 // message naming the limit. Sizes that operators tune (text lengths, answer
-// size, body size, timeouts) are config keys instead (src/config.ts).
+// size, body size, timeouts) are config keys instead (src/config/index.ts).
 //
 // The checks are here too, one per kind of limit, so that every capability
 // refuses with the same words: checkChars for a text's length (facts, ledger,
@@ -64,7 +64,7 @@ export const MAX_SEARCH_TRIGRAMS = 512;
 /**
  * A reason given for a review (memory_promote, the console) or a redaction, in
  * characters: it goes into the history and is shown with the fact. The
- * database's checks hold the same bound (test/foundation/one-copy.test.ts).
+ * database's checks hold the same bound (test/code/one-copy.test.ts).
  */
 export const REASON_MAX_CHARS = 2000;
 
@@ -125,7 +125,7 @@ export const QUOTED_NAME_MAX_CHARS = 40;
 /**
  * Recall receipts: the same agent served the same fact version by the same tool
  * again within this long adds to one row's count instead of a row of its own
- * (src/receipts.ts, docs/receipts.md): storage grows with distinct reads.
+ * (src/facts/trust/receipt-writer.ts, docs/receipts.md): storage grows with distinct reads.
  */
 export const RECEIPT_WINDOW_MS = 5 * 60_000;
 
@@ -228,3 +228,26 @@ export function checkWholeNumber(field: string, value: number | undefined, def: 
   if (!Number.isInteger(n) || n < min || n > max) throw invalid(`${field} must be a whole number from ${min} to ${max}, got ${value}.`);
   return n;
 }
+
+/** Facts memory_recall answers with by default, and at most. */
+export const RECALL_DEFAULT_LIMIT = 10;
+export const RECALL_MAX_LIMIT = 50;
+/** Facts memory_list answers with by default, and at most. */
+export const LIST_DEFAULT_LIMIT = 20;
+export const LIST_MAX_LIMIT = 100;
+
+/** Values one completion answer holds at most (MCP's limit); a completer may return one more to say that more exist. */
+export const COMPLETION_MAX_VALUES = 100;
+
+/** The ledger's sizes and ranges: keys, evidence, notes, reasons, claim lifetimes, pages. */
+export const LEDGER_LIMITS = {
+  keyMaxChars: 200,
+  evidenceMaxChars: 2048,
+  noteMaxChars: 2000,
+  reasonMaxChars: 1000,
+  ttlMinSeconds: 10,
+  ttlMaxSeconds: 86_400,
+  ttlDefaultSeconds: 600,
+  listDefault: 20,
+  listMax: 200,
+} as const;

@@ -2,8 +2,8 @@
 // tests and several apps in one process do not trample each other.
 import cluster from "node:cluster";
 import client from "prom-client";
-import type { DatabaseHealth, PoolStats } from "./db/database.js";
-import { REPLICA_STATES, type ReplicaStatus } from "./db/cluster/read-router.js";
+import type { DatabaseHealth, PoolStats } from "./db/core/database.js";
+import { REPLICA_STATES, type ReplicaStatus } from "./db/postgres/read-router.js";
 import { SECRET_KINDS } from "./secrets/kinds.js";
 
 /** A worker's request to the primary for the metrics of all workers added up, and the answer (WORKERS > 1). */
@@ -56,7 +56,7 @@ export interface Metrics {
    * is down), and the gauges are then left out of the scrape.
    */
   health: { source: (() => Promise<HealthFigures[] | undefined>) | undefined };
-  /** Recall receipts written (src/receipts.ts), and those dropped because the queue was full while the database was away. */
+  /** Recall receipts written (src/facts/trust/receipt-writer.ts), and those dropped because the queue was full while the database was away. */
   receiptsRecorded: client.Counter;
   receiptsDropped: client.Counter;
   /** Withdrawal notices shown to the agents that had read a fact later deprecated. */

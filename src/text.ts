@@ -84,7 +84,7 @@ export function issueText(issue: { code: string; path: PropertyKey[]; message: s
 /**
  * What a redacted text reads everywhere it was stored (a fact version, a review
  * reason, a graph deletion record). The database's triggers allow exactly this
- * overwrite once a tombstone exists; test/foundation/one-copy.test.ts holds
+ * overwrite once a tombstone exists; test/code/one-copy.test.ts holds
  * their spelling to this one.
  */
 export const REDACTED_TEXT = "[redacted]";

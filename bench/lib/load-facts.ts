@@ -3,7 +3,7 @@
 // section of `npm run bench` times on the corpus's last facts). The newest fact
 // is the last generated. Each fact gets the CJK words the service would give
 // it (factWordsParams), as memory_store and an import write them.
-import type { Queryable } from "../../src/db/database.js";
+import type { Queryable } from "../../src/db/core/database.js";
 import { factWordsParams } from "../../src/facts/cjk-words.js";
 import { generateFact } from "./corpus.js";
 

@@ -4,7 +4,7 @@
 // shown to use the trigram and word indexes.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import pg from "pg";
-import { openPostgres } from "../../src/db/postgres.js";
+import { openPostgres } from "../../src/db/postgres/postgres.js";
 import { factWordsParams } from "../../src/facts/cjk-words.js";
 import { call, connect, timeBeside, timeConcurrent, timeSequential, type Throughput } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";

@@ -5,12 +5,12 @@
 import type { Caller } from "../../src/auth/caller.js";
 import { checkToken } from "../../src/auth/verifier.js";
 import { createAgent, issueToken } from "../../src/auth/store.js";
-import { migrate } from "../../src/db/migrate.js";
-import { openPostgres } from "../../src/db/postgres.js";
+import { migrate } from "../../src/db/schema/migrate.js";
+import { openPostgres } from "../../src/db/postgres/postgres.js";
 import { recallFacts } from "../../src/facts/recall/recall.js";
 import { promoteFact } from "../../src/facts/review/promote.js";
 import { storeFact } from "../../src/facts/lifecycle/store.js";
-import type { Database } from "../../src/db/database.js";
+import type { Database } from "../../src/db/core/database.js";
 import type { BenchContext } from "../lib/context.js";
 import { createDatabase } from "../lib/service.js";
 import { printTable } from "../lib/table.js";

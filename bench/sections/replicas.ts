@@ -9,9 +9,9 @@
 //   stop, with a client storing facts through a multi-host DATABASE_URL: the
 //   time from the promotion to the first acknowledged write, and every
 //   acknowledged write present on the new primary.
-import { migrate } from "../../src/db/migrate.js";
-import { openPostgres } from "../../src/db/postgres.js";
-import { ReadRouter } from "../../src/db/cluster/read-router.js";
+import { migrate } from "../../src/db/schema/migrate.js";
+import { openPostgres } from "../../src/db/postgres/postgres.js";
+import { ReadRouter } from "../../src/db/postgres/read-router.js";
 import { createAgent, issueToken } from "../../src/auth/store.js";
 import { createPair } from "../../test/support/clusters.js";
 import { call, connect, timeSequential } from "../lib/clients.js";

@@ -9,7 +9,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import os from "node:os";
 import { createAgent, issueToken } from "../../src/auth/store.js";
-import { openPostgres } from "../../src/db/postgres.js";
+import { openPostgres } from "../../src/db/postgres/postgres.js";
 import { createEntities, createRelations } from "../../src/graph/store.js";
 import { call, connect } from "../lib/clients.js";
 import type { BenchContext } from "../lib/context.js";

@@ -2,7 +2,7 @@
 // the per-request token check is in verifier.ts).
 import { type Caller, type CallerRow, callerOfRow } from "./caller.js";
 import { createHash } from "node:crypto";
-import type { Queryable } from "../db/database.js";
+import type { Queryable } from "../db/core/database.js";
 import { conflict, invalid, notFound } from "../errors.js";
 import { validateAgentName, validateScopes } from "./scopes.js";
 import * as sql from "./sql.js";

@@ -2,12 +2,13 @@
 // request (so a revoked token is refused immediately, on every replica). Every
 // rejection looks the same to the client, and to metrics (reason "invalid").
 import type { Logger } from "pino";
-import type { Database, Queryable } from "../db/database.js";
+import type { Database, Queryable } from "../db/core/database.js";
 import type { Metrics } from "../metrics.js";
 import { type Caller, type CallerRow, callerOfRow, toAuthInfo } from "./caller.js";
 import * as sql from "./sql.js";
 import { hashToken, looksLikeToken } from "./tokens.js";
-import { DATABASE_UNREACHABLE_MESSAGE } from "../db/classify.js";
+import { preparedIn } from "../db/sql/prepared.js";
+import { DATABASE_UNREACHABLE_MESSAGE } from "../db/core/classify.js";
 import { type AuthInfo, invalidToken, type OAuthTokenVerifier, tokenCheckFailed } from "../mcp-sdk/index.js";
 
 // requireBearerAuth insists on a numeric expiry; tokens without one get a
@@ -91,7 +92,7 @@ interface VerifyRow extends CallerRow {
 
 export async function checkToken(db: Queryable, token: string): Promise<TokenCheck> {
   if (!looksLikeToken(token)) return { ok: false, reason: "malformed" };
-  const row = (await db.query<VerifyRow>(sql.VERIFY_TOKEN, [hashToken(token)], { prepareAs: "am_verify_token", urgent: true })).rows[0];
+  const row = (await db.query<VerifyRow>(sql.VERIFY_TOKEN, [hashToken(token)], { ...preparedIn("auth")("verify_token"), urgent: true })).rows[0];
   if (!row) return { ok: false, reason: "unknown" };
   if (row.revoked_at) return { ok: false, reason: "revoked" };
   if (row.expired) return { ok: false, reason: "expired" };

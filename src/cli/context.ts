@@ -2,11 +2,11 @@
 // release's (they never change it: only serve and migrate do, see
 // requireSameSchema), run, and close it again. While a service runs on the embedded database, its
 // statements run on that service's database, through the socket in the data
-// folder (src/db/socket-protocol.ts).
-import { type Config, loadConfig } from "../config.js";
-import type { Database } from "../db/database.js";
-import { requireSameSchema } from "../db/migrate.js";
-import { openDatabase, withConnectionAdvice } from "../db/open.js";
+// folder (src/db/embedded/cli-socket-protocol.ts).
+import { type Config, loadConfig } from "../config/index.js";
+import type { Database } from "../db/core/database.js";
+import { requireSameSchema } from "../db/schema/migrate.js";
+import { openDatabase, withConnectionAdvice } from "../db/core/open.js";
 import { createSecretGuard, type SecretGuard } from "../secrets/guard.js";
 import { restrictFileModes } from "./file-modes.js";
 import type { CliIo } from "./io.js";

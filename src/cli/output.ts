@@ -2,7 +2,7 @@
 // --json (scripts parse it). Errors go to stderr as text, or in --json mode
 // only as {"error": …} on stdout, so a script always gets one parseable object
 // and a terminal does not show the same message twice.
-import { DataDirBusyError } from "../db/lock-data-dir.js";
+import { DataDirBusyError } from "../db/embedded/data-dir-holder.js";
 import { DomainError } from "../errors.js";
 import type { CliIo } from "./io.js";
 

@@ -57,7 +57,7 @@ export interface ContentConfig {
     staleAfterDays: number;
     /** Days recall receipts and "read by" are kept (docs/receipts.md); 0: none are recorded. */
     receiptsRetentionDays: number;
-    /** Repeats of one receipt within this long are one row (src/receipts.ts). */
+    /** Repeats of one receipt within this long are one row (src/facts/trust/receipt-writer.ts). */
     receiptWindowMs: number;
   };
   /** SECRET_GUARD: refuse writes that hold a credential, or scan nothing. */

@@ -2,7 +2,7 @@
 // first start and shutdown.
 import { join } from "node:path";
 import * as z from "zod/v4";
-import { HostListError, parseHostList } from "../db/cluster/hosts.js";
+import { HostListError, parseHostList } from "./host-list.js";
 import { boolFrom, intFrom } from "./parse.js";
 
 const DEFAULT_PORT = 8080;

@@ -4,7 +4,7 @@
 // per source, where that source goes on, so every item is shown once, in order,
 // however the sources interleave in time.
 import * as z from "zod/v4";
-import { GRAPH_ACTIVITY_SOURCES } from "../graph/activity.js";
+import { GRAPH_ACTIVITY_SOURCES } from "../graph/index.js";
 import { openSealedCursor, sealCursor } from "../paging.js";
 import type { ActivityItem } from "./views/activity.js";
 

@@ -1,12 +1,12 @@
 // The console's pages read where the MCP reads that may be a moment old do
-// (src/db/cluster/read-router.ts): on a streaming replica that has replayed the signed-in
+// (src/db/postgres/read-router.ts): on a streaming replica that has replayed the signed-in
 // person's last write, else on the primary. A form that changes something runs
 // on the primary, and records the person's write position before its redirect
 // is answered, so the page the browser loads next shows the change.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { RequestHandler } from "express";
 import type { AppDeps } from "../app-deps.js";
-import type { Database } from "../db/database.js";
+import type { Database } from "../db/core/database.js";
 import { sessionOf } from "./session-middleware.js";
 
 export interface PageReads {

@@ -22,6 +22,15 @@ const STATUS_BY_CODE: Record<DomainError["code"], number> = {
 
 export const statusOf = (error: DomainError): number => STATUS_BY_CODE[error.code];
 
+/**
+ * The one line between what a page shows and what is a server error: a
+ * DomainError (a refusal a person can act on) is shown on the page with its
+ * status; anything else is thrown on, to the console's error page.
+ */
+export function onlyRefusals(error: unknown): asserts error is DomainError {
+  if (!(error instanceof DomainError)) throw error;
+}
+
 /** "3 min ago"-style age of a time, for people scanning a list. */
 export function age(iso: string, now = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));

@@ -6,7 +6,7 @@
 import { isHuman } from "../auth/scopes.js";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { type Caller, type CallerRow, callerOfRow } from "../auth/caller.js";
-import type { Queryable } from "../db/database.js";
+import type { Queryable } from "../db/core/database.js";
 import * as sql from "./sql.js";
 
 export interface ConsoleSession {

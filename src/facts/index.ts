@@ -58,3 +58,19 @@ export { healthHistory, memoryHealth, reviewsByAgent } from "./review/health.js"
 export { startNotices } from "./trust/receipts.js";
 // Recall receipts for `export --receipts`.
 export { exportReceipts, type ExportedReceipt } from "./trust/receipts.js";
+
+// What the console, the CLI and the composition root call.
+export { segmentOlderFacts } from "./lifecycle/cjk-backfill.js";
+export { getFact } from "./lifecycle/get.js";
+export { listFacts } from "./lifecycle/list.js";
+export { type FactSummary, type FullFact, type SimilarFact } from "./model.js";
+export { recallFacts, type RecallHit } from "./recall/recall.js";
+export { recentFactEvents } from "./review/activity.js";
+export { diffRows } from "./review/diff.js";
+export { type DaySample, sampleHealthToday } from "./review/health.js";
+export { reviewFact } from "./review/promote.js";
+export { type ReviewItem, reviewQueue, type ReviewQueue, type StaleItem, staleQueue, type StaleQueue } from "./review/queue.js";
+export { confirmationReason, DEPRECATION_NEEDS_REASON, MAX_KEYWORDS, PROMOTION_TARGETS } from "./rules.js";
+export { pruneReceipts, ReceiptWriter } from "./trust/receipt-writer.js";
+export { factReaders, type FactReaders } from "./trust/receipts.js";
+export { parseVersionRef, redactFactVersion } from "./trust/redaction.js";

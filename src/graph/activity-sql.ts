@@ -1,7 +1,7 @@
 // The console's activity feed over the graph: one fixed statement with typed
 // parameters, apart from the graph's reads (read-sql.ts) because it reads
 // through am_recent_page, not through the reads' builders.
-import { isoTimeSql as ISO } from "../db/iso-time.js";
+import { isoTimeSql as ISO } from "../db/sql/iso-time.js";
 
 /**
  * Recent graph writes (entities, relations, observations created, and what

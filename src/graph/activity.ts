@@ -1,7 +1,7 @@
 // Recent graph writes for the console's activity feed, readable scopes only.
 import { type Caller } from "../auth/caller.js";
 import { readableScopes } from "../auth/scopes.js";
-import type { Queryable } from "../db/database.js";
+import type { Queryable } from "../db/core/database.js";
 import { LIST_SCAN_MAX } from "../limits.js";
 import * as sql from "./activity-sql.js";
 

@@ -1,6 +1,6 @@
 // The per-entity bounds of the graph, as the database keeps them (sql/migrations/000002_graph_entity_bounds.sql:
 // observations per entity, relations per name), told to the agent in words.
-import { withDeadlockRetry } from "../db/retry.js";
+import { withDeadlockRetry } from "../db/core/retry.js";
 import { invalid } from "../errors.js";
 
 interface BoundDetail {

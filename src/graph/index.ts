@@ -34,3 +34,14 @@ export const graph: Capability = {
 
 // What a snapshot (export/import of a whole tree) needs of the graph: each scope's graph in and out.
 export { exportGraphIn, graphScopes, importGraph, type ImportReport as GraphImportReport } from "./transfer.js";
+
+// What the console, the CLI and the composition root call.
+export { readableGraph } from "./access.js";
+export { GRAPH_ACTIVITY_SOURCES, type GraphActivitySource, recentGraphWrites } from "./activity.js";
+export { openNodes, readGraph, readObservations } from "./read.js";
+export { redactGraph } from "./redaction.js";
+export { readRelations } from "./relations.js";
+export { searchNodes } from "./search.js";
+export { exportGraph, type ImportReport } from "./transfer.js";
+export { type GraphEntity, type GraphRelation, type ObservationPage } from "./types.js";
+export { resolveScope } from "./validate.js";

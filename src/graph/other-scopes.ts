@@ -8,7 +8,7 @@
 // bounded search (a small count cap and walk) or one index lookup per name.
 import type { Caller } from "../auth/caller.js";
 import { readableScopes } from "../auth/scopes.js";
-import type { Database } from "../db/database.js";
+import type { Database } from "../db/core/database.js";
 import { json } from "./format.js";
 import { prepared } from "./prepared.js";
 import * as sql from "./read-sql.js";

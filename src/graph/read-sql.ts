@@ -4,7 +4,7 @@
 // and am_graph_entities and am_graph_relations_touching, which they share):
 // each keeps its plans per connection, on both databases. The rest are fixed
 // strings with typed parameters.
-import { isoTimeSql as ISO } from "../db/iso-time.js";
+import { isoTimeSql as ISO } from "../db/sql/iso-time.js";
 
 /** How many entities scope $1 holds (kept as entities are written, in a few slots: graph_scope_entities). */
 export const SCOPE_ENTITY_COUNT = `select coalesce(sum(entities), 0)::int as n from graph_scope_entities where scope = $1::text`;

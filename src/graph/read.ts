@@ -4,7 +4,7 @@
 // repeatable-read transaction), so entities, observations and relations agree
 // even while other agents write. Every answer is bounded by `maxChars` (see
 // bounds.ts); what was cut is said, with the call that returns the rest.
-import type { Database, Queryable } from "../db/database.js";
+import type { Database, Queryable } from "../db/core/database.js";
 import { notFound } from "../errors.js";
 import { GRAPH_SEARCH_COUNT_MAX } from "../limits.js";
 import { answerBudget, type ReadBounds } from "./bounds.js";

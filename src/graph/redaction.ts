@@ -6,7 +6,7 @@
 // entity id, when and why, without the text.
 import type { Caller } from "../auth/caller.js";
 import { assertMayRedact } from "../auth/scopes.js";
-import type { Database } from "../db/database.js";
+import type { Database } from "../db/core/database.js";
 import { because, conflict, invalid, notFound } from "../errors.js";
 import { REASON_MAX_CHARS } from "../limits.js";
 import { REFUSING_GUARD, type SecretGuard } from "../secrets/guard.js";

@@ -14,7 +14,7 @@
 //   at most `scan` of them, each tested (unattached: its two endpoints looked
 //   up among the entities). Stopped there, the answer's cursor resumes it.
 // Fixed strings with typed parameters; the builders only splice in constants.
-import { isoTimeSql as ISO } from "../db/iso-time.js";
+import { isoTimeSql as ISO } from "../db/sql/iso-time.js";
 
 const RELATION_COST = `char_length(r.from_name) + char_length(r.to_name) + char_length(r.relation_type) + am_graph_frame('relation')`;
 

@@ -3,8 +3,8 @@
 // by offset or after a sealed cursor, in one statement whose work is bounded
 // (relations-sql.ts). read_graph takes its relations from relationsPage too.
 import * as z from "zod/v4";
-import { cursorKey } from "../db/cursor-key.js";
-import type { Queryable } from "../db/database.js";
+import { cursorKey } from "../db/sql/cursor-key.js";
+import type { Queryable } from "../db/core/database.js";
 import { invalid } from "../errors.js";
 import { MAX_OFFSET } from "../limits.js";
 import { openSealedCursor, sealCursor } from "../paging.js";

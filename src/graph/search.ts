@@ -4,10 +4,10 @@
 // whose cursor goes on. Shares the entity rows and the relations' cut with the
 // other reads (read.ts).
 import * as z from "zod/v4";
-import type { Database } from "../db/database.js";
+import type { Database } from "../db/core/database.js";
 import { invalid } from "../errors.js";
 import { MAX_OFFSET } from "../limits.js";
-import { cursorKey } from "../db/cursor-key.js";
+import { cursorKey } from "../db/sql/cursor-key.js";
 import { openSealedCursor, sealCursor } from "../paging.js";
 import { GRAPH_SEARCH_SCAN_MAX } from "../limits.js";
 import { answerBudget } from "./bounds.js";

@@ -2,7 +2,7 @@
 // with typed parameters. Batches travel as parallel arrays through unnest(), so
 // a call costs one or a few round trips whatever its size. Names are matched through am_graph_key() (SHA-256 of the
 // text), the expression the unique indexes are built on (see am_graph_key).
-import { isoTimeSql as ISO } from "../db/iso-time.js";
+import { isoTimeSql as ISO } from "../db/sql/iso-time.js";
 
 // KEY_ORDER_NOTE: a batch insert takes each new row's unique-index entry as it
 // goes, and holds it to the end of its transaction. Two batches with common

@@ -14,7 +14,7 @@
 // scope of a graph of 50,000 read as if that scope were empty (open_nodes 26 ms
 // instead of 4) although the whole graph grew by less than a quarter. So a scope
 // that grew by a quarter of its own rows (at least MIN_ROWS) triggers it too.
-import type { Database } from "../db/database.js";
+import type { Database } from "../db/core/database.js";
 import type { Logger } from "pino";
 
 const MIN_ROWS = 1000;

@@ -2,8 +2,8 @@
 // its size: batches go to Postgres as parallel arrays. Duplicates are settled by
 // the unique indexes (`on conflict do nothing`), never by read-then-insert, so
 // concurrent agents neither lose writes nor create twins.
-import type { Queryable } from "../db/database.js";
-import { withDeadlockRetry } from "../db/retry.js";
+import type { Queryable } from "../db/core/database.js";
+import { withDeadlockRetry } from "../db/core/retry.js";
 import { invalid, notFound } from "../errors.js";
 import { MAX_DELETED_ROWS_PER_CALL } from "../limits.js";
 import { REFUSING_GUARD, stringsIn } from "../secrets/guard.js";

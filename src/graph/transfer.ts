@@ -3,7 +3,7 @@
 // created, an existing one keeps its type and gains the observations it lacks,
 // so importing the same file twice changes nothing the second time.
 import { type SecretGuard, stringsIn } from "../secrets/guard.js";
-import type { Database, Queryable } from "../db/database.js";
+import type { Database, Queryable } from "../db/core/database.js";
 import { type ImportLine, lineTooLongText } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";
 import * as sql from "./sql.js";

@@ -10,8 +10,8 @@ import type { Request, RequestHandler, Response } from "express";
 import pLimit, { type LimitFunction } from "p-limit";
 import type { AppDeps } from "../app-deps.js";
 import { type Caller, maybeCallerFromAuthInfo } from "../auth/caller.js";
-import { JsonRpcCode, sendJsonRpcError } from "../http-shared/json-rpc.js";
-import { requestWork, responseClosed } from "../http-shared/request-work.js";
+import { JsonRpcCode, sendJsonRpcError } from "../mcp-endpoint/json-rpc.js";
+import { requestWork, responseClosed } from "../mcp-endpoint/request-work.js";
 
 /**
  * The embedded database runs one statement at a time, so every request in
@@ -40,7 +40,7 @@ const RETRY_AFTER_SECONDS = 1;
  * body in the socket (beyond what the socket buffers, the sender is slowed by
  * TCP, not buffered in memory). A request whose client went away while it
  * waited is dropped unrun; one whose client aborts while it runs keeps its slot
- * until its work has ended (src/http-shared/request-work.ts).
+ * until its work has ended (src/mcp-endpoint/request-work.ts).
  */
 /** Where a limited request comes from: its caller, and how to refuse it in that surface's language. */
 interface LimitedSurface {

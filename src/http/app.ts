@@ -4,9 +4,9 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import type { AppDeps } from "../app-deps.js";
 import { sharedTokenChecks } from "../auth/verifier.js";
 import { consoleRouter } from "../console/router.js";
-import { bearerAuth, failedAuthLimit, mcpFailedAuthLimit, perTokenLimit } from "../http-shared/auth.js";
-import { JsonRpcCode, sendJsonRpcError } from "../http-shared/json-rpc.js";
-import { mcpPost, methodNotAllowed } from "../http-shared/mcp-route.js";
+import { bearerAuth, failedAuthLimit, mcpFailedAuthLimit, perTokenLimit } from "../mcp-endpoint/auth.js";
+import { JsonRpcCode, sendJsonRpcError } from "../mcp-endpoint/json-rpc.js";
+import { mcpPost, methodNotAllowed } from "../mcp-endpoint/mcp-route.js";
 import { mountOAuth } from "../oauth/routes.js";
 import { agentConcurrencyLimiter, MCP_SURFACE } from "./agent-concurrency.js";
 import { corsForAllowedOrigins } from "./cors.js";
@@ -14,17 +14,10 @@ import { errorHandler } from "./error-handler.js";
 import { allowedHostnames, hostCheck } from "./host-check.js";
 import { requestLogging } from "./logging.js";
 import { healthz, metricsEndpoint, metricsTokenCheck, readyz } from "./ops.js";
-import { memoryHealth } from "../facts/index.js";
 import { originCheck } from "./origin.js";
 
 export function createApp(deps: AppDeps): Express {
   const { config, metrics } = deps;
-  // While the database is down the health gauges are left out; the rest of /metrics is served.
-  metrics.health.source ??= () =>
-    memoryHealth(deps.db, config.facts.staleAfterDays).catch((error: unknown) => {
-      deps.logger.warn({ err: error }, "reading memory health for /metrics failed; its gauges are left out of this scrape");
-      return undefined;
-    });
   const app = express();
   app.disable("x-powered-by");
   // Only a hop count or proxy addresses (config refuses `true`): req.ip, which

@@ -2,7 +2,7 @@
 // with a status that says what to fix; anything else is logged and answered 500
 // without internals.
 import type { ErrorRequestHandler } from "express";
-import { JsonRpcCode, sendJsonRpcError } from "../http-shared/json-rpc.js";
+import { JsonRpcCode, sendJsonRpcError } from "../mcp-endpoint/json-rpc.js";
 
 interface HttpError {
   type?: string;

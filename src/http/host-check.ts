@@ -3,7 +3,7 @@
 // It ran on /mcp and /console only; the OAuth endpoints (/register, the metadata
 // documents) and /metrics answered any Host.
 import type { RequestHandler } from "express";
-import { JsonRpcCode, sendJsonRpcError } from "../http-shared/json-rpc.js";
+import { JsonRpcCode, sendJsonRpcError } from "../mcp-endpoint/json-rpc.js";
 
 const LOCALHOST_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 

@@ -2,7 +2,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import type { AppDeps } from "../app-deps.js";
-import { migrationsPending } from "../db/migrate.js";
+import { migrationsPending } from "../db/schema/migrate.js";
 
 export const healthz: RequestHandler = (_req, res) => {
   res.json({ status: "ok" });

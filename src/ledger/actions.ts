@@ -1,7 +1,7 @@
 // Which scope each ledger action belongs to: an operator's mapping (CLI), read
 // under the chain-head lock by every ledger write (am_ledger_lock_for_agent).
 import { validateScopes } from "../auth/scopes.js";
-import type { Queryable } from "../db/database.js";
+import type { Queryable } from "../db/core/database.js";
 import { invalid, notFound } from "../errors.js";
 import * as sql from "./sql.js";
 import { normalizeAction } from "./validate.js";

@@ -7,8 +7,9 @@
 // append that finds no call in flight is sent at once. Each append is still
 // decided under the lock on its own (am_ledger_append), fails on its own,
 // and each caller gets its own answer only after the commit.
-import type { Queryable } from "../db/database.js";
-import { isConnectionError, pgCode, PgCode } from "../db/errors.js";
+import type { Queryable } from "../db/core/database.js";
+import { isConnectionError, pgCode, PgCode } from "../db/core/errors.js";
+import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
 
 /** One write's event and the state it was decided on (see am_ledger_append). */
@@ -85,7 +86,7 @@ export async function appendMany(db: Queryable, reqs: AppendRequest[]): Promise<
   let rows: AppendRow[];
   try {
     // Prepared: the statement is one function call, so its one plan is always right.
-    rows = (await db.query<AppendRow>(sql.APPEND_IF_UNCHANGED, params, { prepareAs: "am_ledger_append" })).rows;
+    rows = (await db.query<AppendRow>(sql.APPEND_IF_UNCHANGED, params, prepared("append"))).rows;
   } catch (error) {
     if (!isEventError(error)) throw error;
     if (reqs.length === 1) return [error as Error];

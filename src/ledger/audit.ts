@@ -1,6 +1,6 @@
 // Audit: walk the whole chain in seq order, one batch at a time (keyset on seq,
 // never everything in memory), to verify its hashes or to export it.
-import type { Queryable } from "../db/database.js";
+import type { Queryable } from "../db/core/database.js";
 import { eventHash, type EventRow, GENESIS_HASH, type LedgerEvent, toEvent } from "./event.js";
 import * as sql from "./sql.js";
 

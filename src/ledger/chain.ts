@@ -4,7 +4,7 @@
 //   2. per event: readKey and eventPresent, decide, then appendImported, which
 //      appends through am_ledger_append as every write does (one place hashes
 //      the chain), with the event's own time.
-import type { Queryable } from "../db/database.js";
+import type { Queryable } from "../db/core/database.js";
 import { appendMany } from "./appender.js";
 import type { EventKind } from "./event.js";
 import * as sql from "./sql.js";

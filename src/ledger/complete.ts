@@ -2,8 +2,8 @@
 // and targets the ledger holds (readable by every caller, as ledger_list is),
 // by prefix, each a loose scan of ledger_events_action_target_c that reads one
 // index entry per distinct value found and ends at the prefix's range.
-import type { Queryable } from "../db/database.js";
-import { distinctByPrefix } from "../db/prefix-sql.js";
+import type { Queryable } from "../db/core/database.js";
+import { distinctByPrefix } from "../db/sql/prefix.js";
 import { actionSpelling } from "./validate.js";
 
 /** Distinct actions from a prefix on. $1 prefix. */

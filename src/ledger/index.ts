@@ -18,4 +18,14 @@ export { listActionScopes, restoreActionScope } from "./actions.js";
 export { completeAction, completeTarget } from "./complete.js";
 export { appendImported, claimExpired, eventPresent, lockChainHead, readKey } from "./chain.js";
 export { EVENT_KINDS, eventHash, eventJson, GENESIS_HASH, type EventKind } from "./event.js";
-export { ACTION_PATTERN, actionSpelling, LIMITS, normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "./validate.js";
+export { ACTION_PATTERN, actionSpelling, normalizeEvidence, normalizeKey, normalizeNote, normalizeReason, parseSince } from "./validate.js";
+
+// What the console, the CLI and the composition root call.
+export { type ActionScope, openClaimsOfAction, setActionScope, unsetActionScope } from "./actions.js";
+export { verifyLedger, type VerifyReport } from "./audit.js";
+export { type Claim } from "./chain.js";
+export { shortRef } from "./claim-id.js";
+export { type LedgerEvent } from "./event.js";
+export { keyText } from "./format.js";
+export { ledgerCursorBelow, listLedger, listOpenClaims, type ListResult } from "./list.js";
+export { voidLedger } from "./store.js";

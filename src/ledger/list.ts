@@ -1,7 +1,7 @@
 // Reading the ledger: a page of events, newest first, within a scan bound per
 // call (LIST_SCAN_MAX), and the claims held right now.
 import * as z from "zod/v4";
-import type { Queryable } from "../db/database.js";
+import type { Queryable } from "../db/core/database.js";
 import { LIST_SCAN_MAX } from "../limits.js";
 import { decodeCursor, encodeCursor } from "../paging.js";
 import type { Claim } from "./chain.js";

@@ -5,8 +5,8 @@
 // Writes are permitted per action scope and claims are capped per agent
 // (docs/ledger-permissions.md); the quota is checked again under the lock.
 import { isHuman } from "../auth/scopes.js";
-import type { Database, Queryable } from "../db/database.js";
-import { pgCode, PgCode } from "../db/errors.js";
+import type { Database, Queryable } from "../db/core/database.js";
+import { pgCode, PgCode } from "../db/core/errors.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import { REFUSING_GUARD, type SecretGuard } from "../secrets/guard.js";
 import { type Claim, claimExpired, type KeyState, readKey } from "./chain.js";

@@ -2,23 +2,11 @@
 // bad call is refused with a message naming the field and nothing is written.
 // The migration's check constraints hold the same rules as a backstop.
 import { invalid } from "../errors.js";
-import { checkChars, checkWholeNumber } from "../limits.js";
+import { checkChars, checkWholeNumber, LEDGER_LIMITS } from "../limits.js";
 import { clip, CONTROL_CHARS, isStorable, unstorableTextMessage } from "../text.js";
 
 /** How much of a malformed URL or time a refusal quotes. */
 const QUOTED_MAX_CHARS = 80;
-
-export const LIMITS = {
-  keyMaxChars: 200,
-  evidenceMaxChars: 2048,
-  noteMaxChars: 2000,
-  reasonMaxChars: 1000,
-  ttlMinSeconds: 10,
-  ttlMaxSeconds: 86_400,
-  ttlDefaultSeconds: 600,
-  listDefault: 20,
-  listMax: 200,
-} as const;
 
 /**
  * How an action is spelled (snake_case or kebab-case); normalizeAction folds "-"
@@ -52,7 +40,7 @@ export function actionSpelling(raw: string): string {
 export function normalizeAction(raw: string): string {
   const action = actionSpelling(raw);
   if (action === "") throw invalid("action must not be empty: name the operation, e.g. publish_qiita or deploy-prod.");
-  checkChars("action", action, LIMITS.keyMaxChars);
+  checkChars("action", action, LEDGER_LIMITS.keyMaxChars);
   if (!ACTION_PATTERN.test(action)) {
     throw invalid(
       `action "${action}" is not a snake_case or kebab-case identifier: use letters, digits and single "_" or "-" between words (e.g. publish_qiita, deploy-prod).`,
@@ -66,7 +54,7 @@ export function normalizeTarget(raw: string): string {
   // NFC: "café" typed with a combining accent is the same target as with "é".
   const target = raw.trim().normalize("NFC");
   if (target === "") throw invalid("target must not be empty: name what the action applies to, e.g. an article id or an environment.");
-  checkChars("target", target, LIMITS.keyMaxChars);
+  checkChars("target", target, LEDGER_LIMITS.keyMaxChars);
   if (CONTROL_CHARS.test(target)) throw invalid("target must not contain control characters (line breaks, tabs…).");
   assertStorable("target", target);
   return target;
@@ -94,7 +82,7 @@ export function normalizeEvidence(raw: string): string {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw invalid(`${hint}; "${clip(text, QUOTED_MAX_CHARS)}" uses ${url.protocol}.`);
   if (url.hostname === "") throw invalid(`${hint}; "${clip(text, QUOTED_MAX_CHARS)}" has no host.`);
   if (url.username !== "" || url.password !== "") throw invalid("evidence must not contain a user name or password: the ledger keeps it forever.");
-  checkChars("evidence", url.href, LIMITS.evidenceMaxChars);
+  checkChars("evidence", url.href, LEDGER_LIMITS.evidenceMaxChars);
   return url.href;
 }
 
@@ -103,7 +91,7 @@ export function normalizeNote(raw: string | undefined): string | null {
   const note = raw?.trim() ?? "";
   if (note === "") return null;
   assertStorable("note", note);
-  checkChars("note", note, LIMITS.noteMaxChars);
+  checkChars("note", note, LEDGER_LIMITS.noteMaxChars);
   return note;
 }
 
@@ -111,16 +99,16 @@ export function normalizeReason(raw: string): string {
   const reason = raw.trim();
   if (reason === "") throw invalid("reason must not be empty: say why you give up the claim (it goes into the ledger).");
   assertStorable("reason", reason);
-  checkChars("reason", reason, LIMITS.reasonMaxChars);
+  checkChars("reason", reason, LEDGER_LIMITS.reasonMaxChars);
   return reason;
 }
 
 export function normalizeTtl(raw: number | undefined): number {
-  return checkWholeNumber("ttl_seconds", raw, LIMITS.ttlDefaultSeconds, LIMITS.ttlMinSeconds, LIMITS.ttlMaxSeconds);
+  return checkWholeNumber("ttl_seconds", raw, LEDGER_LIMITS.ttlDefaultSeconds, LEDGER_LIMITS.ttlMinSeconds, LEDGER_LIMITS.ttlMaxSeconds);
 }
 
 export function normalizeLimit(raw: number | undefined): number {
-  return checkWholeNumber("limit", raw, LIMITS.listDefault, 1, LIMITS.listMax);
+  return checkWholeNumber("limit", raw, LEDGER_LIMITS.listDefault, 1, LEDGER_LIMITS.listMax);
 }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/i;

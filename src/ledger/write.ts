@@ -15,12 +15,13 @@
 // append is decided by a check made under the head lock, and ledger_records'
 // primary key backs it up.
 import { ALL_SCOPES } from "../auth/scopes.js";
-import type { Database, Queryable } from "../db/database.js";
+import type { Database, Queryable } from "../db/core/database.js";
 import { forbidden } from "../errors.js";
 import { type Actor, claimExpired, type KeyState, type KeyStateRow, toKeyState } from "./chain.js";
 import type { EventKind } from "./event.js";
 import { refusals } from "./format.js";
 import { type Appended, appendGrouped, appendMany, type AppendRequest } from "./appender.js";
+import { prepared } from "./prepared.js";
 import * as sql from "./sql.js";
 import type { LedgerKey } from "./validate.js";
 
@@ -79,7 +80,7 @@ const OPTIMISTIC_ROUNDS = 3;
 async function readForAgent(db: Queryable, key: LedgerKey, agentId: number, defaultScope: string): Promise<AgentWriteState> {
   // Prepared: planning this join took longer than running it (bench/README.md, the ledger's
   // write path), and its plan is unique-key lookups whatever the statistics.
-  const row = (await db.query<AgentWriteRow>(sql.READ_KEY_FOR_AGENT, [key.action, key.target, agentId, defaultScope], { prepareAs: "am_ledger_read_for_agent" })).rows[0];
+  const row = (await db.query<AgentWriteRow>(sql.READ_KEY_FOR_AGENT, [key.action, key.target, agentId, defaultScope], prepared("read_for_agent"))).rows[0];
   if (!row) throw new Error("ledger chain head row is missing");
   return {
     ...toKeyState(key, row),

@@ -6,14 +6,12 @@
 // handler, installed on each server, finds one and calls it with the caller.
 import type * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
-import { QUOTED_NAME_MAX_CHARS } from "../limits.js";
+import { COMPLETION_MAX_VALUES, QUOTED_NAME_MAX_CHARS } from "../limits.js";
 import { type CompleteRequest, type CompleteResult, type McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from "../mcp-sdk/index.js";
 import { clip } from "../text.js";
 import { completionCall } from "./guard.js";
 import type { Completer } from "./tool.js";
 
-/** Values one answer holds at most (MCP's limit); a completer may return one more to say that more exist. */
-const COMPLETION_MAX_VALUES = 100;
 
 export type { Completer };
 

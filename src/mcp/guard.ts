@@ -3,17 +3,16 @@
 // the agent can act on, and hiding everything else behind a generic message.
 // Tools answer a failure with isError (the agent reads it); resources and
 // prompts have no such answer in MCP, so they throw a JSON-RPC error instead.
-import type { AppDeps } from "../app-deps.js";
+import type { AppDeps, ServedFact } from "../app-deps.js";
 import type { Logger } from "pino";
 import { type Caller, callerFromAuthInfo, type RequestTrace, traceFromAuthInfo } from "../auth/caller.js";
-import { classifyDatabaseError } from "../db/classify.js";
+import { classifyDatabaseError } from "../db/core/classify.js";
 import { DomainError, invalid } from "../errors.js";
 import { findUnstorableText, unstorableTextMessage } from "../text.js";
 import { type AuthInfo, type CallToolResult, ProtocolError, ProtocolErrorCode } from "../mcp-sdk/index.js";
 import { checkToolArguments } from "./arguments.js";
 import type { CallContext, PromptDefinition, ResourceDefinition, ToolDefinition } from "./tool.js";
-import type { ReadRouter } from "../db/cluster/read-router.js";
-import type { ServedFact } from "../receipts.js";
+import type { ReadRouter } from "../db/postgres/read-router.js";
 
 /** The part of the SDK's RequestHandlerExtra the callbacks read. */
 export interface CallExtra {

@@ -7,9 +7,8 @@
 import type { GetPromptResult, ListResourcesResult, ReadResourceResult, ToolAnnotations } from "../mcp-sdk/index.js";
 import type { Logger } from "pino";
 import * as z from "zod/v4";
-import type { AppDeps } from "../app-deps.js";
+import type { AppDeps, ServedFact } from "../app-deps.js";
 import type { Caller } from "../auth/caller.js";
-import type { ServedFact } from "../receipts.js";
 import type { MemoryOperation } from "../tracing/mcp-tracing.js";
 
 /** What every tool, resource and prompt callback receives besides its input. */
@@ -19,7 +18,7 @@ export interface CallContext {
   deps: AppDeps;
   /**
    * Says which facts this answer serves: each becomes a recall receipt (on the
-   * primary, off the request path: src/receipts.ts) and the request's trace
+   * primary, off the request path: src/facts/trust/receipt-writer.ts) and the request's trace
    * span counts them. Every answer that serves facts calls it.
    */
   served(facts: readonly ServedFact[]): void;
@@ -56,7 +55,7 @@ interface ToolSpec<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   meta?: Record<string, unknown>;
   /**
    * Its reads may be a moment old: with DATABASE_READ_URL it may run on a
-   * streaming replica that has the caller's own writes (src/db/cluster/read-router.ts).
+   * streaming replica that has the caller's own writes (src/db/postgres/read-router.ts).
    * Never for a tool that writes or decides (a claim, a check before an action).
    */
   readsMayLag?: true;

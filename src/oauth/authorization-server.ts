@@ -10,7 +10,7 @@ import cors from "cors";
 import express, { type RequestHandler, type Response, type Router } from "express";
 import * as z from "zod/v4";
 import type { AppDeps } from "../app-deps.js";
-import { requestLimit } from "../http-shared/auth.js";
+import { requestLimit } from "../mcp-endpoint/auth.js";
 import { OAuthClientMetadataSchema, type OAuthClientInformationFull, OAuthError, OAuthErrorCode, type OAuthTokens } from "../mcp-sdk/index.js";
 import { issueText } from "../text.js";
 import { endpoint, ENDPOINTS, oauthError, onlyMethods } from "./protocol.js";

@@ -2,7 +2,7 @@
 // dynamic registration (RFC 7591) and clients identified by the URL of their
 // metadata document (fetched on first use, refreshed after DOCUMENT_FRESH_SECONDS).
 import type { OAuthClientInformationFull } from "../mcp-sdk/index.js";
-import type { Database } from "../db/database.js";
+import type { Database } from "../db/core/database.js";
 import { DomainError } from "../errors.js";
 import { type SecretGuard, stringsIn } from "../secrets/guard.js";
 import { fetchClientMetadataDocument, isMetadataDocumentClientId } from "./metadata-document.js";

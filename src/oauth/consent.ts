@@ -11,8 +11,8 @@ import type { AppDeps } from "../app-deps.js";
 import { ALL_SCOPES, isHuman } from "../auth/scopes.js";
 import { IMPORTER_AGENT, listAgents } from "../auth/store.js";
 import { checkSignInToken } from "../auth/verifier.js";
-import type { Queryable } from "../db/database.js";
-import { failedAuthLimit } from "../http-shared/auth.js";
+import type { Queryable } from "../db/core/database.js";
+import { failedAuthLimit } from "../mcp-endpoint/auth.js";
 import { choosePage, CONSENT_CSS, displayName, errorPage, signInPage, type AgentChoice, type ClientView } from "./consent-page.js";
 import { createGrantWithCode } from "./grants.js";
 import { hashSecret, newSecret } from "./secrets.js";
@@ -117,7 +117,7 @@ export function consentRouter(ctx: ConsentContext): Router {
     res.type("css").setHeader("Cache-Control", "public, max-age=3600");
     res.send(CONSENT_CSS);
   });
-  // The one failed-attempt limit of every typed token (src/http-shared/auth.ts), after
+  // The one failed-attempt limit of every typed token (src/mcp-endpoint/auth.ts), after
   // the body is read: only refused sign-ins (401) count, and over the limit a
   // valid token still signs in. A denial and the choice step check no token
   // (the request id is an unguessable secret bound to this browser's cookie):

@@ -10,7 +10,7 @@ import { toAuthInfo } from "../auth/caller.js";
 import { isHuman } from "../auth/scopes.js";
 import { callerByAgentName } from "../auth/store.js";
 import type { VerifierDeps } from "../auth/verifier.js";
-import { DATABASE_UNREACHABLE_MESSAGE } from "../db/classify.js";
+import { DATABASE_UNREACHABLE_MESSAGE } from "../db/core/classify.js";
 
 interface ExternalIssuer {
   issuer: string;

@@ -5,7 +5,7 @@
 // leaked).
 import { OAuthErrorCode, type OAuthTokens } from "../mcp-sdk/index.js";
 import { generateToken, tokenHint } from "../auth/tokens.js";
-import type { Database, Queryable } from "../db/database.js";
+import type { Database, Queryable } from "../db/core/database.js";
 import { notFound } from "../errors.js";
 import { CODE_PREFIX, REFRESH_PREFIX } from "../secrets/own-tokens.js";
 import { hashSecret, newSecret } from "./secrets.js";

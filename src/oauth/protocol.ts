@@ -3,8 +3,8 @@
 // endpoint takes, its metadata (RFC 8414) and how metadata documents are served.
 import cors from "cors";
 import type { Request, RequestHandler, Response } from "express";
-import { classifyDatabaseError } from "../db/classify.js";
-import { DATABASE_RETRY_AFTER_SECONDS } from "../http-shared/json-rpc.js";
+import { classifyDatabaseError } from "../db/core/classify.js";
+import { DATABASE_RETRY_AFTER_SECONDS } from "../mcp-endpoint/json-rpc.js";
 import { OAuthError, OAuthErrorCode, type OAuthMetadata } from "../mcp-sdk/index.js";
 
 export const ENDPOINTS = { authorize: "/authorize", token: "/token", register: "/register", revoke: "/revoke" } as const;

@@ -5,11 +5,11 @@
 // must never advertise it.
 import type { Express, RequestHandler } from "express";
 import type { AppDeps } from "../app-deps.js";
-import type { Config } from "../config.js";
+import type { Config } from "../config/index.js";
 import { isInvalidToken, type OAuthProtectedResourceMetadata, type OAuthTokenVerifier } from "../mcp-sdk/index.js";
 import type { VerifierDeps } from "../auth/verifier.js";
-import { bearerAuth, bearerToken, failedAuthLimit } from "../http-shared/auth.js";
-import { methodNotAllowed } from "../http-shared/mcp-route.js";
+import { bearerAuth, bearerToken, failedAuthLimit } from "../mcp-endpoint/auth.js";
+import { methodNotAllowed } from "../mcp-endpoint/mcp-route.js";
 import { consentRouter } from "./consent.js";
 import { createJwtVerifierFactory } from "./external.js";
 import { createOAuthProvider } from "./provider.js";

@@ -7,7 +7,7 @@ import { invalidToken, isInvalidToken, type OAuthTokenVerifier, tokenCheckFailed
 import { callerFromAuthInfo, toAuthInfo } from "../auth/caller.js";
 import { createTokenVerifier, type VerifierDeps } from "../auth/verifier.js";
 import { grantOfToken } from "./grants.js";
-import { DATABASE_UNREACHABLE_MESSAGE } from "../db/classify.js";
+import { DATABASE_UNREACHABLE_MESSAGE } from "../db/core/classify.js";
 
 const OAUTH_REJECTED_TOKEN_MESSAGE =
   "The access token is not valid (unknown, revoked or expired, or its agent is disabled). Authorize again: reconnect the connector, or run your client's OAuth sign-in.";

@@ -1,7 +1,8 @@
 // handoff: execute an external side effect exactly once, with the ledger's
 // check → claim → act → record, and leave evidence the next agent can verify.
 import * as z from "zod/v4";
-import { ACTION_PATTERN, actionSpelling, completeAction, completeTarget, LIMITS } from "../ledger/index.js";
+import { ACTION_PATTERN, actionSpelling, completeAction, completeTarget } from "../ledger/index.js";
+import { LEDGER_LIMITS } from "../limits.js";
 import { completableArg } from "../mcp/complete.js";
 import { lineArg } from "./args.js";
 import { json, protocolPrompt } from "./prompt.js";
@@ -12,14 +13,14 @@ const actionArg = z
   .trim()
   .toLowerCase()
   .regex(ACTION_PATTERN, "action is not valid: use a snake_case or kebab-case identifier such as publish_qiita or deploy-prod.")
-  .max(LIMITS.keyMaxChars, `action is longer than ${LIMITS.keyMaxChars} characters.`)
+  .max(LEDGER_LIMITS.keyMaxChars, `action is longer than ${LEDGER_LIMITS.keyMaxChars} characters.`)
   .transform(actionSpelling);
 
 const evidenceArg = z
   .string()
   .trim()
   .regex(/^https?:\/\/\S+$/, "evidence is not valid: give an absolute http:// or https:// URL where the result can be seen.")
-  .max(LIMITS.evidenceMaxChars, `evidence is longer than ${LIMITS.evidenceMaxChars} characters.`);
+  .max(LEDGER_LIMITS.evidenceMaxChars, `evidence is longer than ${LEDGER_LIMITS.evidenceMaxChars} characters.`);
 
 export const handoffPrompt = protocolPrompt({
   name: "handoff",
@@ -28,7 +29,7 @@ export const handoffPrompt = protocolPrompt({
   args: {
     action: completableArg(actionArg.describe("The operation, snake_case or kebab-case (e.g. publish_qiita, deploy-prod)."), (prefix, { deps }) => completeAction(deps.db, prefix)),
     target: completableArg(
-      lineArg("target", LIMITS.keyMaxChars).describe("What the action applies to, exact and case-sensitive (e.g. an article id, an environment, a URL)."),
+      lineArg("target", LEDGER_LIMITS.keyMaxChars).describe("What the action applies to, exact and case-sensitive (e.g. an article id, an environment, a URL)."),
       (prefix, { deps }, args) => completeTarget(deps.db, args.action, prefix),
     ),
     evidence: evidenceArg.optional().describe("Optional: the URL where the result will be visible, if you know it already."),
@@ -43,7 +44,7 @@ export const handoffPrompt = protocolPrompt({
       "   - EXECUTED: it was already done (the answer names who, when and the evidence). Do NOT execute it again; report the existing record to me and stop.",
       "   - CLAIMED by another agent and not expired: someone is doing it now. Do not execute; tell me who holds it and until when, and stop.",
       "   - NOT_EXECUTED (or your own claim): go on.",
-      `2. Claim: ledger_claim with ${json({ ...key, ttlSeconds: LIMITS.ttlDefaultSeconds })} (ttlSeconds must cover the whole operation, ${LIMITS.ttlMinSeconds}-${LIMITS.ttlMaxSeconds}).`,
+      `2. Claim: ledger_claim with ${json({ ...key, ttlSeconds: LEDGER_LIMITS.ttlDefaultSeconds })} (ttlSeconds must cover the whole operation, ${LEDGER_LIMITS.ttlMinSeconds}-${LEDGER_LIMITS.ttlMaxSeconds}).`,
       "   If the claim is refused, another agent (or another worker of yours) won the race or it was executed meanwhile: do not execute; report and stop.",
       "   Keep the claimId the claim answers with: it proves the claim is yours, and the next steps pass it.",
       `3. Act: perform the operation once. Before a risky step, memory_recall with keywords of the action (e.g. ${json({ keywords: [action.replace(/_/g, " "), target] })}) for confirmed facts and deprecated mistakes about it.`,

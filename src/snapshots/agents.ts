@@ -5,7 +5,7 @@
 // once (a team migrating its memory files ran the import once per name).
 import { AGENT_NAME_PATTERN, validateAgentName } from "../auth/scopes.js";
 import { agentNames, FIRST_OWNER } from "../auth/store.js";
-import type { Queryable } from "../db/database.js";
+import type { Queryable } from "../db/core/database.js";
 import { invalid } from "../errors.js";
 
 export interface MappedAgent {

@@ -6,7 +6,7 @@
 // to git shows exactly what changed.
 import { join } from "node:path";
 import { validateScope } from "../auth/scopes.js";
-import type { Database, Queryable } from "../db/database.js";
+import type { Database, Queryable } from "../db/core/database.js";
 import { invalid } from "../errors.js";
 import { countFactsForExport, type ExportFilters, exportReceipts, FACT_STATUSES, type FactStatus } from "../facts/index.js";
 import { eventJson, exportLedger } from "../ledger/index.js";

@@ -6,7 +6,7 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ensureImporterAgent } from "../auth/store.js";
-import type { Database, Queryable } from "../db/database.js";
+import type { Database, Queryable } from "../db/core/database.js";
 import { exportGraphIn, type GraphImportReport, graphScopes, importGraph } from "../graph/index.js";
 import { openImportFile } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";

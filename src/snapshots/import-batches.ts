@@ -12,10 +12,10 @@
 // again file by file, each in a transaction of its own, as every file was before:
 // each file then gets its own outcome and reason, exactly.
 import { join } from "node:path";
-import type { Database, Queryable } from "../db/database.js";
-import { classifyDatabaseError } from "../db/classify.js";
-import { pgCode } from "../db/errors.js";
-import { withDeadlockRetry } from "../db/retry.js";
+import type { Database, Queryable } from "../db/core/database.js";
+import { classifyDatabaseError } from "../db/core/classify.js";
+import { pgCode } from "../db/core/errors.js";
+import { withDeadlockRetry } from "../db/core/retry.js";
 import { DomainError } from "../errors.js";
 import { insertFactHistories } from "../facts/index.js";
 import { type SecretGuard, stringsIn } from "../secrets/guard.js";

@@ -3,7 +3,7 @@
 // with the original authors and times. Nothing is ever rewritten: a file whose
 // history contradicts the database is refused.
 import { ensureImporterAgent } from "../auth/store.js";
-import type { Queryable } from "../db/database.js";
+import type { Queryable } from "../db/core/database.js";
 import { conflict, invalid } from "../errors.js";
 import { factHistory, lockFactInScope, replayCreate, replayPromotion, replayUpdate, restoreRedactions } from "../facts/index.js";
 import { checkLifecycle, eventText, sameContent, sameEvent, type TargetHistory } from "./history.js";

@@ -2,7 +2,7 @@
 // is validated first, and one bad line means nothing from the file is written
 // (a ledger with a hole in it would be worse than none). The records are then
 // chained anew, in file order, with their original actor name and time.
-import type { Queryable } from "../db/database.js";
+import type { Queryable } from "../db/core/database.js";
 import { DomainError, invalid } from "../errors.js";
 import { type ImportFile, lineTooLongText } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";

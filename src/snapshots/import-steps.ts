@@ -1,8 +1,8 @@
 // The steps every part of an import shares: a transaction that a dry run
 // rolls back with its result, a fact file's text, and why a file failed.
-import type { Database, Queryable } from "../db/database.js";
-import { classifyDatabaseError } from "../db/classify.js";
-import { pgCode } from "../db/errors.js";
+import type { Database, Queryable } from "../db/core/database.js";
+import { classifyDatabaseError } from "../db/core/classify.js";
+import { pgCode } from "../db/core/errors.js";
 import { DomainError } from "../errors.js";
 import { openImportFile } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";

@@ -10,7 +10,7 @@
 import { stat } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
-import type { Database, Queryable } from "../db/database.js";
+import type { Database, Queryable } from "../db/core/database.js";
 import { invalid } from "../errors.js";
 import { type ImportFile, openImportFile } from "../import-file.js";
 import { IMPORT_FILES } from "../limits.js";

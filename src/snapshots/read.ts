@@ -1,5 +1,5 @@
 // Facts as the facts capability exports them, turned into the snapshot shape.
-import type { Queryable } from "../db/database.js";
+import type { Queryable } from "../db/core/database.js";
 import { type ExportedFact, type ExportFilters, exportFacts } from "../facts/index.js";
 import type { SnapshotFact } from "./model.js";
 

@@ -3,7 +3,7 @@
 // functions, never here (test/snapshots/own-tables.test.ts). Times leave the
 // database as text in one canonical form (UTC, milliseconds, truncated).
 
-import { isoTimeSql as TS } from "../db/iso-time.js";
+import { isoTimeSql as TS } from "../db/sql/iso-time.js";
 
 export const NOW_MS = `select ${TS("now()")} as now`;
 

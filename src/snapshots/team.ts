@@ -12,7 +12,7 @@
 import { join } from "node:path";
 import { AGENT_NAME_PATTERN } from "../auth/scopes.js";
 import { agentsForExport, getAgent, IMPORTER_AGENT, restoreAgent, type Agent } from "../auth/store.js";
-import type { Queryable } from "../db/database.js";
+import type { Queryable } from "../db/core/database.js";
 import { DomainError } from "../errors.js";
 import { type ImportFile, lineTooLongText, openImportFile } from "../import-file.js";
 import { ACTION_PATTERN, listActionScopes, restoreActionScope } from "../ledger/index.js";

@@ -15,7 +15,7 @@
 // sees every row read on both.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
-import type { Database } from "../../src/db/database.js";
+import type { Database } from "../../src/db/core/database.js";
 import { recentFactEvents } from "../../src/facts/review/activity.js";
 import { GRAPH_ACTIVITY_SOURCES, recentGraphWrites, type RecentGraphWrites } from "../../src/graph/activity.js";
 import { addObservations, createEntities, createRelations, deleteObservations } from "../../src/graph/store.js";
@@ -88,7 +88,6 @@ describe.each(BACKENDS)("the activity feed reads what the reader may read, on %s
   }, 300_000);
   afterAll(async () => {
     if (db !== tdb?.db) await db?.close();
-    await tdb?.drop();
   });
 
   /** Rows each table's scans read so far: sequential-scan rows plus index entries read. */

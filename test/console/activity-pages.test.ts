@@ -53,7 +53,6 @@ describe.each(BACKENDS)("console activity pages (%s)", (backend) => {
   }, 240_000);
   afterAll(async () => {
     await app?.close();
-    await t?.drop();
   });
 
   const unescape = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'");

@@ -24,7 +24,6 @@ describe.each(["pglite", "postgres"] as const)("console agents and tokens (%s)",
   });
   afterAll(async () => {
     await app?.close();
-    await t?.drop();
   });
 
   it("shows the reserved importer as reserved, and says what it is", async () => {

@@ -26,7 +26,6 @@ describe("console pages share the per-agent concurrency limit with MCP", () => {
   });
   afterAll(async () => {
     await app?.close();
-    await t?.drop();
   });
 
   const mcp = (token: string) =>

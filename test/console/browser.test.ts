@@ -70,10 +70,7 @@ describe("console in a browser", () => {
   }, 180_000);
 
   afterAll(async () => {
-    await writer?.close();
-    await ownerMcp?.close();
     await browser?.close();
-    await service?.stop();
     await t?.drop().catch(() => undefined);
   });
 

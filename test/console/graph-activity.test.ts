@@ -44,7 +44,6 @@ describe("console graph and activity pages", () => {
   });
   afterAll(async () => {
     await app?.close();
-    await t?.drop();
   });
 
   const get = (path: string) => request(app.base).get(path).set("Cookie", who.cookie);

@@ -27,7 +27,6 @@ describe.each(["postgres", "pglite"] as const)("console graph redaction (%s)", (
   });
   afterAll(async () => {
     await app?.close();
-    await t?.drop();
   });
 
   it("offers the form only to a human who may write the scope, and refuses anyone else", async () => {

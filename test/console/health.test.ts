@@ -28,7 +28,6 @@ describe.each(["postgres", "pglite"] as const)("console Health page (%s)", (back
   });
   afterAll(async () => {
     await app?.close();
-    await t?.drop();
   });
 
   it("shows the readable scopes' backlog, today's sample and reviews per agent", async () => {

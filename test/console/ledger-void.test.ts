@@ -32,7 +32,6 @@ describe("voiding ledger records in the console", () => {
   });
   afterAll(async () => {
     await app?.close();
-    await t?.drop();
   });
 
   /** Posts the void form as a browser does: repeated "record" fields, the session's CSRF token. */

@@ -26,7 +26,6 @@ describe("console ledger pages", () => {
   });
   afterAll(async () => {
     await app?.close();
-    await t?.drop();
   });
 
   const get = (path: string) => request(app.base).get(path).set("Cookie", who.cookie);

@@ -33,7 +33,6 @@ describe("console review queue pages (postgres)", () => {
   });
   afterAll(async () => {
     await app?.close();
-    await t?.drop();
   });
 
   const draftNames = (html: string) => [...html.matchAll(/<article[^>]*id="review-shared-(shown-\d+)"/g)].map((m) => m[1]!);

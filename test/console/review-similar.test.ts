@@ -35,7 +35,6 @@ describe.each(["postgres", "pglite"] as const)("review queue: similar facts (%s)
   });
   afterAll(async () => {
     await app?.close();
-    await t?.drop();
   });
 
   const queueOf = async (token: string) => {

@@ -49,7 +49,6 @@ describe.each(["postgres", "pglite"] as const)("console stale facts (%s)", (back
   });
   afterAll(async () => {
     await app?.close();
-    await t?.drop();
   });
 
   const queueOf = async (who: { cookie: string }, base = app.base) => (await request(base).get("/console").set("Cookie", who.cookie)).text;

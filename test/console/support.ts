@@ -5,7 +5,7 @@ import type { Server } from "node:http";
 import request from "supertest";
 import type { Caller } from "../../src/auth/caller.js";
 import { checkToken } from "../../src/auth/verifier.js";
-import type { Database } from "../../src/db/database.js";
+import type { Database } from "../../src/db/core/database.js";
 import { storeFact } from "../../src/facts/lifecycle/store.js";
 import { createTestApp, type DesignBounds } from "../support/service.js";
 

@@ -29,7 +29,6 @@ describe.each(["postgres", "pglite"] as const)("console fact page: supersession 
   });
   afterAll(async () => {
     await app?.close();
-    await t?.drop();
   });
 
   it("links a replacement and the fact it replaces, both ways", async () => {

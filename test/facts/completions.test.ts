@@ -2,7 +2,7 @@
 // resource template's variables complete only from what the caller may read
 // (or write), at most 100 values with hasMore, each lookup one index range.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { NAMES_BY_PREFIX, SCOPES_BY_PREFIX } from "../../src/facts/lifecycle/complete.js";
 import { ACTIONS_BY_PREFIX, TARGETS_BY_PREFIX } from "../../src/ledger/complete.js";
 import type { RunningService } from "../../src/serve.js";
@@ -45,13 +45,6 @@ describe.each(BACKENDS)("completions on %s", (backend) => {
     await callOk(admin, "ledger_claim", { action: "publish_qiita", target: "article-1" });
     await ops.close();
   }, 120_000);
-
-  afterAll(async () => {
-    await reader?.close();
-    await admin?.close();
-    await service?.stop();
-    await t?.drop();
-  });
 
   it("offers only scopes the caller may read, for the fact template", async () => {
     expect((await completeResource(reader, "scope", "")).completion).toEqual({ values: ["blog", "docs", "shared"], hasMore: false });

@@ -32,8 +32,6 @@ describe("facts under concurrency (Postgres, HTTP)", () => {
   });
   afterAll(async () => {
     await Promise.all([author, ...racers.map((r) => r.client)].map((c) => c?.close()));
-    await service?.stop();
-    await tdb?.drop();
   });
 
   /** All racers call at once; returns who succeeded and what the others were told. */
@@ -119,7 +117,7 @@ describe("facts under concurrency (Postgres, HTTP)", () => {
   // wait on each other: a deadlock, told to the agent as "another agent is
   // changing the same record" (seen in the benchmark's load). Here by timing, as
   // agents meet it: what they must see is that none is refused, which the order
-  // (am_fact_words_inserted) and the service's retry (src/db/retry.ts) both stand behind;
+  // (am_fact_words_inserted) and the service's retry (src/db/core/retry.ts) both stand behind;
   // vocabulary-race.test.ts tests each alone, without timing luck.
   it("20 clients storing, then updating, facts that share new words among few or many others: none is refused", async () => {
     const rounds = 4;

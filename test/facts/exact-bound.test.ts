@@ -9,11 +9,11 @@
 // statistics of its own transaction, through am_recall as the service runs it
 // (as near-bound.test.ts). The victim's lookup must fetch about what its own
 // hits need, whatever the decoys (a lookup by the keyword alone fetches every decoy).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { recallParams } from "../../src/facts/recall/recall.js";
 import { RECALL_CALL } from "../../src/facts/recall/recall-sql.js";
 import { parseKeywords } from "../../src/facts/rules.js";
-import type { Database } from "../../src/db/database.js";
+import type { Database } from "../../src/db/core/database.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller } from "./helpers.js";
 
@@ -44,9 +44,6 @@ describe.each(BACKENDS)("recall's substring lookup over decoys on %s", (backend)
     await insert("shared", "decoy-deep-", "note", `${"zx".repeat(searched)} ${PIECES}`, DECOYS);
     await tdb.db.query("vacuum analyze facts");
   }, 240_000);
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   it.each([
     ["one keyword", [KEYWORD]],

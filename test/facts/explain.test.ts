@@ -10,7 +10,7 @@
 // the index on an empty table, so until the first (auto)vacuum the planner
 // prices the index as if every keyword hit all of it. On Postgres autovacuum
 // runs after the first ~1,000 inserts; PGlite has no autovacuum.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { recallParams } from "../../src/facts/recall/recall.js";
 import { RECALL_CALL } from "../../src/facts/recall/recall-sql.js";
 import { parseKeywords } from "../../src/facts/rules.js";
@@ -45,9 +45,6 @@ describe.each(BACKENDS)("recall query plan on %s", (backend) => {
     );
     await store(tdb.db, writer, fact("deploy-needs-migrations", { description: "本番デプロイの前にマイグレーションを実行する" }));
     await tdb.db.query("vacuum analyze facts");
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   async function plan(keywords: string[], readable: { all: boolean; scopes: string[] }, scope: string | null = null): Promise<PlanNode[]> {

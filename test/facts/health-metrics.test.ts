@@ -6,8 +6,8 @@
 // written once; a database that is down leaves the health gauges out.
 import { readFile } from "node:fs/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPostgres } from "../../src/db/postgres.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { openPostgres } from "../../src/db/postgres/postgres.js";
 import { storeFact } from "../../src/facts/lifecycle/store.js";
 import { HEALTH_SCOPES_NAMED, healthSeries } from "../../src/metrics.js";
 import { adminQuery } from "../support/admin-db.js";
@@ -28,12 +28,6 @@ describe.each(["postgres", "pglite"] as const)("memory health in /metrics (%s)",
     service = await startTestService(tdb.db, { STALE_AFTER_DAYS: "30", METRICS_TOKEN: "scrape-secret-0123456789abcdef0123456789" });
     writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "writer", { scopes: ["shared", "ops"] })).token);
     reviewer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "reviewer", { scopes: ["shared", "ops"] })).token);
-  });
-  afterAll(async () => {
-    await writer?.close();
-    await reviewer?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   const metrics = async () => (await fetch(`${service.url}/metrics`, { headers: { Authorization: "Bearer scrape-secret-0123456789abcdef0123456789" } })).text();
@@ -138,36 +132,25 @@ describe("memory health in /metrics across many scopes, without METRICS_TOKEN, a
       for (let n = 0; n <= i % 3; n++) await storeFact(tdb.db, writer, { name: `note-${n}`, scope, description: `Note ${n} of ${scope}`, type: "project", body: "b" }, { bodyMaxChars: 1000, duplicateWarning: false });
     }
   });
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   const backlog = (text: string) => [...text.matchAll(/^agent_memory_review_backlog\{scope="([^"]+)"\} (\d+)$/gm)].map((m) => ({ scope: m[1]!, drafts: Number(m[2]) }));
 
   it("names at most HEALTH_SCOPES_NAMED scopes to a scraper with METRICS_TOKEN, the rest added up as other", async () => {
     const service = await serve({ METRICS_TOKEN: "scrape-secret-0123456789abcdef0123456789" });
-    try {
-      const series = backlog(await (await fetch(`${service.url}/metrics`, { headers: { Authorization: "Bearer scrape-secret-0123456789abcdef0123456789" } })).text());
-      expect(series).toHaveLength(HEALTH_SCOPES_NAMED + 1);
-      expect(series.filter((s) => s.scope === "other")).toHaveLength(1);
-      const total = (await tdb.db.query<{ n: number }>("select count(*)::int as n from facts where status = 'draft'")).rows[0]!.n;
-      expect(series.reduce((n, s) => n + s.drafts, 0)).toBe(total);
-    } finally {
-      await service.stop();
-    }
+    const series = backlog(await (await fetch(`${service.url}/metrics`, { headers: { Authorization: "Bearer scrape-secret-0123456789abcdef0123456789" } })).text());
+    expect(series).toHaveLength(HEALTH_SCOPES_NAMED + 1);
+    expect(series.filter((s) => s.scope === "other")).toHaveLength(1);
+    const total = (await tdb.db.query<{ n: number }>("select count(*)::int as n from facts where status = 'draft'")).rows[0]!.n;
+    expect(series.reduce((n, s) => n + s.drafts, 0)).toBe(total);
   });
 
   it("names no scope to an unauthenticated scraper: one series, all scopes added up", async () => {
     const service = await serve();
-    try {
-      const text = await (await fetch(`${service.url}/metrics`)).text();
-      expect(text).not.toContain("hr-internal");
-      expect(text).not.toContain("team-");
-      const total = (await tdb.db.query<{ n: number }>("select count(*)::int as n from facts where status = 'draft'")).rows[0]!.n;
-      expect(backlog(text)).toEqual([{ scope: "all", drafts: total }]);
-    } finally {
-      await service.stop();
-    }
+    const text = await (await fetch(`${service.url}/metrics`)).text();
+    expect(text).not.toContain("hr-internal");
+    expect(text).not.toContain("team-");
+    const total = (await tdb.db.query<{ n: number }>("select count(*)::int as n from facts where status = 'draft'")).rows[0]!.n;
+    expect(backlog(text)).toEqual([{ scope: "all", drafts: total }]);
   });
 
   it("serves the other metrics, without the health gauges, while the database is down", async () => {
@@ -182,7 +165,6 @@ describe("memory health in /metrics across many scopes, without METRICS_TOKEN, a
       expect(text).not.toMatch(/^agent_memory_review_backlog\{/m);
     } finally {
       await adminQuery(`alter database ${tdb.name} allow_connections true`);
-      await service.stop();
     }
   });
 });

@@ -3,7 +3,7 @@
 import type { Caller } from "../../src/auth/caller.js";
 import { checkToken } from "../../src/auth/verifier.js";
 import { DomainError } from "../../src/errors.js";
-import type { Database } from "../../src/db/database.js";
+import type { Database } from "../../src/db/core/database.js";
 import { SIMILAR_MAX, SIMILAR_THRESHOLD } from "../../src/facts/rules.js";
 import { SIMILAR_FACTS } from "../../src/facts/sql.js";
 import { storeFact, type StoreInput } from "../../src/facts/lifecycle/store.js";

@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
 import { fullFactText } from "../../src/facts/lifecycle/format.js";
 import type { FactEvent, FactVersion } from "../../src/facts/model.js";
@@ -34,9 +34,6 @@ describe.each(BACKENDS)("memory_get history on %s", (backend) => {
     await promoteFact(tdb.db, reviewer, { name: "long-history", to: "deprecated", reason: "superseded" });
     await store(tdb.db, writer, fact("short-history", { body: body(1) }));
     await store(tdb.db, writer, fact("short-history", { body: body(2), version: 1 }));
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("shows the newest versions with their events, says how many are older, and versionsBefore pages back to version 1 exactly once", async () => {

@@ -1,6 +1,6 @@
 // The lifecycle on both backends: promotions, the self-approval guard, scope
 // isolation, and listing (paging and the review queue).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
 import { listFacts } from "../../src/facts/lifecycle/list.js";
 import { reviewQueue } from "../../src/facts/review/queue.js";
@@ -24,9 +24,6 @@ describe.each(BACKENDS)("facts lifecycle on %s", (backend) => {
     human = await addCaller(tdb.db, "alice", { kind: "human", scopes: ["*"] });
     outsider = await addCaller(tdb.db, "outsider", { scopes: ["shared"] });
     opsReader = await addCaller(tdb.db, "ops-reader", { scopes: ["shared"], readScopes: ["blog"] });
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   describe("promotion", () => {

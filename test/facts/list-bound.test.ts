@@ -10,7 +10,7 @@
 // - the console's review and stale queues keep the same bound.
 // Over HTTP, an agent is told when a page stopped at LIST_SCAN_MAX.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
 import { type ListInput, listFacts } from "../../src/facts/lifecycle/list.js";
 import { reviewQueue, staleQueue } from "../../src/facts/review/queue.js";
@@ -56,9 +56,6 @@ describe.each(BACKENDS)("memory_list's bounded scan on %s", (backend) => {
     }
     total = ids.length;
   }, 120_000);
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   /** Every fact a listing gives, following its cursors; and how many calls that took. */
   async function follow(caller: Caller, input: ListInput, scanMax: number, limit: number) {
@@ -203,11 +200,6 @@ describe("memory_list over HTTP with LIST_SCAN_MAX=100", () => {
       [writer.agentId],
     );
     client = await connectClient(service.mcpUrl, writer.token, "many-writer");
-  });
-  afterAll(async () => {
-    await client?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   it("a filter that matches nothing answers after 100 facts, says so, and hands out a cursor that goes on", async () => {

@@ -20,11 +20,11 @@
 // far apart ("hx zqzq al" for "alphx"). The trigram lookup's index proposed
 // every one and its check rejected every one, uncounted (24,000 rows, 4.7 s a
 // recall on Postgres); the rows read now do not grow with their number.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { recallParams } from "../../src/facts/recall/recall.js";
 import { RECALL_CALL } from "../../src/facts/recall/recall-sql.js";
 import { parseKeywords, RECALL_NEAR_MAX_FACTS, RECALL_NEAR_WORD_CANDIDATES } from "../../src/facts/rules.js";
-import type { Database } from "../../src/db/database.js";
+import type { Database } from "../../src/db/core/database.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addCaller } from "./helpers.js";
 import { type AnalyzedPlanNode, explainFunction, functionStatement, planNodes } from "../support/plans.js";
@@ -56,9 +56,6 @@ describe.each(BACKENDS)("near matches read a bounded number of bounded texts on 
     );
     await tdb.db.query("vacuum analyze facts");
   }, 300_000);
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   const nearScans = (readable: { all: boolean; scopes: string[] }, filters: { status?: "deprecated"; scope?: string }) => near(tdb.db, TYPOS, readable, filters);
 
@@ -171,9 +168,6 @@ describe.each(BACKENDS)("near matches over facts written to defeat them on %s", 
       [agentId],
     );
   }, 300_000);
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   it("reads as many rows over 3,000 decoys as over 300, within constants", async () => {
     const readable = { all: false, scopes: ["mal"] };

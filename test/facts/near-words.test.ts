@@ -2,7 +2,7 @@
 // vocabulary of the readable scopes (fact_words, am_near_words): words one edit
 // away (a letter inserted, deleted, substituted, or two adjacent letters
 // swapped), in any script, found by symmetric deletes. On both databases.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
 import { recallFacts, recallParams, type RecallInput } from "../../src/facts/recall/recall.js";
 import { parseKeywords } from "../../src/facts/rules.js";
@@ -31,9 +31,6 @@ describe.each(BACKENDS)("near matches by edit distance on %s", (backend) => {
     await store(tdb.db, writer, fact("flaky-suite", { ...team, description: "Integration tests are flaky on Mondays", body: "Retry once." }));
     await store(tdb.db, writer, fact("ru-vykladka", { ...team, description: "Миграция базы перед выкладкой", body: "Иначе API не стартует." }));
     await store(tdb.db, writer, fact("hidden-zebra", { scope: "secret", description: "The zebrafish protocol is confidential", body: "Only the secret scope knows." }));
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("finds a swapped pair of letters, which the trigram threshold missed", async () => {

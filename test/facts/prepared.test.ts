@@ -2,7 +2,7 @@
 // Postgres (src/facts/prepared.ts): parsed once per connection instead of on
 // every call. The answers are the same as the plain statements', call after
 // call, and a second store of the same name still meets the unique key.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { listFacts } from "../../src/facts/lifecycle/list.js";
 import { getFact } from "../../src/facts/lifecycle/get.js";
 import { recallFacts } from "../../src/facts/recall/recall.js";
@@ -15,9 +15,6 @@ describe("facts' statements prepared on postgres", () => {
   beforeAll(async () => {
     // One connection: what one call prepared is visible to the next query.
     tdb = await createTestDatabase("postgres", { poolMax: 1 });
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("prepares store, recall, get, list and promote once and answers alike every time", async () => {

@@ -5,7 +5,7 @@
 // and why it matched; what every hit shares is said once in the text.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getFact } from "../../src/facts/lifecycle/get.js";
 import { promoteFact } from "../../src/facts/review/promote.js";
 import type { RunningService } from "../../src/serve.js";
@@ -72,11 +72,6 @@ describe.each(BACKENDS)("memory_recall's answer on %s", (backend) => {
     // The day they were stored and reviewed (read back, so a run across midnight UTC still agrees).
     today = (await getFact(tdb.db, writer, { name: "wombat-draft" })).updatedAt.slice(0, 10);
     reviewed = (await getFact(tdb.db, writer, { name: "wombat-withdrawn" })).statusAt!.slice(0, 10);
-  });
-  afterAll(async () => {
-    await reader?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   it("says once what all hits share, and keeps each hit's status, author, review and withdrawal reason", async () => {

@@ -8,7 +8,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { segmentOlderFacts } from "../../src/facts/lifecycle/cjk-backfill.js";
 import { CJK_WORD_RULES, factWords, keywordParts, keywordWords, wordsQuery } from "../../src/facts/cjk-words.js";
 import { replayCreate } from "../../src/facts/index.js";
@@ -82,13 +82,6 @@ describe.each(BACKENDS)("recall of Japanese and Korean as written on %s", (backe
     await storeFact("quote-word", "Words we avoid", "can'tという単語は使わない。");
     await storeFact("deploy-days", "배포는 화요일과 목요일에 한다", "금요일에는 배포하지 않는다.");
   }, 60_000);
-
-  afterAll(async () => {
-    await reader?.close();
-    await writer?.close();
-    await service?.stop();
-    await tdb?.drop();
-  });
 
   it("finds a fact by its words with particles, other conjugations and the compound written together", async () => {
     for (const keyword of ["記事のタグ", "タグを付けて", "タグ付け", "記事 タグ", "タグ", "公開前のタグ付け"]) {

@@ -31,8 +31,6 @@ describe.each(BACKENDS)("recall of a near-copy of a confirmed fact on %s", (back
   });
   afterAll(async () => {
     await Promise.all([author, copier, reviewer].map((c) => c?.close()));
-    await service?.stop();
-    await tdb?.drop();
   });
 
   it("ranks the confirmed fact first and says on the draft which confirmed fact it copies", async () => {

@@ -9,7 +9,7 @@
 //   by their words when each part is a substring of the field.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { connectClient, startTestService, textOf } from "../support/service.js";
@@ -60,11 +60,6 @@ describe.each(BACKENDS)("recall of other word forms and CJK parts on %s", (backe
     await store(tdb.db, writer, fact("kubernetes-limits", { ...docs, description: "Every Kubernetes deployment sets memory limits", body: "Pods without limits were evicted." }));
     await store(tdb.db, writer, fact("flaky-integration", { ...docs, description: "Integration tests are flaky on the shared runner", body: "Retry once before reporting." }));
     await store(tdb.db, writer, fact("pool-connection", { ...docs, description: "Close every database connection you open", body: "The pool is small." }));
-  });
-  afterAll(async () => {
-    await reader?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   it("finds a typo of another word form: a misspelled singular for a plural and back", async () => {

@@ -4,7 +4,7 @@
 // statement: same text, same answers, and on a small table (where the planner
 // would compute the similarity of every fact for a typo) the facts are read
 // through the indexes only.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { recallParams } from "../../src/facts/recall/recall.js";
 import { RECALL_CALL } from "../../src/facts/recall/recall-sql.js";
 import { functionStatement } from "../support/plans.js";
@@ -35,9 +35,6 @@ describe.each(BACKENDS)("am_recall on %s", (backend) => {
       [writer.agentId],
     );
     await tdb.db.query("vacuum analyze facts");
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   const cases: Array<[string, string[], { all: boolean; scopes: string[] }]> = [

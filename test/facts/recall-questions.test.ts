@@ -5,7 +5,7 @@
 // both databases. Also 金曜日 finds 金曜.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseKeywords } from "../../src/facts/rules.js";
 import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -66,12 +66,6 @@ describe.each(BACKENDS)("questions as keywords on %s", (backend) => {
       expect(r.isError, textOf(r)).toBeFalsy();
     }
   }, 60_000);
-
-  afterAll(async () => {
-    await agent?.close();
-    await service?.stop();
-    await tdb?.drop();
-  });
 
   it("Japanese: a question finds the fact holding most of its words, and says which", async () => {
     const tags = await recall("Qiitaのタグは何個まで付けられる？");

@@ -1,7 +1,7 @@
 // memory_recall's search on both backends: any script, case-insensitive,
 // literal keywords, words (stems, any order, quoted phrases), near matches
 // for typos, ranking, bounded answers, and scope filtering.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
 import { DomainError } from "../../src/errors.js";
 import { recallFacts, type RecallInput } from "../../src/facts/recall/recall.js";
@@ -42,9 +42,6 @@ describe.each(BACKENDS)("recall on %s", (backend) => {
     await store(tdb.db, writer, fact("near-percent", { ...langs, description: "Batches hold 1000 items", body: "Body." }));
     await store(tdb.db, writer, fact("literal-underscore", { ...langs, description: "Config keys use snake_case", body: "Body." }));
     await store(tdb.db, writer, fact("near-underscore", { ...langs, description: "Python names: snakeXcase is wrong", body: "Body." }));
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("finds Japanese, Korean and Chinese facts by keywords inside words (no word boundaries)", async () => {

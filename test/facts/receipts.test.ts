@@ -10,7 +10,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setAgentScopes } from "../../src/auth/store.js";
 import { checkToken } from "../../src/auth/verifier.js";
-import { pruneReceipts } from "../../src/receipts.js";
+import { pruneReceipts } from "../../src/facts/trust/receipt-writer.js";
 import type { RunningService } from "../../src/serve.js";
 import { exportSnapshot } from "../../src/snapshots/export.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -45,8 +45,6 @@ describe.each(["postgres", "pglite"] as const)("recall receipts (%s)", (kind) =>
   });
   afterAll(async () => {
     for (const client of [writer, person, b, c, d]) await client?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   const recall = (client: Client, keywords = ["freeze"]) => client.callTool({ name: "memory_recall", arguments: { keywords } });
@@ -213,16 +211,9 @@ describe("recall receipts: one row per fact per window", () => {
     tdb = await createTestDatabase("postgres");
     writer = await addAgent(tdb.db, "writer", { scopes: ["shared", "ops"] });
     const service = await startTestService(tdb.openPool(2));
-    try {
-      const client = await connectClient(service.mcpUrl, writer.token);
-      for (const name of names) await callOk(client, "memory_store", { name, scope: "ops", type: "feedback", description: `Loop fact ${name}`, body: "Read in a loop." });
-      await client.close();
-    } finally {
-      await service.stop();
-    }
-  });
-  afterAll(async () => {
-    await tdb?.drop();
+    const client = await connectClient(service.mcpUrl, writer.token);
+    for (const name of names) await callOk(client, "memory_store", { name, scope: "ops", type: "feedback", description: `Loop fact ${name}`, body: "Read in a loop." });
+    await client.close();
   });
 
   const receipts = async (agent: string) =>
@@ -236,21 +227,17 @@ describe("recall receipts: one row per fact per window", () => {
   it("an agent reading the same facts in a loop adds a row per fact per window, its count the reads", async () => {
     const looper = await addAgent(tdb.db, "looper", { readScopes: ["ops"] });
     const service = await startTestService(tdb.openPool(2));
-    try {
-      const client = await connectClient(service.mcpUrl, looper.token);
-      const read = () => callOk(client, "memory_list", { scope: "ops", type: "feedback", limit: 30 });
-      await read();
-      await service.deps.receipts.flush();
-      // Each fact's first read is written at once: whom a withdrawal reaches is never late.
-      expect(await receipts("looper")).toEqual({ rows: 30, served: 30 });
-      for (let round = 1; round < 10; round++) await read();
-      await service.deps.receipts.flush();
-      // Read again within the window: counted, no rows.
-      expect(await receipts("looper")).toEqual({ rows: 30, served: 30 });
-      await client.close();
-    } finally {
-      await service.stop();
-    }
+    const client = await connectClient(service.mcpUrl, looper.token);
+    const read = () => callOk(client, "memory_list", { scope: "ops", type: "feedback", limit: 30 });
+    await read();
+    await service.deps.receipts.flush();
+    // Each fact's first read is written at once: whom a withdrawal reaches is never late.
+    expect(await receipts("looper")).toEqual({ rows: 30, served: 30 });
+    for (let round = 1; round < 10; round++) await read();
+    await service.deps.receipts.flush();
+    // Read again within the window: counted, no rows.
+    expect(await receipts("looper")).toEqual({ rows: 30, served: 30 });
+    await client.close();
     // The window's repeats, one row per fact, written when it ends (here: at the stop).
     expect(await receipts("looper")).toEqual({ rows: 60, served: 300 });
     const reads = (await tdb.db.query<{ reads: number }>("select distinct r.reads::int as reads from fact_readers r join agents a on a.id = r.agent_id where a.name = 'looper'")).rows;
@@ -262,17 +249,13 @@ describe("recall receipts: one row per fact per window", () => {
     const service = await startTestService(tdb.openPool(2), {}, (config) => (config.facts.receiptWindowMs = 2_000));
     const rows = async () =>
       (await tdb.db.query<{ served: number }>("select r.served from fact_receipts r join agents a on a.id = r.agent_id where a.name = 'window-reader' order by r.id")).rows.map((r) => r.served);
-    try {
-      const client = await connectClient(service.mcpUrl, reader.token);
-      await callOk(client, "memory_get", { name: "loop-fact-0", scope: "ops" });
-      await service.deps.receipts.flush();
-      for (let i = 0; i < 2; i++) await callOk(client, "memory_get", { name: "loop-fact-0", scope: "ops" });
-      const deadline = Date.now() + 10_000;
-      while ((await rows()).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(await rows()).toEqual([1, 2]);
-      await client.close();
-    } finally {
-      await service.stop();
-    }
+    const client = await connectClient(service.mcpUrl, reader.token);
+    await callOk(client, "memory_get", { name: "loop-fact-0", scope: "ops" });
+    await service.deps.receipts.flush();
+    for (let i = 0; i < 2; i++) await callOk(client, "memory_get", { name: "loop-fact-0", scope: "ops" });
+    const deadline = Date.now() + 10_000;
+    while ((await rows()).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await rows()).toEqual([1, 2]);
+    await client.close();
   });
 });

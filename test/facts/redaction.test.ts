@@ -50,9 +50,6 @@ describe("redaction (postgres)", () => {
     await callOk(writer, "add_observations", { observations: [{ entityName: "printer", contents: [`owner ${SECRETS[4]}`] }] });
   });
   afterAll(async () => {
-    await writer?.close();
-    await service?.stop();
-    await tdb?.drop();
     await rm(dir, { recursive: true, force: true });
   });
 

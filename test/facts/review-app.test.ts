@@ -88,10 +88,6 @@ describe("the review app in a host", () => {
     expect(foreignRequests).toEqual([]);
     await browser?.close();
     await new Promise((resolve) => (hostServer ? hostServer.close(resolve) : resolve(undefined)));
-    await writer?.close();
-    await reviewer?.close();
-    await service?.stop();
-    await t?.drop();
   });
 
   it("is listed as the tool's App, one page allowing nothing from elsewhere", async () => {

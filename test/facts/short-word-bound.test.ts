@@ -9,8 +9,8 @@
 // Counted, not timed (as exact-bound.test.ts): the rows of facts the statement
 // fetched, from the table statistics of its own transaction, through
 // am_recall as the service runs it.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../src/db/database.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../src/db/core/database.js";
 import { recallParams } from "../../src/facts/recall/recall.js";
 import { RECALL_CALL } from "../../src/facts/recall/recall-sql.js";
 import { parseKeywords, RECALL_SHORT_WORD_FACTS } from "../../src/facts/rules.js";
@@ -40,9 +40,6 @@ describe.each(BACKENDS)("recall of a one- or two-character CJK keyword on %s", (
     await insert("other", "hidden-", "猫舌チームに変更を共有する", OTHERS);
     await tdb.db.query("vacuum analyze facts");
   }, 240_000);
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   const team = { all: false, scopes: ["team"] };
 

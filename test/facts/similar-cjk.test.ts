@@ -2,7 +2,7 @@
 // pairs of similar-pairs.ts through the lookup memory_store runs, on both
 // databases, with the errors that remain named; how a text is read; and the
 // migration, which writes again only the facts whose reading it changes.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { storePairs } from "./helpers.js";
 import { CJK_KNOWN_ERRORS, DIFFERENT_FACTS_CJK, DIFFERENT_FACTS_ZH, SAME_FACT_CJK, SAME_FACT_ZH } from "./similar-pairs.js";
@@ -18,9 +18,6 @@ describe.each(BACKENDS)("the duplicate warning in Japanese, Korean and Chinese, 
   beforeAll(async () => {
     tdb = await createTestDatabase(backend);
     ({ similarTo } = await storePairs(tdb.db, pairs.map(({ p }) => p)));
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   const reading = async (text: string) => (await tdb.db.query<{ t: string }>("select am_duplicate_text($1) as t", [text])).rows[0]!.t;

@@ -6,7 +6,7 @@
 // The measure is the similarity of "name description" without English function
 // words. By the text as written, at its best threshold (0.5), three of the
 // rewordings were missed (docs/hygiene.md, "Choosing the measure").
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SIMILAR_FACTS } from "../../src/facts/sql.js";
 import { SIMILAR_MAX, SIMILAR_THRESHOLD } from "../../src/facts/rules.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -21,9 +21,6 @@ describe.each(BACKENDS)("what the duplicate warning calls alike, on %s", (backen
   beforeAll(async () => {
     tdb = await createTestDatabase(backend);
     ({ similarTo } = await storePairs(tdb.db, pairs.map(({ p }) => p)));
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("lists every rewording of a fact", async () => {

@@ -3,7 +3,7 @@
 // new fact is still stored and answered, only without the warning. Postgres
 // only: the embedded database runs the lookup unbounded (a statement past its
 // timeout there restarts the database's worker).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
 import { storeFact } from "../../src/facts/lifecycle/store.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -25,9 +25,6 @@ describe("duplicate lookup time bound on postgres", () => {
       [writer.agentId],
     );
     await tdb.db.query("vacuum analyze facts");
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   const alike = (name: string, description = "Run the smoke tests before every change to the billing queue") => fact(name, { description });

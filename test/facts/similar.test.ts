@@ -46,8 +46,6 @@ describe.each(BACKENDS)("duplicate warning on memory_store on %s", (backend) => 
   });
   afterAll(async () => {
     await Promise.all([writer, reviewer, insider].map((c) => c?.close()));
-    await service?.stop();
-    await tdb?.drop();
   });
 
   it("lists the readable similar facts in the text and the structured answer, and stores the fact anyway", async () => {
@@ -158,9 +156,6 @@ describe.each(BACKENDS)("duplicate search plan on %s", (backend) => {
          from generate_series(1, 4000) as i`,
     );
     await tdb.db.query("vacuum analyze facts");
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("am_similar_facts answers by index scans (the identical-description btree, then facts_duplicate_trgm), never a sequential scan", async () => {

@@ -55,8 +55,6 @@ describe.each(BACKENDS)("stale facts on %s", (backend) => {
   });
   afterAll(async () => {
     await Promise.all([author, reviewer].map((c) => c?.close()));
-    await service?.stop();
-    await tdb?.drop();
     if (work) await rm(work, { recursive: true, force: true });
   });
 
@@ -162,11 +160,6 @@ describe.each(BACKENDS)("stale at STALE_AFTER_DAYS ± ½ day, on every surface (
       const id = (await tdb.db.query<{ id: number }>("select id from facts where name = $1", [name])).rows[0]!.id;
       await tdb.db.query(sql.PROMOTE_FACT, [id, "confirmed", team.reviewer.agentId, "checked", "draft", new Date(Date.now() - days * DAY_MS)]);
     }
-  });
-  afterAll(async () => {
-    await reviewer?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   it("recall, memory_list reviewable, memory_review, /metrics and the console's queue agree, and memory_promote allows a new review of the stale one only", async () => {

@@ -1,6 +1,6 @@
 // The facts store on both backends: storing, versions, and the database
 // backstops behind the rules.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "../../src/auth/caller.js";
 import { getFact } from "../../src/facts/lifecycle/get.js";
 import { promoteFact } from "../../src/facts/review/promote.js";
@@ -29,9 +29,6 @@ describe.each(BACKENDS)("facts store on %s", (backend) => {
     reviewer = await addCaller(tdb.db, "reviewer", { scopes: ["shared", "blog"] });
     outsider = await addCaller(tdb.db, "outsider", { scopes: ["shared"] });
     opsReader = await addCaller(tdb.db, "ops-reader", { scopes: ["shared"], readScopes: ["blog"] });
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   describe("storing", () => {

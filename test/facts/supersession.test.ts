@@ -32,8 +32,6 @@ describe.each(["postgres", "pglite"] as const)("supersession (%s)", (kind) => {
   });
   afterAll(async () => {
     for (const c of [writer, reviewer, reviewer2]) await c?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   const store = (client: Client, name: string, extra: Record<string, unknown> = {}) =>

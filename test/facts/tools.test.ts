@@ -39,8 +39,6 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
   });
   afterAll(async () => {
     await Promise.all([writer, reviewer, human, outsider].map((c) => c?.close()));
-    await service?.stop();
-    await tdb?.drop();
   });
 
   it("lists the five tools with output schemas, annotations and working rules", async () => {

@@ -14,7 +14,7 @@
 //
 // Facts stored in separate statements of one transaction (an import) can still
 // close a cycle with an agent's store; the service then retries the agent's
-// statement (src/db/retry.ts), and the agent is told "created"; when the
+// statement (src/db/core/retry.ts), and the agent is told "created"; when the
 // import's file is the one failed, the file is imported again.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -47,10 +47,7 @@ describe("recall vocabulary under racing writers (Postgres)", () => {
     agent = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "agent")).token);
   });
   afterAll(async () => {
-    await agent?.close();
-    await service?.stop();
     await Promise.all(connections.map((c) => c.end().catch(() => undefined)));
-    await tdb?.drop();
   });
 
   async function open(): Promise<{ client: pg.Client; pid: number }> {

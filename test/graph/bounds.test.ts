@@ -2,7 +2,7 @@
 // the answer's character budget are cut, the answer says so, and following its
 // pointers (read_relations, read_observations, the next offset) returns every
 // item exactly once. A small budget keeps the data small.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { DomainError } from "../../src/errors.js";
 import { graphText, pageText } from "../../src/graph/format.js";
@@ -83,9 +83,6 @@ describe.each(BACKENDS)("bounded graph answers on %s", (backend) => {
       { from: "A", to: "B", relationType: "r" },
       ...Array.from({ length: 100 }, (_, i) => ({ from: `ghost-${i}`, to: `ghost-${i}-`.padEnd(150, "g"), relationType: "haunts" })),
     ]);
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("read_graph of a one-entity graph with 301 relations: cut, marked, and read_relations from nextRelations returns the rest once", async () => {

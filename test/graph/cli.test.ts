@@ -64,7 +64,6 @@ describe("graph import/export CLI", () => {
     env = { PATH: process.env.PATH, DATABASE_URL: tdb.url, LOG_LEVEL: "silent" };
   });
   afterAll(async () => {
-    await tdb?.drop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 

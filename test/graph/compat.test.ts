@@ -157,9 +157,6 @@ describe("compatibility with @modelcontextprotocol/server-memory", () => {
   });
   afterAll(async () => {
     await reference?.close();
-    await ours?.close();
-    await service?.stop();
-    await tdb?.drop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 

@@ -30,8 +30,6 @@ describe("graph writes under concurrency (postgres)", () => {
   });
   afterAll(async () => {
     await Promise.all((clients ?? []).map((c) => c.close()));
-    await service?.stop();
-    await tdb?.drop();
   });
 
   const count = async (sql: string, params: unknown[] = []) => (await tdb.db.query<{ n: number }>(sql, params)).rows[0]!.n;

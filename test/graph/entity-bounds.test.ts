@@ -5,9 +5,9 @@
 // entity's observation count and each name's relation count as rows are
 // written, refuses a write past a bound whole, and delete_entities refuses up
 // front what it could not remove in one short statement.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import type { Database } from "../../src/db/database.js";
+import type { Database } from "../../src/db/core/database.js";
 import { DomainError } from "../../src/errors.js";
 import { addObservations, createEntities, createRelations, deleteEntities, deleteObservations, deleteRelations } from "../../src/graph/store.js";
 import type { GraphWriter } from "../../src/graph/types.js";
@@ -51,9 +51,6 @@ describe.each(BACKENDS)("per-entity bounds on %s", (backend) => {
     maxObservations = r.rows[0]!.o;
     maxRelations = r.rows[0]!.r;
   }, 120_000);
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   it("add_observations past the bound is refused whole, naming the entity and the limit; up to it is accepted", async () => {
     await createEntities(tdb.db, w, [{ name: "Full", entityType: "t", observations: texts("first", 10) }]);
@@ -161,9 +158,6 @@ describe("racing writers cannot pass a bound together (postgres)", () => {
     tdb = await createTestDatabase("postgres");
     const agent = await createAgent(tdb.db, { name: "writer", kind: "agent", writeScopes: ["s"] });
     w = { scope: "s", agentId: agent.id, maxChars: 4096 };
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("two add_observations that each fit but not together: exactly one is written", async () => {

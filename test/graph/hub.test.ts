@@ -6,7 +6,7 @@
 // nextRelations, returns every relation exactly once.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callOk, connectClient, startTestService, textOf } from "../support/service.js";
@@ -40,11 +40,6 @@ describe("the Hub scenario over HTTP, a 1,000,000-character answer budget", () =
     for (let k = 0; k < SPOKES / 200; k++) {
       await callOk(client, "create_relations", { relations: Array.from({ length: 200 }, (_, i) => ({ from: "Hub", to: spoke(k * 200 + i), relationType: "links" })) });
     }
-  });
-  afterAll(async () => {
-    await client?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   async function call(name: string, args: Record<string, unknown>) {

@@ -22,7 +22,6 @@ beforeAll(async () => {
   env = { DATABASE_URL: tdb.url!, NODE_OPTIONS: "--max-old-space-size=128" };
 });
 afterAll(async () => {
-  await tdb?.drop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

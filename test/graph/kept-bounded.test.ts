@@ -14,7 +14,7 @@
 // holds more relations and observations than any bound below, arranged so
 // that the statistics say one name holds nearly all of them (the planner then
 // liked walking the primary key and filtering every other name's rows out).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { openNodes } from "../../src/graph/read.js";
 import { searchNodes } from "../../src/graph/search.js";
@@ -60,9 +60,6 @@ describe.each(BACKENDS)("showing a hub entity on %s", (backend) => {
     await loadPastBounds(tdb.db, [[`insert into graph_relations (scope, from_name, to_name, relation_type, created_by) values ('s', 'Hub', 'A', 'points', $1)`, [agent.id]]]);
     await tdb.db.query("analyze");
   }, 300_000);
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   let frames: { observation: number; relation: number };
   beforeAll(async () => {

@@ -6,7 +6,7 @@
 // the per-entity bound) and a budget that shows about a hundred: no plan node
 // of open_nodes' statements (auto_explain) reads the entity's observations
 // whole; totalObservations is the count kept as rows are written.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { openNodes } from "../../src/graph/read.js";
 import { createEntities } from "../../src/graph/store.js";
@@ -38,9 +38,6 @@ describe("showing an entity with many observations (postgres)", () => {
       ],
     ]);
     await tdb.db.exec("vacuum analyze graph_observations");
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("open_nodes reads the observations it shows, and says how many there are", async () => {

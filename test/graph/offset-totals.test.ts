@@ -2,7 +2,7 @@
 // counting from the page's offset, an empty page reported the offset itself as
 // the total, 50 entities in a scope of 3). Counted from the start instead, up to
 // offset + cap, on both backends; past the cap they still say "at least".
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { readGraph, readObservations } from "../../src/graph/read.js";
 import { readRelations } from "../../src/graph/relations.js";
@@ -27,9 +27,6 @@ describe.each(BACKENDS)("graph totals with an offset past the end (%s)", (backen
       { from: "E1", to: "E2", relationType: "links" },
       { from: "E2", to: "E3", relationType: "links" },
     ]);
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("read_graph, read_relations and read_observations give the exact totals on an empty page", async () => {

@@ -4,7 +4,7 @@
 // the lookups themselves on both databases.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { graphsElsewhere, namesElsewhere, OTHER_SCOPES_CHECKED, searchElsewhere } from "../../src/graph/other-scopes.js";
 import { createEntities } from "../../src/graph/store.js";
 import type { RunningService } from "../../src/serve.js";
@@ -42,12 +42,6 @@ beforeAll(async () => {
     ],
   });
   await callOk(admin, "create_entities", { scope: "hr", entities: [{ name: "Bob", entityType: "editor", observations: ["salary band 4"] }] });
-});
-afterAll(async () => {
-  await writer?.close();
-  await admin?.close();
-  await service?.stop();
-  await tdb?.drop();
 });
 
 describe("graph reads that find nothing in the scope asked", () => {
@@ -125,9 +119,6 @@ describe.each(BACKENDS)("the other-scopes lookups on %s", (backend) => {
       { name: "Dave", entityType: "reader", observations: [] },
     ]);
     await write("hr", [{ name: "Bob", entityType: "editor", observations: [] }]);
-  });
-  afterAll(async () => {
-    await db?.drop();
   });
 
   it("finds matches, names and graphs only in the caller's readable scopes", async () => {

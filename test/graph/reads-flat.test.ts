@@ -14,9 +14,9 @@
 // table not vacuumed since (where read_graph's page walked the primary key
 // past every other scope's entities: a small scope stored after a large one
 // must read as many blocks of the entities' table as one stored before).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import type { Database, Queryable } from "../../src/db/database.js";
+import type { Database, Queryable } from "../../src/db/core/database.js";
 import { openNodes } from "../../src/graph/read.js";
 import { GRAPH_PAGE } from "../../src/graph/read-sql.js";
 import { readRelations } from "../../src/graph/relations.js";
@@ -65,9 +65,6 @@ describe.each(BACKENDS)("selective graph reads on %s", (backend) => {
       if (scope === "small") for (const table of ["graph_entities", "graph_observations", "graph_relations"]) await tdb.db.exec(`analyze ${table}`);
     }
   }, 300_000);
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   /**
    * Index blocks one read fetches, in a transaction of its own (with the

@@ -8,9 +8,9 @@
 // about that from any graph table, while the scope holds 2,000 of each kind.
 // Following the cursors still lists every relation once, in order (both
 // databases).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import type { Database, Queryable } from "../../src/db/database.js";
+import type { Database, Queryable } from "../../src/db/core/database.js";
 import { readGraph, readObservations } from "../../src/graph/read.js";
 import { readRelations } from "../../src/graph/relations.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -75,9 +75,6 @@ describe("graph reads bounded by constants (postgres): rows read per statement",
       },
     });
   }, 120_000);
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   function recordingTx(tx: Queryable): Queryable {
     return new Proxy(tx, {
@@ -157,9 +154,6 @@ describe.each(BACKENDS)("following read_relations' cursors lists every relation 
     tdb = await createTestDatabase(backend);
     await load(tdb.db);
   }, 120_000);
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   async function follow(input: { names?: string[]; unattached?: boolean }, limit: number, answer: number): Promise<{ froms: string[]; pages: number; totals: number[] }> {
     const froms: string[] = [];

@@ -4,7 +4,7 @@
 // and when writers race on one scope with names in common (on Postgres, where
 // they run at once).
 import { createSecretGuard } from "../../src/secrets/guard.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import type { ImportLine } from "../../src/import-file.js";
 import { readGraph } from "../../src/graph/read.js";
@@ -22,9 +22,6 @@ describe.each(BACKENDS)("the kept entity count of a scope (%s)", (backend) => {
   beforeAll(async () => {
     tdb = await createTestDatabase(backend);
     agentId = (await createAgent(tdb.db, { name: "writer", kind: "agent", writeScopes: ["*"] })).id;
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   /** read_graph's total and the entities there are, per scope. */

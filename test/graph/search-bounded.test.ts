@@ -13,7 +13,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import type { Database } from "../../src/db/database.js";
+import type { Database } from "../../src/db/core/database.js";
 import { searchNodes } from "../../src/graph/search.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { type AnalyzedPlanNode, planNodes } from "../support/plans.js";
@@ -94,7 +94,6 @@ describe("search_nodes reads a bounded number of rows per call (postgres, auto_e
   }, 120_000);
   afterAll(async () => {
     await client?.end();
-    await tdb?.drop();
   });
 
   /** Runs one search through the store, replays its statements with auto_explain: rows read from `table`, all statements together. */
@@ -133,9 +132,6 @@ describe.each(BACKENDS)("search_nodes over a scope larger than one call's walk (
     tdb = await createTestDatabase(backend);
     await load(tdb.db);
   }, 120_000);
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   async function follow(scope: string, query: string, limit: number): Promise<{ names: string[]; pages: number }> {
     const names: string[] = [];

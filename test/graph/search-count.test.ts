@@ -8,10 +8,10 @@
 // that repeat one entity), and the walk over more than one of its steps.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/v4";
 import { createAgent } from "../../src/auth/store.js";
-import { cursorKey } from "../../src/db/cursor-key.js";
+import { cursorKey } from "../../src/db/sql/cursor-key.js";
 import { readRelations } from "../../src/graph/relations.js";
 import { searchNodes } from "../../src/graph/search.js";
 import { WALK_CHUNK, WALK_OBSERVATION_CHUNK } from "../support/graph-walk.js";
@@ -62,9 +62,6 @@ describe.each(BACKENDS)("search_nodes with a count cap on %s", (backend) => {
         name: `noise-${i + k} item zeta alpha-type rare-kiwi TEM-2 m-1`, entityType: "alpha-type", observations: ["zeta zeta"],
       })));
     }
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("ran on the data it was meant for, with the walk's steps the database takes", async () => {
@@ -265,9 +262,6 @@ describe.each(BACKENDS)("search_nodes over entities with many observations on %s
       await createEntities(tdb.db, { ...w, scope: "noise" }, [{ name: `noise ${e.name} needle zq`, entityType: "box", observations: ["needle zq"] }]);
     }
   });
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   it("ran on the data it was meant for", () => {
     expect(expectedHeavy("needle")).toEqual(["heavy-a", "needle-named", "after-0", "after-2", "after-4", "after-6", "after-8", "tail-needle"]);
@@ -353,11 +347,6 @@ describe("search_nodes over HTTP with GRAPH_SEARCH_COUNT_MAX=20", () => {
     client = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "searcher")).token);
     await callOk(client, "create_entities", { entities: ENTITIES.slice(0, 150) });
   });
-  afterAll(async () => {
-    await client?.close();
-    await service?.stop();
-    await tdb?.drop();
-  });
 
   it("answers a common query with the cap as an honest lower bound, in the text too", async () => {
     const result = (await client.callTool({ name: "search_nodes", arguments: { query: "item", limit: 30 } })) as CallToolResult;
@@ -394,11 +383,6 @@ describe("search_nodes over HTTP with GRAPH_SEARCH_SCAN_MAX=100", () => {
     service = await startTestService(tdb.db, {}, (c) => (c.limits.graphSearchScanMax = 100));
     client = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "walker")).token);
     await callOk(client, "create_entities", { entities: [...ENTITIES.slice(0, 150), { name: "tail-x9", entityType: "thing", observations: [] }] });
-  });
-  afterAll(async () => {
-    await client?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   it("answers a two-letter query over more entities than the bound with a short page, a note and a cursor, then the rest", async () => {

@@ -5,7 +5,7 @@
 // Postgres over a few thousand analysed rows in one scope and many more in
 // another. (Its matches are bounded by the count cap,
 // sql/functions/am_graph_search.sql.)
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import * as sql from "../../src/graph/read-sql.js";
 import { openNodes } from "../../src/graph/read.js";
@@ -54,9 +54,6 @@ describe("search_nodes query plan (postgres, a few thousand rows)", () => {
       );
     }
     await tdb.db.exec("analyze");
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   const graphSeqScans = (plan: PlanNode[]) => plan.filter((n) => n["Node Type"] === "Seq Scan" && n["Relation Name"]?.startsWith("graph_"));
@@ -210,9 +207,6 @@ describe("search_nodes match plan at 1,000 analysed entities (postgres)", () => 
     }
     await tdb.db.exec("vacuum analyze graph_entities, graph_observations");
   });
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   it.each(["kiwi-needle", "qqzzxxyyww"])("%s goes through the three trigram indexes with scope and pattern", async (query) => {
     const plan = allNodes(await searchPlans(tdb.url!, "small", query));
@@ -241,9 +235,6 @@ describe("search_nodes walk plan at 1,000 analysed entities (postgres)", () => {
       );
     }
     await tdb.db.exec("vacuum analyze graph_entities, graph_observations");
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   const SORTS = ["Sort", "Incremental Sort"];

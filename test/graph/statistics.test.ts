@@ -5,7 +5,7 @@
 // so this cannot pass by autovacuum coming by. Small writes do not trigger it;
 // a scope that grew by a quarter does, though the whole graph grew by less.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { graphStatisticsSettled } from "../../src/graph/statistics.js";
 import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -20,11 +20,6 @@ describe("planner statistics after a load through the graph tools (postgres)", (
     tdb = await createTestDatabase("postgres");
     service = await startTestService(tdb.db);
     writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "loader", { scopes: ["shared", "new-project"] })).token);
-  });
-  afterAll(async () => {
-    await writer?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   const manualAnalyzes = async () =>

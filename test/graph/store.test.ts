@@ -1,5 +1,5 @@
 // The graph store on both backends: semantics, limits, scopes, paging, provenance.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { DomainError } from "../../src/errors.js";
 import { openNodes, readGraph } from "../../src/graph/read.js";
@@ -32,9 +32,6 @@ describe.each(BACKENDS)("graph store on %s", (backend) => {
     const agent = await createAgent(tdb.db, { name: "writer", kind: "agent", writeScopes: ["shared", "team"] });
     w = { scope: "shared", agentId: agent.id, maxChars: MAX };
     other = { ...w, scope: "team" };
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   const countRows = async (table: string) => (await tdb.db.query<{ n: number }>(`select count(*)::int as n from ${table}`)).rows[0]!.n;

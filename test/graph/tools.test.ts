@@ -2,7 +2,7 @@
 // scopes are enforced, big answers are cut with a note, provenance is served.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callError, callOk, connectClient, startTestService, textOf } from "../support/service.js";
@@ -19,12 +19,6 @@ describe("graph tools over HTTP", () => {
     service = await startTestService(tdb.db, { MAX_BODY_BYTES: String(4 * 1024 * 1024) });
     writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "graph-writer", { scopes: ["shared", "team"] })).token);
     reader = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "graph-reader", { scopes: ["own"] })).token);
-  });
-  afterAll(async () => {
-    await writer?.close();
-    await reader?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   const rowCounts = async () =>

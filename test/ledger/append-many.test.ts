@@ -1,9 +1,9 @@
 // The grouped append (src/ledger/appender.ts, am_ledger_append): several
 // writes in one statement, each decided on its own under the head lock, each
 // failing on its own, all in one hash chain.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
-import { pgCode } from "../../src/db/errors.js";
+import { pgCode } from "../../src/db/core/errors.js";
 import { verifyLedger } from "../../src/ledger/audit.js";
 import { type Appended, appendMany, type AppendRequest } from "../../src/ledger/appender.js";
 import { type Actor, checkLedger, claimLedger } from "../../src/ledger/store.js";
@@ -24,9 +24,6 @@ describe.each(BACKENDS)("grouped ledger appends on %s", (backend) => {
     tdb = await createTestDatabase(backend);
     a = await createAgent(tdb.db, { name: "writer-a", kind: "agent", writeScopes: ["shared"] }).then((r) => ({ agentId: r.id, name: r.name }));
     b = await createAgent(tdb.db, { name: "writer-b", kind: "agent", writeScopes: ["shared"] }).then((r) => ({ agentId: r.id, name: r.name }));
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("appends each write of one call in order; a failing one is rolled back alone and answered with its own error", async () => {

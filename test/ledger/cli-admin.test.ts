@@ -1,6 +1,6 @@
 // `agent-memory ledger action set|list|unset` and `ledger void`, run as the built CLI.
 import { existsSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { checkLedger, claimLedger, recordLedger } from "../../src/ledger/store.js";
 import { CLI_PATH, onlyJson, runCli } from "../support/cli.js";
@@ -21,9 +21,6 @@ describe("agent-memory ledger action and ledger void", () => {
     await createAgent(tdb.db, { name: "alice", kind: "human", writeScopes: ["*"] });
     writer = { agentId: w.id, name: w.name };
     deployer = { agentId: d.id, name: d.name };
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("action set puts an action in a scope that only its writers may claim; list and unset", async () => {

@@ -32,7 +32,6 @@ describe("agent-memory ledger verify and export", () => {
     await claimAndRecord(tdb.db, deployer, { action: "deploy_prod", target: "v1.0.1", evidence: "https://ci.example/runs/101" });
   });
   afterAll(async () => {
-    await tdb?.drop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 

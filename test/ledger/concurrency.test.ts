@@ -2,7 +2,7 @@
 // instances with separate connection pools on one database (two replicas).
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { verifyLedger } from "../../src/ledger/audit.js";
 import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -22,11 +22,6 @@ describe("ledger races on real Postgres across two replicas", () => {
     const agents = [];
     for (let i = 0; i < RACERS; i++) agents.push(await addAgent(tdb.db, `racer-${String(i).padStart(2, "0")}`));
     clients = await Promise.all(agents.map(async (a, i) => ({ name: a.name, client: await connectClient(replicas[i % 2]!.mcpUrl, a.token) })));
-  });
-  afterAll(async () => {
-    await Promise.all((clients ?? []).map((c) => c.client.close()));
-    for (const r of replicas ?? []) await r.stop();
-    await tdb?.drop();
   });
 
   const callAll = (name: string, args: (agent: string) => Record<string, unknown>) =>

@@ -3,13 +3,13 @@
 // in JS (eventHash), apart from the database that wrote it. Both must give the
 // same bytes for every input a row can hold, or a sound chain stops verifying.
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { exportLedger, verifyLedger } from "../../src/ledger/audit.js";
 import { appendImported, lockChainHead, readKey } from "../../src/ledger/chain.js";
 import { eventHash, type EventKind, type LedgerEvent } from "../../src/ledger/event.js";
 import { type Actor, claimLedger, recordLedger, releaseLedger } from "../../src/ledger/store.js";
-import type { Queryable } from "../../src/db/database.js";
+import type { Queryable } from "../../src/db/core/database.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 
 type Hashed = Omit<LedgerEvent, "hash" | "actorId">;
@@ -63,9 +63,6 @@ describe.each(BACKENDS)("the SQL event hash on %s", (backend) => {
     tdb = await createTestDatabase(backend);
     const w = await createAgent(tdb.db, { name: "writer", kind: "agent", writeScopes: ["shared"] });
     writer = { agentId: w.id, name: w.name };
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it.each(TRICKY)("equals eventHash for %s", async (_name, change) => {

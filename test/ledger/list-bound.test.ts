@@ -5,7 +5,7 @@
 // unbounded read, in order, each once, for every filter; a filter that matches
 // nothing takes floor(N / bound) + 1 calls; `since` starts the scan near its
 // time instead of reading back through the history.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { type Actor, claimLedger, recordLedger, releaseLedger } from "../../src/ledger/store.js";
 import { type ListFilters, listLedger } from "../../src/ledger/list.js";
@@ -33,9 +33,6 @@ describe.each(BACKENDS)("ledger_list's bounded scan on %s", (backend) => {
     }
     total = await countEvents(tdb.db);
   }, 120_000);
-  afterAll(async () => {
-    await tdb?.drop();
-  });
 
   async function follow(filters: ListFilters, scanMax: number, limit: number) {
     const seen: number[] = [];
@@ -110,9 +107,6 @@ describe("ledger_list since: the scan starts near its time (postgres)", () => {
     await tdb.db.query("update ledger_chain_head set last_seq = 30");
     const writer = { agentId: a.id, name: a.name };
     for (let i = 0; i < 4; i++) await claimLedger(tdb.db, writer, { action: "new_action", target: `new-${i}` });
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("reads only the events from an hour before since on, not the history before it", async () => {

@@ -4,7 +4,7 @@ import { createSecretGuard } from "../../src/secrets/guard.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent, setAgentScopes } from "../../src/auth/store.js";
 import { DomainError } from "../../src/errors.js";
 import { setActionScope, unsetActionScope } from "../../src/ledger/actions.js";
@@ -45,9 +45,6 @@ describe.each(BACKENDS)("ledger write permission on %s", (backend) => {
     writer = await actor("writer", "agent", ["shared"]);
     deployer = await actor("deployer", "agent", ["shared", "deploy"]);
     operator = await actor("operator", "human", ["*"]);
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("moving an action to another scope does not strand a live claim: its holder may still record or release it, no one else may claim", async () => {

@@ -38,7 +38,6 @@ describe.each(BACKENDS)("ledger_list since, after importing older events, on %s"
     expect(report.ledger).toMatchObject({ appended: 2, invalid: [] });
   });
   afterAll(async () => {
-    await tdb?.drop();
     if (work) await rm(work, { recursive: true, force: true });
   });
 

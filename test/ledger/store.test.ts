@@ -1,5 +1,5 @@
 // The ledger's rules at the store level, on both backends.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/auth/store.js";
 import { DomainError } from "../../src/errors.js";
 import { exportLedger, verifyLedger } from "../../src/ledger/audit.js";
@@ -30,9 +30,6 @@ describe.each(BACKENDS)("ledger store on %s", (backend) => {
     const d = await createAgent(tdb.db, { name: "deployer", kind: "agent", writeScopes: ["shared"] });
     writer = { agentId: w.id, name: w.name };
     deployer = { agentId: d.id, name: d.name };
-  });
-  afterAll(async () => {
-    await tdb?.drop();
   });
 
   it("runs check → claim → record → check, folding the action's case and trimming the target", async () => {

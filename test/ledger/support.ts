@@ -1,6 +1,6 @@
 // Helpers shared by the ledger tests: moving time in the database instead of
 // sleeping, and editing rows behind the append-only trigger's back.
-import type { Database, Queryable } from "../../src/db/database.js";
+import type { Database, Queryable } from "../../src/db/core/database.js";
 import { type Actor, claimLedger, type LedgerPolicy, type RecordResult, recordLedger } from "../../src/ledger/store.js";
 
 /** Makes the current claim on a key expired (as if its ttl had passed). */

@@ -34,8 +34,6 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
   });
   afterAll(async () => {
     await Promise.all([writer, deployer, reviewer].map((c) => c?.close()));
-    await service?.stop();
-    await tdb?.drop();
   });
 
   it("lists the five ledger tools with output schemas and honest annotations", async () => {

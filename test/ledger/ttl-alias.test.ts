@@ -1,7 +1,7 @@
 // ledger_claim's lease argument is ttlSeconds (camelCase like every other tool
 // argument); its first spelling ttl_seconds stays accepted so no client breaks.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callError, callOk, connectClient, startTestService } from "../support/service.js";
@@ -21,11 +21,6 @@ describe("ledger_claim ttlSeconds and its alias ttl_seconds", () => {
     service = await startTestService(tdb.db);
     const agent = await addAgent(tdb.db, "deployer", { scopes: ["deploy", "shared"] });
     client = await connectClient(service.mcpUrl, agent.token);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   it("lists ttlSeconds, and ttl_seconds as the old spelling", async () => {

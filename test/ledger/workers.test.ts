@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { exportLedger, verifyLedger } from "../../src/ledger/audit.js";
 import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -34,11 +34,6 @@ describe("a claim belongs to the worker that made it", () => {
     const team = [];
     for (let i = 0; i < WORKERS; i++) team.push(await addAgent(tdb.db, `agent-${String(i).padStart(2, "0")}`));
     agents = await Promise.all(team.map(async (a, i) => ({ name: a.name, client: await connectClient(replicas[i % 2]!.mcpUrl, a.token) })));
-  });
-  afterAll(async () => {
-    await Promise.all([...(workers ?? []), ...(agents ?? []).map((a) => a.client)].map((c) => c.close()));
-    for (const r of replicas ?? []) await r.stop();
-    await tdb?.drop();
   });
 
   const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;

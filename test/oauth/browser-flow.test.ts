@@ -85,8 +85,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   callback?.server.close();
-  await service?.stop();
-  await tdb?.drop();
 });
 
 /** The whole connection as a hosted client makes it; the person acts in Chromium. */

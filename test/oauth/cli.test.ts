@@ -1,6 +1,6 @@
 // The operator's side, through the built CLI: `grant list|revoke`, and `serve`
 // naming the OAuth connector URL (banner and --json).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { onlyJson, runCli, startServe } from "../support/cli.js";
 import { addAgent, type TestAgent } from "../support/service.js";
@@ -16,11 +16,6 @@ beforeAll(async () => {
   boss = await addAgent(tdb.db, "boss", { kind: "human", scopes: ["*"] });
   await addAgent(tdb.db, "writer", { scopes: ["blog"] });
   await addAgent(tdb.db, "drafter", { scopes: ["blog"] });
-});
-
-afterAll(async () => {
-  await service?.stop();
-  await tdb?.drop();
 });
 
 describe("agent-memory grant", () => {

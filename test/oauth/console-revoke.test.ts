@@ -4,7 +4,7 @@
 // the CLI's store call, revokes its grant: the refresh token and every access
 // token of the grant are refused, and the console says so before and after.
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { listTokens } from "../../src/auth/store.js";
 import { postForm, signIn } from "../console/support.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -20,11 +20,6 @@ beforeAll(async () => {
   service = await startOAuthService(tdb.openPool(3));
   boss = await addAgent(tdb.db, "boss", { kind: "human", scopes: ["*"] });
   await addAgent(tdb.db, "writer", { kind: "agent", scopes: ["shared"] });
-});
-
-afterAll(async () => {
-  await service?.stop();
-  await tdb?.drop();
 });
 
 describe("revoking an OAuth client's token in the console", () => {

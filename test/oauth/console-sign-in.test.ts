@@ -1,7 +1,7 @@
 // An OAuth access token is for MCP only: it may not sign in to the console,
 // where a session could mint static tokens that outlive the grant (security
 // review, 1 Dec 2026). The refusal is counted as "invalid", never by reason.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { postSignIn } from "../console/support.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
@@ -15,11 +15,6 @@ beforeAll(async () => {
   tdb = await createTestDatabase("postgres");
   service = await startOAuthService(tdb.openPool(3));
   boss = await addAgent(tdb.db, "boss", { kind: "human", scopes: ["*"] });
-});
-
-afterAll(async () => {
-  await service?.stop();
-  await tdb?.drop();
 });
 
 describe("console sign-in with an OAuth access token", () => {

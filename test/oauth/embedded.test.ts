@@ -1,6 +1,6 @@
 // The built-in authorization server on the embedded database (PGlite), the
 // default of a fresh install: the whole flow, rotation and reuse detection.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { listGrants } from "../../src/oauth/grants.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callOk, connectClient, type TestAgent } from "../support/service.js";
@@ -15,10 +15,6 @@ beforeAll(async () => {
   service = await startOAuthService(tdb.db);
   owner = await addAgent(tdb.db, "owner", { kind: "human", scopes: ["*"] });
   await addAgent(tdb.db, "helper", { scopes: ["notes"] });
-});
-
-afterAll(async () => {
-  await service?.stop();
 });
 
 describe("OAuth on PGlite", () => {

@@ -44,8 +44,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   issuerServer?.close();
-  await service?.stop();
-  await tdb?.drop();
 });
 
 function jwt(claims: Record<string, unknown>, options: { key?: CryptoKey; audience?: string; issuer?: string; expiresIn?: string | number } = {}) {
@@ -132,9 +130,6 @@ describe("the failed-attempt limit on /oauth/mcp", () => {
       AUTH_FAILURES_PER_MINUTE: "3",
     });
   });
-  afterAll(async () => {
-    await limited?.stop();
-  });
 
   it("over the limit, refuses bad tokens with 429 but lets the identity provider's valid JWTs through", async () => {
     const good = () =>
@@ -156,7 +151,7 @@ describe("the failed-attempt limit on /oauth/mcp", () => {
 });
 
 // Callers with an identity provider's JWT have no token row (tokenId 0): the
-// per-token rate limit keys them by agent (src/http-shared/auth.ts perTokenLimit), or
+// per-token rate limit keys them by agent (src/mcp-endpoint/auth.ts perTokenLimit), or
 // one IdP agent would use up the allowance of every other IdP agent.
 describe("RATE_LIMIT_PER_MINUTE for identity-provider callers", () => {
   let limited: OAuthService;
@@ -169,9 +164,6 @@ describe("RATE_LIMIT_PER_MINUTE for identity-provider callers", () => {
     });
     await addAgent(tdb.db, "idp-busy");
     await addAgent(tdb.db, "idp-quiet");
-  });
-  afterAll(async () => {
-    await limited?.stop();
   });
 
   const signed = (agent: string, sub: string) =>
@@ -207,9 +199,6 @@ describe("identity-provider tokens naming a person", () => {
     await addAgent(tdb.db, "admin", { kind: "human", scopes: ["*"] });
     await addAgent(tdb.db, "carol", { kind: "human", scopes: ["shared"] });
     mapped = await startOAuthService(tdb.openPool(2), { OAUTH_MODE: "external", OAUTH_ISSUER: issuer, OAUTH_AGENT_CLAIM: "agent_name", OAUTH_HUMAN_AGENTS: "carol" });
-  });
-  afterAll(async () => {
-    await mapped?.stop();
   });
 
   const signedFor = (svc: OAuthService, agent: string) =>

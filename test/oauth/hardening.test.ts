@@ -2,7 +2,7 @@
 // audit found missing, over real HTTP against a real service on Postgres:
 // redirect URIs no app should register, the consent page's sign-in limit (wrong
 // tokens only, as on /mcp), and the coarse reasons of the failure metric.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { adminQuery } from "../support/admin-db.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
@@ -16,11 +16,6 @@ beforeAll(async () => {
   tdb = await createTestDatabase("postgres");
   service = await startOAuthService(tdb.db);
   alice = await addAgent(tdb.db, "alice", { kind: "human", scopes: ["shared", "alice"] });
-});
-
-afterAll(async () => {
-  await service?.stop();
-  await tdb?.drop();
 });
 
 describe("redirect URIs", () => {
@@ -62,34 +57,30 @@ describe("the failure metric", () => {
 describe("the consent page's sign-in limit", () => {
   it("the consent form counts only failed sign-ins: over the limit, bad tokens get 429 and a valid human still signs in and approves", async () => {
     const limited = await startOAuthService(tdb.openPool(2), { AUTH_FAILURES_PER_MINUTE: "2", OAUTH_RATE_LIMIT_PER_MINUTE: "4" });
-    try {
-      const client = await registerClient(limited.base, { redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" });
-      const { verifier, challenge } = pkcePair();
-      const first = await fetch(authorizeUrl(limited.base, { client_id: client.client_id, code_challenge: challenge, resource: limited.oauthUrl }), { redirect: "manual" });
-      const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0]!;
-      const request = /name="request" value="([^"]+)"/.exec(await first.text())![1]!;
-      const post = (fields: Record<string, string>) =>
-        fetch(new URL("/oauth/consent", limited.base), {
-          method: "POST",
-          redirect: "manual",
-          headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-          body: new URLSearchParams({ request, ...fields }).toString(),
-        });
-      const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await post({ step: "signin", token: `amk_${"z".repeat(43)}` })).status);
-      expect(statuses).toEqual([401, 401, 429, 429, 429]);
-      // Someone else's guesses at the same address lock nobody out: a valid token signs in, and the approval goes through.
-      const signedIn = await post({ step: "signin", token: alice.token });
-      expect(signedIn.status).toBe(200);
-      const approved = await post({ step: "decide", decision: "approve", agent: "alice" });
-      expect(approved.status).toBe(302);
-      const code = new URL(approved.headers.get("location")!).searchParams.get("code")!;
-      const exchanged = await tokenRequest(limited.base, { grant_type: "authorization_code", client_id: client.client_id, code, code_verifier: verifier, redirect_uri: CALLBACK, resource: limited.oauthUrl });
-      expect(exchanged.status).toBe(200);
-      expect((await post({ step: "signin", token: `amk_${"z".repeat(43)}` })).status).toBe(429);
-    } finally {
-      await limited.stop();
-    }
+    const client = await registerClient(limited.base, { redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" });
+    const { verifier, challenge } = pkcePair();
+    const first = await fetch(authorizeUrl(limited.base, { client_id: client.client_id, code_challenge: challenge, resource: limited.oauthUrl }), { redirect: "manual" });
+    const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0]!;
+    const request = /name="request" value="([^"]+)"/.exec(await first.text())![1]!;
+    const post = (fields: Record<string, string>) =>
+      fetch(new URL("/oauth/consent", limited.base), {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+        body: new URLSearchParams({ request, ...fields }).toString(),
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await post({ step: "signin", token: `amk_${"z".repeat(43)}` })).status);
+    expect(statuses).toEqual([401, 401, 429, 429, 429]);
+    // Someone else's guesses at the same address lock nobody out: a valid token signs in, and the approval goes through.
+    const signedIn = await post({ step: "signin", token: alice.token });
+    expect(signedIn.status).toBe(200);
+    const approved = await post({ step: "decide", decision: "approve", agent: "alice" });
+    expect(approved.status).toBe(302);
+    const code = new URL(approved.headers.get("location")!).searchParams.get("code")!;
+    const exchanged = await tokenRequest(limited.base, { grant_type: "authorization_code", client_id: client.client_id, code, code_verifier: verifier, redirect_uri: CALLBACK, resource: limited.oauthUrl });
+    expect(exchanged.status).toBe(200);
+    expect((await post({ step: "signin", token: `amk_${"z".repeat(43)}` })).status).toBe(429);
   });
 });
 

@@ -45,9 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   docs?.closeAllConnections();
   docs?.close();
-  await service?.stop();
-  await strict?.stop();
-  await tdb?.drop();
 });
 
 async function authorizeWith(target: OAuthService, clientId: string) {

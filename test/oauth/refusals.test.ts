@@ -1,7 +1,7 @@
 // Every refusal of the built-in authorization server, one test each, over real
 // HTTP against a real service on Postgres: the standard OAuth error, a clear
 // description, and nothing issued.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { setAgentDisabled } from "../../src/auth/store.js";
 import { listGrants, revokeGrantById } from "../../src/oauth/grants.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -32,11 +32,6 @@ beforeAll(async () => {
   alice = await addAgent(tdb.db, "alice", { kind: "human", scopes: ["shared", "alice"] });
   boss = await addAgent(tdb.db, "boss", { kind: "human", scopes: ["*"] });
   writer = await addAgent(tdb.db, "writer", { kind: "agent", scopes: ["blog"] });
-});
-
-afterAll(async () => {
-  await service?.stop();
-  await tdb?.drop();
 });
 
 const countRows = async (table: "oauth_grants" | "oauth_requests" | "oauth_codes" | "oauth_clients") =>
@@ -150,14 +145,10 @@ describe("refusals", () => {
     const { accessToken } = await obtainTokens(service, alice.token);
     // A second service on the same database with another public URL: another resource.
     const other = await startOAuthService(tdb.openPool(2));
-    try {
-      const probe = await probeMcp(other.oauthUrl, accessToken);
-      expect(probe.status).toBe(401);
-      expect(probe.wwwAuthenticate).toContain(`resource_metadata="${other.base}/.well-known/oauth-protected-resource/oauth/mcp"`);
-      expect(probe.body).toContain("not issued for");
-    } finally {
-      await other.stop();
-    }
+    const probe = await probeMcp(other.oauthUrl, accessToken);
+    expect(probe.status).toBe(401);
+    expect(probe.wwwAuthenticate).toContain(`resource_metadata="${other.base}/.well-known/oauth-protected-resource/oauth/mcp"`);
+    expect(probe.body).toContain("not issued for");
     expect((await probeMcp(service.oauthUrl, alice.token)).status).toBe(401);
     // ...and the static token still works where it belongs.
     expect((await probeMcp(`${service.base}/mcp`, alice.token)).status).toBe(200);
@@ -311,18 +302,14 @@ describe("refusals", () => {
 describe("rate limits", () => {
   it("limits registrations and token requests per client address", async () => {
     const limited = await startOAuthService(tdb.openPool(2), { OAUTH_RATE_LIMIT_PER_MINUTE: "2" });
-    try {
-      const register = () => fetch(`${limited.base}/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [CALLBACK] }) });
-      expect((await register()).status).toBe(201);
-      expect((await register()).status).toBe(201);
-      const third = await register();
-      expect(third.status).toBe(429);
-      expect(await third.json()).toMatchObject({ error: "too_many_requests" });
-      const statuses = [];
-      for (let i = 0; i < 3; i++) statuses.push((await tokenRequest(limited.base, { grant_type: "refresh_token", client_id: "x", refresh_token: "y" })).status);
-      expect(statuses).toEqual([400, 400, 429]);
-    } finally {
-      await limited.stop();
-    }
+    const register = () => fetch(`${limited.base}/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [CALLBACK] }) });
+    expect((await register()).status).toBe(201);
+    expect((await register()).status).toBe(201);
+    const third = await register();
+    expect(third.status).toBe(429);
+    expect(await third.json()).toMatchObject({ error: "too_many_requests" });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await tokenRequest(limited.base, { grant_type: "refresh_token", client_id: "x", refresh_token: "y" })).status);
+    expect(statuses).toEqual([400, 400, 429]);
   });
 });

@@ -1,7 +1,7 @@
 // Two replicas on one Postgres database behind one public URL: everything the
 // authorization server knows is in the database, so a token minted through one
 // replica is accepted, refreshed and revoked through the other.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callOk, connectClient, type TestAgent } from "../support/service.js";
 import { obtainTokens, probeMcp, startOAuthService, tokenRequest, type OAuthService } from "./support.js";
@@ -17,12 +17,6 @@ beforeAll(async () => {
   // Replica b serves the same public URL (a load balancer would send clients to either).
   b = await startOAuthService(tdb.openPool(3), { PUBLIC_URL: a.base });
   alice = await addAgent(tdb.db, "alice", { kind: "human" });
-});
-
-afterAll(async () => {
-  await a?.stop();
-  await b?.stop();
-  await tdb?.drop();
 });
 
 describe("two replicas", () => {

@@ -2,8 +2,8 @@
 // clients that find OAuth discovery stop sending their configured header. The
 // same requests go to a service without OAuth and one with it (same database)
 // and the answers are compared.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config/index.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, startTestService, type TestAgent } from "../support/service.js";
 import { probeMcp, startOAuthService, type OAuthService } from "./support.js";
@@ -19,12 +19,6 @@ beforeAll(async () => {
   plain = await startTestService(tdb.openPool(2));
   withOAuth = await startOAuthService(tdb.openPool(2));
   agent = await addAgent(tdb.db, "static-agent");
-});
-
-afterAll(async () => {
-  await plain?.stop();
-  await withOAuth?.stop();
-  await tdb?.drop();
 });
 
 const VOLATILE_HEADERS = new Set(["date", "x-request-id", "content-length", "etag", "keep-alive", "connection"]);

@@ -4,9 +4,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer as createNetServer } from "node:net";
 import { Writable } from "node:stream";
-import type { Database } from "../../src/db/database.js";
+import type { Database } from "../../src/db/core/database.js";
 import { createLogger } from "../../src/logger.js";
 import { startService, type RunningService } from "../../src/serve.js";
+import { closeWhenFileEnds } from "../support/file-teardown.js";
 import { testConfig } from "../support/service.js";
 
 export async function freePort(): Promise<number> {
@@ -70,6 +71,8 @@ async function startOAuthServiceOn(port: number, db: Database, env: Record<strin
     },
   });
   const service = await startService(config, { logger: createLogger(config.logLevel, sink), print: () => undefined, db });
+  // Stopped when the test file ends (test/support/file-teardown.ts), or earlier by hand.
+  service.stop = closeWhenFileEnds(service.stop);
   return Object.assign(service, { base: config.publicUrl!, direct: base, oauthUrl: `${config.publicUrl}/oauth/mcp`, logLines });
 }
 

@@ -2,7 +2,7 @@
 // arguments, rendered with the arguments filled in, bad arguments refused, and
 // every tool a prompt names is a real tool of this server.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, connectClient, startTestService } from "../support/service.js";
@@ -20,11 +20,6 @@ describe("protocol prompts over HTTP", () => {
     service = await startTestService(tdb.db);
     const agent = await addAgent(tdb.db, "blog-writer", { scopes: ["shared", "blog"] });
     client = await connectClient(service.mcpUrl, agent.token, agent.name);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   it("advertises the prompts capability and names the prompts in the server instructions", () => {

@@ -29,7 +29,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stopAllReplicas();
-  await tdb?.drop();
 });
 
 const body = JSON.stringify(toolCall("whoami", {}));

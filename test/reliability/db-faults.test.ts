@@ -7,10 +7,10 @@
 // promotion, nothing acknowledged is lost, the stale primary is never used, and
 // every request the database cannot serve gets the same retryable answer.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEADLINE_MARGIN_MS } from "../../src/db/cluster/deadline.js";
-import type { Database } from "../../src/db/database.js";
-import { migrate } from "../../src/db/migrate.js";
-import { openPostgres } from "../../src/db/postgres.js";
+import { DEADLINE_MARGIN_MS } from "../../src/db/postgres/deadline.js";
+import type { Database } from "../../src/db/core/database.js";
+import { migrate } from "../../src/db/schema/migrate.js";
+import { openPostgres } from "../../src/db/postgres/postgres.js";
 import { createPair, type Pair } from "../support/clusters.js";
 import { TEST_TIMEOUTS } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";

@@ -7,7 +7,7 @@
 // or a crash), /readyz says 503 while the database is away, the service recovers
 // by itself, and what clients were told matches the database exactly.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { classifyDatabaseError } from "../../src/db/classify.js";
+import { classifyDatabaseError } from "../../src/db/core/classify.js";
 import { onlyJson, runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
@@ -31,7 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await adminQuery(`alter database ${tdb.name} with allow_connections true`).catch(() => undefined);
   await stopAllReplicas();
-  await tdb?.drop();
 });
 
 const ok = (a: WriteAttempt) => a.outcome.kind === "ok";

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openPglite } from "../../src/db/pglite.js";
+import { openPglite } from "../../src/db/embedded/pglite.js";
 import { startServe, type ServeProcess } from "../support/cli.js";
 import { TEST_TIMEOUTS } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";

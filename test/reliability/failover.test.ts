@@ -6,10 +6,10 @@
 // restart), calls fail as retryable meanwhile and none hangs, and every
 // acknowledged write is on the new primary, whole, with the ledger's chain intact.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { classifyDatabaseError } from "../../src/db/classify.js";
-import type { Database } from "../../src/db/database.js";
-import { migrate } from "../../src/db/migrate.js";
-import { openPostgres } from "../../src/db/postgres.js";
+import { classifyDatabaseError } from "../../src/db/core/classify.js";
+import type { Database } from "../../src/db/core/database.js";
+import { migrate } from "../../src/db/schema/migrate.js";
+import { openPostgres } from "../../src/db/postgres/postgres.js";
 import { onlyJson, runCli } from "../support/cli.js";
 import { createPair, type Pair } from "../support/clusters.js";
 import { TEST_TIMEOUTS } from "../support/databases.js";

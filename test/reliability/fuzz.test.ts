@@ -143,7 +143,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stopAllReplicas();
-  await tdb?.drop();
 });
 
 /** The service's error log lines (level 50), without stack traces. */

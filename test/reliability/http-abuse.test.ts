@@ -21,7 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stopAllReplicas();
-  await tdb?.drop();
 });
 
 /** One request to the replica with exactly these headers and bytes. */

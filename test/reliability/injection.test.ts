@@ -53,7 +53,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stopAllReplicas();
-  await tdb?.drop();
 });
 
 const call = <T = Record<string, unknown>>(agent: TestAgent, tool: string, args: Record<string, unknown>) => callToolOk<T>(replica.mcpUrl, agent.token, tool, args);

@@ -25,7 +25,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stopAllReplicas();
-  await tdb?.drop();
 });
 
 const ok = (a: WriteAttempt) => a.outcome.kind === "ok";

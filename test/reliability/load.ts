@@ -1,7 +1,7 @@
 // A write load that remembers what every client was told, and the check that
 // compares it with the database: every acknowledged write is there (whole),
 // every refused one is absent, and an unanswered one is all there or not at all.
-import type { Queryable } from "../../src/db/database.js";
+import type { Queryable } from "../../src/db/core/database.js";
 import type { TestAgent } from "../support/service.js";
 import { callTool, type Outcome } from "./support.js";
 

@@ -28,8 +28,6 @@ describe("long unknown names do not hold the service", () => {
   });
   afterAll(async () => {
     for (const c of [attacker, bystander]) await c?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   it("refuses a name too long to be a tool's as such, quoting only its start", async () => {

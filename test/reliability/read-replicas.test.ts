@@ -6,8 +6,8 @@
 // ledger_claim, a review) sees every write at once; other agents see a write
 // once the standby falls beyond the lag bound; a stopped standby costs nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate } from "../../src/db/migrate.js";
-import { openPostgres } from "../../src/db/postgres.js";
+import { migrate } from "../../src/db/schema/migrate.js";
+import { openPostgres } from "../../src/db/postgres/postgres.js";
 import { CLUSTER_DATABASE, createPair, type Pair } from "../support/clusters.js";
 import { TEST_TIMEOUTS } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";

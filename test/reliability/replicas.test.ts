@@ -24,7 +24,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stopAllReplicas();
-  await tdb?.drop();
 });
 
 /** Racer i talks to replica i % 2. */

@@ -31,7 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await blocker?.end().catch(() => undefined);
   await stopAllReplicas();
-  await tdb?.drop();
 });
 
 const refusedAfterShutdown = (o: Outcome) =>

@@ -36,7 +36,6 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await stopAllReplicas();
-  await tdb?.drop();
 });
 
 /** Opens a transaction on a connection of its own and runs `sql` in it, keeping the locks it takes. */

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { openPglite } from "../../src/db/pglite.js";
+import { openPglite } from "../../src/db/embedded/pglite.js";
 import { signIn } from "../console/support.js";
 import { startServe, type ServeProcess } from "../support/cli.js";
 import { TEST_TIMEOUTS } from "../support/databases.js";
@@ -69,10 +69,15 @@ const PROBE = fileURLToPath(new URL("../support/liveness-probe.mjs", import.meta
 async function whileRunning<T>(attack: () => Promise<T>): Promise<{ result: T; liveness: Liveness }> {
   const probe = spawn(process.execPath, [PROBE, base, bystander.token], { stdio: ["pipe", "pipe", "inherit"] });
   let out = "";
-  probe.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  const ready = new Promise<void>((resolve) =>
+    probe.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.startsWith("ready\n")) resolve();
+    }),
+  );
   const exited = new Promise((resolve) => probe.once("exit", resolve));
-  // The probe's first answers, before the attack starts.
-  await new Promise((r) => setTimeout(r, 300));
+  // The probe is warmed up and answered before the attack starts.
+  await Promise.race([ready, exited]);
   try {
     const result = await attack();
     return { result, liveness: await stopProbe() };
@@ -83,7 +88,7 @@ async function whileRunning<T>(attack: () => Promise<T>): Promise<{ result: T; l
   async function stopProbe(): Promise<Liveness> {
     probe.stdin.end();
     await exited;
-    return JSON.parse(out) as Liveness;
+    return JSON.parse(out.slice("ready\n".length)) as Liveness;
   }
 }
 

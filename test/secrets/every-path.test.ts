@@ -9,7 +9,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Router } from "express";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { consoleRouter } from "../../src/console/router.js";
 import type { RunningService } from "../../src/serve.js";
 import { textOf } from "../support/mcp.js";
@@ -107,11 +107,6 @@ describe("every path that stores text passes the secret guard (postgres)", () =>
     await callOk(writer, "create_entities", { entities: [{ name: "base", entityType: "thing", observations: ["kept"] }] });
     await callOk(writer, "ledger_claim", { action: "publish_post", target: "post-1" });
     seq = (await callOk<{ record: { seq: number } }>(writer, "ledger_record", { action: "publish_post", target: "post-1", evidence: "https://blog.example.com/post-1" })).record.seq;
-  });
-  afterAll(async () => {
-    await writer?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   it("knows every tool that may write, and none of them stores a credential in any string argument", async () => {

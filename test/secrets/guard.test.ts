@@ -2,7 +2,7 @@
 // credential naming the field and the kind, never echoing it, and writes
 // nothing; prose about tokens passes; refusals are counted in /metrics.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callError, callOk, connectClient, startTestService } from "../support/service.js";
@@ -19,11 +19,6 @@ describe.each(["postgres", "pglite"] as const)("secret guard over MCP (%s)", (ki
     tdb = await createTestDatabase(kind);
     service = await startTestService(tdb.db);
     writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "writer", { scopes: ["shared"] })).token);
-  });
-  afterAll(async () => {
-    await writer?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   const fact = (over: Record<string, unknown> = {}) => ({ name: "ci-token", description: "Where the CI token lives", type: "reference", body: "In the vault at ci/github.", ...over });
@@ -102,11 +97,6 @@ describe("SECRET_GUARD=off", () => {
     tdb = await createTestDatabase("pglite");
     service = await startTestService(tdb.db, { SECRET_GUARD: "off" });
     writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "writer", { scopes: ["shared"] })).token);
-  });
-  afterAll(async () => {
-    await writer?.close();
-    await service?.stop();
-    await tdb?.drop();
   });
 
   it("scans nothing", async () => {

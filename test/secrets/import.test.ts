@@ -40,7 +40,6 @@ describe("secret guard on `agent-memory import` and `graph import`", () => {
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
-    await tdb?.drop();
   });
 
   it("refuses each file or line that holds a credential and imports the rest; the secrets are nowhere in the database", async () => {

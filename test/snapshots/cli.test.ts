@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_PATH, onlyJson, runCli } from "../support/cli.js";
-import { openPglite } from "../../src/db/pglite.js";
+import { openPglite } from "../../src/db/embedded/pglite.js";
 import { createTestDatabase, seedEmbeddedDataDir, TEST_TIMEOUTS, type TestDatabase } from "../support/databases.js";
 import { addTeam, populate, readTree } from "./helpers.js";
 

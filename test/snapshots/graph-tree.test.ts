@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../src/db/database.js";
+import type { Database } from "../../src/db/core/database.js";
 import { exportGraph } from "../../src/graph/transfer.js";
 import { createEntities, createRelations, deleteEntities } from "../../src/graph/store.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";

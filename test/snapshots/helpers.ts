@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Caller } from "../../src/auth/caller.js";
 import { issueToken } from "../../src/auth/store.js";
 import { checkToken } from "../../src/auth/verifier.js";
-import type { Database, Queryable } from "../../src/db/database.js";
+import type { Database, Queryable } from "../../src/db/core/database.js";
 import { promoteFact } from "../../src/facts/review/promote.js";
 import type { Actor } from "../../src/ledger/chain.js";
 import { claimLedger, recordLedger, releaseLedger } from "../../src/ledger/store.js";

@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { IMPORT_FILES } from "../../src/limits.js";
 import { onlyJson, runCli } from "../support/cli.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -25,9 +25,6 @@ beforeAll(async () => {
   tdb = await createTestDatabase("postgres");
   await addTeam(tdb.db);
   env = { DATABASE_URL: tdb.url!, ...SMALL_HEAP };
-});
-afterAll(async () => {
-  await tdb?.drop();
 });
 beforeEach(() => {
   base = mkdtempSync(join(tmpdir(), "am-import-files-"));

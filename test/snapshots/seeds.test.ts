@@ -27,7 +27,6 @@ describe.each(BACKENDS)("importing a file-based memory folder on %s", (backend) 
     work = await mkdtemp(join(tmpdir(), "am-seeds-"));
   });
   afterAll(async () => {
-    await tdb?.drop();
     if (work) await rm(work, { recursive: true, force: true });
   });
 

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DomainError } from "../../src/errors.js";
 import { exportSnapshot } from "../../src/snapshots/export.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -19,9 +19,6 @@ beforeAll(async () => {
   tdb = await createTestDatabase("postgres");
   const writer = await addCaller(tdb.db, "blog-writer", { scopes: ["shared", "blog"] });
   await store(tdb.db, writer, fact("tone-of-voice", { scope: "blog", body: "An agent wrote this body." }));
-});
-afterAll(async () => {
-  await tdb?.drop();
 });
 beforeEach(() => {
   base = mkdtempSync(join(tmpdir(), "am-export-links-"));

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent, setAgentDisabled } from "../../src/auth/store.js";
 import { addCaller, fact, store } from "../facts/helpers.js";
-import type { Queryable } from "../../src/db/database.js";
+import type { Queryable } from "../../src/db/core/database.js";
 import { listActionScopes } from "../../src/ledger/actions.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { fillTeamMemory } from "../support/team-memory.js";
@@ -45,7 +45,6 @@ describe.each(BACKENDS)("a whole export on %s", (backend) => {
     await exportTo(source.db, work);
   });
   afterAll(async () => {
-    await source?.drop();
     if (work) await rm(work, { recursive: true, force: true });
   });
 

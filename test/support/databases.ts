@@ -1,15 +1,17 @@
 // Each test file gets its own database: a clone of the migrated template on the
 // real Postgres server, or an in-memory PGlite loaded from the migrated PGlite
-// template (global-setup.ts). Store tests run on both.
+// template (global-setup.ts). Store tests run on both. Each is dropped when its
+// test file ends (file-teardown.ts), or earlier by drop().
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { promisify } from "node:util";
 import { inject } from "vitest";
-import type { Database } from "../../src/db/database.js";
-import { openPglite } from "../../src/db/pglite.js";
-import { openPostgres } from "../../src/db/postgres.js";
+import type { Database } from "../../src/db/core/database.js";
+import { openPglite } from "../../src/db/embedded/pglite.js";
+import { openPostgres } from "../../src/db/postgres/postgres.js";
 import { createDatabase, dropDatabase } from "./admin-db.js";
+import { closeWhenFileEnds } from "./file-teardown.js";
 import { keepFailedDatabase } from "./keep-db.js";
 
 export type Backend = "postgres" | "pglite";
@@ -31,7 +33,7 @@ export const TEST_TIMEOUTS = { statementTimeoutMs: 30_000, lockTimeoutMs: 10_000
 export async function createEmptyPostgresDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `am_empty_${inject("runId")}_${randomBytes(4).toString("hex")}`;
   const url = await createDatabase(name);
-  return { name, url, drop: () => dropDatabase(name) };
+  return { name, url, drop: closeWhenFileEnds(() => dropDatabase(name)) };
 }
 
 /**
@@ -49,7 +51,7 @@ export async function createTestDatabase(backend: Backend, options: { poolMax?: 
       openPool() {
         throw new Error("PGlite is a single connection");
       },
-      drop: () => db.close(),
+      drop: closeWhenFileEnds(() => db.close()),
     };
   }
   const name = `am_test_${inject("runId")}_${randomBytes(4).toString("hex")}`;
@@ -66,11 +68,11 @@ export async function createTestDatabase(backend: Backend, options: { poolMax?: 
     url,
     name,
     openPool,
-    async drop() {
+    drop: closeWhenFileEnds(async () => {
       await Promise.all(pools.map((p) => p.close().catch(() => undefined)));
       if (keepFailedDatabase(name)) return;
       await dropDatabase(name);
-    },
+    }),
   };
 }
 

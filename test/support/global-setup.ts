@@ -1,10 +1,11 @@
 // Once per test run: check that the test Postgres is reachable (CI fails rather
 // than skips when it is not), build the migrated templates every test file
 // starts from, and drop everything this run created at the end.
-// - Postgres: a template database, cloned per file. It is a database made
-//   before the schema's baseline (its 44 migrations of then) and upgraded by the
-//   migrator, so every Postgres test runs on an upgraded schema and every PGlite
-//   test on a fresh one: the whole suite holds for both.
+// Both templates are built the same way, by migrating an empty database, so
+// both databases run the suite on one schema history; the upgrade from a
+// database made before the schema's baseline is tested where migrations are
+// (test/db/migrate.test.ts).
+// - Postgres: a template database, cloned per file.
 // - PGlite: a tarball of a freshly migrated data folder, loaded per file into
 //   memory (migrating costs seconds; loading takes about one).
 import { randomBytes } from "node:crypto";
@@ -14,12 +15,11 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { migrate } from "../../src/db/migrate.js";
-import { openPglite } from "../../src/db/pglite.js";
-import { buildPgliteImage, PGLITE_EXTENSIONS } from "../../src/db/pglite-image.js";
-import { openPostgres } from "../../src/db/postgres.js";
+import { migrate } from "../../src/db/schema/migrate.js";
+import { openPglite } from "../../src/db/embedded/pglite.js";
+import { buildPgliteImage, PGLITE_EXTENSIONS } from "../../src/db/embedded/pglite-image.js";
+import { openPostgres } from "../../src/db/postgres/postgres.js";
 import { adminUrl, databaseUrl } from "./pg-urls.js";
-import { migrateAsBefore, preBaselineMigrations } from "./schema.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -54,7 +54,6 @@ export default async function setup(project: TestProject) {
     (async () => {
       const db = openPostgres({ connectionString: databaseUrl(template), poolMax: 2, connectTimeoutMs: 5000, statementTimeoutMs: 60_000, lockTimeoutMs: 60_000 });
       try {
-        await migrateAsBefore(db, preBaselineMigrations());
         await migrate(db);
       } finally {
         await db.close();

@@ -2,7 +2,7 @@
 // that was written before the bounds existed: the bulk statements run with the
 // graph's triggers off, then the kept counts are recounted as the migration
 // counted them. Tests of reads over hubs and huge entities keep their data this way.
-import type { Database } from "../../src/db/database.js";
+import type { Database } from "../../src/db/core/database.js";
 
 export async function loadPastBounds(db: Database, statements: Array<[string, unknown[]]>): Promise<void> {
   await db.transaction(async (tx) => {

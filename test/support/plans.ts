@@ -1,7 +1,7 @@
 // EXPLAIN (FORMAT JSON) plans, as the plan and work-bound tests read them: the
 // fields they look at, and every node of a plan in one list.
 import pg from "pg";
-import type { Database, Queryable } from "../../src/db/database.js";
+import type { Database, Queryable } from "../../src/db/core/database.js";
 
 /** A plan node of EXPLAIN (FORMAT JSON): what the tests look at. */
 export interface PlanNode {

@@ -4,8 +4,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Queryable } from "../../src/db/database.js";
-import type { Migration } from "../../src/db/migrate.js";
+import type { Queryable } from "../../src/db/core/database.js";
+import type { Migration } from "../../src/db/schema/migrate.js";
 
 const CATALOG = `
   select 'column ' || c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)

@@ -1,15 +1,17 @@
-// A real service on a real port, with a real MCP client per agent.
+// A real service on a real port, with a real MCP client per agent; each is
+// closed when its test file ends (file-teardown.ts), or earlier by hand.
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { createDeps } from "../../src/app-deps.js";
+import { createDeps } from "../../src/start/deps.js";
 import { createAgent, issueToken } from "../../src/auth/store.js";
-import { loadConfig, type Config } from "../../src/config.js";
-import type { Database } from "../../src/db/database.js";
+import { loadConfig, type Config } from "../../src/config/index.js";
+import type { Database } from "../../src/db/core/database.js";
 import { createLogger } from "../../src/logger.js";
 import { startService, type RunningService } from "../../src/serve.js";
+import { closeWhenFileEnds } from "./file-teardown.js";
 import { MCP_HEADERS, textOf } from "./mcp.js";
 
 /**
@@ -37,7 +39,8 @@ export function testConfig(overrides: Record<string, string> = {}, bounds?: Desi
 
 export async function startTestService(db: Database, env: Record<string, string> = {}, bounds?: DesignBounds): Promise<RunningService> {
   const config = testConfig(env, bounds);
-  return startService(config, { logger: createLogger(config.logLevel), print: () => undefined, db });
+  const service = await startService(config, { logger: createLogger(config.logLevel), print: () => undefined, db });
+  return { ...service, stop: closeWhenFileEnds(service.stop) };
 }
 
 export interface TestAgent {
@@ -61,6 +64,8 @@ export async function connectClient(mcpUrl: string, token: string, name = "test"
   });
   const client = new Client({ name, version: "1.0.0" });
   await client.connect(transport);
+  const close = closeWhenFileEnds(() => Client.prototype.close.call(client));
+  client.close = close;
   return client;
 }
 

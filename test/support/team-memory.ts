@@ -2,7 +2,7 @@
 // history, the ledger with its chain and an action mapping, the graph with its
 // authors), and the checks that a copy of it (a pg_dump restore, `move`) is
 // whole: every table's rows, the chain, and the old tokens.
-import type { Database, Queryable } from "../../src/db/database.js";
+import type { Database, Queryable } from "../../src/db/core/database.js";
 import { checkToken } from "../../src/auth/verifier.js";
 import { addObservations, createEntities, createRelations } from "../../src/graph/store.js";
 import { setActionScope } from "../../src/ledger/actions.js";

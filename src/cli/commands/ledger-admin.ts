@@ -2,10 +2,8 @@
 // ledger's write permission (docs/ledger-permissions.md).
 import type { Command } from "commander";
 import { getAgent } from "../../auth/store.js";
-import { loadConfig } from "../../config.js";
-import { type ActionScope, listActionScopes, openClaimsOfAction, setActionScope, unsetActionScope } from "../../ledger/actions.js";
-import { keyText } from "../../ledger/format.js";
-import { voidLedger } from "../../ledger/store.js";
+import { loadConfig } from "../../config/index.js";
+import { type ActionScope, keyText, listActionScopes, openClaimsOfAction, setActionScope, unsetActionScope, voidLedger } from "../../ledger/index.js";
 import { withDatabase } from "../context.js";
 import { iso, table, type Output } from "../output.js";
 import { action } from "../run.js";

@@ -1,9 +1,9 @@
 // migrate: apply pending migrations and exit (for deploy pipelines that migrate
 // before rolling out replicas).
 import type { Command } from "commander";
-import { loadConfig } from "../../config.js";
-import { migrate } from "../../db/migrate.js";
-import { describeDatabase, openDatabase, withConnectionAdvice } from "../../db/open.js";
+import { loadConfig } from "../../config/index.js";
+import { migrate } from "../../db/schema/migrate.js";
+import { describeDatabase, openDatabase, withConnectionAdvice } from "../../db/core/open.js";
 import { restrictFileModes } from "../file-modes.js";
 import type { Output } from "../output.js";
 import { action } from "../run.js";

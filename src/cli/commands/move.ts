@@ -1,5 +1,5 @@
 // move --to postgres://…: outgrowing the embedded database. Copies everything
-// in the data folder into an empty Postgres database (src/db/copy.ts): agents
+// in the data folder into an empty Postgres database (src/db/schema/copy.ts): agents
 // with their token hashes (every token keeps working), facts with their
 // history, the ledger with its chain and action mappings, the graph with its
 // authors, OAuth clients and grants. Then it checks the copy (every table's
@@ -7,17 +7,17 @@
 // The embedded database must be stopped: a copy of a database being written to
 // would miss what came after it.
 import type { Command } from "commander";
-import { loadConfig } from "../../config.js";
-import { connectionFailure } from "../../db/connect-errors.js";
-import { copyDatabase, type CopiedTable } from "../../db/copy.js";
-import type { Database } from "../../db/database.js";
-import { embeddedLeftover, markMoved } from "../../db/embedded-leftover.js";
-import { readHoldings } from "../../db/holdings.js";
-import { DataDirBusyError } from "../../db/lock-data-dir.js";
-import { migrate, requireSameSchema } from "../../db/migrate.js";
-import { describeDatabase, openDatabase } from "../../db/open.js";
-import { openPostgres } from "../../db/postgres.js";
-import { verifyLedger } from "../../ledger/audit.js";
+import { loadConfig } from "../../config/index.js";
+import { connectionFailure } from "../../db/postgres/connect-errors.js";
+import { copyDatabase, type CopiedTable } from "../../db/schema/copy.js";
+import type { Database } from "../../db/core/database.js";
+import { embeddedLeftover, markMoved } from "../../db/embedded/leftover.js";
+import { readHoldings } from "../../db/schema/holdings.js";
+import { DataDirBusyError } from "../../db/embedded/data-dir-holder.js";
+import { migrate, requireSameSchema } from "../../db/schema/migrate.js";
+import { describeDatabase, openDatabase } from "../../db/core/open.js";
+import { openPostgres } from "../../db/postgres/postgres.js";
+import { verifyLedger } from "../../ledger/index.js";
 import { restrictFileModes } from "../file-modes.js";
 import { UsageError, type Output } from "../output.js";
 import { action } from "../run.js";

@@ -5,9 +5,9 @@
 import type { Command } from "commander";
 import type { Caller } from "../../auth/caller.js";
 import { callerOf, getAgent } from "../../auth/store.js";
-import type { Database } from "../../db/database.js";
-import { parseVersionRef, redactFactVersion } from "../../facts/trust/redaction.js";
-import { redactGraph } from "../../graph/redaction.js";
+import type { Database } from "../../db/core/database.js";
+import { parseVersionRef, redactFactVersion } from "../../facts/index.js";
+import { redactGraph } from "../../graph/index.js";
 import { withDatabase } from "../context.js";
 import { UsageError, type Output } from "../output.js";
 import { action } from "../run.js";

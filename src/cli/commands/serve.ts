@@ -3,7 +3,7 @@
 // (../workers.ts), each of which runs this same command.
 import cluster from "node:cluster";
 import type { Command } from "commander";
-import { loadConfig } from "../../config.js";
+import { loadConfig } from "../../config/index.js";
 import { createServiceLogger } from "../../logger.js";
 import { restrictFileModes } from "../file-modes.js";
 import type { Output } from "../output.js";

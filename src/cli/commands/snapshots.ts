@@ -2,10 +2,8 @@
 import { createSecretGuard } from "../../secrets/guard.js";
 import type { Command } from "commander";
 import { AGENT_NAME_PATTERN } from "../../auth/scopes.js";
-import { loadConfig } from "../../config.js";
-import { type ExportReport, exportSnapshot } from "../../snapshots/export.js";
-import { addAgentCommand } from "../../snapshots/agents.js";
-import { type ImportReport, importSnapshot } from "../../snapshots/import.js";
+import { loadConfig } from "../../config/index.js";
+import { addAgentCommand, type ExportReport, exportSnapshot, type ImportReport, importSnapshot } from "../../snapshots/index.js";
 import { withDatabase } from "../context.js";
 import { ExitCode, type Output } from "../output.js";
 import { action, parseList } from "../run.js";

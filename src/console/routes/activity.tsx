@@ -5,13 +5,12 @@
 import type { Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { AGENT_NAME_PATTERN } from "../../auth/scopes.js";
-import { recentFactEvents } from "../../facts/review/activity.js";
-import { cursorKey } from "../../db/cursor-key.js";
-import { DomainError } from "../../errors.js";
-import { GRAPH_ACTIVITY_SOURCES, type GraphActivitySource, recentGraphWrites } from "../../graph/activity.js";
-import { ledgerCursorBelow, listLedger, type ListResult } from "../../ledger/list.js";
+import { recentFactEvents } from "../../facts/index.js";
+import { cursorKey } from "../../db/sql/cursor-key.js";
+import { GRAPH_ACTIVITY_SOURCES, type GraphActivitySource, recentGraphWrites } from "../../graph/index.js";
+import { ledgerCursorBelow, listLedger, type ListResult } from "../../ledger/index.js";
 import { ACTIVITY_SOURCES, type ActivityPosition, type ActivitySource, mergeActivity, openPosition, sealPosition, type SourcePage } from "../activity-feed.js";
-import { sendPage } from "../render.js";
+import { onlyRefusals, sendPage } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
 import { ActivityPage } from "../views/activity.js";
 import { entityHref } from "../views/entity-href.js";
@@ -32,7 +31,7 @@ export function registerActivity(router: Router, deps: AppDeps): void {
     try {
       from = openPosition(key, cursor);
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      onlyRefusals(error);
       const text = "This link to older activity is not valid (altered, or from another installation): start again from the newest.";
       return sendPage(res, 400, <ActivityPage ctx={pageContext(res, "activity")} items={[]} agent={agent} notice={{ kind: "error", text }} />);
     }

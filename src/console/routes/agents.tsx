@@ -4,7 +4,7 @@ import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { createAgent, getAgent, issueToken, listAgents, listTokens, revokeToken, setAgentDisabled, setAgentScopes, tokenIssuedByForm } from "../../auth/store.js";
 import { DomainError, invalid } from "../../errors.js";
-import { sendPage, statusOf } from "../render.js";
+import { onlyRefusals, sendPage, statusOf } from "../render.js";
 import { pageContext, requireAdmin, sessionOf } from "../session-middleware.js";
 import { AgentPage, AgentsPage, type IssuedToken } from "../views/agents.js";
 import { BASE } from "../views/layout.js";
@@ -67,8 +67,8 @@ export function registerAgents(router: Router, deps: AppDeps): void {
 
   /** Domain refusals are shown on the page the person came from; anything else is a server error. */
   const refusal = (error: unknown): Notice & { status: number } => {
-    if (error instanceof DomainError) return { kind: "error", text: error.message, status: statusOf(error) };
-    throw error;
+    onlyRefusals(error);
+    return { kind: "error", text: error.message, status: statusOf(error) };
   };
 
   router.get("/agents", admin, async (req, res) => {

@@ -3,16 +3,9 @@
 // memory_get shows it, and review actions through memory_promote's code path.
 import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
-import { DomainError } from "../../errors.js";
 import { mayRedact } from "../../auth/scopes.js";
-import { listFacts } from "../../facts/lifecycle/list.js";
-import { redactFactVersion } from "../../facts/trust/redaction.js";
-import { getFact } from "../../facts/lifecycle/get.js";
-import { factReaders } from "../../facts/trust/receipts.js";
-import { recallFacts } from "../../facts/recall/recall.js";
-import type { FactStatus, FactType } from "../../facts/rules.js";
-import { FACT_STATUSES, FACT_TYPES, MAX_KEYWORDS } from "../../facts/rules.js";
-import { sendPage, statusOf } from "../render.js";
+import { FACT_STATUSES, FACT_TYPES, factReaders, type FactStatus, type FactType, getFact, listFacts, MAX_KEYWORDS, recallFacts, redactFactVersion } from "../../facts/index.js";
+import { onlyRefusals, sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
 import { FactPage, type FactFilters, factHref, FactsPage } from "../views/facts.js";
 import { promoteFromForm, readPromoteForm, toldQuery, toldText } from "./review.js";
@@ -54,7 +47,7 @@ export function registerFacts(router: Router, deps: AppDeps): void {
       const result = await listFacts(deps.db, caller, { status, type, scope, author: filters.author || undefined, limit: FACTS_PAGE_SIZE, cursor }, { staleAfterDays: deps.config.facts.staleAfterDays, scanMax: deps.config.limits.listScanMax });
       sendPage(res, 200, <FactsPage ctx={ctx} filters={filters} facts={result.facts} nextHref={result.nextCursor ? pageHref(filters, result.nextCursor) : undefined} scanCut={result.scanCut} />);
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      onlyRefusals(error);
       sendPage(res, statusOf(error), <FactsPage ctx={ctx} filters={filters} facts={[]} notice={{ kind: "error", text: error.message }} />);
     }
   });
@@ -68,7 +61,7 @@ export function registerFacts(router: Router, deps: AppDeps): void {
   };
 
   const showRefusal = (req: Request, res: Response, error: unknown) => {
-    if (!(error instanceof DomainError)) throw error;
+    onlyRefusals(error);
     // Unreadable and missing facts get the same page: their existence is not
     // revealed. Said for a person (the tools' message names memory_recall).
     const text =
@@ -96,7 +89,7 @@ export function registerFacts(router: Router, deps: AppDeps): void {
       await redactFactVersion(deps.db, sessionOf(res).caller, { scope, name, version, reason: typeof body.reason === "string" ? body.reason : "" }, { secrets: deps.secrets });
       return res.redirect(303, `${factHref({ scope, name })}?done=redacted`);
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      onlyRefusals(error);
       try {
         await renderFact(req, res, statusOf(error), { kind: "error", text: error.message });
       } catch (again) {

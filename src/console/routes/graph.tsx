@@ -4,13 +4,8 @@
 import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { mayRedact, SHARED_SCOPE } from "../../auth/scopes.js";
-import { redactGraph } from "../../graph/redaction.js";
-import { DomainError } from "../../errors.js";
-import { readableGraph } from "../../graph/access.js";
-import { openNodes, readGraph, readObservations } from "../../graph/read.js";
-import { readRelations } from "../../graph/relations.js";
-import { searchNodes } from "../../graph/search.js";
-import { sendPage, statusOf } from "../render.js";
+import { openNodes, readableGraph, readGraph, readObservations, readRelations, redactGraph, searchNodes } from "../../graph/index.js";
+import { onlyRefusals, sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
 import { OBSERVATION_CHOICE } from "../views/fact-trust.js";
 import { EntityPage, entityHref, GraphSearchPage } from "../views/graph.js";
@@ -46,7 +41,7 @@ export function registerGraph(router: Router, deps: AppDeps): void {
       const next = onward ? `/console/graph?${new URLSearchParams({ scope, ...(q ? { q } : {}), ...onward }).toString()}` : undefined;
       sendPage(res, 200, <GraphSearchPage ctx={ctx} scope={scope} q={q} entities={page.entities} total={page.totalEntities} totalIsLowerBound={page.totalEntitiesIsLowerBound ?? false} scanCut={page.scanCut ?? false} nextHref={next} />);
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      onlyRefusals(error);
       sendPage(res, statusOf(error), <GraphSearchPage ctx={ctx} scope={scopeInput} q={q} entities={[]} total={0} notice={error.message} />);
     }
   });
@@ -68,7 +63,7 @@ export function registerGraph(router: Router, deps: AppDeps): void {
       if (observation === undefined) return res.redirect(303, `${BASE}/graph?scope=${encodeURIComponent(scope)}`);
       return res.redirect(303, entityHref(scope, name));
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      onlyRefusals(error);
       sendPage(res, statusOf(error), <GraphSearchPage ctx={pageContext(res, "graph")} scope={scope} q="" entities={[]} total={0} notice={error.message} />);
     }
   });
@@ -105,7 +100,7 @@ export function registerGraph(router: Router, deps: AppDeps): void {
         />,
       );
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      onlyRefusals(error);
       sendPage(res, statusOf(error), <GraphSearchPage ctx={pageContext(res, "graph")} scope={SHARED_SCOPE} q="" entities={[]} total={0} notice={error.message} />);
     }
   }

@@ -4,12 +4,8 @@
 import { once } from "node:events";
 import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
-import { DomainError } from "../../errors.js";
-import { exportLedger, verifyLedger } from "../../ledger/audit.js";
-import { EVENT_KINDS, type EventKind, eventJson } from "../../ledger/event.js";
-import { voidLedger } from "../../ledger/store.js";
-import { listLedger, listOpenClaims } from "../../ledger/list.js";
-import { sendPage, statusOf } from "../render.js";
+import { EVENT_KINDS, eventJson, type EventKind, exportLedger, listLedger, listOpenClaims, verifyLedger, voidLedger } from "../../ledger/index.js";
+import { onlyRefusals, sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
 import { BASE } from "../views/layout.js";
 import { LedgerPage, type LedgerFilters, type LedgerNotice, VerifyPage } from "../views/ledger.js";
@@ -78,7 +74,7 @@ export function registerLedger(router: Router, deps: AppDeps): void {
       }
       sendPage(res, status, <LedgerPage ctx={ctx} filters={filters} events={page.events} claims={claims} nextHref={nextHref} scanCut={page.scanCut} notices={notices} />);
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      onlyRefusals(error);
       sendPage(res, statusOf(error), <LedgerPage ctx={ctx} filters={filters} events={[]} claims={claims} notices={[...notices, { kind: "error", text: error.message }]} />);
     }
   };
@@ -101,7 +97,7 @@ export function registerLedger(router: Router, deps: AppDeps): void {
         await voidLedger(deps.db, operator, { action: r.action, target: r.target, reason: form.reason, recordSeq: r.seq }, deps.config.ledger, deps.secrets);
         voided++;
       } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
+        onlyRefusals(error);
         refused.push(`#${r.seq}: ${error.message}`);
       }
     }

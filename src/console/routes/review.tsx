@@ -4,12 +4,9 @@
 // as the actor.
 import type { Request, Response, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
-import { DomainError } from "../../errors.js";
-import { reviewQueue, staleQueue } from "../../facts/review/queue.js";
-import { confirmationReason, DEPRECATION_NEEDS_REASON, NAME_PATTERN, PROMOTION_TARGETS, type PromotionTarget } from "../../facts/rules.js";
-import { reviewFact } from "../../facts/review/promote.js";
+import { confirmationReason, DEPRECATION_NEEDS_REASON, NAME_PATTERN, PROMOTION_TARGETS, type PromotionTarget, reviewFact, reviewQueue, staleQueue } from "../../facts/index.js";
 import { SCOPE_PATTERN } from "../../scope-name.js";
-import { sendPage, statusOf } from "../render.js";
+import { onlyRefusals, sendPage, statusOf } from "../render.js";
 import { pageContext, sessionOf } from "../session-middleware.js";
 import { BASE } from "../views/layout.js";
 import { QueuePage, type QueueNotice } from "../views/queue.js";
@@ -57,14 +54,16 @@ async function renderQueue(deps: AppDeps, req: Request, res: Response, status: n
     reviewQueue(deps.db, caller, { cursor: after, ...queueOptions }).catch(
       // A "Next page" link that no longer opens (altered, or from another store): the queue from its start.
       (error: unknown) => {
-        if (!(error instanceof DomainError) || after === undefined) throw error;
+        onlyRefusals(error);
+        if (after === undefined) throw error;
         return reviewQueue(deps.db, caller, queueOptions);
       },
     ),
     staleQueue(deps.db, caller, { staleAfterDays: deps.config.facts.staleAfterDays, limit: QUEUE_PAGE_SIZE, scanMax: deps.config.limits.listScanMax, cursor: staleCursor }).catch(
       // A stale link that no longer opens (altered, or from another store): the list from its start.
       (error: unknown) => {
-        if (!(error instanceof DomainError) || staleCursor === undefined) throw error;
+        onlyRefusals(error);
+        if (staleCursor === undefined) throw error;
         return staleQueue(deps.db, caller, { staleAfterDays: deps.config.facts.staleAfterDays, limit: QUEUE_PAGE_SIZE, scanMax: deps.config.limits.listScanMax });
       },
     ),
@@ -107,7 +106,7 @@ export async function promoteFromForm(deps: AppDeps, res: Response, form: Promot
     const done = await reviewFact(deps, sessionOf(res).caller, { name: form.name, scope: form.scope, to: form.to, reason, version: form.version });
     return { told: done.readersTold?.total ?? 0 };
   } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
+    onlyRefusals(error);
     const current = error.details?.currentVersion;
     if (error.reason === "changed_since_read" && typeof current === "number") {
       return {

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { Request, Router } from "express";
 import type { AppDeps } from "../../app-deps.js";
 import { checkSignInToken, touchToken } from "../../auth/verifier.js";
-import { failedAuthLimit } from "../../http-shared/auth.js";
+import { failedAuthLimit } from "../../mcp-endpoint/auth.js";
 import { clearCookie, readCookie, SESSION_COOKIE, setCookie, SIGN_IN_COOKIE } from "../cookies.js";
 import { sendPage } from "../render.js";
 import { servedOverHttps } from "../security.js";
@@ -26,7 +26,7 @@ const typedToken = (req: Request): string => {
 };
 
 /**
- * The failed-attempt limit every typed token goes through (src/http-shared/auth.ts):
+ * The failed-attempt limit every typed token goes through (src/mcp-endpoint/auth.ts):
  * only refused tokens count, and over the limit a valid token still signs in,
  * so one person's (or an attacker's) guesses at a shared address lock nobody out.
  */

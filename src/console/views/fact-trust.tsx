@@ -2,7 +2,7 @@
 // tombstones, and the redact form (for people who may redact: a human with
 // write access to the scope).
 import { REASON_MAX_CHARS } from "../../limits.js";
-import type { FullFact } from "../../facts/model.js";
+import type { FullFact } from "../../facts/index.js";
 import { CsrfField, type PageContext } from "./layout.js";
 
 const refHref = (ref: string) => {

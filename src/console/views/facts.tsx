@@ -1,13 +1,10 @@
 // Facts: search (the recall agents use) or a filtered, paged listing; and one
 // fact with every version and every event.
 import { REASON_MAX_CHARS } from "../../limits.js";
-import type { FactSummary, FullFact } from "../../facts/model.js";
-import type { RecallHit } from "../../facts/recall/recall.js";
-import { FACT_STATUSES, FACT_TYPES } from "../../facts/rules.js";
+import { FACT_STATUSES, FACT_TYPES, type FactReaders, type FactSummary, type FullFact, type RecallHit } from "../../facts/index.js";
 import { age } from "../render.js";
 import { TextDiff } from "./diff.js";
 import { FactLinks, RedactForm, Redactions } from "./fact-trust.js";
-import type { FactReaders } from "../../facts/trust/receipts.js";
 import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";
 import { ReviewButtons } from "./queue.js";
 

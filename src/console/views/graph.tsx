@@ -1,7 +1,7 @@
 // The knowledge graph: search entities in a scope; one entity with its
 // observations (paged), relations both ways, provenance, and a picture.
 import { GraphRedactForm } from "./fact-trust.js";
-import type { GraphEntity, GraphRelation, ObservationPage } from "../../graph/types.js";
+import type { GraphEntity, GraphRelation, ObservationPage } from "../../graph/index.js";
 import { age } from "../render.js";
 import { BASE, Layout, Notice, type PageContext } from "./layout.js";
 import { NeighbourhoodSvg } from "./neighbourhood.js";

@@ -2,7 +2,7 @@
 // viewer may read, with two small charts drawn on the server as SVG (no
 // script, nothing from another origin): the review backlog over the last 30
 // days and reviews per agent.
-import type { DaySample } from "../../facts/review/health.js";
+import type { DaySample } from "../../facts/index.js";
 import type { HealthFigures } from "../../metrics.js";
 import { Layout, type PageContext } from "./layout.js";
 

@@ -1,10 +1,6 @@
 // The ledger of external actions: open claims, history with filters, the
 // result of verify, and the export download.
-import type { VerifyReport } from "../../ledger/audit.js";
-import type { Claim } from "../../ledger/chain.js";
-import { shortRef } from "../../ledger/claim-id.js";
-import type { LedgerEvent } from "../../ledger/event.js";
-import { EVENT_KINDS } from "../../ledger/event.js";
+import { type Claim, EVENT_KINDS, type LedgerEvent, shortRef, type VerifyReport } from "../../ledger/index.js";
 import { age } from "../render.js";
 import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";
 

@@ -1,7 +1,7 @@
 // An entity's neighbourhood as a server-side SVG (no script): the entity in the
 // middle, entities one hop away on an inner ring, two hops away on an outer
 // ring next to the neighbour that leads to them. Every node links to its page.
-import type { GraphRelation } from "../../graph/types.js";
+import type { GraphRelation } from "../../graph/index.js";
 import { entityHref } from "./entity-href.js";
 
 export const MAX_FIRST_HOP = 16;

@@ -2,8 +2,7 @@
 // stale facts they may confirm again, the longest unreviewed first. Each item
 // is a plain form (works without script); console.js adds j/k/c/d/r to both.
 import { REASON_MAX_CHARS } from "../../limits.js";
-import type { SimilarFact } from "../../facts/model.js";
-import type { ReviewItem, ReviewQueue, StaleItem, StaleQueue } from "../../facts/review/queue.js";
+import type { ReviewItem, ReviewQueue, SimilarFact, StaleItem, StaleQueue } from "../../facts/index.js";
 import { age } from "../render.js";
 import { FieldChange, TextDiff } from "./diff.js";
 import { BASE, CsrfField, Layout, Notice, type PageContext } from "./layout.js";

@@ -7,7 +7,7 @@
 // new version meanwhile keeps the words that version was written with (the
 // update names the version it read).
 import type { Logger } from "pino";
-import type { Database } from "../../db/database.js";
+import type { Database } from "../../db/core/database.js";
 import { CJK_WORD_RULES, factWordsParams } from "../cjk-words.js";
 
 const BATCH = 200;

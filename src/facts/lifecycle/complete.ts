@@ -3,8 +3,8 @@
 // lookup one range of facts_scope_name_c and at most PREFIX_LOOKUP rows.
 import type { Caller } from "../../auth/caller.js";
 import { readableScopes, SHARED_SCOPE, writableScopes, type ScopeFilter } from "../../auth/scopes.js";
-import type { Queryable } from "../../db/database.js";
-import { distinctByPrefix, PREFIX_LOOKUP, valuesByPrefix } from "../../db/prefix-sql.js";
+import type { Queryable } from "../../db/core/database.js";
+import { distinctByPrefix, PREFIX_LOOKUP, valuesByPrefix } from "../../db/sql/prefix.js";
 import { prepared } from "../prepared.js";
 import { FACT_TYPES } from "../rules.js";
 

@@ -2,7 +2,7 @@
 // memory:// resources), in one query; the caller's readable scopes filter in SQL.
 import type { Caller } from "../../auth/caller.js";
 import { assertCanRead, readableScopes, validateScope } from "../../auth/scopes.js";
-import type { Queryable } from "../../db/database.js";
+import type { Queryable } from "../../db/core/database.js";
 import { invalid } from "../../errors.js";
 import { ambiguousFact, missingFact } from "../messages.js";
 import { type FactEvent, type FactVersion, type FullFact, isoTime, type SummaryRow, toSummary } from "../model.js";

@@ -1,7 +1,7 @@
 // A fact's whole history, for exports and the importer's comparison (history.ts).
 // Times leave the database as text in one canonical form (UTC, milliseconds,
 // truncated), so an export and the importer's comparison see exactly the same value.
-import { isoTimeSql as TS } from "../../db/iso-time.js";
+import { isoTimeSql as TS } from "../../db/sql/iso-time.js";
 
 /** Every version and event of fact `f`, oldest first, as JSON (agent ids and names). */
 const HISTORY_COLUMNS = `

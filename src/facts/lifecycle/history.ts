@@ -1,7 +1,7 @@
 // A fact's whole history as the database holds it: what an export writes and what
 // an import compares a file with. Snapshots reads facts only through these
 // functions (never the tables), and derives its file shapes from these types.
-import type { Queryable } from "../../db/database.js";
+import type { Queryable } from "../../db/core/database.js";
 import type { FactEvent } from "../model.js";
 import type { FactContent } from "./replay.js";
 import type { FactStatus, FactType } from "../rules.js";

@@ -14,19 +14,17 @@
 import * as z from "zod/v4";
 import type { Caller } from "../../auth/caller.js";
 import { readableScopes, validateAgentName, writableScopes } from "../../auth/scopes.js";
-import type { Queryable } from "../../db/database.js";
+import type { Queryable } from "../../db/core/database.js";
 import { invalid } from "../../errors.js";
-import { checkWholeNumber, LIST_SCAN_MAX } from "../../limits.js";
+import { checkWholeNumber, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, LIST_SCAN_MAX } from "../../limits.js";
 import { openSealedCursor, sealCursor } from "../../paging.js";
-import { cursorKey } from "../../db/cursor-key.js";
+import { cursorKey } from "../../db/sql/cursor-key.js";
 import { type FactSummary, type SummaryRow, toSummary } from "../model.js";
 import { prepared } from "../prepared.js";
 import { optionalReadableScope } from "./get.js";
 import { type FactStatus, type FactType, STALE_AFTER_DAYS_DEFAULT } from "../rules.js";
 import * as sql from "../sql.js";
 
-export const LIST_DEFAULT_LIMIT = 20;
-export const LIST_MAX_LIMIT = 100;
 
 export interface ListInput {
   status?: FactStatus | undefined;
@@ -142,7 +140,7 @@ export async function listFacts(db: Queryable, caller: Caller, input: ListInput,
   const scope = optionalReadableScope(caller, input.scope);
   const author = input.author === undefined ? undefined : validateAgentName(input.author);
   const limit = checkWholeNumber("limit", input.limit, LIST_DEFAULT_LIMIT, 1, LIST_MAX_LIMIT);
-  // Sealed (src/db/cursor-key.ts): a cursor may point at the last fact a scan read, in a scope the caller cannot read.
+  // Sealed (src/db/sql/cursor-key.ts): a cursor may point at the last fact a scan read, in a scope the caller cannot read.
   const key = await cursorKey(db);
   const encodeCursor = (payload: Record<string, string | number>) => sealCursor(key, payload);
   const cursor = openSealedCursor(key, input.cursor, ListCursor);

@@ -1,7 +1,7 @@
 // Writing a fact's history as it happened elsewhere (snapshot import): the same
 // statements memory_store and memory_promote use, at each event's original time
 // and author. The caller holds the transaction and decides what to append.
-import type { Queryable } from "../../db/database.js";
+import type { Queryable } from "../../db/core/database.js";
 import { factWordsParams } from "../cjk-words.js";
 import type { FactEventKind, FactStatus, FactType, PromotionTarget } from "../rules.js";
 import * as replaySql from "./replay-sql.js";

@@ -3,8 +3,8 @@
 // racing agents serialize and the loser sees the winner's result.
 import type { Caller } from "../../auth/caller.js";
 import { assertCanWrite, readableScopes, SHARED_SCOPE, validateScope } from "../../auth/scopes.js";
-import type { Database } from "../../db/database.js";
-import { withDeadlockRetry } from "../../db/retry.js";
+import type { Database } from "../../db/core/database.js";
+import { withDeadlockRetry } from "../../db/core/retry.js";
 import { conflict, invalid, notFound } from "../../errors.js";
 import { REFUSING_GUARD, type SecretGuard } from "../../secrets/guard.js";
 import { factWordsParams } from "../cjk-words.js";
@@ -102,7 +102,7 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
     const lookup = limits.duplicateWarning === false ? undefined : similarFacts(db, caller, scope, name, description, limits.duplicateTimeoutMs).catch(() => []);
     // One statement: the unique (name, scope) key decides between racing creators.
     // Retried if Postgres broke a deadlock by failing it (an import holding new
-    // words of this fact in its transaction; src/db/retry.ts).
+    // words of this fact in its transaction; src/db/core/retry.ts).
     const created = (
       await withDeadlockRetry(() => db.query<WrittenRow>(sql.CREATE_FACT, [scope, name, description, type, body, caller.agentId, null, ...factWordsParams(name, description, body), superseded?.id ?? null], prepared("create")))
     ).rows[0];
@@ -132,7 +132,7 @@ export async function storeFact(db: Database, caller: Caller, input: StoreInput,
     );
   }
 
-  // Retried if Postgres broke a deadlock by failing it (src/db/retry.ts).
+  // Retried if Postgres broke a deadlock by failing it (src/db/core/retry.ts).
   return withDeadlockRetry(() =>
     db.transaction(async (tx) => {
       const row = (await tx.query<LockedRow>(sql.LOCK_FACT_IN_SCOPE, [name, scope], prepared("lock_in_scope"))).rows[0];

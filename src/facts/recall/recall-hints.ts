@@ -6,7 +6,7 @@
 // count comes with it), at most MAX_KEYWORDS words in all, only on an empty
 // answer.
 import type { Caller } from "../../auth/caller.js";
-import type { Queryable } from "../../db/database.js";
+import type { Queryable } from "../../db/core/database.js";
 import { MAX_KEYWORDS } from "../../limits.js";
 import { keywordParts } from "../cjk-words.js";
 import { type ReadOptions, type RecallInput, recallFacts } from "./recall.js";

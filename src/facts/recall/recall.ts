@@ -2,18 +2,16 @@
 // the caller's readable scopes filter in SQL.
 import type { Caller } from "../../auth/caller.js";
 import { readableScopes } from "../../auth/scopes.js";
-import type { Queryable } from "../../db/database.js";
+import type { Queryable } from "../../db/core/database.js";
 import { type FactSummary, isoTime, type SummaryRow } from "../model.js";
 import { charCount, type FactStatus, type FactType, parseKeywords, RECALL_NEAR_MAX_FACTS, RECALL_NEAR_MIN_CHARS, RECALL_NEAR_WORD_CANDIDATES, RECALL_SENTENCE_WORD_FACTS, RECALL_SHORT_WORD_FACTS, type RecallKeyword, STALE_AFTER_DAYS_DEFAULT } from "../rules.js";
 import { wordsQuery } from "../cjk-words.js";
 import { PREVIOUS_CONFIRMATION, RECALL_CALL } from "./recall-sql.js";
 import { addSuccessors } from "../trust/supersession.js";
-import { checkWholeNumber } from "../../limits.js";
+import { checkWholeNumber, RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from "../../limits.js";
 import { optionalReadableScope } from "../lifecycle/get.js";
 import { prepared } from "../prepared.js";
 
-export const RECALL_DEFAULT_LIMIT = 10;
-export const RECALL_MAX_LIMIT = 50;
 
 export interface RecallInput {
   keywords: string[];

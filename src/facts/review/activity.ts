@@ -2,7 +2,7 @@
 // events memory_get shows in a fact's history, across facts, readable scopes only.
 import { type Caller } from "../../auth/caller.js";
 import { readableScopes } from "../../auth/scopes.js";
-import type { Queryable } from "../../db/database.js";
+import type { Queryable } from "../../db/core/database.js";
 import { LIST_SCAN_MAX } from "../../limits.js";
 import { isoTime } from "../model.js";
 import * as reviewSql from "./review-sql.js";

@@ -4,9 +4,8 @@
 // facts (facts_confirmed_status_at), so a reading costs the backlog and the
 // stale facts, never the whole table. Reading writes nothing: the day's sample
 // for the console's chart is written by the service itself, at most once a day
-// per database (startHealthSamples), whatever scrapes or page views do.
-import type { Logger } from "pino";
-import type { Queryable } from "../../db/database.js";
+// per database (an hourly job of src/start/jobs.ts), whatever scrapes or page views do.
+import type { Queryable } from "../../db/core/database.js";
 import type { HealthFigures } from "../../metrics.js";
 
 const HEALTH = `
@@ -48,40 +47,6 @@ const SAMPLE_TODAY = `
 /** Writes today's health sample if the database has none yet. */
 export async function sampleHealthToday(db: Queryable, staleAfterDays: number): Promise<void> {
   await db.query(SAMPLE_TODAY, [staleAfterDays]);
-}
-
-/** How often a service looks whether today's sample is written (the write itself happens once a day). */
-const SAMPLE_CHECK_MS = 60 * 60 * 1000;
-
-/** A piece of the hourly upkeep besides the health sample (pruning what has outlived its retention), with what its failure is logged as. */
-export interface HourlyChore {
-  name: string;
-  run(): Promise<unknown>;
-}
-
-/**
- * The service's hourly upkeep: the day's health sample now and then hourly
- * (each a no-op once written), and the chores given (e.g. pruning receipts past
- * RECEIPTS_RETENTION_DAYS), one after another. stop() ends it, once a run in progress is done.
- */
-export function startHealthSamples(db: Queryable, staleAfterDays: number, logger: Logger, chores: readonly HourlyChore[] = []): { stop(): Promise<void> } {
-  let running = Promise.resolve();
-  const sample = () => {
-    running = sampleHealthToday(db, staleAfterDays)
-      .catch((error: unknown) => logger.warn({ err: error }, "writing the day's health sample failed; it is tried again within the hour"))
-      .then(async () => {
-        for (const chore of chores) await chore.run().catch((error: unknown) => logger.warn({ err: error }, `${chore.name} failed; it is tried again within the hour`));
-      });
-  };
-  sample();
-  const timer = setInterval(sample, SAMPLE_CHECK_MS);
-  timer.unref();
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return running;
-    },
-  };
 }
 
 export interface DaySample {

@@ -3,7 +3,7 @@
 import type { AppDeps } from "../../app-deps.js";
 import type { Caller } from "../../auth/caller.js";
 import { assertCanWrite, readableScopes, validateScope } from "../../auth/scopes.js";
-import type { Database } from "../../db/database.js";
+import type { Database } from "../../db/core/database.js";
 import { conflict, forbidden } from "../../errors.js";
 import { REFUSING_GUARD, type SecretGuard } from "../../secrets/guard.js";
 import { ambiguousFact, missingFact, staleVersion } from "../messages.js";

@@ -3,10 +3,10 @@
 // of an updated fact for a diff; and the stale facts they may confirm again.
 // Same rule as memory_list reviewable: true.
 import { type Caller } from "../../auth/caller.js";
-import type { Database, Queryable } from "../../db/database.js";
+import type { Database, Queryable } from "../../db/core/database.js";
 import * as z from "zod/v4";
 import { openSealedCursor, sealCursor } from "../../paging.js";
-import { cursorKey } from "../../db/cursor-key.js";
+import { cursorKey } from "../../db/sql/cursor-key.js";
 import { LIST_SCAN_MAX } from "../../limits.js";
 import { type FactPageRequest, factPageParams, type PageRow, readFactPage } from "../lifecycle/list.js";
 import { type FactSummary, type SimilarFact, toSummary } from "../model.js";

@@ -1,11 +1,11 @@
-// What recall receipts tell (src/receipts.ts writes them): a fact's readers, for
+// What recall receipts tell (src/facts/trust/receipt-writer.ts writes them): a fact's readers, for
 // the people who answer for it; the readers a withdrawal reaches, for the
 // reviewer who withdraws it; and, for each such reader, one notice at its next
 // recall, only while it may still read the fact's scope.
 import type { AppDeps } from "../../app-deps.js";
 import type { Caller } from "../../auth/caller.js";
 import { canWrite, isHuman, readableScopes } from "../../auth/scopes.js";
-import type { Queryable } from "../../db/database.js";
+import type { Queryable } from "../../db/core/database.js";
 import { isoTime } from "../model.js";
 import { prepared } from "../prepared.js";
 

@@ -8,7 +8,7 @@
 // (am_fact_version_change, am_check_fact_change).
 import type { Caller } from "../../auth/caller.js";
 import { assertMayRedact, validateScope } from "../../auth/scopes.js";
-import type { Database, Queryable } from "../../db/database.js";
+import type { Database, Queryable } from "../../db/core/database.js";
 import { conflict, invalid, notFound } from "../../errors.js";
 import { REFUSING_GUARD, type SecretGuard } from "../../secrets/guard.js";
 import { likePattern, REDACTED_TEXT } from "../../text.js";

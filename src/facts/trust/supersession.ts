@@ -6,7 +6,7 @@
 // becomes the successor and the other confirmation is refused.
 import type { Caller } from "../../auth/caller.js";
 import { assertCanWrite, canRead, canWrite, validateScope } from "../../auth/scopes.js";
-import type { Queryable } from "../../db/database.js";
+import type { Queryable } from "../../db/core/database.js";
 import { conflict, forbidden, invalid, notFound } from "../../errors.js";
 import { prepared } from "../prepared.js";
 import { validateName } from "../rules.js";

@@ -4,10 +4,10 @@ import { invalid } from "../../errors.js";
 import { defineTool } from "../../mcp/tool.js";
 import { claimGrantedText } from "../format.js";
 import { claimLedger } from "../store.js";
-import { LIMITS } from "../validate.js";
 import { claimIdInput, claimJson, claimShape, keyInput } from "./schemas.js";
+import { LEDGER_LIMITS } from "../../limits.js";
 
-const ttlField = z.number().int().min(LIMITS.ttlMinSeconds).max(LIMITS.ttlMaxSeconds).optional();
+const ttlField = z.number().int().min(LEDGER_LIMITS.ttlMinSeconds).max(LEDGER_LIMITS.ttlMaxSeconds).optional();
 
 export const ledgerClaimTool = defineTool({
   name: "ledger_claim",
@@ -18,7 +18,7 @@ export const ledgerClaimTool = defineTool({
   input: {
     ...keyInput,
     claimId: claimIdInput.optional().describe("To renew: your claimId."),
-    ttlSeconds: ttlField.describe(`Seconds it holds (default ${LIMITS.ttlDefaultSeconds}): cover the whole operation.`),
+    ttlSeconds: ttlField.describe(`Seconds it holds (default ${LEDGER_LIMITS.ttlDefaultSeconds}): cover the whole operation.`),
     // The first spelling of the argument, kept so that no client breaks.
     ttl_seconds: ttlField.describe("Old spelling of ttlSeconds."),
   },

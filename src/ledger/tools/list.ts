@@ -4,8 +4,8 @@ import { defineTool } from "../../mcp/tool.js";
 import { EVENT_KINDS } from "../event.js";
 import { eventLine } from "../format.js";
 import { listLedger } from "../list.js";
-import { LIMITS } from "../validate.js";
 import { eventShape, listEventJson } from "./schemas.js";
+import { LEDGER_LIMITS } from "../../limits.js";
 
 export const ledgerListTool = defineTool({
   name: "ledger_list",
@@ -19,7 +19,7 @@ export const ledgerListTool = defineTool({
     actor: z.string().optional().describe("Only events by this agent."),
     kind: z.enum(EVENT_KINDS).optional().describe("Only this kind of event."),
     since: z.string().optional().describe("Only events at or after this ISO 8601 time."),
-    limit: z.number().int().min(1).max(LIMITS.listMax).optional().describe(`Events per page (default ${LIMITS.listDefault}).`),
+    limit: z.number().int().min(1).max(LEDGER_LIMITS.listMax).optional().describe(`Events per page (default ${LEDGER_LIMITS.listDefault}).`),
     cursor: z.string().optional().describe("nextCursor of the previous page."),
   },
   output: {

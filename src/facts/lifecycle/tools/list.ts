@@ -2,8 +2,9 @@
 import * as z from "zod/v4";
 import { defineTool } from "../../../mcp/tool.js";
 import { listText } from "../format.js";
-import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, listFacts } from "../list.js";
+import { listFacts } from "../list.js";
 import { READ_ONLY, scopeField, statusField, summarySchema, typeField } from "../../tools/schemas.js";
+import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from "../../../limits.js";
 
 const input = {
   status: statusField.optional().describe("Only facts in this status."),

@@ -2,10 +2,11 @@
 import * as z from "zod/v4";
 import { defineTool } from "../../../mcp/tool.js";
 import { recallText } from "../format.js";
-import { RECALL_DEFAULT_LIMIT, type RecallHit, RECALL_MAX_LIMIT, recallFacts } from "../recall.js";
+import { type RecallHit, recallFacts } from "../recall.js";
 import { wordHints } from "../recall-hints.js";
 import { startNotices } from "../../trust/receipts.js";
 import { keywordsField, READ_ONLY, recallHitSchema, scopeField, statusField, typeField } from "../../tools/schemas.js";
+import { RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from "../../../limits.js";
 
 const input = {
   keywords: keywordsField,

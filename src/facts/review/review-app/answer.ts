@@ -3,7 +3,7 @@
 // draft's diff computed by the one diff rule (src/facts/review/diff.ts), so that a
 // client without MCP Apps, a model and the review app all get the same thing.
 import type { Caller } from "../../../auth/caller.js";
-import type { Database } from "../../../db/database.js";
+import type { Database } from "../../../db/core/database.js";
 import { type DiffLine, diffRows } from "../diff.js";
 import { headline } from "../../format.js";
 import type { FactSummary } from "../../model.js";
