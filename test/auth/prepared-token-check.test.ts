@@ -19,8 +19,8 @@ describe("token check as a prepared statement on postgres", () => {
     const second = await checkToken(tdb.db, agent.token);
     expect(first.ok).toBe(true);
     expect(second).toEqual(first);
-    const prepared = await tdb.db.query<{ name: string }>("select name from pg_prepared_statements where name = 'am_verify_token'");
-    expect(prepared.rows).toEqual([{ name: "am_verify_token" }]);
+    const prepared = await tdb.db.query<{ name: string }>("select name from pg_prepared_statements where name = 'am_auth_verify_token'");
+    expect(prepared.rows).toEqual([{ name: "am_auth_verify_token" }]);
 
     await tdb.db.query("update agent_tokens set revoked_at = now() where agent_id = (select id from agents where name = 'prepared-bot')");
     const revoked = await checkToken(tdb.db, agent.token);

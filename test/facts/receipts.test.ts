@@ -238,6 +238,7 @@ describe("recall receipts: one row per fact per window", () => {
     // Read again within the window: counted, no rows.
     expect(await receipts("looper")).toEqual({ rows: 30, served: 30 });
     await client.close();
+    await service.stop();
     // The window's repeats, one row per fact, written when it ends (here: at the stop).
     expect(await receipts("looper")).toEqual({ rows: 60, served: 300 });
     const reads = (await tdb.db.query<{ reads: number }>("select distinct r.reads::int as reads from fact_readers r join agents a on a.id = r.agent_id where a.name = 'looper'")).rows;
