@@ -20,7 +20,7 @@ const pages = ["README.md", ...docPages];
 // A ratchet towards the target of 3,500 lines under docs/ and 300 in bench/README.md:
 // lower these as pages merge, never raise them.
 const DOCS_MAX_LINES = 4_620;
-const BENCH_README_MAX_LINES = 380;
+const BENCH_README_MAX_LINES = 300;
 
 /** The text of a page outside fenced code blocks (``` or ~~~, any length, closed by a fence at least as long). */
 function prose(text: string): string[] {
