@@ -93,6 +93,24 @@ describe("the docs", () => {
     expect(broken).toEqual([]);
   });
 
+  it("shows only pictures that exist and that `npm run screenshots` takes", async () => {
+    const { SCREENSHOT_TESTS } = (await import(join(root, "scripts/screenshots.mjs"))) as { SCREENSHOT_TESTS: string[] };
+    const takers = SCREENSHOT_TESTS.map((file) => read(file)).join("\n");
+    const pictures = new Set<string>();
+    for (const page of pages) {
+      for (const { target } of relativeLinks(page)) {
+        if (target.endsWith(".png")) pictures.add(relative(join(root, "docs"), resolve(root, dirname(page), target)));
+      }
+    }
+    expect(pictures.size).toBeGreaterThan(10);
+    for (const picture of pictures) {
+      expect(existsSync(join(root, "docs", picture)), `docs/${picture} is shown but missing`).toBe(true);
+      // A taker names the picture by its name without .png (screenshot(page, "fact")) or by its path.
+      const name = picture.replace(/^console\//, "").replace(/\.png$/, "");
+      expect(takers.includes(`"${name}"`) || takers.includes(`docs/${picture}`), `docs/${picture} is not taken by npm run screenshots`).toBe(true);
+    }
+  });
+
   it("finds the anchors GitHub makes", () => {
     expect(anchors("docs/limits.md")).toContain("config-keys-srcconfigts-envexample");
     expect(anchors("docs/replicas.md")).toContain("failover-a-host-list-in-database_url");
