@@ -112,7 +112,8 @@ describe("the docs", () => {
   });
 
   it("finds the anchors GitHub makes", () => {
-    expect(anchors("docs/limits.md")).toContain("config-keys-srcconfigts-envexample");
+    expect(anchors("docs/ledger.md")).toContain("the-loop-check--claim--execute--record");
+    expect(anchors("docs/graph.md")).toContain("2-import-the-old-file");
     expect(anchors("docs/replicas.md")).toContain("failover-a-host-list-in-database_url");
   });
 });
