@@ -13,6 +13,13 @@ function inContainer(): boolean {
   return existsSync("/.dockerenv") || existsSync("/run/.containerenv");
 }
 
+/** How a person issues the owner another token, where this service runs: from the host into its container, or beside it. */
+export function issueAnotherTokenHint(containerized: boolean = inContainer()): string {
+  return containerized
+    ? `Or issue another from the host: docker compose exec agent-memory agent-memory token issue owner (plain Docker: docker exec CONTAINER agent-memory token issue owner)`
+    : `Or issue another: npx agent-memory token issue owner`;
+}
+
 /**
  * `tokenFile`: "shown" (a person at a terminal: the token is printed), the file
  * the token went to, or undefined (writing it failed).
@@ -22,6 +29,8 @@ interface BannerNotes {
   leftover?: EmbeddedLeftover | undefined;
   /** No human agent: nobody can sign in to the console. */
   nobodySignsIn?: boolean;
+  /** Whether the service runs in a container (default: detected), which decides how the CLI is reached. */
+  inContainer?: boolean;
 }
 
 export function banner(mcpUrl: string, config: Config, firstToken: string | undefined, tokenFile: string | undefined, notes: BannerNotes = {}): string {
@@ -47,8 +56,8 @@ export function banner(mcpUrl: string, config: Config, firstToken: string | unde
     lines.push(
       ``,
       `First start: created agent "owner" (human, all scopes). Its token is in ${tokenFile} (mode 0600);`,
-      `read it once, store it elsewhere, then delete the file.` +
-        (inContainer() ? ` Or issue another: docker compose exec agent-memory agent-memory token issue owner` : ""),
+      `read it once, store it elsewhere, then delete the file.`,
+      issueAnotherTokenHint(notes.inContainer ?? inContainer()),
       ``,
     );
     return lines.join("\n");
