@@ -12,7 +12,7 @@ import type { Config } from "./config.js";
 import type { Database } from "./db/database.js";
 import { loadMigrations, migrate } from "./db/migrate.js";
 import { type CliSocket, serveCliSocket } from "./db/socket-server.js";
-import { embeddedLeftover } from "./db/embedded-leftover.js";
+import { embeddedLeftover, leftoverStartNote } from "./db/embedded-leftover.js";
 import { dataWithoutAgents, readHoldings, type Holdings } from "./db/holdings.js";
 import { announceConsole } from "./db/lock-data-dir.js";
 import { describeDatabase, openDatabase, openReadRouter, withConnectionAdvice } from "./db/open.js";
@@ -129,8 +129,8 @@ export async function startService(config: Config, options: StartOptions): Promi
     // A second process refused the embedded database names this console, not the one its own settings give.
     const unannounce = cliSocket ? await announceConsole(config.dataDir, `${url}/console`) : undefined;
     const oauthMcpUrl = oauthMcpUrlOf(config);
-    if (leftover?.moved) logger.info({ dataDir: leftover.dataDir, movedTo: leftover.moved.to, movedAt: leftover.moved.at }, "the embedded database beside this service was moved to Postgres; its folder may be deleted");
-    else if (leftover) logger.warn({ dataDir: leftover.dataDir }, "an embedded database with its own agents and tokens sits beside this service, which runs on Postgres: move it (agent-memory move --to …) or delete it");
+    const leftoverNote = leftover && leftoverStartNote(leftover, describeDatabase(config));
+    if (leftoverNote) logger[leftoverNote.level](leftoverNote.fields, leftoverNote.message);
     options.print(
       banner(mcpUrl, config, firstToken, options.interactive ? "shown" : firstTokenFile, { leftover, nobodySignsIn: !holdings.humans && !firstToken }) +
         (oauthMcpUrl ? oauthBanner(oauthMcpUrl) : ""),
