@@ -6,7 +6,8 @@
 import { existsSync } from "node:fs";
 import type { Config } from "./config.js";
 import type { EmbeddedLeftover } from "./db/embedded-leftover.js";
-import { describeDatabase } from "./db/open.js";
+import { describeTracing } from "./config/tracing.js";
+import { describeDatabase, describeReadReplicas } from "./db/open.js";
 
 /** Docker (/.dockerenv) or Podman (/run/.containerenv): only there is "docker compose exec" the way to the CLI. */
 function inContainer(): boolean {
@@ -33,9 +34,18 @@ interface BannerNotes {
   inContainer?: boolean;
 }
 
+/** What the service runs on, for the start-up log line: the database, its read replicas (when any) and tracing. */
+export function startupDescription(config: Config): { database: string; readReplicas?: string; tracing: string } {
+  const readReplicas = describeReadReplicas(config);
+  return { database: describeDatabase(config), ...(readReplicas ? { readReplicas } : {}), tracing: describeTracing(config.tracing) };
+}
+
 export function banner(mcpUrl: string, config: Config, firstToken: string | undefined, tokenFile: string | undefined, notes: BannerNotes = {}): string {
   const consoleUrl = mcpUrl.replace(/\/mcp$/, "/console");
   const lines = [``, `agent-memory is serving MCP at ${mcpUrl}`, `web console: ${consoleUrl} (add agents and their tokens, review drafts)`, `database: ${describeDatabase(config)}`];
+  const readReplicas = describeReadReplicas(config);
+  if (readReplicas) lines.push(`read replicas: ${readReplicas}`);
+  if (config.tracing.enabled) lines.push(`tracing: ${describeTracing(config.tracing)}`);
   if (notes.leftover && !notes.leftover.moved) {
     lines.push(
       ``,

@@ -18,7 +18,7 @@ import { announceConsole } from "./db/lock-data-dir.js";
 import { describeDatabase, openDatabase, openReadRouter, withConnectionAdvice } from "./db/open.js";
 import type { ReadRouter } from "./db/cluster/read-router.js";
 import { DomainError } from "./errors.js";
-import { banner, oauthBanner } from "./banner.js";
+import { banner, oauthBanner, startupDescription } from "./banner.js";
 import { segmentOlderFacts } from "./facts/lifecycle/cjk-backfill.js";
 import { startHealthSamples } from "./facts/review/health.js";
 import { createApp } from "./http/app.js";
@@ -125,7 +125,7 @@ export async function startService(config: Config, options: StartOptions): Promi
     const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
     const url = config.publicUrl ?? `http://${hostForUrl === "0.0.0.0" || hostForUrl === "[::]" ? "localhost" : hostForUrl}:${address.port}`;
     const mcpUrl = `${url}/mcp`;
-    logger.info({ url: mcpUrl, database: describeDatabase(config) }, "agent-memory listening");
+    logger.info({ url: mcpUrl, ...startupDescription(config) }, "agent-memory listening");
     // A second process refused the embedded database names this console, not the one its own settings give.
     const unannounce = cliSocket ? await announceConsole(config.dataDir, `${url}/console`) : undefined;
     const oauthMcpUrl = oauthMcpUrlOf(config);
