@@ -17,9 +17,10 @@ const docPages = readdirSync(join(root, "docs"), { recursive: true, encoding: "u
   .map((f) => join("docs", f));
 const pages = ["README.md", ...docPages];
 
-// A ratchet towards the target of 3,500 lines under docs/ and 300 in bench/README.md:
-// lower these as pages merge, never raise them.
-const DOCS_MAX_LINES = 4_620;
+// bench/README.md is at its target (300). docs/ is held by a ratchet towards its target
+// of 3,500 lines: what the pages hold now, with docs/architecture.md and docs/testing.md
+// at their budgets of 250 and 70 lines. Lower it as pages merge; never raise it.
+const DOCS_MAX_LINES = 3_910;
 const BENCH_README_MAX_LINES = 300;
 
 /** The text of a page outside fenced code blocks (``` or ~~~, any length, closed by a fence at least as long). */
