@@ -20,7 +20,7 @@ const pages = ["README.md", ...docPages];
 // bench/README.md is at its target (300). docs/ is held by a ratchet towards its target
 // of 3,500 lines: what the pages hold now, with docs/architecture.md and docs/testing.md
 // at their budgets of 250 and 70 lines. Lower it as pages merge; never raise it.
-const DOCS_MAX_LINES = 3_910;
+const DOCS_MAX_LINES = 3_895;
 const BENCH_README_MAX_LINES = 300;
 
 /** The text of a page outside fenced code blocks (``` or ~~~, any length, closed by a fence at least as long). */
