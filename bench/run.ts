@@ -179,7 +179,7 @@ async function main() {
     const out = values.out ?? fileURLToPath(new URL(`./results/bench-${started.toISOString().replace(/[:.]/g, "-")}.json`, import.meta.url));
     mkdirSync(fileURLToPath(new URL("./results/", import.meta.url)), { recursive: true });
     writeFileSync(out, JSON.stringify(report, null, 2));
-    // The chart of the same figures, next to the JSON (docs/benchmark.md shows one).
+    // The chart of the same figures, next to the JSON (bench/README.md shows one).
     const chart = out.replace(/\.json$/, "") + ".svg";
     writeFileSync(chart, renderBenchChart(report));
     printSummary(results, report.durationSeconds, peak, failures);

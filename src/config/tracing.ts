@@ -47,10 +47,34 @@ export interface TracingSettings {
   protocol: OtlpProtocol;
   /** Whether OTEL_TRACES_SAMPLER names a sampler (the SDK then reads it); false: every request is traced, whatever its caller's flags. */
   operatorSampler: boolean;
+  /** Where spans go for the banner and the log: the OTLP endpoint's origin and path (never its credentials or query), or "" when the SDK's default is used. */
+  endpoint: string;
+  /** OTEL_TRACES_SAMPLER as set ("" when the service decides). */
+  sampler: string;
 }
 
 export interface TracingConfig {
   tracing: TracingSettings;
+}
+
+/** An endpoint URL as it may be shown: without a user, a password or a query (a vendor's key may ride in either). */
+function withoutCredentials(url: string): string {
+  if (url === "") return "";
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname === "/" ? "" : u.pathname}`;
+  } catch {
+    return "(OTLP endpoint)";
+  }
+}
+
+/** Tracing as the banner and the start-up log name it: off, or on with its exporter, protocol, destination and sampling. */
+export function describeTracing(t: TracingSettings): string {
+  if (!t.enabled) return "off";
+  if (t.exporter === "console") return "on, spans printed to stdout (OTEL_TRACES_EXPORTER=console)";
+  const to = t.endpoint || "the OTLP default (localhost)";
+  const sampling = t.operatorSampler ? `sampler ${t.sampler}` : "every request";
+  return `on, OTLP ${t.protocol} to ${to}, ${sampling}`;
 }
 
 /** Whether the standard variables ask for traces. */
@@ -65,6 +89,8 @@ export function tracingConfig(e: z.output<typeof tracingEnv>): TracingConfig {
       exporter: exporter === "console" ? "console" : "otlp",
       protocol: ((e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || e.OTEL_EXPORTER_OTLP_PROTOCOL) as OtlpProtocol | "") || "http/protobuf",
       operatorSampler: e.OTEL_TRACES_SAMPLER !== "",
+      endpoint: withoutCredentials(e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || e.OTEL_EXPORTER_OTLP_ENDPOINT),
+      sampler: e.OTEL_TRACES_SAMPLER,
     },
   };
 }

@@ -150,13 +150,21 @@ svg.graph { display: block; margin: .8rem 0; background: #fff; border: 1px solid
 .skip-link:focus { top: .5rem; }
 main:focus { outline: none; }
 kbd { border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 3px; padding: 0 .3rem; font-size: .85em; background: #fff; }
-/* A phone (390 px): the navigation gets a row of its own and wraps; a wide table scrolls inside itself, never the page. */
+/* A phone (390 px): the navigation gets a row of its own and wraps; a wide table scrolls inside itself, never the page.
+   A table marked "stack" (a fact's history, the ledger) instead shows each row as a block of labelled lines (each cell's
+   data-label), so reason, target, actor and evidence are read without scrolling sideways. */
 @media (max-width: 40rem) {
   header.top { padding: .5rem .8rem; }
   header.top nav { order: 3; flex-basis: 100%; }
   main { padding: .8rem .8rem 2rem; }
   table { display: block; overflow-x: auto; }
   .filters > div, .filters > div.wide { flex: 1 1 100%; max-width: none; }
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; overflow-x: visible; }
+  table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  table.stack tr { padding: .4rem .6rem; border-bottom: 1px solid var(--line); }
+  table.stack td { padding: .1rem 0; border: 0; overflow-wrap: anywhere; }
+  table.stack td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; color: var(--muted); }
+  table.stack td:empty { display: none; }
 }
 `;
 

@@ -1,9 +1,8 @@
 // read_relations (and read_graph's relations) with work bounded by constants,
-// not by what the scope holds (security review: 200,000 dangling relations,
-// written in ~35 s, made one `read_relations {unattached: true}` take 0.75 s
-// on the embedded database and 2.5-3.4 s on Postgres: every relation of the
-// scope was tested, two SHA-256 key probes each, to count them all before the
-// first page could be cut).
+// not by what the scope holds: counting every relation of a scope before the
+// first page is cut would let an agent that writes 200,000 dangling relations
+// (about 35 s of writes) make each `read_relations {unattached: true}` take
+// seconds, two SHA-256 key probes per relation.
 //
 // Counts stop at a cap: exact up to it, "at least" past it. The relations to
 // list are found one of two ways, chosen in the statement itself:

@@ -1,7 +1,7 @@
-// Per-agent fairness in front of the database (security review: on the
-// embedded database, one connection serving every statement in arrival order,
-// an agent with 50 requests in flight, or writing ~18 MB/s, queued every other
-// agent behind its whole backlog). Each agent may have a few MCP requests in
+// Per-agent fairness in front of the database: on the embedded database, one
+// connection serves every statement in arrival order, so an agent with 50
+// requests in flight, or writing ~18 MB/s, would queue every other agent behind
+// its whole backlog. Each agent may have a few MCP requests in
 // progress; its further requests wait in its own queue, so other agents'
 // requests reach the database between them, and past a bound they are refused
 // with 429 and Retry-After. A per-minute rate limit (perTokenLimit) bounds how

@@ -1,8 +1,8 @@
 // Connections per client address and per process. Past either bound a new
 // connection is still accepted, but only to answer its request with 503 and
 // Retry-After, then closed: a client told over HTTP retries, while a socket
-// destroyed on accept reads as "fetch failed" and its call as lost (audit: ten
-// agents on one host sending 500 calls at once lost 245 of them to resets).
+// destroyed on accept reads as "fetch failed" and its call as lost (ten agents
+// on one host sending 500 calls at once would lose about half to resets).
 //
 // The bounds are set above what a legitimate host reaches (each agent's calls
 // already wait in its own queue); they keep one client from holding every slot

@@ -2,8 +2,8 @@
 // client that goes away closes the response at once, while the tool it called
 // keeps its statements running (nothing cancels them; PGlite cannot). The MCP
 // route records its work here, the per-agent concurrency limit waits for it
-// before giving the agent's slot to its next request (security review: send,
-// abort, send again put any number of one agent's statements in the database).
+// before giving the agent's slot to its next request, so that send, abort, send
+// again cannot put more of one agent's statements in the database than its limit.
 import type { Response } from "express";
 
 const WORK = Symbol("request work");

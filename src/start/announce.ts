@@ -6,10 +6,10 @@ import type { Logger } from "pino";
 import type { Config } from "../config/index.js";
 import { describeDatabase } from "../db/core/open.js";
 import { announceConsole } from "../db/embedded/data-dir-holder.js";
-import type { EmbeddedLeftover } from "../db/embedded/leftover.js";
+import { type EmbeddedLeftover, leftoverStartNote } from "../db/embedded/leftover.js";
 import { oauthMcpUrl as oauthMcpUrlOf } from "../oauth/routes.js";
 import type { FirstStart } from "../auth/first-start.js";
-import { banner, oauthBanner } from "./banner.js";
+import { banner, oauthBanner, startupDescription } from "./banner.js";
 import type { Teardown } from "./teardown.js";
 
 export interface Addresses {
@@ -41,15 +41,15 @@ interface Announcement {
 
 export async function announce(config: Config, logger: Logger, teardown: Teardown, a: Announcement): Promise<void> {
   const { url, mcpUrl, oauthMcpUrl } = a.addresses;
-  logger.info({ url: mcpUrl, database: describeDatabase(config) }, "agent-memory listening");
+  logger.info({ url: mcpUrl, ...startupDescription(config) }, "agent-memory listening");
   if (a.holdsDataDir) {
     // A second process refused the embedded database names this console, not the one its own settings give.
     const unannounce = await announceConsole(config.dataDir, `${url}/console`);
     teardown.push("the console's address in the data folder", unannounce);
   }
   const { leftover } = a;
-  if (leftover?.moved) logger.info({ dataDir: leftover.dataDir, movedTo: leftover.moved.to, movedAt: leftover.moved.at }, "the embedded database beside this service was moved to Postgres; its folder may be deleted");
-  else if (leftover) logger.warn({ dataDir: leftover.dataDir }, "an embedded database with its own agents and tokens sits beside this service, which runs on Postgres: move it (agent-memory move --to …) or delete it");
+  const leftoverNote = leftover && leftoverStartNote(leftover, describeDatabase(config));
+  if (leftoverNote) logger[leftoverNote.level](leftoverNote.fields, leftoverNote.message);
   a.print(
     banner(mcpUrl, config, a.first.token, a.interactive ? "shown" : a.first.tokenFile, { leftover, nobodySignsIn: a.nobodySignsIn }) +
       (oauthMcpUrl ? oauthBanner(oauthMcpUrl) : ""),

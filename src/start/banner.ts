@@ -6,11 +6,19 @@
 import { existsSync } from "node:fs";
 import type { Config } from "../config/index.js";
 import type { EmbeddedLeftover } from "../db/embedded/leftover.js";
-import { describeDatabase } from "../db/core/open.js";
+import { describeTracing } from "../config/tracing.js";
+import { describeDatabase, describeReadReplicas } from "../db/core/open.js";
 
 /** Docker (/.dockerenv) or Podman (/run/.containerenv): only there is "docker compose exec" the way to the CLI. */
 function inContainer(): boolean {
   return existsSync("/.dockerenv") || existsSync("/run/.containerenv");
+}
+
+/** How a person issues the owner another token, where this service runs: from the host into its container, or beside it. */
+export function issueAnotherTokenHint(containerized: boolean = inContainer()): string {
+  return containerized
+    ? `Or issue another from the host: docker compose exec agent-memory agent-memory token issue owner (plain Docker: docker exec CONTAINER agent-memory token issue owner)`
+    : `Or issue another: npx agent-memory token issue owner`;
 }
 
 /**
@@ -22,11 +30,22 @@ interface BannerNotes {
   leftover?: EmbeddedLeftover | undefined;
   /** No human agent: nobody can sign in to the console. */
   nobodySignsIn?: boolean;
+  /** Whether the service runs in a container (default: detected), which decides how the CLI is reached. */
+  inContainer?: boolean;
+}
+
+/** What the service runs on, for the start-up log line: the database, its read replicas (when any) and tracing. */
+export function startupDescription(config: Config): { database: string; readReplicas?: string; tracing: string } {
+  const readReplicas = describeReadReplicas(config);
+  return { database: describeDatabase(config), ...(readReplicas ? { readReplicas } : {}), tracing: describeTracing(config.tracing) };
 }
 
 export function banner(mcpUrl: string, config: Config, firstToken: string | undefined, tokenFile: string | undefined, notes: BannerNotes = {}): string {
   const consoleUrl = mcpUrl.replace(/\/mcp$/, "/console");
   const lines = [``, `agent-memory is serving MCP at ${mcpUrl}`, `web console: ${consoleUrl} (add agents and their tokens, review drafts)`, `database: ${describeDatabase(config)}`];
+  const readReplicas = describeReadReplicas(config);
+  if (readReplicas) lines.push(`read replicas: ${readReplicas}`);
+  if (config.tracing.enabled) lines.push(`tracing: ${describeTracing(config.tracing)}`);
   if (notes.leftover && !notes.leftover.moved) {
     lines.push(
       ``,
@@ -47,8 +66,8 @@ export function banner(mcpUrl: string, config: Config, firstToken: string | unde
     lines.push(
       ``,
       `First start: created agent "owner" (human, all scopes). Its token is in ${tokenFile} (mode 0600);`,
-      `read it once, store it elsewhere, then delete the file.` +
-        (inContainer() ? ` Or issue another: docker compose exec agent-memory agent-memory token issue owner` : ""),
+      `read it once, store it elsewhere, then delete the file.`,
+      issueAnotherTokenHint(notes.inContainer ?? inContainer()),
       ``,
     );
     return lines.join("\n");

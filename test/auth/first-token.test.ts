@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { banner as bannerText } from "../../src/start/banner.js";
+import { loadConfig } from "../../src/config/index.js";
 import { createLogger } from "../../src/logger.js";
 import { startService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
@@ -97,6 +99,15 @@ describe("the owner's first token", () => {
     expect(banner).toContain("docker compose exec agent-memory agent-memory token issue owner");
     expect(log).toContain(file);
     expect(banner + log).not.toMatch(/amk_/);
+  });
+
+  it("says how to issue another token where the service runs: from the host into a container, or with npx beside it", () => {
+    const config = loadConfig({});
+    const inside = bannerText("http://127.0.0.1:8080/mcp", config, "amk_x", "/data/owner-token", { inContainer: true });
+    expect(inside).toContain("docker compose exec agent-memory agent-memory token issue owner");
+    const outside = bannerText("http://127.0.0.1:8080/mcp", config, "amk_x", "/srv/am/owner-token", { inContainer: false });
+    expect(outside).toContain("Or issue another: npx agent-memory token issue owner");
+    expect(outside).not.toContain("docker");
   });
 
   it("never goes through links planted in its folder beforehand (security audit)", async () => {

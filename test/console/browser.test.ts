@@ -34,7 +34,7 @@ describe("console in a browser", () => {
   let writer: Client;
   let ownerMcp: Client;
   const dialogs: string[] = [];
-  /** Every 404 the browser met (new-user trial: /favicon.ico on every page). */
+  /** Every 404 the browser met (browsers ask for /favicon.ico on every page). */
   const notFound: string[] = [];
 
   const url = (path: string) => `${service.url}${path}`;
@@ -370,6 +370,29 @@ describe("console in a browser", () => {
         expect(wide.page, `${path}: the page's width`).toBeLessThanOrEqual(390);
       }
       if (process.env.UPDATE_SCREENSHOTS === "1") await p.screenshot({ path: "docs/console/phone.png" });
+      // A fact's history and the ledger: every row a block of labelled lines, so the reason, the target, the
+      // actor and the evidence are on the screen, not inside a table scrolled sideways.
+      const onScreen = (selector: string) =>
+        p.evaluate((sel) => {
+          const cells = Array.from(document.querySelectorAll<HTMLElement>(sel)).filter((c) => c.textContent !== "");
+          return { cells: cells.length, right: Math.max(0, ...cells.map((c) => c.getBoundingClientRect().right)), page: document.documentElement.scrollWidth, scrolled: Array.from(document.querySelectorAll("table.stack")).some((t) => t.scrollWidth > t.clientWidth + 1) };
+        }, selector);
+      await p.goto(url("/console/facts/blog/qiita-tag-limit"));
+      const history = await onScreen('tr[data-event] td[data-label="Reason"]');
+      expect(history.cells).toBeGreaterThan(0);
+      expect(history).toMatchObject({ page: expect.any(Number), scrolled: false });
+      expect(history.right).toBeLessThanOrEqual(390);
+      expect(history.page).toBeLessThanOrEqual(390);
+      await p.goto(url("/console/ledger"));
+      for (const label of ["Target", "Actor", "Evidence / note / reason"]) {
+        const ledger = await onScreen(`table.stack td[data-label="${label}"]`);
+        expect(ledger.cells, label).toBeGreaterThan(0);
+        expect(ledger.right, label).toBeLessThanOrEqual(390);
+        expect(ledger.scrolled, label).toBe(false);
+        expect(ledger.page, label).toBeLessThanOrEqual(390);
+      }
+      // Labelled as the wide table's headers say.
+      expect(await p.evaluate(() => getComputedStyle(document.querySelector('table.stack td[data-label="Target"]')!, "::before").content)).toBe('"Target: "');
     } finally {
       await phone.close();
     }

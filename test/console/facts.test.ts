@@ -97,7 +97,7 @@ describe("console facts pages", () => {
     const after = await get(done.headers.location!);
     expect(after.text).toContain('data-event="deprecated"');
     expect(after.text).toContain("Qiita raised the limit to 10.");
-    expect(after.text).toMatch(/<td>alice<\/td>/);
+    expect(after.text).toMatch(/<td data-label="Who">alice<\/td>/);
     const again = await postForm(app.base, who, "/console/facts/blog/qiita-tag-limit/promote", { version: "1", to: "deprecated", reason: "again" });
     expect(again.status).toBe(409);
   });

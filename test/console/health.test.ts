@@ -42,4 +42,14 @@ describe.each(["postgres", "pglite"] as const)("console Health page (%s)", (back
     expect(page.text).toContain("1 confirmed, 1 deprecated");
     expect(page.text).toMatch(/aria-current="page"[^>]*>Health|href="\/console\/health" aria-current="page"/);
   });
+
+  it("draws today's bar from the reading in the table, not from the sample written when the day began", async () => {
+    const writer = await callerOf(t.db, (await addAgent(t.db, "later-writer", { scopes: ["shared"] })).token);
+    await draft(t.db, writer, "fact-four", "shared");
+    const who = await signIn(app.base, alice.token);
+    const page = await request(app.base).get("/console/health").set("Cookie", who.cookie);
+    expect(page.text).toMatch(/<td>shared<\/td><td>2<\/td>/);
+    const today = (await t.db.query<{ today: string }>("select to_char(current_date, 'YYYY-MM-DD') as today")).rows[0]!.today;
+    expect(page.text).toContain(`<title>${today}: 2 drafts waiting, 0 stale facts</title>`);
+  });
 });

@@ -49,6 +49,12 @@ describe("docker-compose.yml", () => {
     expect(svc.healthcheck?.test).toBeDefined();
   });
 
+  it("publishes PORT and points PUBLIC_URL at it unless .env names another", () => {
+    const svc = compose.services["agent-memory"]!;
+    expect(svc.ports).toContain("127.0.0.1:${PORT:-8080}:8080");
+    expect(svc.environment?.PUBLIC_URL).toBe("${PUBLIC_URL:-http://localhost:${PORT:-8080}}");
+  });
+
   it("uses only variables documented in .env.example", () => {
     const used = [...composeText.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!);
     expect(used.length).toBeGreaterThan(3);

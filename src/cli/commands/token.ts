@@ -20,7 +20,7 @@ const tokenJson = (t: TokenRecord) => ({
 
 /**
  * `ms` reads a bare number as milliseconds, so `--expires-in 30` would make a
- * token that expired before it was stored (a new user's trial meant 30 days).
+ * token that expired before it was stored (where 30 days was meant).
  * A number without a unit is refused, saying which unit to add, rather than
  * guessed at: days (the console's field) and seconds are both plausible readings.
  */

@@ -189,7 +189,7 @@ export function FactPage({ ctx, fact, notice, mayRedact, readBy }: { ctx: PageCo
         </section>
       )}
       <h2>History</h2>
-      <table class="events">
+      <table class="events stack">
         <thead>
           <tr>
             <th scope="col">When</th>
@@ -202,15 +202,15 @@ export function FactPage({ ctx, fact, notice, mayRedact, readBy }: { ctx: PageCo
         <tbody>
           {[...fact.events].reverse().map((e) => (
             <tr data-event={e.kind}>
-              <td>
+              <td data-label="When">
                 <time dateTime={e.at} title={e.at}>
                   {`${e.at.replace("T", " ").slice(0, 19)} UTC`}
                 </time>
               </td>
-              <td>{e.actor}</td>
-              <td>{e.from ? `${e.kind} (${e.from} → ${e.to})` : e.kind}</td>
-              <td>{e.version}</td>
-              <td>{e.reason ?? ""}</td>
+              <td data-label="Who">{e.actor}</td>
+              <td data-label="What">{e.from ? `${e.kind} (${e.from} → ${e.to})` : e.kind}</td>
+              <td data-label="Version">{e.version}</td>
+              <td data-label="Reason">{e.reason ?? ""}</td>
             </tr>
           ))}
         </tbody>

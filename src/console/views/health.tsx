@@ -42,7 +42,7 @@ function BacklogChart({ days }: { days: Day[] }) {
         </text>
       </svg>
       <figcaption>
-        Drafts waiting for review, one sample a day (taken when <code>/metrics</code> is scraped or this page is viewed).{" "}
+        Drafts waiting for review: one sample a day, written by the service when it starts and then within the hour after midnight; today's bar is the reading in the table above.{" "}
         {described.length === 0 ? "No samples yet." : `Most: ${max}.`}
       </figcaption>
     </figure>

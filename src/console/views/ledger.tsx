@@ -114,7 +114,7 @@ export function LedgerPage({
       <form method="post" action={`${BASE}/ledger/void`} data-ask="Void the selected records? Each stays in the ledger, marked void with your reason.">
         <CsrfField csrf={ctx.csrf} />
         {(Object.entries(filters) as Array<[keyof LedgerFilters, string]>).map(([k, v]) => v !== "" && <input type="hidden" name={k} value={v} />)}
-        <table>
+        <table class="stack">
           <thead>
             <tr>
               <th>{voidable && <input type="checkbox" data-select-all="record" aria-label="Select every record on this page" />}</th>
@@ -135,9 +135,9 @@ export function LedgerPage({
                     <input type="checkbox" name="record" value={JSON.stringify([e.seq, e.action, e.target])} aria-label={`Select record #${e.seq} to void`} />
                   )}
                 </td>
-                <td>{e.seq}</td>
-                <td>{iso(e.at)}</td>
-                <td>
+                <td data-label="#">{e.seq}</td>
+                <td data-label="When">{iso(e.at)}</td>
+                <td data-label="Kind">
                   {e.kind}
                   {e.claimRef && (
                     <>
@@ -146,10 +146,10 @@ export function LedgerPage({
                     </>
                   )}
                 </td>
-                <td>{e.action}</td>
-                <td>{e.target}</td>
-                <td>{e.actor}</td>
-                <td>
+                <td data-label="Action">{e.action}</td>
+                <td data-label="Target">{e.target}</td>
+                <td data-label="Actor">{e.actor}</td>
+                <td data-label="Evidence / note / reason">
                   {/* Shown as text, never as a link: evidence URLs are written by agents. */}
                   {[e.evidence, e.note, e.reason].filter(Boolean).join(" · ")}
                 </td>

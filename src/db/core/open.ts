@@ -87,6 +87,19 @@ export function describeDatabase(config: Config): string {
   }
 }
 
+/** DATABASE_READ_URL's replicas as the banner and the start-up log name them (hosts, never credentials), or undefined without any. */
+export function describeReadReplicas(config: Config): string | undefined {
+  if (!config.databaseReadUrl) return undefined;
+  let hosts: string;
+  try {
+    const list = parseHostList(config.databaseReadUrl, "DATABASE_READ_URL");
+    hosts = list ? describeHosts(list.hosts) : hostOfUrl(config.databaseReadUrl);
+  } catch {
+    hosts = "DATABASE_READ_URL";
+  }
+  return `${hosts} (reads at most ${config.db.readMaxLagMs} ms behind the primary; an agent's own writes read on the primary)`;
+}
+
 /** The first statement's failure to reach DATABASE_URL's database, with what to run instead of the driver's words; other errors as they are. */
 export function withConnectionAdvice(error: unknown, config: Config): unknown {
   return (config.databaseUrl && connectionFailure(error, config.databaseUrl, "DATABASE_URL")) || error;

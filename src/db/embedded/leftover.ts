@@ -30,3 +30,18 @@ export function embeddedLeftover(dataDir: string): EmbeddedLeftover | undefined 
 export async function markMoved(dataDir: string, to: string): Promise<void> {
   await writeFile(join(dataDir, MOVED_FILE), `${JSON.stringify({ to, at: new Date().toISOString() })}\n`, { mode: 0o600 });
 }
+
+/**
+ * What a start on Postgres logs about the embedded folder beside it: that it was
+ * moved here and may be deleted (only when `served`, the database this service
+ * serves as describeDatabase names it, is where it went), or that it holds data
+ * that never reached Postgres. A folder moved to another database is none of this
+ * service's business: nothing.
+ */
+export function leftoverStartNote(leftover: EmbeddedLeftover, served: string): { level: "info" | "warn"; fields: Record<string, string>; message: string } | undefined {
+  if (!leftover.moved) {
+    return { level: "warn", fields: { dataDir: leftover.dataDir }, message: "an embedded database with its own agents and tokens sits beside this service, which runs on Postgres: move it (agent-memory move --to …) or delete it" };
+  }
+  if (served !== leftover.moved.to && !served.startsWith(`${leftover.moved.to} `)) return undefined;
+  return { level: "info", fields: { dataDir: leftover.dataDir, movedTo: leftover.moved.to, movedAt: leftover.moved.at }, message: "the embedded database beside this service was moved here; its folder may be deleted" };
+}

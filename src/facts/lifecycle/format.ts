@@ -82,7 +82,7 @@ export function listText(r: ListResult, reviewable: boolean): string {
     return reviewable ? "No drafts or stale facts are waiting for your review." : "No facts match these filters in the scopes you can read.";
   }
   const head = reviewable
-    ? `${r.facts.length} fact${r.facts.length === 1 ? "" : "s"} you may review: drafts (newest first), then confirmed facts marked STALE (the longest unreviewed first). Read one with memory_get, then confirm (again) or deprecate it with memory_promote and a reason.`
+    ? `${r.facts.length} fact${r.facts.length === 1 ? "" : "s"} you may review: drafts (the longest waiting first), then confirmed facts marked STALE (the longest unreviewed first). Read one with memory_get, then confirm (again) or deprecate it with memory_promote and a reason.`
     : `${r.facts.length} fact${r.facts.length === 1 ? "" : "s"}, most recently changed first.`;
   const items = r.facts.map((f) => {
     const stale = staleNote(f);
