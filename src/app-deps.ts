@@ -30,6 +30,8 @@ export interface AppDeps {
   isShuttingDown?: () => boolean;
   /** With DATABASE_READ_URL: where reads that may be a moment old run (src/db/postgres/read-router.ts). */
   reads?: ReadRouter;
+  /** With EMBEDDINGS_URL: recall by meaning, and the queue that embeds facts (src/facts/embeddings/). Absent, recall finds words only. */
+  embeddings?: Embeddings;
   /** With OTEL_* asking for traces: the MCP server span of each request (src/tracing/). Absent, nothing is traced. */
   tracing?: McpTracing;
 }
@@ -50,4 +52,22 @@ export interface Receipts {
   flush(): Promise<void>;
   /** The last batch written; no more are taken. */
   close(): Promise<void>;
+}
+
+/** The keywords' vector, or why recall goes without one (it answers by words and says so). */
+export type QueryVector = { vector: number[] } | { unavailable: string };
+
+/** Recall by meaning (src/facts/embeddings/embeddings.ts). */
+export interface Embeddings {
+  readonly model: string;
+  /** Cosine similarity a fact needs to be found by meaning alone (EMBEDDINGS_MIN_SIMILARITY). */
+  readonly minSimilarity: number;
+  /** The keywords' vector within EMBEDDINGS_RECALL_BUDGET_MS; never throws. */
+  embedQuery(text: string): Promise<QueryVector>;
+  /** The readable facts nearest a vector, best first, with their similarity, read on `db` (a replica where reads may lag). */
+  nearest(db: Database, vector: readonly number[], filters: { readable: { all: boolean; scopes: string[] }; type: string | null; status: string | null; scope: string | null }, limit: number): Promise<Array<{ id: string; similarity: number }>>;
+  /** A fact's text was written: the queue embeds it without waiting for its next look. */
+  written(): void;
+  /** The embedding queue, run by the service's background jobs (src/start/jobs.ts) until the signal aborts. */
+  run(signal: AbortSignal): Promise<void>;
 }

@@ -251,3 +251,19 @@ export const LEDGER_LIMITS = {
   listDefault: 20,
   listMax: 200,
 } as const;
+
+/**
+ * Recall by meaning (src/facts/embeddings/): facts embedded per request to the
+ * endpoint; the longest one such request may take (a batch, off the request
+ * path) and the longest wait between retries after failures (doubling from a
+ * second); how often the queue looks for facts written elsewhere (another
+ * worker, an import, the CLI: its own writes wake it at once); and the most
+ * numbers one vector may hold (the largest models give 4,096).
+ */
+export const EMBEDDINGS_LIMITS = {
+  batchFacts: 32,
+  requestTimeoutMs: 30_000,
+  retryMaxMs: 5 * 60_000,
+  pollMs: 60_000,
+  maxDims: 8_192,
+} as const;

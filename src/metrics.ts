@@ -50,6 +50,11 @@ export interface Metrics {
   duplicateWarnings: client.Counter;
   /** memory_recall calls by result: hits or empty. */
   recalls: client.Counter<"result">;
+  /** Recall by meaning (src/facts/embeddings/): facts waiting for a vector as the queue last counted them, facts embedded, failed requests to the endpoint (queue or recall), and the keywords' embedding per recall. */
+  embeddingsWaiting: client.Gauge;
+  factsEmbedded: client.Counter;
+  embeddingFailures: client.Counter<"leg">;
+  recallSemantic: client.Histogram<"result">;
   /**
    * Where the health gauges read their figures (set once by the app:
    * src/facts/review/health.ts); undefined when they could not be read (the database
@@ -167,6 +172,21 @@ export function createMetrics(poolStats: () => PoolStats, options: MetricsOption
   const duplicateWarnings = new client.Counter({ name: "agent_memory_duplicate_warnings_total", help: "memory_store answers that listed similar facts (the duplicate warning).", registers: [registry] });
   const recalls = new client.Counter({ name: "agent_memory_recalls_total", help: "memory_recall calls by result: hits or empty.", labelNames: ["result"] as const, registers: [registry] });
   for (const result of ["hits", "empty"]) recalls.labels({ result }).inc(0);
+  const embeddingsWaiting = new client.Gauge({ name: "agent_memory_embeddings_waiting", help: "Facts without a vector of EMBEDDINGS_MODEL, as the embedding queue last counted them (recall finds them by words meanwhile).", registers: [registry] });
+  const factsEmbedded = new client.Counter({ name: "agent_memory_facts_embedded_total", help: "Facts the embedding queue embedded and stored a vector for.", registers: [registry] });
+  const embeddingFailures = new client.Counter({
+    name: "agent_memory_embedding_failures_total",
+    help: "Requests to the embeddings endpoint that failed or ran out of time, by leg: queue (retried with backoff) or recall (answered by words).",
+    labelNames: ["leg"] as const,
+    registers: [registry],
+  });
+  const recallSemantic = new client.Histogram({
+    name: "agent_memory_recall_semantic_seconds",
+    help: "The semantic leg of memory_recall (the keywords' embedding and the neighbour search), by result: used, or unavailable (endpoint slow or down: recall answered by words).",
+    labelNames: ["result"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
   const receiptsRecorded = new client.Counter({ name: "agent_memory_receipts_recorded_total", help: "Recall receipts written: one per fact served to an agent (docs/receipts.md).", registers: [registry] });
   const receiptsDropped = new client.Counter({ name: "agent_memory_receipts_dropped_total", help: "Recall receipts dropped because the queue was full while the database refused them.", registers: [registry] });
   const noticesDelivered = new client.Counter({ name: "agent_memory_withdrawal_notices_delivered_total", help: "Notices shown to an agent that a fact it had read was withdrawn (memory_recall, start-task).", registers: [registry] });
@@ -277,7 +297,7 @@ export function createMetrics(poolStats: () => PoolStats, options: MetricsOption
   });
   const inWorker = cluster.isWorker ? workerMetrics(registry) : undefined;
   const render = inWorker?.render ?? (() => registry.metrics());
-  return { registry, toolCalls, toolDuration, authFailures, rateLimited, httpRequests, mcpWaiting, secretsRefused, reviews, duplicateWarnings, recalls, receiptsRecorded, receiptsDropped, noticesDelivered, health, dbReads, replicas, database, render, countWorkerRequest: inWorker?.countRequest };
+  return { registry, toolCalls, toolDuration, authFailures, rateLimited, httpRequests, mcpWaiting, secretsRefused, reviews, duplicateWarnings, recalls, embeddingsWaiting, factsEmbedded, embeddingFailures, recallSemantic, receiptsRecorded, receiptsDropped, noticesDelivered, health, dbReads, replicas, database, render, countWorkerRequest: inWorker?.countRequest };
 }
 
 /**

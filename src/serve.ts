@@ -65,7 +65,7 @@ export async function startService(config: Config, options: StartOptions): Promi
       : { token: undefined, tokenFile: undefined };
     await announce(config, logger, teardown, { addresses, first, leftover, nobodySignsIn: !holdings.humans && !first.token, holdsDataDir, interactive, print: options.print });
 
-    startJobs(backgroundJobs(config, db, logger, () => shuttingDown), logger, teardown);
+    startJobs(backgroundJobs(config, db, logger, () => shuttingDown, deps.embeddings), logger, teardown);
     return {
       ...addresses,
       firstToken: first.token,

@@ -4,6 +4,7 @@
 import { Command, CommanderError, Help, type Option } from "commander";
 import { SERVICE_VERSION } from "../version.js";
 import { registerAgentCommands } from "./commands/agent.js";
+import { registerEmbeddingsCommands } from "./commands/embeddings.js";
 import { registerGrantCommands } from "./commands/grant.js";
 import { registerGraphCommands } from "./commands/graph.js";
 import { registerRedactCommands } from "./commands/redact.js";
@@ -45,6 +46,7 @@ function buildProgram(io: CliIo, options: { json?: boolean } = {}): Command {
   registerLedgerCommands(program);
   registerRedactCommands(program, registerGraphCommands(program));
   registerSnapshotCommands(program);
+  registerEmbeddingsCommands(program);
   // Subcommands inherit exitOverride only when set before they are added.
   for (const c of allCommands(program)) {
     c.exitOverride();

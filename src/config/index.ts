@@ -3,13 +3,14 @@
 // deployment shows up at start-up rather than as odd behaviour later.
 //
 // Each area declares its variables, its slice of Config and the mapping between
-// them in src/config/ (core, http, content, ledger, console, oauth, tracing); this file
+// them in src/config/ (core, http, content, ledger, console, oauth, tracing, embeddings); this file
 // puts them together. Adding a variable: its area's file, .env.example and
 // docs/configuration.md (test/config/config-docs.test.ts checks all three).
 import * as z from "zod/v4";
 import { type ConsoleConfig, consoleConfig, consoleEnv } from "./console.js";
 import { type ContentConfig, contentConfig, contentEnv } from "./content.js";
 import { checkReadReplicas, type CoreConfig, coreConfig, coreEnv } from "./core.js";
+import { checkEmbeddings, type EmbeddingsConfig, embeddingsConfig, embeddingsEnv } from "./embeddings.js";
 import { type HttpConfig, httpConfig, httpEnv } from "./http.js";
 import { type LedgerConfig, ledgerConfig, ledgerEnv } from "./ledger.js";
 import { checkOAuth, type OAuthConfig, oauthConfig, oauthEnv } from "./oauth.js";
@@ -26,9 +27,11 @@ const EnvSchema = z
     ...consoleEnv.shape,
     ...oauthEnv.shape,
     ...tracingEnv.shape,
+    ...embeddingsEnv.shape,
   })
   .superRefine(checkOAuth)
-  .superRefine(checkReadReplicas);
+  .superRefine(checkReadReplicas)
+  .superRefine(checkEmbeddings);
 
 /**
  * Every variable loadConfig reads, with the value it takes when the variable is
@@ -46,7 +49,7 @@ export function envDefaults(): Record<string, string> {
   );
 }
 
-export interface Config extends CoreConfig, HttpConfig, ContentConfig, LedgerConfig, ConsoleConfig, TracingConfig {
+export interface Config extends CoreConfig, HttpConfig, ContentConfig, LedgerConfig, ConsoleConfig, TracingConfig, EmbeddingsConfig {
   oauth: OAuthConfig;
 }
 
@@ -64,5 +67,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}\nSee .env.example for every setting and its default.`);
   }
   const e = parsed.data;
-  return { ...coreConfig(e), ...httpConfig(e), ...contentConfig(e), ...ledgerConfig(e), ...consoleConfig(e), ...oauthConfig(e), ...tracingConfig(e) };
+  return { ...coreConfig(e), ...httpConfig(e), ...contentConfig(e), ...ledgerConfig(e), ...consoleConfig(e), ...oauthConfig(e), ...tracingConfig(e), ...embeddingsConfig(e) };
 }

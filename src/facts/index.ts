@@ -74,3 +74,6 @@ export { confirmationReason, DEPRECATION_NEEDS_REASON, MAX_KEYWORDS, PROMOTION_T
 export { pruneReceipts, ReceiptWriter } from "./trust/receipt-writer.js";
 export { factReaders, type FactReaders } from "./trust/receipts.js";
 export { parseVersionRef, redactFactVersion } from "./trust/redaction.js";
+// Recall by meaning: the service's queue and query embeddings, and the CLI's backfill and status.
+export { FactEmbeddings } from "./embeddings/embeddings.js";
+export { embeddingStatus, prepareVectorSearch, type EmbeddingStatus } from "./embeddings/store.js";

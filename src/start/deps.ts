@@ -10,7 +10,7 @@ import { openReadRouter } from "../db/core/open.js";
 import { serveCliSocket } from "../db/embedded/cli-socket-server.js";
 import type { ReadRouter } from "../db/postgres/read-router.js";
 import { loadMigrations } from "../db/schema/migrate.js";
-import { memoryHealth, ReceiptWriter } from "../facts/index.js";
+import { FactEmbeddings, memoryHealth, ReceiptWriter } from "../facts/index.js";
 import { createMetrics } from "../metrics.js";
 import { createSecretGuard } from "../secrets/guard.js";
 import { loadMcpTracing } from "../tracing/mcp-tracing.js";
@@ -43,6 +43,7 @@ export async function createDeps(config: Config, db: Database, logger: Logger, o
     logger,
     config.facts.receiptWindowMs,
   );
+  const embeddings = config.embeddings ? new FactEmbeddings(config.embeddings, db, logger, metrics) : undefined;
   return {
     config,
     db,
@@ -54,6 +55,7 @@ export async function createDeps(config: Config, db: Database, logger: Logger, o
     expectedMigrations: options.expectedMigrations ?? (await loadMigrations()).length,
     ...(options.isShuttingDown ? { isShuttingDown: options.isShuttingDown } : {}),
     ...(reads ? { reads } : {}),
+    ...(embeddings ? { embeddings } : {}),
     ...(config.tracing.enabled ? { tracing: await loadMcpTracing() } : {}),
   };
 }

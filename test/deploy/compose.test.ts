@@ -33,7 +33,7 @@ const exampleKeys = new Set([...read(".env.example").matchAll(/^([A-Z][A-Z0-9_]*
 describe("docker-compose.yml", () => {
   it("runs Postgres with a health check and a named volume", () => {
     const pg = compose.services.postgres!;
-    expect(pg.image).toMatch(/^postgres:\d+/);
+    expect(pg.image).toMatch(/^pgvector\/pgvector:pg\d+$/);
     expect(pg.healthcheck?.test).toBeDefined();
     const volume = pg.volumes?.[0]?.split(":")[0];
     expect(volume && compose.volumes).toHaveProperty(volume!);

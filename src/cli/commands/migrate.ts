@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import { loadConfig } from "../../config/index.js";
 import { migrate } from "../../db/schema/migrate.js";
+import { prepareVectorSearch } from "../../facts/index.js";
 import { describeDatabase, openDatabase, withConnectionAdvice } from "../../db/core/open.js";
 import { restrictFileModes } from "../file-modes.js";
 import type { Output } from "../output.js";
@@ -24,15 +25,18 @@ export function registerMigrateCommand(program: Command): void {
             throw withConnectionAdvice(error, config);
           });
           const fns = report.functions;
-          out.result({ database: describeDatabase(config), applied: report.applied, functions: fns, schemaVersion: report.current }, () =>
-            report.applied.length || fns.applied.length || fns.dropped.length
+          // Recall by meaning: pgvector and its index, which a service that owns no table cannot make itself.
+          const vectors = config.embeddings ? await prepareVectorSearch(db) : undefined;
+          const vectorLine = vectors ? `\nRecall by meaning compares vectors ${vectors.search === "approximate" ? "through pgvector's approximate index" : "exactly"}${vectors.why ? ` (${vectors.why})` : ""}.` : "";
+          out.result({ database: describeDatabase(config), applied: report.applied, functions: fns, schemaVersion: report.current, ...(vectors ? { vectorSearch: vectors.search } : {}) }, () =>
+            (report.applied.length || fns.applied.length || fns.dropped.length
               ? [
                   `Brought ${describeDatabase(config)} up to date (schema version ${report.current}):`,
                   ...report.applied.map((m) => `  migration ${m}`),
                   ...(fns.applied.length ? [`  ${fns.applied.length} function(s) created or changed`] : []),
                   ...fns.dropped.map((f) => `  function ${f} dropped`),
                 ].join("\n")
-              : `${describeDatabase(config)} is up to date (schema version ${report.current}).`,
+              : `${describeDatabase(config)} is up to date (schema version ${report.current}).`) + vectorLine,
           );
         } finally {
           await db.close();

@@ -6,33 +6,11 @@ import { loadConfig } from "../../config/index.js";
 import { addAgentCommand, type ExportReport, exportSnapshot, type ImportReport, importSnapshot } from "../../snapshots/index.js";
 import { withDatabase } from "../context.js";
 import { ExitCode, type Output } from "../output.js";
+import { progress } from "../progress.js";
 import { action, parseList } from "../run.js";
 
 /** Repeatable, comma-separated option values: --scope a --scope b,c. */
 const collect = (value: string, previous: string[]): string[] => [...previous, ...parseList(value)];
-
-/**
- * A progress line on stderr, only when stderr is a terminal (never in a log or
- * a pipe), redrawn at most every 200 ms.
- */
-function progress(stderr: NodeJS.WritableStream & { isTTY?: boolean }, label: string): { update: (done: number, total: number) => void; end: () => void } | undefined {
-  if (!stderr.isTTY) return undefined;
-  let last = 0;
-  let shown = false;
-  return {
-    update(done, total) {
-      const now = Date.now();
-      if (done < total && now - last < 200) return;
-      last = now;
-      shown = true;
-      // \x1b[K clears what a longer earlier line left behind.
-      stderr.write(`\r${label} ${done}/${total}\x1b[K`);
-    },
-    end() {
-      if (shown) stderr.write("\n");
-    },
-  };
-}
 
 export function registerSnapshotCommands(program: Command): void {
   program
@@ -48,7 +26,7 @@ export function registerSnapshotCommands(program: Command): void {
     .option("--json", "print one JSON object")
     .action(
       action(async (out: Output, dir: string, opts: { scope: string[]; status: string[]; receipts?: boolean }) => {
-        const bar = progress(out.io.stderr, "exporting facts");
+        const bar = progress(out.io.stderr, "exporting facts", { quietUnlessTerminal: true });
         let report: ExportReport;
         try {
           report = await withDatabase(out.io, (db) => exportSnapshot(db, { dir, scopes: opts.scope, statuses: opts.status, onProgress: bar?.update, receipts: opts.receipts === true }));
@@ -71,7 +49,7 @@ export function registerSnapshotCommands(program: Command): void {
         const config = loadConfig(out.io.env);
         const { factBodyMaxChars: bodyMaxChars, graphTextMaxChars } = config.limits;
         const secrets = createSecretGuard(config.secretGuard);
-        const bar = progress(out.io.stderr, opts.dryRun ? "checking files" : "importing files");
+        const bar = progress(out.io.stderr, opts.dryRun ? "checking files" : "importing files", { quietUnlessTerminal: true });
         let report: ImportReport;
         try {
           report = await withDatabase(out.io, (db) => importSnapshot(db, { dir, dryRun: Boolean(opts.dryRun), as: opts.as, bodyMaxChars, graphTextMaxChars, secrets, onProgress: bar?.update }));

@@ -14,10 +14,15 @@ import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { vector } from "@electric-sql/pglite-pgvector";
 import { pgliteDist } from "./pglite-wasm.js";
 
-/** The extensions every PGlite the service opens loads (the migrations create them). */
-export const PGLITE_EXTENSIONS = { pg_trgm, btree_gin };
+/**
+ * The extensions every PGlite the service opens loads: the migrations create
+ * pg_trgm and btree_gin; pgvector is created only once recall by meaning is
+ * set up (src/facts/embeddings/store.ts), and loading it costs a 50 KB bundle.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm, btree_gin, vector };
 
 function pgliteVersion(): string {
   // The package's exports do not include its package.json: read it beside its entry point.

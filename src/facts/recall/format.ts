@@ -39,7 +39,10 @@ function matchWords(h: RecallHit): string {
     const how = `${HOW_WORDS[m.how]}${m.words ? ` (${m.words.join(", ")})` : ""} in ${FIELD_WORDS[m.in]}`;
     groups.set(how, [...(groups.get(how) ?? []), quoteKeyword(m.keyword)]);
   }
-  return [...groups].map(([how, keywords]) => `${keywords.join(", ")} ${how}`).join("; ");
+  const byWords = [...groups].map(([how, keywords]) => `${keywords.join(", ")} ${how}`).join("; ");
+  if (h.matchedBy === "meaning") return `by meaning alone (similarity ${h.similarity?.toFixed(2)}; none of the keywords is in it)`;
+  if (h.matchedBy === "both") return `${byWords}; and by meaning (similarity ${h.similarity?.toFixed(2)})`;
+  return byWords;
 }
 
 /** What a status means, said once per answer for the statuses among the hits. */
@@ -63,11 +66,17 @@ function wordHintText(h: WordHint): string {
   return `Of the words of ${quoteKeyword(h.keyword)} on their own, ${said}: try them as separate keywords, ${split}.`;
 }
 
+/** What an answer says when recall by meaning was left out of it. */
+function meaningUnavailable(why: string): string {
+  return `Matching by meaning was unavailable (${why}): these results match by words only; try other words, or recall again later.`;
+}
+
 export function recallText(keywords: string[], r: RecallResult, hints: WordHint[] = []): string {
   const quoted = keywords.map(quoteKeyword).join(", ");
   if (r.total === 0) {
     return [
       `No facts match ${quoted} in the scopes you can read.`,
+      ...(r.semantic?.unavailable ? [meaningUnavailable(r.semantic.unavailable)] : []),
       ...hints.map(wordHintText),
       "If you learn something reusable during this task, store it with memory_store.",
     ].join(" ");
@@ -82,7 +91,8 @@ export function recallText(keywords: string[], r: RecallResult, hints: WordHint[
     (r.truncated ? `; the first ${r.hits.length} follow (narrow the keywords, filter by type, status or scope, or raise limit up to 50).` : ".") +
     (alike.length ? ` All are ${alike.join(" ")}.` : "") +
     (why === undefined ? "" : ` Each matched ${why}.`) +
-    statuses.map((s) => ` ${STATUS_WORDS[s]}`).join("");
+    statuses.map((s) => ` ${STATUS_WORDS[s]}`).join("") +
+    (r.semantic?.unavailable ? ` ${meaningUnavailable(r.semantic.unavailable)}` : "");
   // Two spaces of indent (not three): the body is most of an answer, and every line of it carries the indent.
   const hits = r.hits.map((h, i) => {
     const lines = [`${i + 1}. ${recallHeadline(h, shared)}`, indent(h.description, "  ")];

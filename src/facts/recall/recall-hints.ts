@@ -6,7 +6,7 @@
 // count comes with it), at most MAX_KEYWORDS words in all, only on an empty
 // answer.
 import type { Caller } from "../../auth/caller.js";
-import type { Queryable } from "../../db/core/database.js";
+import type { Database } from "../../db/core/database.js";
 import { MAX_KEYWORDS } from "../../limits.js";
 import { keywordParts } from "../cjk-words.js";
 import { type ReadOptions, type RecallInput, recallFacts } from "./recall.js";
@@ -19,7 +19,7 @@ export interface WordHint {
 }
 
 /** For each unquoted keyword of several CJK words, how many facts each word finds alone (see above). */
-export async function wordHints(db: Queryable, caller: Caller, input: RecallInput, options: ReadOptions): Promise<WordHint[]> {
+export async function wordHints(db: Database, caller: Caller, input: RecallInput, options: ReadOptions): Promise<WordHint[]> {
   const split = input.keywords
     .map((keyword) => keyword.trim())
     .filter((keyword) => !keyword.startsWith('"'))
@@ -30,7 +30,8 @@ export async function wordHints(db: Queryable, caller: Caller, input: RecallInpu
   const counts = new Map<string, number>();
   await Promise.all(
     words.map(async (word) => {
-      const found = await recallFacts(db, caller, { ...input, keywords: [word], limit: 1 }, options);
+      // By words alone: the hint is about the words the team chose.
+      const found = await recallFacts(db, caller, { ...input, keywords: [word], limit: 1 }, { staleAfterDays: options.staleAfterDays });
       counts.set(word, found.total);
     }),
   );

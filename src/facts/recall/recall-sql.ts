@@ -23,3 +23,25 @@ export const PREVIOUS_CONFIRMATION = `
        order by e.id desc limit 1) e
     join agents a on a.id = e.actor_id
    where e.to_status = 'confirmed'`;
+
+/**
+ * The facts recall by meaning found that no keyword matched, as RECALL's rows
+ * ($1 ids, $2 STALE_AFTER_DAYS); the neighbour search (src/facts/embeddings/)
+ * found them in scopes the caller may read.
+ */
+export const RECALL_ROWS = `
+  select f.id::text as id, f.scope, f.name, f.description, f.type, f.status, f.version,
+         a.name as author, f.created_at, f.updated_at,
+         sb.name as status_by, f.status_at, f.status_reason, char_length(f.body) as body_chars,
+         am_fact_stale(f.status, f.status_at, $2::int) as stale,
+         am_fact_search_body(f.body) as body,
+         null as exact_levels, null as near_levels, null as sentence_levels, null as sentence_words,
+         c.scope as copy_scope, c.name as copy_name
+    from unnest($1::bigint[]) as k(id)
+    join facts f on f.id = k.id
+    join agents a on a.id = f.author_id
+    left join agents sb on sb.id = f.status_by_id
+    left join lateral (
+      select o.scope, o.name from fact_copies d join facts o on o.id = d.copy_of
+       where f.status = 'draft' and d.fact_id = f.id and d.version = f.version and o.status = 'confirmed'
+       order by d.similarity desc, o.id limit 1) c on true`;

@@ -2,11 +2,12 @@
 // the caller's readable scopes filter in SQL.
 import type { Caller } from "../../auth/caller.js";
 import { readableScopes } from "../../auth/scopes.js";
-import type { Queryable } from "../../db/core/database.js";
+import type { Database, Queryable } from "../../db/core/database.js";
 import { type FactSummary, isoTime, type SummaryRow } from "../model.js";
 import { charCount, type FactStatus, type FactType, parseKeywords, RECALL_NEAR_MAX_FACTS, RECALL_NEAR_MIN_CHARS, RECALL_NEAR_WORD_CANDIDATES, RECALL_SENTENCE_WORD_FACTS, RECALL_SHORT_WORD_FACTS, type RecallKeyword, STALE_AFTER_DAYS_DEFAULT } from "../rules.js";
 import { wordsQuery } from "../cjk-words.js";
-import { PREVIOUS_CONFIRMATION, RECALL_CALL } from "./recall-sql.js";
+import { PREVIOUS_CONFIRMATION, RECALL_CALL, RECALL_ROWS } from "./recall-sql.js";
+import type { Embeddings, QueryVector } from "../../app-deps.js";
 import { addSuccessors } from "../trust/supersession.js";
 import { checkWholeNumber, RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT } from "../../limits.js";
 import { optionalReadableScope } from "../lifecycle/get.js";
@@ -55,11 +56,17 @@ export interface RecallHit extends FactSummary {
   copyOf?: { scope: string; name: string };
   /** A deprecated fact that a confirmed one replaced: that one, as "scope/name". */
   supersededBy?: string;
+  /** Where recall by meaning is set up: found by the keywords' words, by meaning alone, or both. */
+  matchedBy?: "words" | "meaning" | "both";
+  /** Found by meaning: the cosine similarity of its vector and the keywords' (0-1, two decimals). */
+  similarity?: number;
 }
 
 export interface ReadOptions {
   /** Days after which a confirmed fact counts as stale (default STALE_AFTER_DAYS_DEFAULT). */
   staleAfterDays?: number;
+  /** Recall by meaning (EMBEDDINGS_URL): a second leg beside the words. */
+  embeddings?: Embeddings | undefined;
 }
 
 export interface RecallResult {
@@ -68,6 +75,8 @@ export interface RecallResult {
   total: number;
   /** True when more facts matched than were returned. */
   truncated: boolean;
+  /** Where recall by meaning is set up: how long its leg took, and why it was left out when it was (the answer is by words then). */
+  semantic?: { seconds: number; unavailable?: string };
 }
 
 // The levels of RECALL (recall-sql.ts EXACT_LEVEL, NEAR_LEVEL), 1-6.
@@ -124,19 +133,76 @@ export function recallParams(
   ];
 }
 
-export async function recallFacts(db: Queryable, caller: Caller, input: RecallInput, options: ReadOptions = {}): Promise<RecallResult> {
+export async function recallFacts(db: Database, caller: Caller, input: RecallInput, options: ReadOptions = {}): Promise<RecallResult> {
   const staleAfter = options.staleAfterDays ?? STALE_AFTER_DAYS_DEFAULT;
   const keywords = parseKeywords(input.keywords);
   const scope = optionalReadableScope(caller, input.scope);
   const limit = boundedLimit(input.limit, RECALL_DEFAULT_LIMIT, RECALL_MAX_LIMIT);
-  const params = recallParams(keywords, readableScopes(caller), { type: input.type, status: input.status, scope }, limit, staleAfter);
+  const readable = readableScopes(caller);
+  // The keywords' embedding is asked for first: the endpoint works while the words are looked up.
+  const started = performance.now();
+  const query = options.embeddings?.embedQuery(keywords.map((k) => k.keyword).join("; "));
+  const params = recallParams(keywords, readable, { type: input.type, status: input.status, scope }, limit, staleAfter);
   // One JSON object per row (am_recall returns RECALL's rows as JSON): timestamps come as strings, which toSummary reads too.
   const rows = (await db.query<{ r: RecallRow & { total: number } }>(RECALL_CALL, params, prepared("recall"))).rows.map((x) => x.r);
   const total = rows[0]?.total ?? 0;
-  const hits = rows.map((r) => recallHit(r, keywords));
-  await addConfirmedBefore(db, hits);
-  await addSuccessors(db, readableScopes(caller), hits);
-  return { hits, total, truncated: total > rows.length };
+  let result: RecallResult = { hits: rows.map((r) => recallHit(r, keywords)), total, truncated: total > rows.length };
+  if (query && options.embeddings) {
+    const meaning = { embeddings: options.embeddings, query, started, limit, staleAfter, filters: { readable, type: input.type ?? null, status: input.status ?? null, scope: scope ?? null } };
+    result = await withMeaning(db, rows.map((r) => String(r.id)), result, meaning);
+  }
+  await addConfirmedBefore(db, result.hits);
+  await addSuccessors(db, readable, result.hits);
+  return result;
+}
+
+interface MeaningLeg {
+  embeddings: Embeddings;
+  query: Promise<QueryVector>;
+  /** When the leg began (performance.now()). */
+  started: number;
+  limit: number;
+  staleAfter: number;
+  filters: { readable: { all: boolean; scopes: string[] }; type: string | null; status: string | null; scope: string | null };
+}
+
+/** k of reciprocal rank fusion (Cormack et al.): a rank r counts 1 / (k + r). */
+const RRF_K = 60;
+
+/**
+ * Recall's second leg: the facts nearest the keywords' embedding, in the
+ * caller's readable facts only, fused with the words' hits by reciprocal
+ * rank. A fact matched by its words as written or by their forms (exact,
+ * stemmed) always ranks above one found only nearly (typo, most words) or by
+ * meaning: a neighbour never pushes a word match down. Without the keywords'
+ * vector within the budget the words' hits come alone, and the answer says why.
+ */
+async function withMeaning(db: Database, lexicalIds: string[], words: RecallResult, leg: MeaningLeg): Promise<RecallResult> {
+  const query = await leg.query;
+  for (const hit of words.hits) hit.matchedBy = "words";
+  if ("unavailable" in query) return { ...words, semantic: { seconds: (performance.now() - leg.started) / 1000, unavailable: query.unavailable } };
+  const neighbours = (await leg.embeddings.nearest(db, query.vector, leg.filters, leg.limit)).filter((n) => n.similarity >= leg.embeddings.minSimilarity);
+  const semanticRank = new Map(neighbours.map((n, i) => [n.id, { rank: i + 1, similarity: n.similarity }]));
+  const lexicalIndex = new Map(lexicalIds.map((id, i) => [id, i]));
+  const meaningOnly = neighbours.filter((n) => !lexicalIndex.has(n.id));
+  const meaningRows = meaningOnly.length === 0 ? [] : (await db.query<RecallRow>(RECALL_ROWS, [meaningOnly.map((n) => n.id), leg.staleAfter])).rows;
+  const candidates = [
+    ...words.hits.map((hit, i) => ({ hit, id: lexicalIds[i]!, lexicalRank: i + 1 })),
+    ...meaningRows.map((r) => ({ hit: recallHit(r, []), id: r.id, lexicalRank: undefined })),
+  ].map((c) => {
+    const semantic = semanticRank.get(c.id);
+    if (semantic) {
+      c.hit.matchedBy = c.lexicalRank === undefined ? "meaning" : "both";
+      c.hit.similarity = Math.round(semantic.similarity * 100) / 100;
+    }
+    const score = (c.lexicalRank ? 1 / (RRF_K + c.lexicalRank) : 0) + (semantic ? 1 / (RRF_K + semantic.rank) : 0);
+    const byWords = c.hit.matches.some((m) => m.how === "exact" || m.how === "stemmed");
+    return { ...c, score, tier: byWords ? 0 : 1 };
+  });
+  candidates.sort((a, b) => a.tier - b.tier || b.score - a.score || (a.lexicalRank ?? Infinity) - (b.lexicalRank ?? Infinity));
+  const hits = candidates.slice(0, leg.limit).map((c) => c.hit);
+  const total = words.total + meaningRows.length;
+  return { hits, total, truncated: total > hits.length, semantic: { seconds: (performance.now() - leg.started) / 1000 } };
 }
 
 /**
@@ -161,6 +227,8 @@ async function addConfirmedBefore(db: Queryable, hits: RecallHit[]): Promise<voi
 }
 
 type RecallRow = SummaryRow & {
+  /** The fact's id (as text: a bigint). */
+  id: string;
   body: string;
   /** am_fact_stale of the fact. */
   stale: boolean;

@@ -104,6 +104,11 @@ export const recallHitSchema = z.object({
     .optional()
     .describe("Only for a draft that, when stored, looked like this confirmed fact (the duplicate warning): follow the confirmed one."),
   supersededBy: z.string().optional().describe('Only for a deprecated fact a confirmed one replaced: that one ("scope/name"); follow it.'),
+  matchedBy: z
+    .enum(["words", "meaning", "both"])
+    .optional()
+    .describe("Only where recall by meaning is set up: found by the keywords' words (matches), by meaning alone (no keyword in it: check it is what you need), or both."),
+  similarity: z.number().optional().describe("Found by meaning: how alike it is to the keywords (cosine similarity, 0-1)."),
 });
 
 export const similarFactSchema = z.object({

@@ -52,6 +52,8 @@ export const memoryStoreTool = defineTool({
       duplicateTimeoutMs: deps.config.facts.duplicateTimeoutMs,
       secrets: deps.secrets,
     });
+    // Recall by meaning: the queue embeds the new text now, off this call.
+    deps.embeddings?.written();
     // Some clients (Claude Code among them) show their model the structured answer and not the text: the advice goes there too.
     const advice = result.similar?.length ? { similarAdvice: SIMILAR_ADVICE } : {};
     if (result.similar?.length) deps.metrics.duplicateWarnings.inc();

@@ -32,6 +32,10 @@ const output = {
     .array(z.object({ keyword: z.string(), words: z.array(z.object({ word: z.string(), facts: z.number().int() })) }))
     .optional()
     .describe("Only when nothing matched: for each Chinese, Japanese or Korean keyword of several words, how many facts each word finds on its own (try those as separate keywords)."),
+  meaningUnavailable: z
+    .string()
+    .optional()
+    .describe("Only where recall by meaning is set up and it was left out of this answer (the embeddings endpoint slow or down): why. The hits match by words only."),
   withdrawn: z.array(z.string()).optional().describe("Facts you read earlier that were withdrawn since: do not act on them any more. Shown once."),
 };
 
@@ -71,6 +75,8 @@ function leanHit(h: RecallHit) {
   if (h.confirmedBefore) lean.confirmedBefore = { version: h.confirmedBefore.version, by: h.confirmedBefore.by, on: h.confirmedBefore.at.slice(0, 10) };
   if (h.copyOf) lean.copyOf = h.copyOf;
   if (h.supersededBy) lean.supersededBy = h.supersededBy;
+  if (h.matchedBy) lean.matchedBy = h.matchedBy;
+  if (h.similarity !== undefined) lean.similarity = h.similarity;
   return lean;
 }
 
@@ -84,6 +90,8 @@ type LeanHit = Pick<RecallHit, "name" | "scope" | "type" | "status" | "descripti
   confirmedBefore?: { version: number; by: string; on: string };
   copyOf?: { scope: string; name: string };
   supersededBy?: string;
+  matchedBy?: "words" | "meaning" | "both";
+  similarity?: number;
 };
 
 export const memoryRecallTool = defineTool({
@@ -100,18 +108,26 @@ export const memoryRecallTool = defineTool({
   annotations: READ_ONLY,
   readsMayLag: true,
   async run(args, { caller, deps, served }) {
-    const options = { staleAfterDays: deps.config.facts.staleAfterDays };
+    const options = { staleAfterDays: deps.config.facts.staleAfterDays, embeddings: deps.embeddings };
     // Read beside the recall (on the primary, where notices are written), not after it.
     const notices = startNotices(deps, caller);
     const result = await recallFacts(deps.db, caller, args, options);
     deps.metrics.recalls.inc({ result: result.total > 0 ? "hits" : "empty" });
+    if (result.semantic) deps.metrics.recallSemantic.observe({ result: result.semantic.unavailable ? "unavailable" : "used" }, result.semantic.seconds);
     served(result.hits);
     const hints = result.total === 0 ? await wordHints(deps.db, caller, args, options) : [];
     const withdrawn = await notices.deliver();
     const text = recallText(args.keywords, result, hints);
+    const { semantic, ...found } = result;
     return {
       text: withdrawn.length > 0 ? `${withdrawn.join("\n")}\n\n${text}` : text,
-      structured: { ...result, hits: result.hits.map(leanHit), ...(hints.length > 0 ? { wordHints: hints } : {}), ...(withdrawn.length > 0 ? { withdrawn } : {}) },
+      structured: {
+        ...found,
+        hits: result.hits.map(leanHit),
+        ...(semantic?.unavailable ? { meaningUnavailable: semantic.unavailable } : {}),
+        ...(hints.length > 0 ? { wordHints: hints } : {}),
+        ...(withdrawn.length > 0 ? { withdrawn } : {}),
+      },
     };
   },
 });
