@@ -1,6 +1,7 @@
 // npm run bench [-- --quick] [-- --facts 100000] [-- --graph-sizes 1000,10000,50000] [-- --graph-corpora sprint,mixed]
 //   [-- --scaling-sizes 1000,10000,50000] [-- --sections floor,facts,quality] [-- --service-cli ../other/dist/cli/main.js]
 //   [-- --sections replicas] (not in the default set: it makes its own Postgres clusters)
+//   [-- --sections meaning] (not in the default set: recall by meaning on an embedded database of --facts facts)
 //   [-- --sections scale --scale-facts 1000000 --scale-entities 500000] (not in the default set: a year of a team's memory)
 //
 // Starts the service as its own process against a fresh Postgres database, drives
@@ -28,6 +29,7 @@ import { benchFloor } from "./sections/floor.js";
 import { benchGraph } from "./sections/graph.js";
 import { benchHostile } from "./sections/hostile.js";
 import { benchLedger } from "./sections/ledger.js";
+import { benchMeaning } from "./sections/meaning.js";
 import { benchQuality } from "./sections/quality.js";
 import { benchReplicas } from "./sections/replicas.js";
 import { benchScale } from "./sections/scale.js";
@@ -57,9 +59,11 @@ const SECTIONS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   replicas: benchReplicas,
   // A team's year of memory (1,000,000 facts, 500,000 entities) through `agent-memory import`; only when asked for (--sections scale).
   scale: benchScale,
+  // Recall by meaning on an embedded database of --facts facts, every one embedded (tens of minutes at 100,000); only when asked for (--sections meaning).
+  meaning: benchMeaning,
 };
 /** Sections that run only when named: their own clusters, or a load of tens of minutes. */
-const ON_DEMAND = new Set(["replicas", "scale"]);
+const ON_DEMAND = new Set(["replicas", "scale", "meaning"]);
 const DEFAULT_SECTIONS = Object.keys(SECTIONS).filter((name) => !ON_DEMAND.has(name));
 
 const { values } = parseArgs({

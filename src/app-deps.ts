@@ -62,10 +62,14 @@ export interface Embeddings {
   readonly model: string;
   /** Cosine similarity a fact needs to be found by meaning alone (EMBEDDINGS_MIN_SIMILARITY). */
   readonly minSimilarity: number;
+  /** The longest the semantic leg of a recall may take (EMBEDDINGS_RECALL_BUDGET_MS): the keywords' embedding and the neighbour search together. */
+  readonly recallBudgetMs: number;
   /** The keywords' vector within EMBEDDINGS_RECALL_BUDGET_MS; never throws. */
   embedQuery(text: string): Promise<QueryVector>;
-  /** The readable facts nearest a vector, best first, with their similarity, read on `db` (a replica where reads may lag). */
-  nearest(db: Database, vector: readonly number[], filters: { readable: { all: boolean; scopes: string[] }; type: string | null; status: string | null; scope: string | null }, limit: number): Promise<Array<{ id: string; similarity: number }>>;
+  /** The readable facts nearest a vector, best first, with their similarity, read on `db` (a replica where reads may lag), within `timeoutMs` on Postgres. */
+  nearest(db: Database, vector: readonly number[], filters: { readable: { all: boolean; scopes: string[] }; type: string | null; status: string | null; scope: string | null }, limit: number, timeoutMs: number): Promise<Array<{ id: string; similarity: number }>>;
+  /** Why the answer goes without meaning when `nearest` threw (counted and logged). */
+  searchFailed(error: unknown, timeoutMs: number): string;
   /** A fact's text was written: the queue embeds it without waiting for its next look. */
   written(): void;
   /** The embedding queue, run by the service's background jobs (src/start/jobs.ts) until the signal aborts. */

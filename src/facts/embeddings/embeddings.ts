@@ -25,6 +25,7 @@ export type Progress = (embedded: number, waiting: number) => void;
 export class FactEmbeddings implements Embeddings {
   readonly model: string;
   readonly minSimilarity: number;
+  readonly recallBudgetMs: number;
   #search: VectorSearch = "exact";
   #dims: number | undefined;
   #wake: (() => void) | undefined;
@@ -38,6 +39,7 @@ export class FactEmbeddings implements Embeddings {
   ) {
     this.model = settings.model;
     this.minSimilarity = settings.minSimilarity;
+    this.recallBudgetMs = settings.recallBudgetMs;
   }
 
   /** How vectors are compared here (pgvector and its index where they can be made); logged once when it is an exact scan. */
@@ -61,8 +63,16 @@ export class FactEmbeddings implements Embeddings {
     }
   }
 
-  nearest(db: Database, vector: readonly number[], filters: NeighbourFilters, limit: number) {
-    return nearestFacts(db, this.#search, this.model, vector, filters, limit);
+  nearest(db: Database, vector: readonly number[], filters: NeighbourFilters, limit: number, timeoutMs: number) {
+    return nearestFacts(db, this.#search, this.model, vector, filters, limit, timeoutMs);
+  }
+
+  /** The neighbour search failed or ran out of the budget: counted, logged when it is not the budget, and said in the answer. */
+  searchFailed(error: unknown, timeoutMs: number): string {
+    this.metrics?.embeddingFailures.inc({ leg: "recall" });
+    const timedOut = /statement timeout|canceling statement/i.test((error as Error).message ?? "");
+    if (!timedOut) this.logger.warn({ err: error }, "searching facts by meaning failed; the recall answered by words");
+    return timedOut ? `the search by meaning did not finish within the remaining ${Math.round(timeoutMs)} ms of the budget` : "the search by meaning failed";
   }
 
   written(): void {

@@ -163,9 +163,11 @@ export interface Neighbour {
  * (scopes, then type, status and scope filters, applied before the ranking),
  * of the model's vectors only. With pgvector the HNSW index is scanned
  * iteratively (relaxed order, re-sorted here), so that facts of scopes the
- * caller cannot read never use up the page.
+ * caller cannot read never use up the page. `timeoutMs` bounds it on
+ * Postgres (the rest of the recall's budget); the embedded database runs it
+ * unbounded (a statement timeout there restarts its worker).
  */
-export async function nearestFacts(db: Database, search: VectorSearch, model: string, vector: readonly number[], filters: NeighbourFilters, limit: number): Promise<Neighbour[]> {
+export async function nearestFacts(db: Database, search: VectorSearch, model: string, vector: readonly number[], filters: NeighbourFilters, limit: number, timeoutMs: number): Promise<Neighbour[]> {
   const dims = vector.length;
   const where = `e.model = $2::text and e.dims = ${dims} and am_in_scopes(f.scope, $3::boolean, $4::text[])
       and ($5::text is null or f.type = $5::text) and ($6::text is null or f.status = $6::text) and ($7::text is null or f.scope = $7::text)`;
@@ -177,7 +179,7 @@ export async function nearestFacts(db: Database, search: VectorSearch, model: st
        where ${where}
        order by similarity desc, e.fact_id limit $8::int`;
     params[0] = vector;
-    const rows = (await db.query<{ id: string; similarity: number }>(sql, params, prepared(`nearest_exact_${dims}`))).rows;
+    const rows = (await db.queryBounded<{ id: string; similarity: number }>(timeoutMs, sql, params, prepared(`nearest_exact_${dims}`))).rows;
     return rows.map((r) => ({ id: r.id, similarity: Number(r.similarity) }));
   }
   const sql = `
@@ -187,7 +189,7 @@ export async function nearestFacts(db: Database, search: VectorSearch, model: st
      order by e.embedding::vector(${dims}) <=> $1::vector(${dims}) limit $8::int`;
   params[0] = `[${vector.join(",")}]`;
   const rows = await db.transaction(async (tx) => {
-    await tx.exec("set local hnsw.iterative_scan = relaxed_order");
+    await tx.exec(`set local hnsw.iterative_scan = relaxed_order; set local statement_timeout = ${Math.max(1, Math.trunc(timeoutMs))}`);
     return (await tx.query<{ id: string; similarity: number }>(sql, params, prepared(`nearest_${dims}`))).rows;
   });
   return rows.map((r) => ({ id: r.id, similarity: Number(r.similarity) })).sort((a, b) => b.similarity - a.similarity);

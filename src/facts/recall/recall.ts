@@ -181,7 +181,15 @@ async function withMeaning(db: Database, lexicalIds: string[], words: RecallResu
   const query = await leg.query;
   for (const hit of words.hits) hit.matchedBy = "words";
   if ("unavailable" in query) return { ...words, semantic: { seconds: (performance.now() - leg.started) / 1000, unavailable: query.unavailable } };
-  const neighbours = (await leg.embeddings.nearest(db, query.vector, leg.filters, leg.limit)).filter((n) => n.similarity >= leg.embeddings.minSimilarity);
+  // What is left of the budget bounds the search too: the whole leg never waits past it.
+  const remainingMs = Math.max(50, leg.embeddings.recallBudgetMs - (performance.now() - leg.started));
+  let found: Array<{ id: string; similarity: number }>;
+  try {
+    found = await leg.embeddings.nearest(db, query.vector, leg.filters, leg.limit, remainingMs);
+  } catch (error) {
+    return { ...words, semantic: { seconds: (performance.now() - leg.started) / 1000, unavailable: leg.embeddings.searchFailed(error, remainingMs) } };
+  }
+  const neighbours = found.filter((n) => n.similarity >= leg.embeddings.minSimilarity);
   const semanticRank = new Map(neighbours.map((n, i) => [n.id, { rank: i + 1, similarity: n.similarity }]));
   const lexicalIndex = new Map(lexicalIds.map((id, i) => [id, i]));
   const meaningOnly = neighbours.filter((n) => !lexicalIndex.has(n.id));
