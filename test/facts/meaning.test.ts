@@ -113,6 +113,22 @@ describe.each(BACKENDS)("recall by meaning (%s)", (backend) => {
     expect((await recall(writer, ["physician"])).hits.map((h) => h.name)).toContain("lunch-menu");
   });
 
+  it("never makes a store wait: while the endpoint fails the queue retries, and embeds once it is back", async () => {
+    server.fail = true;
+    try {
+      await callOk(writer, "memory_store", { name: "fleet-vehicles", description: "Fleet list", type: "reference", body: "The fleet: two vans and a truck." });
+      for (let i = 0; i < 400 && !/agent_memory_embedding_failures_total\{leg="queue"\} [1-9]/.test(await (await fetch(`${service.url}/metrics`)).text()); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect((await embeddingStatus(db, MODEL)).waiting).toBe(1);
+      expect((await recall(writer, ["automobile"])).hits.map((h) => h.name)).not.toContain("fleet-vehicles");
+    } finally {
+      server.fail = false;
+    }
+    await embedded(db);
+    expect((await recall(writer, ["automobile"])).hits.map((h) => h.name)).toContain("fleet-vehicles");
+  });
+
   it("answers by words within the budget when the endpoint hangs, and says so", async () => {
     const slow = await startTestService(db, embeddingsEnv(server, { EMBEDDINGS_RECALL_BUDGET_MS: "200" }));
     const client = await connectClient(slow.mcpUrl, (await addAgent(db, "hurried", { scopes: ["shared"] })).token);
