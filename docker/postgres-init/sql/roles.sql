@@ -22,7 +22,3 @@ grant connect on database :"DBNAME" to :"app_role";
 -- Whatever the migrations create later is usable, not owned, by the service.
 alter default privileges for role :"owner_role" in schema public grant select, insert, update, delete on tables to :"app_role";
 alter default privileges for role :"owner_role" in schema public grant usage, select on sequences to :"app_role";
-
--- Recall by meaning's vectors compare through pgvector where it is installed (the
--- compose file's image has it); creating it needs this superuser.
-create extension if not exists vector;
