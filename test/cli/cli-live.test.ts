@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { connectSocketDatabase } from "../../src/db/embedded/cli-socket-client.js";
 import { onlyJson, runCli, startServe, type ServeProcess } from "../support/cli.js";
 import { seedEmbeddedDataDir } from "../support/databases.js";
@@ -29,10 +29,6 @@ describe("the CLI while the embedded service runs", () => {
     serve = startServe(env);
     mcpUrl = await serve.ready;
   }, 120_000);
-  afterAll(async () => {
-    serve?.child.kill("SIGTERM");
-    if (serve) await serve.exited;
-  });
 
   it("manages agents and tokens on the service's database, and the service sees them at once", async () => {
     expect(statSync(join(dataDir, "cli.sock")).mode & 0o777).toBe(0o600);

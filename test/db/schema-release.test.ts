@@ -119,26 +119,21 @@ describe("a CLI of another release beside a running embedded service", () => {
   it("refuses through the socket instead of rewriting the service's functions", async () => {
     await seedEmbeddedDataDir(dataDir);
     const serve = startServe(env);
+    await serve.ready;
+    const lent = (await connectSocketDatabase(join(dataDir, "cli.sock")))!;
     try {
-      await serve.ready;
-      const lent = (await connectSocketDatabase(join(dataDir, "cli.sock")))!;
-      try {
-        await functionOfAnotherRelease(lent);
-      } finally {
-        await lent.close();
-      }
-      const listed = await runCli(["agent", "list"], env);
-      expect(listed.code).toBe(1);
-      expect(listed.stderr).toContain("This CLI is from another release than the running service");
-      const again = (await connectSocketDatabase(join(dataDir, "cli.sock")))!;
-      try {
-        expect(await maxObservations(again)).toBe(1200);
-      } finally {
-        await again.close();
-      }
+      await functionOfAnotherRelease(lent);
     } finally {
-      serve.child.kill("SIGTERM");
-      await serve.exited;
+      await lent.close();
+    }
+    const listed = await runCli(["agent", "list"], env);
+    expect(listed.code).toBe(1);
+    expect(listed.stderr).toContain("This CLI is from another release than the running service");
+    const again = (await connectSocketDatabase(join(dataDir, "cli.sock")))!;
+    try {
+      expect(await maxObservations(again)).toBe(1200);
+    } finally {
+      await again.close();
     }
   }, 60_000);
 });

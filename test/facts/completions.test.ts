@@ -5,16 +5,15 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NAMES_BY_PREFIX, SCOPES_BY_PREFIX } from "../../src/facts/lifecycle/complete.js";
 import { ACTIONS_BY_PREFIX, TARGETS_BY_PREFIX } from "../../src/ledger/complete.js";
-import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { type PlanNode, planNodes } from "../support/plans.js";
-import { addAgent, callOk, connectClient, startTestService } from "../support/service.js";
+import { addAgent, callOk, connectClient, startInProcessService, type InProcessService } from "../support/service.js";
 
 const FACT_TEMPLATE = "memory://facts/{scope}/{name}";
 
 describe.each(BACKENDS)("completions on %s", (backend) => {
   let t: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let reader: Client;
   let admin: Client;
 
@@ -25,13 +24,13 @@ describe.each(BACKENDS)("completions on %s", (backend) => {
 
   beforeAll(async () => {
     t = await createTestDatabase(backend);
-    service = await startTestService(t.db);
+    service = await startInProcessService(t.db);
     const readerAgent = await addAgent(t.db, "reader", { scopes: ["shared", "blog"], readScopes: ["docs"] });
     const opsAgent = await addAgent(t.db, "ops", { scopes: ["ops"] });
     const adminAgent = await addAgent(t.db, "admin", { scopes: ["*"] });
-    reader = await connectClient(service.mcpUrl, readerAgent.token);
-    admin = await connectClient(service.mcpUrl, adminAgent.token);
-    const ops = await connectClient(service.mcpUrl, opsAgent.token);
+    reader = await connectClient(service, readerAgent.token);
+    admin = await connectClient(service, adminAgent.token);
+    const ops = await connectClient(service, opsAgent.token);
     const store = (client: Client, scope: string, name: string) => callOk(client, "memory_store", { name, scope, type: "project", description: `About ${name}`, body: "Why and how." });
     await store(reader, "shared", "deploy-order");
     await store(reader, "shared", "deploy-window");

@@ -3,10 +3,9 @@
 // and concurrent creations all land.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, callOk, connectClient, startTestService, textOf } from "../support/service.js";
+import { addAgent, callOk, connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 
 interface Outcome {
   agent: string;
@@ -16,22 +15,19 @@ interface Outcome {
 
 describe("facts under concurrency (Postgres, HTTP)", () => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let author: Client;
   const racers: Array<{ name: string; client: Client }> = [];
 
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
-    service = await startTestService(tdb.db);
+    service = await startInProcessService(tdb.db);
     const a = await addAgent(tdb.db, "author");
-    author = await connectClient(service.mcpUrl, a.token);
+    author = await connectClient(service, a.token);
     for (let i = 0; i < 20; i++) {
       const agent = await addAgent(tdb.db, `racer-${String(i).padStart(2, "0")}`);
-      racers.push({ name: agent.name, client: await connectClient(service.mcpUrl, agent.token) });
+      racers.push({ name: agent.name, client: await connectClient(service, agent.token) });
     }
-  });
-  afterAll(async () => {
-    await Promise.all([author, ...racers.map((r) => r.client)].map((c) => c?.close()));
   });
 
   /** All racers call at once; returns who succeeded and what the others were told. */

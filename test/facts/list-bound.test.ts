@@ -15,9 +15,8 @@ import type { Caller } from "../../src/auth/caller.js";
 import { type ListInput, listFacts } from "../../src/facts/lifecycle/list.js";
 import { reviewQueue, staleQueue } from "../../src/facts/review/queue.js";
 import * as sql from "../../src/facts/sql.js";
-import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { callOk, connectClient, startTestService, textOf } from "../support/service.js";
+import { callOk, connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 import { addCaller, fact, store } from "./helpers.js";
 
 const DAY_MS = 86_400_000;
@@ -185,12 +184,12 @@ describe.each(BACKENDS)("memory_list's bounded scan on %s", (backend) => {
 
 describe("memory_list over HTTP with LIST_SCAN_MAX=100", () => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let client: Client;
 
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
-    service = await startTestService(tdb.db, {}, (c) => (c.limits.listScanMax = 100));
+    service = await startInProcessService(tdb.db, {}, (c) => (c.limits.listScanMax = 100));
     const writer = await addCaller(tdb.db, "many-writer", { scopes: ["shared"] });
     await addCaller(tdb.db, "quiet-writer", { scopes: ["shared"] });
     // 250 facts by one writer, written straight into the table (the store path is tested elsewhere).
@@ -199,7 +198,7 @@ describe("memory_list over HTTP with LIST_SCAN_MAX=100", () => {
        select 'shared', 'note-' || g, 'Note ' || g, 'project', 'Why and how ' || g, $1::bigint from generate_series(1, 250) g`,
       [writer.agentId],
     );
-    client = await connectClient(service.mcpUrl, writer.token, "many-writer");
+    client = await connectClient(service, writer.token, "many-writer");
   });
 
   it("a filter that matches nothing answers after 100 facts, says so, and hands out a cursor that goes on", async () => {

@@ -8,9 +8,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getFact } from "../../src/facts/lifecycle/get.js";
 import { promoteFact } from "../../src/facts/review/promote.js";
-import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { callOk, connectClient, startTestService, textOf } from "../support/service.js";
+import { callOk, connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 import { addCaller, fact, store } from "./helpers.js";
 
 interface Hit {
@@ -30,7 +29,7 @@ const DRAFT_KEYS = ["author", "body", "description", "matches", "name", "scope",
 
 describe.each(BACKENDS)("memory_recall's answer on %s", (backend) => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let reader: Client;
   let today: string;
   let reviewed: string;
@@ -43,11 +42,11 @@ describe.each(BACKENDS)("memory_recall's answer on %s", (backend) => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase(backend);
-    service = await startTestService(tdb.db);
+    service = await startInProcessService(tdb.db);
     const writer = await addCaller(tdb.db, "writer", { scopes: ["shared", "ops"] });
     const reviewer = await addCaller(tdb.db, "reviewer", { kind: "human", scopes: ["*"] });
     const r = await addCaller(tdb.db, "reader", { scopes: ["shared", "ops"] });
-    reader = await connectClient(service.mcpUrl, r.token, "reader");
+    reader = await connectClient(service, r.token, "reader");
     for (const name of ["wombat-draft", "wombat-confirmed", "wombat-withdrawn"]) {
       await store(tdb.db, writer, fact(name, { description: `The wombat rule, ${name}`, body: "Why: an outage. How: follow the wombat rule." }));
     }

@@ -12,9 +12,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { segmentOlderFacts } from "../../src/facts/lifecycle/cjk-backfill.js";
 import { CJK_WORD_RULES, factWords, keywordParts, keywordWords, wordsQuery } from "../../src/facts/cjk-words.js";
 import { replayCreate } from "../../src/facts/index.js";
-import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { connectClient, startTestService, textOf } from "../support/service.js";
+import { connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 import { addCaller } from "./helpers.js";
 
 interface Hit {
@@ -52,7 +51,7 @@ describe("the words of CJK text", () => {
 
 describe.each(BACKENDS)("recall of Japanese and Korean as written on %s", (backend) => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let reader: Client;
   let writer: Client;
 
@@ -69,11 +68,11 @@ describe.each(BACKENDS)("recall of Japanese and Korean as written on %s", (backe
 
   beforeAll(async () => {
     tdb = await createTestDatabase(backend);
-    service = await startTestService(tdb.db);
+    service = await startInProcessService(tdb.db);
     const w = await addCaller(tdb.db, "writer", { scopes: ["blog"] });
     const r = await addCaller(tdb.db, "reader", { readScopes: ["blog"] });
-    writer = await connectClient(service.mcpUrl, w.token, "writer");
-    reader = await connectClient(service.mcpUrl, r.token, "reader");
+    writer = await connectClient(service, w.token, "writer");
+    reader = await connectClient(service, r.token, "reader");
     await storeFact("blog-tags", "ブログ記事には公開前に必ずタグを付ける", "タグがない記事は検索に出ない。");
     await storeFact("code-review", "코드 리뷰는 작성자가 아닌 사람이 한다", "리뷰는 병합 전에 끝낸다.");
     await storeFact("hotfix-review", "핫픽스도 코드리뷰를 거친다", "긴급한 경우에도 한 명은 본다.");

@@ -3,37 +3,16 @@
 // At equal match the confirmed fact comes first; the draft's hit says which
 // confirmed fact the duplicate warning tied it to when it was stored, in the
 // structured answer (copyOf) and in the text.
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
-import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { callOk, connectClient, startTestService, textOf } from "../support/service.js";
-import { addCaller } from "./helpers.js";
+import { describe, expect } from "vitest";
+import { BACKENDS } from "../support/databases.js";
+import { callOk, textOf } from "../support/service.js";
+import { serviceTest } from "../support/service-test.js";
 
 describe.each(BACKENDS)("recall of a near-copy of a confirmed fact on %s", (backend) => {
-  let tdb: TestDatabase;
-  let service: RunningService;
-  let author: Client;
-  let copier: Client;
-  let reviewer: Client;
+  const test = serviceTest({ backend, agents: { author: {}, copier: {}, reviewer: { kind: "human" } } });
 
-  beforeAll(async () => {
-    tdb = await createTestDatabase(backend);
-    service = await startTestService(tdb.db);
-    const tokens = await Promise.all([
-      addCaller(tdb.db, "author", { scopes: ["shared"] }),
-      addCaller(tdb.db, "copier", { scopes: ["shared"] }),
-      addCaller(tdb.db, "reviewer", { kind: "human", scopes: ["shared"] }),
-    ]);
-    const clients = await Promise.all(tokens.map((t) => connectClient(service.mcpUrl, t.token, t.name)));
-    [author, copier, reviewer] = [clients[0]!, clients[1]!, clients[2]!];
-  });
-  afterAll(async () => {
-    await Promise.all([author, copier, reviewer].map((c) => c?.close()));
-  });
-
-  it("ranks the confirmed fact first and says on the draft which confirmed fact it copies", async () => {
+  test("ranks the confirmed fact first and says on the draft which confirmed fact it copies", async ({ clients: { author, copier, reviewer } }) => {
     await callOk(author, "memory_store", { name: "deploy-needs-migration", description: "Run database migrations before deploying the API", type: "project", body: "The API fails on the old schema." });
     await callOk(reviewer, "memory_promote", { name: "deploy-needs-migration", to: "confirmed", reason: "Matches the pipeline." });
     const stored = await callOk<{ similar?: Array<{ name: string }> }>(copier, "memory_store", {

@@ -10,9 +10,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { connectClient, startTestService, textOf } from "../support/service.js";
+import { connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 import { addCaller, fact, store } from "./helpers.js";
 
 interface Hit {
@@ -22,7 +21,7 @@ interface Hit {
 
 describe.each(BACKENDS)("recall of other word forms and CJK parts on %s", (backend) => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let reader: Client;
 
   async function recall(keywords: string[], scope: string) {
@@ -40,10 +39,10 @@ describe.each(BACKENDS)("recall of other word forms and CJK parts on %s", (backe
 
   beforeAll(async () => {
     tdb = await createTestDatabase(backend);
-    service = await startTestService(tdb.db);
+    service = await startInProcessService(tdb.db);
     const writer = await addCaller(tdb.db, "writer", { scopes: ["shared", "trial", "docs"] });
     const r = await addCaller(tdb.db, "reader", { scopes: ["shared"], readScopes: ["trial", "docs"] });
-    reader = await connectClient(service.mcpUrl, r.token, "reader");
+    reader = await connectClient(service, r.token, "reader");
 
     const trial = { scope: "trial" };
     await store(tdb.db, writer, fact("migrate-first", { ...trial, description: "Run database migrations before deploying", body: "The API does not boot on the old schema." }));

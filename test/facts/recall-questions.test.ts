@@ -7,9 +7,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseKeywords } from "../../src/facts/rules.js";
-import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { connectClient, startTestService, textOf } from "../support/service.js";
+import { connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 import { addCaller } from "./helpers.js";
 
 interface Hit {
@@ -32,7 +31,7 @@ describe("which keywords are sentences", () => {
 
 describe.each(BACKENDS)("questions as keywords on %s", (backend) => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let agent: Client;
 
   async function recall(...keywords: string[]) {
@@ -44,9 +43,9 @@ describe.each(BACKENDS)("questions as keywords on %s", (backend) => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase(backend);
-    service = await startTestService(tdb.db);
+    service = await startInProcessService(tdb.db);
     const w = await addCaller(tdb.db, "writer", { scopes: ["shared"] });
-    agent = await connectClient(service.mcpUrl, w.token, "writer");
+    agent = await connectClient(service, w.token, "writer");
     const facts: Array<[string, string, string]> = [
       ["qiita-tag-limit", "Qiita の記事にはタグを5つまでしか付けられない", "6つ目を付けると投稿が失敗する。"],
       ["qiita-schedule", "Qiita の記事は朝に公開する", "読者が多い時間帯。"],

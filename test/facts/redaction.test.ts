@@ -3,16 +3,15 @@
 // database holds none of the text, an export holds none of it, and memory_get
 // shows the tombstone. Agents may not redact.
 import { execFile } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { onlyJson, runCli } from "../support/cli.js";
+import { tempDirForFile } from "../support/file-teardown.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, callOk, connectClient, startTestService } from "../support/service.js";
+import { addAgent, callOk, connectClient, startInProcessService, type InProcessService } from "../support/service.js";
 import { SAMPLES } from "../secrets/samples.js";
 
 const SECRETS = ["Zebraquokka7731", "Marmosetfalcon42", "Ocelottapir99", "Ibexnarwhal55", "Wombatheron"];
@@ -25,34 +24,30 @@ async function filesUnder(dir: string): Promise<string> {
 
 describe("redaction (postgres)", () => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let writer: Client;
   let dir: string;
   const env = () => ({ DATABASE_URL: tdb.url! });
 
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
-    service = await startTestService(tdb.db);
-    writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "writer", { scopes: ["shared"] })).token);
+    service = await startInProcessService(tdb.db);
+    writer = await connectClient(service, (await addAgent(tdb.db, "writer", { scopes: ["shared"] })).token);
     await addAgent(tdb.db, "alice", { kind: "human", scopes: ["shared"] });
     await addAgent(tdb.db, "bob", { kind: "human", scopes: ["other"] });
-    dir = await mkdtemp(join(tmpdir(), "am-redact-"));
+    dir = await tempDirForFile("am-redact-");
 
     await callOk(writer, "memory_store", { name: "vendor-contact", description: `Vendor contact ${SECRETS[0]}`, type: "reference", body: `Call ${SECRETS[0]} at the front desk.` });
     await callOk(writer, "memory_store", { name: "vendor-contact", version: 1, description: "Vendor contact", type: "reference", body: `Ask for ${SECRETS[1]} on the phone.` });
     // A reviewer's reason may quote the text: it goes with the redacted version.
     const reviewer = await addAgent(tdb.db, "carol", { kind: "human", scopes: ["shared"] });
-    await callOk(await connectClient(service.mcpUrl, reviewer.token), "memory_promote", { name: "vendor-contact", to: "confirmed", reason: `Checked: ${SECRETS[1]} is the right person.` });
+    await callOk(await connectClient(service, reviewer.token), "memory_promote", { name: "vendor-contact", to: "confirmed", reason: `Checked: ${SECRETS[1]} is the right person.` });
     await callOk(writer, "create_entities", { entities: [{ name: `box-${SECRETS[2]}`, entityType: "host", observations: ["in rack 4", `hint ${SECRETS[3]}`] }] });
     await callOk(writer, "create_relations", { relations: [{ from: "rack-4", to: `box-${SECRETS[2]}`, relationType: "holds" }] });
     await callOk(writer, "create_entities", { entities: [{ name: "printer", entityType: "device", observations: ["floor 2", `owner ${SECRETS[4]}`] }] });
     await callOk(writer, "delete_observations", { deletions: [{ entityName: "printer", observations: [`owner ${SECRETS[4]}`] }] });
     await callOk(writer, "add_observations", { observations: [{ entityName: "printer", contents: [`owner ${SECRETS[4]}`] }] });
   });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
   it("refuses agents, humans without write access, and a missing version", async () => {
     expect((await runCli(["fact", "redact", "shared/vendor-contact@1", "--reason", "x", "--as", "writer"], env())).stderr).toMatch(/writer is an agent/);
     expect((await runCli(["fact", "redact", "shared/vendor-contact@1", "--reason", "x", "--as", "bob"], env())).stderr).toMatch(/bob may not write scope "shared"/);

@@ -11,10 +11,9 @@ import type { Browser, FrameLocator, Page } from "playwright-core";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REVIEW_APP_URI } from "../../src/facts/review/review-app/resource.js";
-import type { RunningService } from "../../src/serve.js";
 import { launchBrowser } from "../support/browser.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, callOk, connectClient, startTestService } from "../support/service.js";
+import { addAgent, callOk, connectClient, startInProcessService, type InProcessService } from "../support/service.js";
 
 const SLOW = 60_000;
 const HOSTILE = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
@@ -39,7 +38,7 @@ function serveHost(script: string): Promise<Server> {
 
 describe("the review app in a host", () => {
   let t: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let browser: Browser;
   let hostServer: Server;
   let writer: Client;
@@ -70,11 +69,11 @@ describe("the review app in a host", () => {
 
   beforeAll(async () => {
     t = await createTestDatabase("postgres");
-    service = await startTestService(t.db);
+    service = await startInProcessService(t.db);
     const writerAgent = await addAgent(t.db, "blog-writer", { scopes: ["shared"] });
     const reviewerAgent = await addAgent(t.db, "rita", { kind: "human", scopes: ["shared"] });
-    writer = await connectClient(service.mcpUrl, writerAgent.token, "blog-writer");
-    reviewer = await connectClient(service.mcpUrl, reviewerAgent.token, "claude-desktop");
+    writer = await connectClient(service, writerAgent.token, "blog-writer");
+    reviewer = await connectClient(service, reviewerAgent.token, "claude-desktop");
     await store({ name: "deploy-order", description: "Run migrations before deploying the API", body: "Why: the API reads new columns at start.\nHow: run migrate, then deploy." });
     const first = await store({ name: "tag-articles", description: "Tag every article", body: "Every article gets at least one tag.\nTags are lowercase.\n" });
     await store({ name: "tag-articles", description: "Tag every article with 1-5 tags", body: "Every article gets 1-5 tags.\nTags are lowercase.\n", version: (first.fact as { version: number }).version });

@@ -4,12 +4,11 @@
 // trigram index on name + description.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SIMILAR_MAX, SIMILAR_THRESHOLD } from "../../src/facts/rules.js";
 import { SIMILAR_FACTS } from "../../src/facts/sql.js";
-import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, callOk, connectClient, startTestService, textOf } from "../support/service.js";
+import { addAgent, callOk, connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 import { type PlanNode, planNodes } from "../support/plans.js";
 
 interface Similar {
@@ -22,7 +21,7 @@ interface Similar {
 
 describe.each(BACKENDS)("duplicate warning on memory_store on %s", (backend) => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let writer: Client;
   let reviewer: Client;
   let insider: Client;
@@ -31,21 +30,18 @@ describe.each(BACKENDS)("duplicate warning on memory_store on %s", (backend) => 
 
   beforeAll(async () => {
     tdb = await createTestDatabase(backend);
-    service = await startTestService(tdb.db);
+    service = await startInProcessService(tdb.db);
     const agents = await Promise.all([
       addAgent(tdb.db, "blog-writer", { scopes: ["shared"] }),
       addAgent(tdb.db, "qa-bot", { scopes: ["shared"] }),
       addAgent(tdb.db, "ops-bot", { scopes: ["shared", "ops"] }),
     ]);
-    [writer, reviewer, insider] = (await Promise.all(agents.map((a) => connectClient(service.mcpUrl, a.token, a.name)))) as [Client, Client, Client];
+    [writer, reviewer, insider] = (await Promise.all(agents.map((a) => connectClient(service, a.token, a.name)))) as [Client, Client, Client];
     await callOk(insider, "memory_store", { name: "deploy-needs-migration", description: "Run database migrations before deploying the API", type: "project", body: "Why: outage. How: migrate first." });
     await callOk(writer, "memory_promote", { name: "deploy-needs-migration", to: "confirmed", reason: "checked the runbook" });
     // The same rule in a scope the writer cannot read: must never show.
     await callOk(insider, "memory_store", { name: "deploy-needs-migrations", scope: "ops", description: "Run database migrations before deploying the API", type: "project", body: "Secret ops copy." });
     await callOk(insider, "memory_store", { name: "rollback-needs-keep-data", description: "Rollbacks need --keep-data or the job queue is wiped", type: "project", body: "Why: lost jobs." });
-  });
-  afterAll(async () => {
-    await Promise.all([writer, reviewer, insider].map((c) => c?.close()));
   });
 
   it("lists the readable similar facts in the text and the structured answer, and stores the fact anyway", async () => {

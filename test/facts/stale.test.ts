@@ -5,16 +5,14 @@
 // still cannot be repeated. The review survives export and import.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { listFacts } from "../../src/facts/lifecycle/list.js";
 import { getFact } from "../../src/facts/lifecycle/get.js";
 import * as sql from "../../src/facts/sql.js";
-import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { callError, callOk, connectClient, startTestService, textOf } from "../support/service.js";
+import { tempDirForFile } from "../support/file-teardown.js";
+import { callError, callOk, connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 import { addTeam, exportTo, importFrom } from "../snapshots/helpers.js";
 import { addCaller, fact, store } from "./helpers.js";
 
@@ -29,7 +27,7 @@ interface Hit {
 
 describe.each(BACKENDS)("stale facts on %s", (backend) => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let author: Client;
   let reviewer: Client;
   let work: string;
@@ -42,22 +40,17 @@ describe.each(BACKENDS)("stale facts on %s", (backend) => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase(backend);
-    work = await mkdtemp(join(tmpdir(), "am-stale-"));
-    service = await startTestService(tdb.db);
+    work = await tempDirForFile("am-stale-");
+    service = await startInProcessService(tdb.db);
     const team = await addTeam(tdb.db);
-    author = await connectClient(service.mcpUrl, (team.deployer as typeof team.deployer & { token: string }).token, "deployer");
-    reviewer = await connectClient(service.mcpUrl, (team.writer as typeof team.writer & { token: string }).token, "blog-writer");
+    author = await connectClient(service, (team.deployer as typeof team.deployer & { token: string }).token, "deployer");
+    reviewer = await connectClient(service, (team.writer as typeof team.writer & { token: string }).token, "blog-writer");
     for (const name of ["old-rule", "fresh-rule"]) {
       await store(tdb.db, team.deployer, fact(name, { description: `Deploy rule ${name}`, body: "Why: an outage. How: follow the deploy rule." }));
     }
     await confirmedDaysAgo("old-rule", team.reviewer.agentId, 240);
     await confirmedDaysAgo("fresh-rule", team.reviewer.agentId, 3);
   });
-  afterAll(async () => {
-    await Promise.all([author, reviewer].map((c) => c?.close()));
-    if (work) await rm(work, { recursive: true, force: true });
-  });
-
   it("recall marks a confirmed fact not reviewed for longer than STALE_AFTER_DAYS, still ranked as confirmed", async () => {
     const r = (await reviewer.callTool({ name: "memory_recall", arguments: { keywords: ["deploy rule"] } })) as CallToolResult;
     const hits = (r.structuredContent as { hits: Hit[] }).hits;
@@ -146,15 +139,15 @@ describe.each(BACKENDS)("stale facts on %s", (backend) => {
 // compared on the other disagreed for up to a day).
 describe.each(BACKENDS)("stale at STALE_AFTER_DAYS ± ½ day, on every surface (%s)", (backend) => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let reviewer: Client;
   const metricsToken = "scrape-secret-0123456789abcdef0123456789";
 
   beforeAll(async () => {
     tdb = await createTestDatabase(backend);
-    service = await startTestService(tdb.db, { STALE_AFTER_DAYS: "1", METRICS_TOKEN: metricsToken });
+    service = await startInProcessService(tdb.db, { STALE_AFTER_DAYS: "1", METRICS_TOKEN: metricsToken });
     const team = await addTeam(tdb.db);
-    reviewer = await connectClient(service.mcpUrl, (team.writer as typeof team.writer & { token: string }).token, "blog-writer");
+    reviewer = await connectClient(service, (team.writer as typeof team.writer & { token: string }).token, "blog-writer");
     for (const [name, days] of [["day-and-a-half", 1.5], ["half-a-day", 0.5]] as const) {
       await store(tdb.db, team.deployer, fact(name, { description: `Boundary rule ${name}`, body: "Why and how of the boundary rule." }));
       const id = (await tdb.db.query<{ id: number }>("select id from facts where name = $1", [name])).rows[0]!.id;
@@ -169,7 +162,7 @@ describe.each(BACKENDS)("stale at STALE_AFTER_DAYS ± ½ day, on every surface (
     expect(listed.facts.map((f) => [f.name, f.stale])).toEqual([["day-and-a-half", true]]);
     const review = await callOk<{ stale: Array<{ name: string; staleDays: number }> }>(reviewer, "memory_review", {});
     expect(review.stale.map((f) => [f.name, f.staleDays])).toEqual([["day-and-a-half", 1]]);
-    const metrics = await (await fetch(`${service.url}/metrics`, { headers: { Authorization: `Bearer ${metricsToken}` } })).text();
+    const metrics = await (await service.fetch(`${service.url}/metrics`, { headers: { Authorization: `Bearer ${metricsToken}` } })).text();
     expect(metrics).toMatch(/^agent_memory_stale_facts\{scope="shared"\} 1$/m);
     expect(await callError(reviewer, "memory_promote", { name: "half-a-day", to: "confirmed", reason: "checked again" })).toContain("already confirmed");
     expect(await callOk(reviewer, "memory_promote", { name: "day-and-a-half", to: "confirmed", reason: "checked again" })).toMatchObject({ from: "confirmed", to: "confirmed" });

@@ -7,10 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getFact } from "../../src/facts/lifecycle/get.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, callError, callOk, connectClient, startTestService } from "../support/service.js";
+import { addAgent, callError, callOk, connectClient, startInProcessService, type InProcessService } from "../support/service.js";
 import { callerOf } from "../console/support.js";
 import { exportTo, importFrom } from "../snapshots/helpers.js";
 
@@ -18,20 +17,17 @@ type Fact = { status: string; statusReason?: string; supersedes?: string; supers
 
 describe.each(["postgres", "pglite"] as const)("supersession (%s)", (kind) => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let writer: Client;
   let reviewer: Client;
   let reviewer2: Client;
 
   beforeAll(async () => {
     tdb = await createTestDatabase(kind);
-    service = await startTestService(tdb.db);
-    writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "writer", { scopes: ["shared", "ops"] })).token);
-    reviewer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "reviewer", { kind: "human", scopes: ["shared", "ops"] })).token);
-    reviewer2 = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "reviewer2", { scopes: ["shared", "ops"] })).token);
-  });
-  afterAll(async () => {
-    for (const c of [writer, reviewer, reviewer2]) await c?.close();
+    service = await startInProcessService(tdb.db);
+    writer = await connectClient(service, (await addAgent(tdb.db, "writer", { scopes: ["shared", "ops"] })).token);
+    reviewer = await connectClient(service, (await addAgent(tdb.db, "reviewer", { kind: "human", scopes: ["shared", "ops"] })).token);
+    reviewer2 = await connectClient(service, (await addAgent(tdb.db, "reviewer2", { scopes: ["shared", "ops"] })).token);
   });
 
   const store = (client: Client, name: string, extra: Record<string, unknown> = {}) =>
@@ -117,10 +113,10 @@ describe.each(["postgres", "pglite"] as const)("supersession (%s)", (kind) => {
   });
 
   it("confirms a replacement only by a reviewer who may write the replaced fact's scope, and names facts only to readers of their scope", async () => {
-    const mover = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "mover", { scopes: ["alpha", "vault"] })).token);
-    const alphaOnly = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "alpha-reviewer", { scopes: ["alpha"] })).token);
-    const both = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "both-reviewer", { kind: "human", scopes: ["alpha", "vault"] })).token);
-    const vaultOnly = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "vault-writer", { scopes: ["vault"] })).token);
+    const mover = await connectClient(service, (await addAgent(tdb.db, "mover", { scopes: ["alpha", "vault"] })).token);
+    const alphaOnly = await connectClient(service, (await addAgent(tdb.db, "alpha-reviewer", { scopes: ["alpha"] })).token);
+    const both = await connectClient(service, (await addAgent(tdb.db, "both-reviewer", { kind: "human", scopes: ["alpha", "vault"] })).token);
+    const vaultOnly = await connectClient(service, (await addAgent(tdb.db, "vault-writer", { scopes: ["vault"] })).token);
     try {
       await store(mover, "launch-plan", { scope: "vault" });
       await store(mover, "new-plan", { scope: "alpha", supersedes: "vault/launch-plan" });

@@ -1,10 +1,9 @@
 // The facts tools end to end: a real service over HTTP, real MCP clients, one
 // token per agent, on both backends.
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
-import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, callError, callOk, connectClient, startTestService, textOf } from "../support/service.js";
+import { describe, expect } from "vitest";
+import { BACKENDS } from "../support/databases.js";
+import { addAgent, callError, callOk, connectClient, textOf } from "../support/service.js";
+import { serviceTest } from "../support/service-test.js";
 import { counts } from "./helpers.js";
 
 interface Summary {
@@ -18,30 +17,17 @@ interface Summary {
 }
 
 describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
-  let tdb: TestDatabase;
-  let service: RunningService;
-  let writer: Client;
-  let reviewer: Client;
-  let human: Client;
-  let outsider: Client;
-
-  beforeAll(async () => {
-    tdb = await createTestDatabase(backend);
-    service = await startTestService(tdb.db);
-    const agents = await Promise.all([
-      addAgent(tdb.db, "blog-writer", { scopes: ["shared", "blog"] }),
-      addAgent(tdb.db, "qa-bot", { scopes: ["shared", "blog"] }),
-      addAgent(tdb.db, "alice", { kind: "human", scopes: ["*"] }),
-      addAgent(tdb.db, "deployer", { scopes: ["shared"] }),
-    ]);
-    const clients = await Promise.all(agents.map((a) => connectClient(service.mcpUrl, a.token, a.name)));
-    [writer, reviewer, human, outsider] = clients as [Client, Client, Client, Client];
-  });
-  afterAll(async () => {
-    await Promise.all([writer, reviewer, human, outsider].map((c) => c?.close()));
+  const test = serviceTest({
+    backend,
+    agents: {
+      "blog-writer": { scopes: ["shared", "blog"] },
+      "qa-bot": { scopes: ["shared", "blog"] },
+      alice: { kind: "human", scopes: ["*"] },
+      deployer: { scopes: ["shared"] },
+    },
   });
 
-  it("lists the five tools with output schemas, annotations and working rules", async () => {
+  test("lists the five tools with output schemas, annotations and working rules", async ({ clients: { "blog-writer": writer } }) => {
     const { tools } = await writer.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const name of ["memory_store", "memory_recall", "memory_get", "memory_list", "memory_promote"]) {
@@ -59,7 +45,7 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
     expect(byName.get("memory_promote")?.description).toContain("Never confirm a version you wrote");
   });
 
-  it("runs the working loop: recall, store a draft, another agent confirms, a human deprecates", async () => {
+  test("runs the working loop: recall, store a draft, another agent confirms, a human deprecates", async ({ clients: { "blog-writer": writer, "qa-bot": reviewer, alice: human, deployer: outsider } }) => {
     const none = await writer.callTool({ name: "memory_recall", arguments: { keywords: ["rollback"] } });
     expect(textOf(none)).toContain("No facts match");
 
@@ -121,7 +107,7 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
     expect(history.fact.events.map((e) => `${e.kind}:${e.actor}`)).toEqual(["created:blog-writer", "updated:blog-writer", "confirmed:qa-bot", "deprecated:alice"]);
   });
 
-  it("refuses a stale version, naming the current version and its author", async () => {
+  test("refuses a stale version, naming the current version and its author", async ({ clients: { "blog-writer": writer, "qa-bot": reviewer } }) => {
     const base = { name: "cache-ttl", description: "Cache TTL is 5 minutes", type: "reference", body: "Set in config/cache.yml." };
     await callOk(writer, "memory_store", base);
     await callOk(reviewer, "memory_store", { ...base, body: "Set in config/cache.yml; 10 minutes for images.", version: 1 });
@@ -131,7 +117,7 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
     expect(stale).toContain("the current version is 2, stored by qa-bot");
   });
 
-  it("refuses bad input, naming the field, and writes nothing", async () => {
+  test("refuses bad input, naming the field, and writes nothing", async ({ clients: { "blog-writer": writer }, tdb }) => {
     const before = await counts(tdb.db);
     const good = { name: "valid-name", description: "One line", type: "project", body: "Why and how." };
     expect(await callError(writer, "memory_store", { ...good, name: "Not A Slug" })).toContain("name");
@@ -145,7 +131,7 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
     expect(await counts(tdb.db)).toEqual(before);
   });
 
-  it("isolates scopes both ways without revealing facts", async () => {
+  test("isolates scopes both ways without revealing facts", async ({ clients: { "blog-writer": writer, deployer: outsider } }) => {
     await callOk(writer, "memory_store", { name: "blog-voice", description: "Blog posts use the informal voice", type: "feedback", body: "Editor's rule.", scope: "blog" });
     // Cannot read it: recall, get and the resource all behave as if it did not exist.
     expect((await callOk<{ total: number }>(outsider, "memory_recall", { keywords: ["informal voice"] })).total).toBe(0);
@@ -162,9 +148,9 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
     expect((await callOk<{ total: number }>(writer, "memory_recall", { keywords: ["informal voice"] })).total).toBe(1);
   });
 
-  it("pages memory_list with cursors", async () => {
+  test("pages memory_list with cursors", async ({ tdb, service }) => {
     const pager = await addAgent(tdb.db, "pager", { scopes: ["pages"] });
-    const client = await connectClient(service.mcpUrl, pager.token);
+    const client = await connectClient(service, pager.token);
     try {
       for (let i = 0; i < 7; i++) await callOk(client, "memory_store", { name: `page-${i}`, description: `page ${i}`, type: "reference", body: "b", scope: "pages" });
       const seen: string[] = [];
@@ -180,7 +166,7 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
     }
   });
 
-  it("memory_get answers the newest versions and pages back with versionsBefore", async () => {
+  test("memory_get answers the newest versions and pages back with versionsBefore", async ({ clients: { "blog-writer": writer } }) => {
     let version = (await callOk<{ fact: Summary }>(writer, "memory_store", { name: "often-revised", description: "Revised often", type: "project", body: "v1" })).fact.version;
     for (let v = 2; v <= 12; v++) {
       version = (await callOk<{ fact: Summary }>(writer, "memory_store", { name: "often-revised", description: "Revised often", type: "project", body: `v${v}`, version })).fact.version;
@@ -197,7 +183,7 @@ describe.each(BACKENDS)("facts tools over HTTP on %s", (backend) => {
     expect(await callError(writer, "memory_get", { name: "often-revised", versionsBefore: 1 })).toMatch(/versionsBefore/);
   });
 
-  it("exposes facts as resources, listable and readable, only where the caller may read", async () => {
+  test("exposes facts as resources, listable and readable, only where the caller may read", async ({ clients: { "blog-writer": writer, deployer: outsider } }) => {
     await callOk(writer, "memory_store", { name: "resource-fact", description: "Readable as a resource", type: "reference", body: "Resource body." });
     const templates = await outsider.listResourceTemplates();
     expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toContain("memory://facts/{scope}/{name}");

@@ -25,9 +25,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { factWordsParams } from "../../src/facts/cjk-words.js";
 import { CREATE_FACT } from "../../src/facts/sql.js";
-import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, connectClient, startTestService, textOf } from "../support/service.js";
+import { addAgent, connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 import { importFrom } from "../snapshots/helpers.js";
 
 const word = (prefix: string, n: number) => `${prefix}${n.toString(36).padStart(3, "0")}`;
@@ -35,7 +34,7 @@ const word = (prefix: string, n: number) => `${prefix}${n.toString(36).padStart(
 describe("recall vocabulary under racing writers (Postgres)", () => {
   let tdb: TestDatabase;
   let authorId: number;
-  let service: RunningService;
+  let service: InProcessService;
   let agent: Client;
   const connections: pg.Client[] = [];
 
@@ -43,8 +42,8 @@ describe("recall vocabulary under racing writers (Postgres)", () => {
     tdb = await createTestDatabase("postgres");
     await addAgent(tdb.db, "writer");
     authorId = (await tdb.db.query<{ id: number }>("select id::int from agents where name = 'writer'")).rows[0]!.id;
-    service = await startTestService(tdb.db);
-    agent = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "agent")).token);
+    service = await startInProcessService(tdb.db);
+    agent = await connectClient(service, (await addAgent(tdb.db, "agent")).token);
   });
   afterAll(async () => {
     await Promise.all(connections.map((c) => c.end().catch(() => undefined)));

@@ -2,18 +2,16 @@
 // (@modelcontextprotocol/server-memory over stdio, its own fresh JSONL file) and
 // against this service over HTTP: every answer must be the same, text and
 // structured. Both keep insertion order, so nothing needs reordering.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { closeWhenFileEnds, tempDirForFile } from "../support/file-teardown.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, connectClient, startTestService, textOf } from "../support/service.js";
+import { addAgent, connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const REFERENCE = path.join(ROOT, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
@@ -139,25 +137,22 @@ function withoutExtras(value: unknown): unknown {
 
 describe("compatibility with @modelcontextprotocol/server-memory", () => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let ours: Client;
   let reference: Client;
   let dir: string;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "am-graph-ref-"));
+    dir = await tempDirForFile("am-graph-ref-");
     reference = new McpClient({ name: "compat", version: "1.0.0" });
     await reference.connect(
       new StdioClientTransport({ command: process.execPath, args: [REFERENCE], env: { MEMORY_FILE_PATH: path.join(dir, "memory.jsonl") }, stderr: "ignore" }),
     );
+    closeWhenFileEnds(() => reference.close());
     tdb = await createTestDatabase("postgres");
-    service = await startTestService(tdb.db);
+    service = await startInProcessService(tdb.db);
     const agent = await addAgent(tdb.db, "compat-agent");
-    ours = await connectClient(service.mcpUrl, agent.token);
-  });
-  afterAll(async () => {
-    await reference?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    ours = await connectClient(service, agent.token);
   });
 
   it("lists the same nine tools with the same annotations and the same input fields (plus optional extras)", async () => {

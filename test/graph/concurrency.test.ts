@@ -2,10 +2,9 @@
 // write is lost and no duplicate appears (the reference server lost 46% of
 // acknowledged writes with two writers).
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, callOk, connectClient, startTestService } from "../support/service.js";
+import { addAgent, callOk, connectClient, startInProcessService, type InProcessService } from "../support/service.js";
 
 interface Created {
   entities: Array<{ name: string }>;
@@ -16,20 +15,17 @@ interface Added {
 
 describe("graph writes under concurrency (postgres)", () => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let clients: Client[];
 
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
-    service = await startTestService(tdb.db);
+    service = await startInProcessService(tdb.db);
     clients = [];
     for (let i = 0; i < 20; i++) {
       const agent = await addAgent(tdb.db, `racer-${i}`);
-      clients.push(await connectClient(service.mcpUrl, agent.token, `racer-${i}`));
+      clients.push(await connectClient(service, agent.token, `racer-${i}`));
     }
-  });
-  afterAll(async () => {
-    await Promise.all((clients ?? []).map((c) => c.close()));
   });
 
   const count = async (sql: string, params: unknown[] = []) => (await tdb.db.query<{ n: number }>(sql, params)).rows[0]!.n;

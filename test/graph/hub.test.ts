@@ -7,9 +7,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, callOk, connectClient, startTestService, textOf } from "../support/service.js";
+import { addAgent, callOk, connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 
 const ANSWER_MAX_CHARS = 1_000_000;
 const spoke = (i: number) => `spoke-${i}-`.padEnd(4000, "x");
@@ -29,13 +28,13 @@ interface CutAnswer {
 
 describe("the Hub scenario over HTTP, a 1,000,000-character answer budget", () => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let client: Client;
 
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
-    service = await startTestService(tdb.db, { GRAPH_ANSWER_MAX_CHARS: String(ANSWER_MAX_CHARS) });
-    client = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "hub-writer")).token);
+    service = await startInProcessService(tdb.db, { GRAPH_ANSWER_MAX_CHARS: String(ANSWER_MAX_CHARS) });
+    client = await connectClient(service, (await addAgent(tdb.db, "hub-writer")).token);
     await callOk(client, "create_entities", { entities: [{ name: "Hub", entityType: "hub", observations: [] }] });
     for (let k = 0; k < SPOKES / 200; k++) {
       await callOk(client, "create_relations", { relations: Array.from({ length: 200 }, (_, i) => ({ from: "Hub", to: spoke(k * 200 + i), relationType: "links" })) });

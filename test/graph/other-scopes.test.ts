@@ -7,13 +7,12 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { graphsElsewhere, namesElsewhere, OTHER_SCOPES_CHECKED, searchElsewhere } from "../../src/graph/other-scopes.js";
 import { createEntities } from "../../src/graph/store.js";
-import type { RunningService } from "../../src/serve.js";
 import { addCaller } from "../facts/helpers.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, callOk, connectClient, startTestService, textOf } from "../support/service.js";
+import { addAgent, callOk, connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 
 let tdb: TestDatabase;
-let service: RunningService;
+let service: InProcessService;
 let writer: Client;
 let admin: Client;
 
@@ -30,9 +29,9 @@ async function call(client: Client, tool: string, args: Record<string, unknown>)
 
 beforeAll(async () => {
   tdb = await createTestDatabase("postgres");
-  service = await startTestService(tdb.db);
-  writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "blog-writer", { scopes: ["shared", "blog"] })).token);
-  admin = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "admin", { kind: "human", scopes: ["*"] })).token);
+  service = await startInProcessService(tdb.db);
+  writer = await connectClient(service, (await addAgent(tdb.db, "blog-writer", { scopes: ["shared", "blog"] })).token);
+  admin = await connectClient(service, (await addAgent(tdb.db, "admin", { kind: "human", scopes: ["*"] })).token);
   await callOk(writer, "create_entities", {
     scope: "blog",
     entities: [

@@ -18,9 +18,8 @@ import { WALK_CHUNK, WALK_OBSERVATION_CHUNK } from "../support/graph-walk.js";
 import { createEntities } from "../../src/graph/store.js";
 import type { EntityInput } from "../../src/graph/types.js";
 import { openSealedCursor } from "../../src/paging.js";
-import type { RunningService } from "../../src/serve.js";
 import { BACKENDS, createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, callOk, connectClient, startTestService, textOf } from "../support/service.js";
+import { addAgent, callOk, connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 
 const ANSWER = 1_000_000;
 /** More entities than three steps of the walk. */
@@ -338,13 +337,13 @@ describe.each(BACKENDS)("search_nodes over entities with many observations on %s
 // What an agent sees: the cap is the service's GRAPH_SEARCH_COUNT_MAX.
 describe("search_nodes over HTTP with GRAPH_SEARCH_COUNT_MAX=20", () => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let client: Client;
 
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
-    service = await startTestService(tdb.db, {}, (c) => (c.limits.graphSearchCountMax = 20));
-    client = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "searcher")).token);
+    service = await startInProcessService(tdb.db, {}, (c) => (c.limits.graphSearchCountMax = 20));
+    client = await connectClient(service, (await addAgent(tdb.db, "searcher")).token);
     await callOk(client, "create_entities", { entities: ENTITIES.slice(0, 150) });
   });
 
@@ -375,13 +374,13 @@ describe("search_nodes over HTTP with GRAPH_SEARCH_COUNT_MAX=20", () => {
 // that says so, and a cursor that goes on.
 describe("search_nodes over HTTP with GRAPH_SEARCH_SCAN_MAX=100", () => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let client: Client;
 
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
-    service = await startTestService(tdb.db, {}, (c) => (c.limits.graphSearchScanMax = 100));
-    client = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "walker")).token);
+    service = await startInProcessService(tdb.db, {}, (c) => (c.limits.graphSearchScanMax = 100));
+    client = await connectClient(service, (await addAgent(tdb.db, "walker")).token);
     await callOk(client, "create_entities", { entities: [...ENTITIES.slice(0, 150), { name: "tail-x9", entityType: "thing", observations: [] }] });
   });
 

@@ -56,19 +56,14 @@ describe("planner statistics after a load through the graph tools (postgres)", (
     const pool = tdb.openPool(4);
     const second = await startTestService(pool);
     const client = await connectClient(second.mcpUrl, (await addAgent(tdb.db, "loader-2", { scopes: ["shared", "new-project"] })).token);
-    try {
-      // The first service's background ANALYZEs of the load above are over.
-      const before = await waitForAnalyzes();
-      // 1,000 rows more in the big scope: a tenth of it, and of the graph. Nothing to do.
-      await load(5000, 500, client);
-      expect(await waitForAnalyzes(pool)).toBe(before);
-      // 1,000 rows into a new scope: the graph grew by a fifth in all (2,000 of
-      // 10,000, under the quarter), but the new scope's rows were unknown to the planner.
-      await load(0, 500, client, "new-project");
-      expect(await waitForAnalyzes(pool)).toBe(before + 1);
-    } finally {
-      await client.close();
-      await second.stop(); // closes its pool too
-    }
+    // The first service's background ANALYZEs of the load above are over.
+    const before = await waitForAnalyzes();
+    // 1,000 rows more in the big scope: a tenth of it, and of the graph. Nothing to do.
+    await load(5000, 500, client);
+    expect(await waitForAnalyzes(pool)).toBe(before);
+    // 1,000 rows into a new scope: the graph grew by a fifth in all (2,000 of
+    // 10,000, under the quarter), but the new scope's rows were unknown to the planner.
+    await load(0, 500, client, "new-project");
+    expect(await waitForAnalyzes(pool)).toBe(before + 1);
   });
 });

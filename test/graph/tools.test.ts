@@ -1,35 +1,27 @@
 // The graph tools over real HTTP: bad input is refused with nothing written,
 // scopes are enforced, big answers are cut with a note, provenance is served.
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
-import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, callError, callOk, connectClient, startTestService, textOf } from "../support/service.js";
+import { describe, expect } from "vitest";
+import type { TestDatabase } from "../support/databases.js";
+import { callError, callOk, textOf } from "../support/service.js";
+import { serviceTest } from "../support/service-test.js";
+
+// Bodies up to 4 MiB reach the tool, so the tool's own size limit is what answers.
+const test = serviceTest({
+  agents: { "graph-writer": { scopes: ["shared", "team"] }, "graph-reader": { scopes: ["own"] } },
+  env: { MAX_BODY_BYTES: String(4 * 1024 * 1024) },
+});
 
 describe("graph tools over HTTP", () => {
-  let tdb: TestDatabase;
-  let service: RunningService;
-  let writer: Client;
-  let reader: Client;
-
-  beforeAll(async () => {
-    tdb = await createTestDatabase("postgres");
-    // Bodies up to 4 MiB reach the tool, so the tool's own size limit is what answers.
-    service = await startTestService(tdb.db, { MAX_BODY_BYTES: String(4 * 1024 * 1024) });
-    writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "graph-writer", { scopes: ["shared", "team"] })).token);
-    reader = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "graph-reader", { scopes: ["own"] })).token);
-  });
-
-  const rowCounts = async () =>
+  const rowCounts = async (tdb: TestDatabase) =>
     (
       await tdb.db.query<{ e: number; o: number; r: number }>(
         "select (select count(*) from graph_entities)::int as e, (select count(*) from graph_observations)::int as o, (select count(*) from graph_relations)::int as r",
       )
     ).rows[0]!;
 
-  it("refuses bad input with isError and writes nothing", async () => {
-    const before = await rowCounts();
+  test("refuses bad input with isError and writes nothing", async ({ clients: { "graph-writer": writer }, tdb }) => {
+    const before = await rowCounts(tdb);
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
       ["create_entities", {}, /create_entities was not run .*\n- entities is required/],
       ["create_entities", { entities: [{ name: "x", entityType: "t" }] }, /observations/],
@@ -56,11 +48,11 @@ describe("graph tools over HTTP", () => {
     );
     const tooMany = Array.from({ length: 1001 }, (_, i) => ({ entityName: "target", contents: [`c${i}`] }));
     expect(await callError(writer, "add_observations", { observations: tooMany })).toMatch(/observations has 1001 items; at most 1000/);
-    const after = await rowCounts();
+    const after = await rowCounts(tdb);
     expect(after).toEqual({ ...before, e: before.e + 1 });
   });
 
-  it("keeps scopes apart and enforces read and write access", async () => {
+  test("keeps scopes apart and enforces read and write access", async ({ clients: { "graph-writer": writer, "graph-reader": reader } }) => {
     await callOk(writer, "create_entities", { entities: [{ name: "secret", entityType: "t", observations: ["team only"] }], scope: "team" });
     expect(await callError(reader, "read_graph", { scope: "team" })).toMatch(/may not read scope "team"/);
     expect(await callError(reader, "create_entities", { entities: [{ name: "n", entityType: "t", observations: [] }] })).toMatch(/may not write to scope "shared"/);
@@ -72,7 +64,7 @@ describe("graph tools over HTTP", () => {
     expect(team.entities.map((e) => e.name)).toEqual(["secret"]);
   });
 
-  it("serves provenance in open_nodes structured output only; the text stays the reference's", async () => {
+  test("serves provenance in open_nodes structured output only; the text stays the reference's", async ({ clients: { "graph-writer": writer } }) => {
     await callOk(writer, "create_relations", { relations: [{ from: "secret", to: "target", relationType: "guards" }], scope: "team" });
     const result = (await writer.callTool({ name: "open_nodes", arguments: { names: ["secret"], scope: "team" } })) as CallToolResult;
     expect(result.structuredContent).toEqual({
@@ -94,7 +86,7 @@ describe("graph tools over HTTP", () => {
     });
   });
 
-  it("cuts big answers, says so in the text, and pages on with offset", async () => {
+  test("cuts big answers, says so in the text, and pages on with offset", async ({ clients: { "graph-writer": writer } }) => {
     const entities = Array.from({ length: 30 }, (_, i) => ({ name: `p${String(i).padStart(2, "0")}`, entityType: "paged", observations: [] }));
     await callOk(writer, "create_entities", { entities, scope: "team" });
     const first = (await writer.callTool({ name: "search_nodes", arguments: { query: "paged", scope: "team", limit: 20 } })) as CallToolResult;

@@ -4,24 +4,23 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { verifyLedger } from "../../src/ledger/audit.js";
-import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, connectClient, startTestService, textOf } from "../support/service.js";
+import { addAgent, connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 import { countEvents } from "./support.js";
 
 const RACERS = 50;
 
 describe("ledger races on real Postgres across two replicas", () => {
   let tdb: TestDatabase;
-  let replicas: RunningService[];
+  let replicas: InProcessService[];
   let clients: Array<{ name: string; client: Client }>;
 
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
-    replicas = [await startTestService(tdb.db), await startTestService(tdb.openPool(10))];
+    replicas = [await startInProcessService(tdb.db), await startInProcessService(tdb.openPool(10))];
     const agents = [];
     for (let i = 0; i < RACERS; i++) agents.push(await addAgent(tdb.db, `racer-${String(i).padStart(2, "0")}`));
-    clients = await Promise.all(agents.map(async (a, i) => ({ name: a.name, client: await connectClient(replicas[i % 2]!.mcpUrl, a.token) })));
+    clients = await Promise.all(agents.map(async (a, i) => ({ name: a.name, client: await connectClient(replicas[i % 2]!, a.token) })));
   });
 
   const callAll = (name: string, args: (agent: string) => Record<string, unknown>) =>

@@ -1,10 +1,9 @@
 // The ledger tools through real MCP clients over HTTP, several agents at once.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
-import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, callError, callOk, connectClient, startTestService, textOf } from "../support/service.js";
+import { describe, expect } from "vitest";
+import { callError, callOk, textOf } from "../support/service.js";
+import { serviceTest } from "../support/service-test.js";
 import { countEvents, expireClaim } from "./support.js";
 
 const LEDGER_TOOLS = ["ledger_check", "ledger_claim", "ledger_record", "ledger_release", "ledger_list"];
@@ -13,30 +12,14 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
-describe("ledger tools over real HTTP with real MCP clients", () => {
-  let tdb: TestDatabase;
-  let service: RunningService;
-  let writer: Client;
-  let deployer: Client;
-  let reviewer: Client;
+// Different scopes of their own; ledger writes need write access to the
+// action's scope, which is "shared" for unmapped actions (docs/ledger-permissions.md).
+const test = serviceTest({
+  agents: { "blog-writer": { scopes: ["blog", "shared"] }, deployer: { scopes: ["deploy", "shared"] }, alice: { kind: "human", scopes: ["shared"] } },
+});
 
-  beforeAll(async () => {
-    tdb = await createTestDatabase("postgres");
-    service = await startTestService(tdb.db);
-    // Different scopes of their own; ledger writes need write access to the
-    // action's scope, which is "shared" for unmapped actions (docs/ledger-permissions.md).
-    const w = await addAgent(tdb.db, "blog-writer", { scopes: ["blog", "shared"] });
-    const d = await addAgent(tdb.db, "deployer", { scopes: ["deploy", "shared"] });
-    const r = await addAgent(tdb.db, "alice", { kind: "human", scopes: ["shared"] });
-    writer = await connectClient(service.mcpUrl, w.token);
-    deployer = await connectClient(service.mcpUrl, d.token);
-    reviewer = await connectClient(service.mcpUrl, r.token);
-  });
-  afterAll(async () => {
-    await Promise.all([writer, deployer, reviewer].map((c) => c?.close()));
-  });
-
-  it("lists the five ledger tools with output schemas and honest annotations", async () => {
+describe("ledger tools with real MCP clients", () => {
+  test("lists the five ledger tools with output schemas and honest annotations", async ({ clients: { "blog-writer": writer } }) => {
     const { tools } = await writer.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const name of LEDGER_TOOLS) {
@@ -53,7 +36,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     expect(byName.get("ledger_check")?.description).toMatch(/before any external operation/);
   });
 
-  it("runs the full check → claim → execute → record → check loop across agents", async () => {
+  test("runs the full check → claim → execute → record → check loop across agents", async ({ clients: { "blog-writer": writer, deployer, alice: reviewer } }) => {
     const key = { action: "publish_qiita", target: "article-42" };
     const first = await call(writer, "ledger_check", key);
     expect(textOf(first)).toMatch(/^NOT_EXECUTED: publish_qiita for "article-42" has no record\. Call ledger_claim/);
@@ -90,7 +73,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     );
   });
 
-  it("answers an identical retry after a lost response as success, with the same record", async () => {
+  test("answers an identical retry after a lost response as success, with the same record", async ({ clients: { "blog-writer": writer }, tdb }) => {
     const args = { action: "publish_zenn", target: "post-7", evidence: "https://zenn.dev/w/articles/7" };
     await callOk(writer, "ledger_claim", { action: args.action, target: args.target });
     const first = await callOk<{ record: { seq: number; hash: string } }>(writer, "ledger_record", args);
@@ -102,7 +85,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     expect(await countEvents(tdb.db)).toBe(before);
   });
 
-  it("refuses a record without the caller's claim, saying to claim first, and writes nothing", async () => {
+  test("refuses a record without the caller's claim, saying to claim first, and writes nothing", async ({ clients: { "blog-writer": writer }, tdb }) => {
     const before = await countEvents(tdb.db);
     expect(await callError(writer, "ledger_record", { action: "deploy_prod", target: "unclaimed-1", evidence: "https://ci.example/runs/1" })).toBe(
       'Refused: you hold no claim on deploy_prod for "unclaimed-1". Only the holder of its claim records an action: call ledger_claim, then ledger_record. Nothing was written.',
@@ -110,7 +93,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     expect(await countEvents(tdb.db)).toBe(before);
   });
 
-  it("takes the actor from the token, never from the arguments", async () => {
+  test("takes the actor from the token, never from the arguments", async ({ clients: { deployer } }) => {
     await callOk(deployer, "ledger_claim", { action: "deploy_prod", target: "v2.0.0" });
     const key = { action: "deploy_prod", target: "v2.0.0", evidence: "https://ci.example/runs/200" };
     expect(await callError(deployer, "ledger_record", { ...key, actor: "alice" })).toContain("- unknown argument `actor`");
@@ -118,18 +101,18 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     expect(recorded.record.actor).toBe("deployer");
   });
 
-  it.each([
+  test.for<[string, RegExp]>([
     ["ftp://files.example/report", /^evidence must be an absolute http:\/\/ or https:\/\/ URL .* uses ftp:/],
     ["javascript:alert(1)", /^evidence must be an absolute http:\/\/ or https:\/\/ URL .* uses javascript:/],
     ["/items/relative", /^evidence must be an absolute http:\/\/ or https:\/\/ URL .* is not an absolute URL/],
     ["", /^evidence must be an absolute http:\/\/ or https:\/\/ URL .* it is empty/],
-  ])("refuses evidence %j and writes nothing", async (evidence, message) => {
+  ])("refuses evidence %j and writes nothing", async ([evidence, message], { clients: { "blog-writer": writer }, tdb }) => {
     const before = await countEvents(tdb.db);
     expect(await callError(writer, "ledger_record", { action: "publish_note", target: "n-1", evidence })).toMatch(message);
     expect(await countEvents(tdb.db)).toBe(before);
   });
 
-  it("refuses bad keys and ttl naming the field", async () => {
+  test("refuses bad keys and ttl naming the field", async ({ clients: { "blog-writer": writer }, tdb }) => {
     const before = await countEvents(tdb.db);
     expect(await callError(writer, "ledger_claim", { action: "publish qiita", target: "x" })).toMatch(/^- action "publish qiita" is not a snake_case/m);
     expect(await callError(writer, "ledger_claim", { action: "publish", target: " " })).toMatch(/^- target must not be empty/m);
@@ -140,7 +123,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     expect(await countEvents(tdb.db)).toBe(before);
   });
 
-  it("lets another agent take over an expired claim, and refuses the old holder's record afterwards", async () => {
+  test("lets another agent take over an expired claim, and refuses the old holder's record afterwards", async ({ clients: { "blog-writer": writer, deployer }, tdb }) => {
     const key = { action: "call_paid_api", target: "translate:doc-9" };
     await callOk(deployer, "ledger_claim", { ...key, ttl_seconds: 10 });
     expect(await callError(writer, "ledger_claim", key)).toMatch(/claimed by deployer/);
@@ -160,7 +143,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     expect(renewed).toMatchObject({ event: "renewed", claimId });
   });
 
-  it("releases one's own claim with a reason, so another agent can claim at once", async () => {
+  test("releases one's own claim with a reason, so another agent can claim at once", async ({ clients: { "blog-writer": writer, deployer } }) => {
     const key = { action: "deploy_staging", target: "build-77" };
     await callOk(deployer, "ledger_claim", key);
     expect(await callError(writer, "ledger_release", { ...key, reason: "mine now" })).toMatch(/^Refused: .* claimed by deployer .* only the holder can release it/);
@@ -170,7 +153,7 @@ describe("ledger tools over real HTTP with real MCP clients", () => {
     expect((await callOk<{ event: string }>(writer, "ledger_claim", key)).event).toBe("claimed");
   });
 
-  it("lists the team's history newest first, filtered and paged", async () => {
+  test("lists the team's history newest first, filtered and paged", async ({ clients: { deployer, alice: reviewer } }) => {
     const page1 = await call(reviewer, "ledger_list", { limit: 2 });
     const s1 = page1.structuredContent as { events: Array<{ seq: number }>; nextCursor: string | null };
     expect(s1.events).toHaveLength(2);

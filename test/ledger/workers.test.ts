@@ -8,9 +8,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { exportLedger, verifyLedger } from "../../src/ledger/audit.js";
-import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, connectClient, startTestService, textOf } from "../support/service.js";
+import { addAgent, connectClient, startInProcessService, textOf, type InProcessService } from "../support/service.js";
 import { countEvents, expireClaim } from "./support.js";
 
 const WORKERS = 10;
@@ -20,7 +19,7 @@ type Claimed = { event: string; claimId?: string; claim: { claimRef?: string } }
 
 describe("a claim belongs to the worker that made it", () => {
   let tdb: TestDatabase;
-  let replicas: RunningService[];
+  let replicas: InProcessService[];
   /** Ten workers of one agent, "publisher", half on each replica. */
   let workers: Client[];
   /** One worker each of ten agents. */
@@ -28,12 +27,12 @@ describe("a claim belongs to the worker that made it", () => {
 
   beforeAll(async () => {
     tdb = await createTestDatabase("postgres");
-    replicas = [await startTestService(tdb.db), await startTestService(tdb.openPool(10))];
+    replicas = [await startInProcessService(tdb.db), await startInProcessService(tdb.openPool(10))];
     const publisher = await addAgent(tdb.db, "publisher");
-    workers = await Promise.all(Array.from({ length: WORKERS }, (_, i) => connectClient(replicas[i % 2]!.mcpUrl, publisher.token, `worker-${i}`)));
+    workers = await Promise.all(Array.from({ length: WORKERS }, (_, i) => connectClient(replicas[i % 2]!, publisher.token, `worker-${i}`)));
     const team = [];
     for (let i = 0; i < WORKERS; i++) team.push(await addAgent(tdb.db, `agent-${String(i).padStart(2, "0")}`));
-    agents = await Promise.all(team.map(async (a, i) => ({ name: a.name, client: await connectClient(replicas[i % 2]!.mcpUrl, a.token) })));
+    agents = await Promise.all(team.map(async (a, i) => ({ name: a.name, client: await connectClient(replicas[i % 2]!, a.token) })));
   });
 
   const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;

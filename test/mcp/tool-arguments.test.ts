@@ -9,8 +9,7 @@ import request from "supertest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAgent, issueToken } from "../../src/auth/store.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import type { RunningService } from "../../src/serve.js";
-import { callError, callOk, connectClient, createTestApp, MCP_HEADERS, startTestService } from "../support/service.js";
+import { callError, callOk, connectClient, createTestApp, MCP_HEADERS, startInProcessService, type InProcessService } from "../support/service.js";
 
 let tdb: TestDatabase;
 let token: string;
@@ -55,12 +54,12 @@ describe("tools/call with arguments that are not an object", () => {
 });
 
 describe("tools/call with wrong arguments, over a real MCP client", () => {
-  let service: RunningService;
+  let service: InProcessService;
   let client: Client;
 
   beforeAll(async () => {
-    service = await startTestService(tdb.db);
-    client = await connectClient(service.mcpUrl, token);
+    service = await startInProcessService(tdb.db);
+    client = await connectClient(service, token);
   });
 
   it("lists every problem of a memory_store call in one answer, with the allowed values", async () => {

@@ -2,25 +2,13 @@
 // schema) costs context in every conversation that connects the service, so its
 // size has a budget; and the output schemas stay free of `type: [..., "null"]`
 // unions, which MCP Inspector's strict mode flags (an absent field says "none").
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
-import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, connectClient, startTestService } from "../support/service.js";
+import { describe, expect } from "vitest";
+import { serviceTest } from "../support/service-test.js";
 
 /** Bytes of JSON a model is shown for all the tools together. */
 const MODEL_VIEW_BUDGET_BYTES = 20_000;
 
-let tdb: TestDatabase;
-let service: RunningService;
-let client: Client;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase("postgres");
-  service = await startTestService(tdb.db);
-  const agent = await addAgent(tdb.db, "reader");
-  client = await connectClient(service.mcpUrl, agent.token);
-});
+const test = serviceTest({ agents: { reader: {} } });
 
 /** Every place in a JSON schema where a type list includes "null", by path. */
 function nullableTypes(schema: unknown, path: string): string[] {
@@ -36,8 +24,8 @@ function nullableTypes(schema: unknown, path: string): string[] {
 }
 
 describe("tools/list as a model sees it", () => {
-  it(`keeps names, descriptions and input schemas within ${MODEL_VIEW_BUDGET_BYTES} bytes`, async () => {
-    const { tools } = await client.listTools();
+  test(`keeps names, descriptions and input schemas within ${MODEL_VIEW_BUDGET_BYTES} bytes`, async ({ clients: { reader } }) => {
+    const { tools } = await reader.listTools();
     // The dialect stamp ($schema) is the SDK's, the same on every tool: what the budget holds to is ours.
     const modelView = tools.map(({ name, description, inputSchema: { $schema: _dialect, ...inputSchema } }) => ({ name, description, inputSchema }));
     const bytes = Buffer.byteLength(JSON.stringify(modelView));
@@ -45,8 +33,8 @@ describe("tools/list as a model sees it", () => {
     expect(bytes, `model view of ${tools.length} tools is ${bytes} bytes (${perTool})`).toBeLessThanOrEqual(MODEL_VIEW_BUDGET_BYTES);
   });
 
-  it("declares no nullable type unions in output schemas", async () => {
-    const { tools } = await client.listTools();
+  test("declares no nullable type unions in output schemas", async ({ clients: { reader } }) => {
+    const { tools } = await reader.listTools();
     const nullable = tools.flatMap((t) => nullableTypes(t.outputSchema, t.name));
     expect(nullable).toEqual([]);
   });

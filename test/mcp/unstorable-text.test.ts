@@ -1,21 +1,15 @@
 // Text the database cannot store exactly (NUL, unpaired surrogates) is refused by
 // every tool with a message naming the field, and nothing is written — found by
 // review: these used to surface as "Internal error".
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
-import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, callError, callOk, connectClient, startTestService } from "../support/service.js";
+import { describe, expect } from "vitest";
+import { callError, callOk } from "../support/service.js";
+import { serviceTest } from "../support/service-test.js";
 
-let tdb: TestDatabase;
-let service: RunningService;
-let client: Client;
-
-beforeAll(async () => {
-  tdb = await createTestDatabase("postgres");
-  service = await startTestService(tdb.db);
-  client = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "writer")).token);
-  await callOk(client, "create_entities", { entities: [{ name: "E", entityType: "t", observations: [] }] });
+const test = serviceTest({
+  agents: { writer: {} },
+  prepare: async ({ clients }) => {
+    await callOk(clients.writer, "create_entities", { entities: [{ name: "E", entityType: "t", observations: [] }] });
+  },
 });
 
 const fact = { name: "a-fact", description: "d", type: "project", body: "b" };
@@ -34,14 +28,14 @@ describe("unstorable text in any tool", () => {
     ["ledger_claim", { action: "publish", target: "t\u0000" }, "target"],
   ];
   for (const [tool, args, field] of cases) {
-    it(`${tool}: ${field}`, async () => {
+    test(`${tool}: ${field}`, async ({ clients: { writer: client } }) => {
       const text = await callError(client, tool, args);
       expect(text).toContain(`${field} contains a NUL character or broken Unicode`);
       expect(text).not.toMatch(/Internal error/);
     });
   }
 
-  it("wrote nothing", async () => {
+  test("wrote nothing", async ({ tdb }) => {
     const counts = await tdb.db.query<{ facts: number; events: number; observations: number }>(
       "select (select count(*) from facts)::int as facts, (select count(*) from ledger_events)::int as events, (select count(*) from graph_observations)::int as observations",
     );
@@ -50,15 +44,15 @@ describe("unstorable text in any tool", () => {
 });
 
 describe("values out of the database's range", () => {
-  it("a C1 control character in a ledger target is refused by the service's own rule", async () => {
+  test("a C1 control character in a ledger target is refused by the service's own rule", async ({ clients: { writer: client } }) => {
     expect(await callError(client, "ledger_claim", { action: "publish", target: "x\u0085y" })).toMatch(/target must not contain control characters/);
   });
 
-  it("a year the database cannot hold is refused with the accepted range", async () => {
+  test("a year the database cannot hold is refused with the accepted range", async ({ clients: { writer: client } }) => {
     expect(await callError(client, "ledger_list", { since: "0000-01-01" })).toMatch(/between the years 1 and 9999/);
   });
 
-  it("a page offset beyond 32 bits is refused by the input schema", async () => {
+  test("a page offset beyond 32 bits is refused by the input schema", async ({ clients: { writer: client } }) => {
     expect(await callError(client, "read_graph", { offset: 3_000_000_000 })).toMatch(/- offset: must be at most \d+ \(got 3000000000\)/);
   });
 });

@@ -74,17 +74,14 @@ describe("agent-memory serve with OAuth", () => {
   it("prints the connector URL in the banner and as oauthMcpUrl with --json", async () => {
     const port = await freePort();
     const env = { DATABASE_URL: tdb.url!, PORT: String(port), OAUTH_MODE: "builtin", PUBLIC_URL: `http://127.0.0.1:${port}`, FIRST_START_OWNER: "false" };
+    // Ready once the --json result line is out: it is the line read here.
     const json = startServe(env, ["--json"]);
     await json.ready;
-    json.child.kill("SIGTERM");
-    await json.exited;
     const line = json.stdout().split("\n").find((l) => l.includes('"oauthMcpUrl"'))!;
     expect(JSON.parse(line)).toMatchObject({ oauthMcpUrl: `http://127.0.0.1:${port}/oauth/mcp` });
 
     const text = startServe({ ...env, PORT: String(await freePort()) });
     await text.ready;
-    text.child.kill("SIGTERM");
-    await text.exited;
-    expect(text.stderr()).toContain(`add http://127.0.0.1:${port}/oauth/mcp as the connector URL`);
+    await text.waitForOutput("stderr", `add http://127.0.0.1:${port}/oauth/mcp as the connector URL`);
   }, 180_000);
 });

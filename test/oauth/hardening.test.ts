@@ -103,8 +103,6 @@ describe("the database away", () => {
       expect((await register()).status).toBe(201);
     } finally {
       await adminQuery(`alter database ${own.name} with allow_connections true`);
-      await away.stop();
-      await own.drop();
     }
   });
 });

@@ -1,34 +1,22 @@
 // The protocol prompts through a real MCP client over HTTP: listed with their
 // arguments, rendered with the arguments filled in, bad arguments refused, and
 // every tool a prompt names is a real tool of this server.
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
-import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, connectClient, startTestService } from "../support/service.js";
+import { describe, expect } from "vitest";
+import { serviceTest } from "../support/service-test.js";
 
 const textOfPrompt = (r: { messages: Array<{ content: { type: string; text?: string } }> }) =>
   r.messages.map((m) => (m.content.type === "text" ? m.content.text : "")).join("\n");
 
+const test = serviceTest({ agents: { "blog-writer": { scopes: ["shared", "blog"] } } });
+
 describe("protocol prompts over HTTP", () => {
-  let tdb: TestDatabase;
-  let service: RunningService;
-  let client: Client;
-
-  beforeAll(async () => {
-    tdb = await createTestDatabase("postgres");
-    service = await startTestService(tdb.db);
-    const agent = await addAgent(tdb.db, "blog-writer", { scopes: ["shared", "blog"] });
-    client = await connectClient(service.mcpUrl, agent.token, agent.name);
-  });
-
-  it("advertises the prompts capability and names the prompts in the server instructions", () => {
+  test("advertises the prompts capability and names the prompts in the server instructions", async ({ clients: { "blog-writer": client } }) => {
     expect(client.getServerCapabilities()?.prompts).toBeDefined();
     const instructions = client.getInstructions() ?? "";
     for (const name of ["start-task", "remember", "handoff", "review"]) expect(instructions).toContain(name);
   });
 
-  it("lists the four prompts with their arguments, required ones marked", async () => {
+  test("lists the four prompts with their arguments, required ones marked", async ({ clients: { "blog-writer": client } }) => {
     const { prompts } = await client.listPrompts();
     const byName = new Map(prompts.map((p) => [p.name, p]));
     const args = (name: string) => Object.fromEntries((byName.get(name)?.arguments ?? []).map((a) => [a.name, a.required]));
@@ -42,7 +30,7 @@ describe("protocol prompts over HTTP", () => {
     }
   });
 
-  it("start-task walks whoami, recall with the given keywords, confirmed facts first, and the ledger", async () => {
+  test("start-task walks whoami, recall with the given keywords, confirmed facts first, and the ledger", async ({ clients: { "blog-writer": client } }) => {
     const r = await client.getPrompt({ name: "start-task", arguments: { topic: "deploy the billing API", keywords: "deploy, migration, デプロイ" } });
     const text = textOfPrompt(r);
     expect(r.messages[0]?.role).toBe("user");
@@ -55,7 +43,7 @@ describe("protocol prompts over HTTP", () => {
     expect(text).toContain("ledger_list");
   });
 
-  it("remember asks for a kebab-case name, a one-line description, why and how, scope and type, and an update instead of a duplicate", async () => {
+  test("remember asks for a kebab-case name, a one-line description, why and how, scope and type, and an update instead of a duplicate", async ({ clients: { "blog-writer": client } }) => {
     const r = await client.getPrompt({ name: "remember", arguments: { learned: "Rollbacks without --keep-data wipe the job queue.", scope: "blog", type: "feedback" } });
     const text = textOfPrompt(r);
     expect(text).toContain("Rollbacks without --keep-data wipe the job queue.");
@@ -67,7 +55,7 @@ describe("protocol prompts over HTTP", () => {
     expect(text).toContain("passing its current version");
   });
 
-  it("handoff walks check → claim → act → record for the named action and target, with evidence", async () => {
+  test("handoff walks check → claim → act → record for the named action and target, with evidence", async ({ clients: { "blog-writer": client } }) => {
     const r = await client.getPrompt({ name: "handoff", arguments: { action: "Publish-Qiita", target: "article-42" } });
     const text = textOfPrompt(r);
     const steps = ['ledger_check with {"action":"publish_qiita","target":"article-42"}', "ledger_claim with", "Act:", "ledger_record with"];
@@ -78,14 +66,14 @@ describe("protocol prompts over HTTP", () => {
     expect(text).toContain("Do NOT execute it again");
   });
 
-  it("review walks the review queue and promotes with a reason", async () => {
+  test("review walks the review queue and promotes with a reason", async ({ clients: { "blog-writer": client } }) => {
     const text = textOfPrompt(await client.getPrompt({ name: "review", arguments: { scope: "blog", limit: "5" } }));
     expect(text).toContain('memory_list with {"reviewable":true,"scope":"blog","limit":5}');
     expect(text).toContain('"to":"confirmed","reason"');
     expect(text).toContain('"to":"deprecated","reason"');
   });
 
-  it("names only tools this server has", async () => {
+  test("names only tools this server has", async ({ clients: { "blog-writer": client } }) => {
     const { tools } = await client.listTools();
     const known = new Set(tools.map((t) => t.name));
     const args: Record<string, Record<string, string>> = {
@@ -102,7 +90,7 @@ describe("protocol prompts over HTTP", () => {
     }
   });
 
-  it.each([
+  test.for([
     ["handoff", { action: "deploy prod!", target: "prod" }, /action is not valid: use a snake_case or kebab-case identifier/],
     ["handoff", { action: "deploy", target: "prod", evidence: "not a url" }, /evidence is not valid: give an absolute http/],
     ["handoff", { action: "deploy" }, /: target is required\.$/],
@@ -110,7 +98,7 @@ describe("protocol prompts over HTTP", () => {
     ["remember", { learned: "x", scope: "Blog Team" }, /scope is not valid/],
     ["start-task", { topic: "   " }, /topic is empty/],
     ["review", { limit: "500" }, /limit is not valid: give a whole number from 1 to 100/],
-  ] as const)("refuses a bad argument of %s with what to fix", async (name, args, message) => {
+  ] as const)("refuses a bad argument of %s with what to fix", async ([name, args, message], { clients: { "blog-writer": client } }) => {
     const error = await client.getPrompt({ name, arguments: args as Record<string, string> }).then(
       () => undefined,
       (e: unknown) => e as Error & { code?: number },
@@ -123,7 +111,7 @@ describe("protocol prompts over HTTP", () => {
     expect(error?.message, "the argument's name once, not again after its message").not.toMatch(/ at [a-z]+$/);
   });
 
-  it("refuses an unknown prompt by naming the ones there are", async () => {
+  test("refuses an unknown prompt by naming the ones there are", async ({ clients: { "blog-writer": client } }) => {
     const error = await client.getPrompt({ name: "start_task", arguments: {} }).then(
       () => undefined,
       (e: unknown) => e as Error & { code?: number },

@@ -6,12 +6,10 @@
 // statement past the timeout (retryable, as on Postgres), restarts the worker on
 // the same folder, and the service carries on with the data intact. The slow
 // statement is a trigger of this test's own database that burns CPU.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { openPglite } from "../../src/db/embedded/pglite.js";
 import { startServe, type ServeProcess } from "../support/cli.js";
+import { tempDirForFile } from "../support/file-teardown.js";
 import { TEST_TIMEOUTS } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { callToolOk, callTool, until } from "./support.js";
@@ -28,7 +26,7 @@ let mcpUrl: string;
 let agent: TestAgent;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), "am-watchdog-"));
+  dataDir = await tempDirForFile("am-watchdog-");
   // The migrated template on disk: the service's own folder, without initdb's seconds.
   const db = await openPglite({ ...TEST_TIMEOUTS, dataDir, template: inject("pgliteTemplate") });
   agent = await addAgent(db, "writer");
@@ -46,11 +44,6 @@ beforeAll(async () => {
   await db.close();
   serve = startServe({ AGENT_MEMORY_DATA_DIR: dataDir, FIRST_START_OWNER: "false", LOG_LEVEL: "warn", DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) });
   mcpUrl = await serve.ready;
-});
-afterAll(async () => {
-  serve?.child.kill("SIGKILL");
-  await serve?.exited;
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 async function timedHealthz(): Promise<number> {

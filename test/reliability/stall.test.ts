@@ -11,15 +11,13 @@
 // Bounds of liveness, not latencies: each attack stalled the service for
 // seconds before its fix.
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { openPglite } from "../../src/db/embedded/pglite.js";
 import { signIn } from "../console/support.js";
 import { startServe, type ServeProcess } from "../support/cli.js";
+import { tempDirForFile } from "../support/file-teardown.js";
 import { TEST_TIMEOUTS } from "../support/databases.js";
 import { addAgent, type TestAgent } from "../support/service.js";
 import { callTool, callToolOk, type Outcome } from "./support.js";
@@ -37,7 +35,7 @@ let reviewer: TestAgent;
 let team: TestAgent[];
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), "am-stall-"));
+  dataDir = await tempDirForFile("am-stall-");
   // The migrated template on disk: the service's own folder, without initdb's seconds.
   const db = await openPglite({ ...TEST_TIMEOUTS, dataDir, template: inject("pgliteTemplate") });
   attacker = await addAgent(db, "attacker", { scopes: ["shared", "junk"] });
@@ -51,11 +49,6 @@ beforeAll(async () => {
   mcpUrl = await serve.ready;
   base = mcpUrl.replace(/\/mcp$/, "");
 }, 120_000);
-afterAll(async () => {
-  serve?.child.kill("SIGKILL");
-  await serve?.exited;
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
 
 interface Liveness {
   healthz: number[];

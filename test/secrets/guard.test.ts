@@ -3,22 +3,21 @@
 // nothing; prose about tokens passes; refusals are counted in /metrics.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
-import { addAgent, callError, callOk, connectClient, startTestService } from "../support/service.js";
+import { addAgent, callError, callOk, connectClient, startInProcessService, type InProcessService } from "../support/service.js";
 import { SAMPLES } from "./samples.js";
 
 const GITHUB = SAMPLES.github;
 
 describe.each(["postgres", "pglite"] as const)("secret guard over MCP (%s)", (kind) => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let writer: Client;
 
   beforeAll(async () => {
     tdb = await createTestDatabase(kind);
-    service = await startTestService(tdb.db);
-    writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "writer", { scopes: ["shared"] })).token);
+    service = await startInProcessService(tdb.db);
+    writer = await connectClient(service, (await addAgent(tdb.db, "writer", { scopes: ["shared"] })).token);
   });
 
   const fact = (over: Record<string, unknown> = {}) => ({ name: "ci-token", description: "Where the CI token lives", type: "reference", body: "In the vault at ci/github.", ...over });
@@ -82,7 +81,7 @@ describe.each(["postgres", "pglite"] as const)("secret guard over MCP (%s)", (ki
   });
 
   it("counts refusals by kind in /metrics, every kind present from the start", async () => {
-    const text = await (await fetch(`${service.url}/metrics`)).text();
+    const text = await (await service.fetch(`${service.url}/metrics`)).text();
     expect(text).toMatch(/agent_memory_secrets_refused_total\{kind="github"\} [2-9]/);
     expect(text).toMatch(/agent_memory_secrets_refused_total\{kind="password"\} [1-9]/);
     expect(text).toMatch(/agent_memory_secrets_refused_total\{kind="azure"\} 0/);
@@ -91,12 +90,12 @@ describe.each(["postgres", "pglite"] as const)("secret guard over MCP (%s)", (ki
 
 describe("SECRET_GUARD=off", () => {
   let tdb: TestDatabase;
-  let service: RunningService;
+  let service: InProcessService;
   let writer: Client;
   beforeAll(async () => {
     tdb = await createTestDatabase("pglite");
-    service = await startTestService(tdb.db, { SECRET_GUARD: "off" });
-    writer = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "writer", { scopes: ["shared"] })).token);
+    service = await startInProcessService(tdb.db, { SECRET_GUARD: "off" });
+    writer = await connectClient(service, (await addAgent(tdb.db, "writer", { scopes: ["shared"] })).token);
   });
 
   it("scans nothing", async () => {

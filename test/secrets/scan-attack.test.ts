@@ -4,7 +4,7 @@
 // one that may write nothing (refused before any scan). Meanwhile /healthz
 // and another agent's calls are timed: the event loop stays free.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningService } from "../../src/serve.js";
 import { createTestDatabase, type TestDatabase } from "../support/databases.js";
 import { addAgent, callOk, connectClient, startTestService } from "../support/service.js";
@@ -28,9 +28,6 @@ describe("a scan-heavy write does not hold the service (pglite)", () => {
     reader = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "reader", { scopes: [] })).token);
     bystander = await connectClient(service.mcpUrl, (await addAgent(tdb.db, "bystander", { scopes: ["shared"] })).token);
     await callOk(bystander, "memory_store", { name: "deploy-window", description: "Deploys happen on Tuesdays", type: "project", body: "Never on Fridays." });
-  });
-  afterAll(async () => {
-    for (const c of [writer, reader, outsider, bystander]) await c?.close();
   });
 
   it("keeps /healthz and another agent's calls answered while the attack runs", async () => {

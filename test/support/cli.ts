@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { runProgram } from "../../src/cli/program.js";
+import { closeWhenFileEnds } from "./file-teardown.js";
 
 export const CLI_PATH = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 
@@ -138,5 +139,10 @@ export function startServe(env: Record<string, string | undefined>, args: string
       source.on("data", onData);
       source.on("close", onClose);
     });
+  // A service the test left running is killed when the file ends: only a test whose subject is stopping stops one itself.
+  closeWhenFileEnds(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+  });
   return { child, ready, exited, waitForOutput, stderr: () => err, stdout: () => out };
 }

@@ -5,6 +5,9 @@
 // is stopping (a shutdown, a restart) stops a service by hand, and a close run
 // by hand is not run again.
 // No vitest import: the benchmark uses the same helpers and closes by hand.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const opened: Array<() => Promise<unknown>> = [];
 
@@ -25,4 +28,11 @@ export async function closeFileResources(): Promise<void> {
     });
   }
   if (failure !== undefined) throw failure;
+}
+
+/** A new temporary folder, removed with everything in it when the file ends (after what was opened in it later). */
+export async function tempDirForFile(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  closeWhenFileEnds(() => rm(dir, { recursive: true, force: true }));
+  return dir;
 }

@@ -8,8 +8,9 @@ let failed = false;
 export function watchForFailures(): void {
   // Per file: modules may be shared by the files a worker runs one after another (vitest.config.ts).
   failed = false;
-  afterEach((ctx) => {
-    if (ctx.task.result?.state === "fail") failed = true;
+  // Destructured: vitest reads a hook's first parameter for the fixtures it uses (service-test.ts).
+  afterEach(({ task }) => {
+    if (task.result?.state === "fail") failed = true;
   });
 }
 

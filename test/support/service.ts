@@ -11,7 +11,9 @@ import { loadConfig, type Config } from "../../src/config/index.js";
 import type { Database } from "../../src/db/core/database.js";
 import { createLogger } from "../../src/logger.js";
 import { startService, type RunningService } from "../../src/serve.js";
+import type { AppDeps } from "../../src/app-deps.js";
 import { closeWhenFileEnds } from "./file-teardown.js";
+import { inProcessFetch } from "./in-process.js";
 import { MCP_HEADERS, textOf } from "./mcp.js";
 
 /**
@@ -43,6 +45,36 @@ export async function startTestService(db: Database, env: Record<string, string>
   return { ...service, stop: closeWhenFileEnds(service.stop) };
 }
 
+/** What a test that is not about the transport talks to: the app served in process. */
+export interface InProcessService {
+  url: string;
+  mcpUrl: string;
+  db: Database;
+  deps: AppDeps;
+  /** The `fetch` that reaches this service (connectClient's last argument). */
+  fetch: typeof fetch;
+  stop(): Promise<void>;
+}
+
+/**
+ * The service's dependencies and HTTP app, served in this process through
+ * `inProcessFetch`: a tool's behaviour, its authentication and the MCP endpoint
+ * as in production, without a port, a listener or the background jobs
+ * (startTestService has those). Closed when the file ends.
+ */
+export async function startInProcessService(db: Database, env: Record<string, string> = {}, bounds?: DesignBounds): Promise<InProcessService> {
+  const config = testConfig(env, bounds);
+  const deps = await createDeps(config, db, createLogger(config.logLevel));
+  const { createApp } = await import("../../src/http/app.js");
+  const served = inProcessFetch(createApp(deps));
+  const url = "http://127.0.0.1";
+  const stop = closeWhenFileEnds(async () => {
+    served.close();
+    await deps.receipts.close();
+  });
+  return { url, mcpUrl: `${url}/mcp`, db, deps, fetch: served.fetch, stop };
+}
+
 export interface TestAgent {
   name: string;
   token: string;
@@ -58,9 +90,15 @@ export async function addAgent(
   return { name, token };
 }
 
-export async function connectClient(mcpUrl: string, token: string, name = "test"): Promise<Client> {
+/**
+ * A real MCP client of a service: over its socket (an MCP URL, or a service on a
+ * port), or in process (a service from startInProcessService, through its `fetch`).
+ */
+export async function connectClient(to: string | { mcpUrl: string; fetch?: typeof fetch }, token: string, name = "test"): Promise<Client> {
+  const { mcpUrl, fetch } = typeof to === "string" ? { mcpUrl: to, fetch: undefined } : to;
   const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    ...(fetch ? { fetch } : {}),
   });
   const client = new Client({ name, version: "1.0.0" });
   await client.connect(transport);
