@@ -1,7 +1,7 @@
 // The layering of src/, checked by `npm run depcheck` (part of `npm test`).
 // Drawn and explained in docs/architecture.md; keep the two in step.
 //
-//   lower layers   config/, db/, secrets/, tracing/, mcp-sdk/, errors, text, scope-name, limits, import-file, logger, metrics, paging, version, app-deps
+//   lower layers   config/, db/, secrets/, tracing/, mcp-sdk/, errors, text, scope-name, limits, import-file, logger, metrics (and metrics-workers), paging, version, app-deps
 //   auth           auth/
 //   MCP helpers    mcp/ (defineTool and the one wrapper of every callback)
 //   capabilities   facts/, ledger/, graph/, whoami/, snapshots/, prompts/
@@ -10,7 +10,7 @@
 // Each layer may import only the layers above it in this list. Inside the
 // composition, imports go one way too:
 //   serve.ts and start/, cli/  →  http/ (the app)  →  oauth/, console/  →  mcp-endpoint/  →  server/
-const LOWER = "^src/(errors|text|scope-name|limits|import-file|logger|metrics|paging|version|app-deps)\\.ts$|^src/(db|config|secrets|tracing|mcp-sdk)/";
+const LOWER = "^src/(errors|text|scope-name|limits|import-file|logger|metrics|metrics-workers|paging|version|app-deps)\\.ts$|^src/(db|config|secrets|tracing|mcp-sdk)/";
 const AUTH = "^src/auth/";
 const MCP_HELPERS = "^src/mcp/";
 const CAPABILITIES = "^src/(facts|ledger|graph|whoami|snapshots|prompts)/";

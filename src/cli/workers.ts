@@ -11,7 +11,7 @@ import cluster, { type Worker } from "node:cluster";
 import type { Logger } from "pino";
 import { AggregatorRegistry } from "prom-client";
 import type { Config } from "../config/index.js";
-import { METRICS_MESSAGE, type MetricsReply } from "../metrics.js";
+import { METRICS_MESSAGE, type MetricsReply } from "../metrics-workers.js";
 import { stopOnHangup } from "./hangup.js";
 import { UsageError } from "./output.js";
 
