@@ -413,12 +413,7 @@ begin
     
   join agents a on a.id = f.author_id
   left join agents sb on sb.id = f.status_by_id
-  -- A draft kept: the confirmed fact the duplicate warning tied it to when it
-  -- was stored (fact_copies), one probe of its key.
-  left join lateral (
-    select o.scope, o.name from fact_copies d join facts o on o.id = d.copy_of
-     where f.status = 'draft' and d.fact_id = f.id and d.version = f.version and o.status = 'confirmed'
-     order by d.similarity desc, o.id limit 1) c on true
+  left join lateral am_fact_copy_of(f.id, f.version, f.status) c on true
    order by h.score desc, h.status_rank, h.updated_at desc, h.id desc
   ) r;
 end $recall$;

@@ -149,4 +149,16 @@ describe.each(BACKENDS)("recall by meaning (%s)", (backend) => {
     expect(metrics).toMatch(/agent_memory_recall_semantic_seconds_count\{result="unavailable"\} [1-9]/);
     expect(metrics).toMatch(/agent_memory_embedding_failures_total\{leg="recall"\} [1-9]/);
   });
+
+  it("says on a draft found by meaning alone which confirmed fact it copies", async () => {
+    const reviewer = await connectClient(service.mcpUrl, (await addAgent(db, "reviewer", { kind: "human", scopes: ["shared"] })).token);
+    await callOk(writer, "memory_store", { name: "fleet-service", description: "Service each automobile of the fleet in spring", type: "project", body: "The garage books the dates." });
+    await callOk(reviewer, "memory_promote", { name: "fleet-service", to: "confirmed", reason: "Per the garage contract." });
+    const copy = await callOk<{ similar?: Array<{ name: string }> }>(writer, "memory_store", { name: "fleet-car-service", description: "Service each car of the fleet in spring", type: "project", body: "The garage books the dates." });
+    expect(copy.similar?.map((s) => s.name)).toEqual(["fleet-service"]);
+    await embedded(db);
+    const { hits } = await recall(writer, ["automobile"]);
+    expect(hits.find((h) => h.name === "fleet-service")).toMatchObject({ matchedBy: "both" });
+    expect(hits.find((h) => h.name === "fleet-car-service")).toMatchObject({ matchedBy: "meaning", copyOf: { scope: "shared", name: "fleet-service" } });
+  });
 });

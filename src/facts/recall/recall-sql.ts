@@ -41,7 +41,4 @@ export const RECALL_ROWS = `
     join facts f on f.id = k.id
     join agents a on a.id = f.author_id
     left join agents sb on sb.id = f.status_by_id
-    left join lateral (
-      select o.scope, o.name from fact_copies d join facts o on o.id = d.copy_of
-       where f.status = 'draft' and d.fact_id = f.id and d.version = f.version and o.status = 'confirmed'
-       order by d.similarity desc, o.id limit 1) c on true`;
+    left join lateral am_fact_copy_of(f.id, f.version, f.status) c on true`;
