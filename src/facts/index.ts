@@ -66,7 +66,7 @@ export { listFacts } from "./lifecycle/list.js";
 export { type FactSummary, type FullFact, type SimilarFact } from "./model.js";
 export { recallFacts, type RecallHit } from "./recall/recall.js";
 export { recentFactEvents } from "./review/activity.js";
-export { diffRows } from "./review/diff.js";
+export { diffRows } from "./review/version-diff.js";
 export { type DaySample, sampleHealthToday } from "./review/health.js";
 export { reviewFact } from "./review/promote.js";
 export { type ReviewItem, reviewQueue, type ReviewQueue, type StaleItem, staleQueue, type StaleQueue } from "./review/queue.js";

@@ -4,7 +4,7 @@
 import { renderToString } from "preact-render-to-string";
 import { describe, expect, it } from "vitest";
 import { TextDiff } from "../../src/console/views/diff.js";
-import { DIFF_MAX_EDITS, DIFF_MAX_LINES, diffRows } from "../../src/facts/review/diff.js";
+import { DIFF_MAX_EDITS, DIFF_MAX_LINES, diffRows } from "../../src/facts/review/version-diff.js";
 
 const before = "Deploys run at 09:00 UTC.";
 const after = "Deploys run at 10:00 UTC.\nWhy: the on-call shift starts at 10.\n";

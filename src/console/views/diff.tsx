@@ -1,5 +1,5 @@
 // A fact's diff as console markup; the diff itself and its bounds are the facts
-// capability's (src/facts/review/diff.ts), shared with memory_review.
+// capability's (src/facts/review/version-diff.ts), shared with memory_review.
 import { diffRows } from "../../facts/index.js";
 
 export function TextDiff({ before, after }: { before: string; after: string }) {

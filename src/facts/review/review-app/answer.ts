@@ -1,10 +1,10 @@
 // memory_review's answer: the caller's review queue as the console shows it
 // (src/facts/review/queue.ts: the same reads, the same rules), with each updated
-// draft's diff computed by the one diff rule (src/facts/review/diff.ts), so that a
+// draft's diff computed by the one diff rule (src/facts/review/version-diff.ts), so that a
 // client without MCP Apps, a model and the review app all get the same thing.
 import type { Caller } from "../../../auth/caller.js";
 import type { Database } from "../../../db/core/database.js";
-import { type DiffLine, diffRows } from "../diff.js";
+import { type DiffLine, diffRows } from "../version-diff.js";
 import { headline } from "../../format.js";
 import type { FactSummary } from "../../model.js";
 import { reviewQueue, staleQueue } from "../queue.js";
