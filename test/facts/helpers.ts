@@ -7,7 +7,7 @@ import type { Database } from "../../src/db/core/database.js";
 import { SIMILAR_MAX, SIMILAR_THRESHOLD } from "../../src/facts/rules.js";
 import { SIMILAR_FACTS } from "../../src/facts/sql.js";
 import { storeFact, type StoreInput } from "../../src/facts/lifecycle/store.js";
-import { addAgent } from "../support/service.js";
+import { addAgent, type AgentOptions } from "../support/service.js";
 
 export const LIMITS = { bodyMaxChars: 16_000 };
 
@@ -15,7 +15,7 @@ export const LIMITS = { bodyMaxChars: 16_000 };
 export async function addCaller(
   db: Database,
   name: string,
-  options: { kind?: "agent" | "human"; scopes?: string[]; readScopes?: string[] } = {},
+  options: AgentOptions = {},
 ): Promise<Caller & { token: string }> {
   const agent = await addAgent(db, name, options);
   const check = await checkToken(db, agent.token);

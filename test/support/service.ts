@@ -80,11 +80,14 @@ export interface TestAgent {
   token: string;
 }
 
-export async function addAgent(
-  db: Database,
-  name: string,
-  options: { kind?: "agent" | "human"; scopes?: string[]; readScopes?: string[] } = {},
-): Promise<TestAgent> {
+export interface AgentOptions {
+  kind?: "agent" | "human";
+  /** Write scopes (each also readable); ["shared"] when left out. */
+  scopes?: string[];
+  readScopes?: string[];
+}
+
+export async function addAgent(db: Database, name: string, options: AgentOptions = {}): Promise<TestAgent> {
   await createAgent(db, { name, kind: options.kind ?? "agent", writeScopes: options.scopes ?? ["shared"], readScopes: options.readScopes ?? [] });
   const { token } = await issueToken(db, name, null);
   return { name, token };
